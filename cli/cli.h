@@ -1,0 +1,39 @@
+/* cli/cli.h: what the subcommands share. Each subcommand lives in
+ * cli/cmd_NAME.c as `int cmd_NAME(int argc, char **argv)` (argv[0] is the
+ * subcommand's name) and returns the process exit code (core/gs.h table). */
+#ifndef CLI_H
+#define CLI_H
+
+#include "core/gs.h"
+
+/* Prints "goscribe: " + message + newline on stderr: the one-line error. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* True when argv[i] is -h or --help. */
+int cli_is_help(const char *arg);
+
+/* Parses a whole decimal integer / number; returns 0 on success. */
+int cli_parse_int(const char *s, long lo, long hi, long *out);
+int cli_parse_double(const char *s, double lo, double hi, double *out);
+
+/* Reports a subcommand that a later change will provide: one line, exit 1. */
+int cli_not_built(const char *name);
+
+int cmd_scan(int argc, char **argv);
+int cmd_count(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+int cmd_hall(int argc, char **argv);
+
+/* `goscribe bench MODE`: each mode lives in cli/bench_MODE.c. */
+int bench_rules(int argc, char **argv);
+int bench_scan(int argc, char **argv);
+int bench_render(int argc, char **argv);
+int bench_record(int argc, char **argv);
+int bench_count(int argc, char **argv);
+
+#endif

@@ -1,0 +1,13 @@
+/* cli/cmd_devices.c: `goscribe devices` (not built yet). */
+#include "cli/cli.h"
+
+#include <stdio.h>
+
+int cmd_devices(int argc, char **argv)
+{
+    if (argc > 1 && cli_is_help(argv[1])) {
+        printf("usage: goscribe devices ... (not built yet in this version)\n");
+        return GS_EXIT_OK;
+    }
+    return cli_not_built("devices");
+}

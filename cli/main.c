@@ -1,0 +1,96 @@
+/* cli/main.c: `goscribe SUBCOMMAND ...` dispatch, --help and --version. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("goscribe: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_is_help(const char *arg)
+{
+    return arg && (!strcmp(arg, "-h") || !strcmp(arg, "--help"));
+}
+
+int cli_parse_int(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double(const char *s, double lo, double hi, double *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_not_built(const char *name)
+{
+    cli_error("%s: not built yet in this version", name);
+    return GS_EXIT_ERROR;
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"scan", cmd_scan, "read one photo: board grid and every intersection"},
+    {"count", cmd_count, "count a finished board (photo or SGF) under Chinese rules"},
+    {"record", cmd_record, "record a game from a camera, a video file or a folder of photos"},
+    {"check", cmd_check, "replay an SGF through the rules and count it"},
+    {"calibrate", cmd_calibrate, "find the board once and save it to a calibration file"},
+    {"render", cmd_render, "render a game record as a synthetic camera video"},
+    {"devices", cmd_devices, "list V4L2 cameras and their modes"},
+    {"hall", cmd_hall, "serve one page with every board of a club"},
+    {"bench", cmd_bench, "print speed figures (rules, scan, render, record, count)"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: goscribe COMMAND [options]   (goscribe COMMAND --help for its options)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nexit codes: 0 success, 1 usage or I/O error, 2 input holds no board or no game\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return GS_EXIT_ERROR;
+    }
+    if (cli_is_help(argv[1]) || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return GS_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("goscribe %s\n", GS_VERSION);
+        return GS_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (try goscribe --help)", argv[1]);
+    return GS_EXIT_ERROR;
+}

@@ -1,0 +1,101 @@
+/* core/gs_image.c: image allocation and PNG writing (libpng). Decoding goes
+ * through the OpenCV shim because photos are mostly JPEG. */
+#include "core/gs.h"
+#include "vision/cv_shim.h"
+
+#include <errno.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+gs_image *gs_image_create(int width, int height, int channels)
+{
+    if (width <= 0 || height <= 0 || (channels != 1 && channels != 3) || width > 1 << 15 || height > 1 << 15)
+        return NULL;
+    gs_image *img = calloc(1, sizeof *img);
+    if (!img) return NULL;
+    img->width = width;
+    img->height = height;
+    img->channels = channels;
+    img->stride = (width * channels + 15) & ~15; /* rows 16-byte aligned for SIMD-friendly loops */
+    img->buf = calloc((size_t)img->stride, (size_t)height);
+    if (!img->buf) { free(img); return NULL; }
+    return img;
+}
+
+void gs_image_destroy(gs_image *img)
+{
+    if (!img) return;
+    free(img->buf);
+    free(img);
+}
+
+gs_image *gs_image_copy(const gs_image *src)
+{
+    gs_image *img = gs_image_create(src->width, src->height, src->channels);
+    if (!img) return NULL;
+    for (int y = 0; y < src->height; y++)
+        memcpy(img->buf + (size_t)y * img->stride, src->buf + (size_t)y * src->stride, (size_t)src->width * src->channels);
+    return img;
+}
+
+gs_image *gs_image_load(const char *path, gs_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno)); return NULL; }
+    int c = fgetc(f);
+    fclose(f);
+    if (c == EOF) { gs_error_set(err, GS_ERR_FORMAT, "%s: empty file", path); return NULL; }
+    char msg[256];
+    gs_image *img = cvshim_image_read(path, msg, sizeof msg);
+    if (!img) gs_error_set(err, GS_ERR_FORMAT, "%s: %s", path, msg);
+    return img;
+}
+
+gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    uint8_t *row = malloc((size_t)img->width * 3);
+    if (!png || !info || !row) {
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        fclose(f);
+        return gs_error_set(err, GS_ERR_NOMEM, "%s: out of memory", path);
+    }
+    /* volatile: libpng reports errors by longjmp back here. */
+    uint8_t *volatile rowv = row;
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(rowv);
+        fclose(f);
+        return gs_error_set(err, GS_ERR_IO, "%s: PNG write failed", path);
+    }
+    png_init_io(png, f);
+    png_set_IHDR(png, info, (png_uint_32)img->width, (png_uint_32)img->height, 8,
+                 img->channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, 3); /* overlays and evidence frames: speed over size */
+    png_write_info(png, info);
+    for (int y = 0; y < img->height; y++) {
+        const uint8_t *src = img->buf + (size_t)y * img->stride;
+        if (img->channels == 1) {
+            png_write_row(png, (png_const_bytep)src);
+        } else {
+            for (int x = 0; x < img->width; x++) { /* BGR -> RGB */
+                row[3 * x] = src[3 * x + 2];
+                row[3 * x + 1] = src[3 * x + 1];
+                row[3 * x + 2] = src[3 * x];
+            }
+            png_write_row(png, row);
+        }
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    if (fclose(f) != 0) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
+    return GS_OK;
+}

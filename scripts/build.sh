@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Configures and builds goscribe into build/ (or build-asan/ with --asan).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=build; extra=()
+if [ "${1:-}" = "--asan" ]; then dir=build-asan; extra=(-DGS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug); fi
+cmake -S "$root" -B "$root/$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${extra[@]}" >/dev/null
+cmake --build "$root/$dir" -j "$(nproc)" -- --no-print-directory >"$root/$dir/build.log" 2>&1 || { grep -E -v "^\[|^gmake" "$root/$dir/build.log" >&2; echo "build failed (full log: $dir/build.log)" >&2; exit 1; }
+test -x "$root/$dir/goscribe"

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds, runs every
+# test, then runs the suite again under AddressSanitizer + UBSan.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh"
+(cd "$root/build" && ctest --output-on-failure -j "$(nproc)")
+echo "== again under AddressSanitizer + UBSan =="
+"$root/scripts/build.sh" --asan
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd "$root/build-asan" && GS_SANITIZED=1 ctest --output-on-failure -j "$(nproc)")

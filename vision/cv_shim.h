@@ -1,0 +1,72 @@
+/* vision/cv_shim.h: the one door to OpenCV 4 (whose C API is gone).
+ *
+ * Task-level entry points only ("decode this photo", "open this video",
+ * "find the board", "warp"), never "give me a Mat".  Every entry catches
+ * C++ exceptions and reports them as an error string or NULL, so no
+ * exception ever crosses into C.  Sections are owned by the modules that use
+ * them: images/video here, board finding below (vision/), video writing
+ * (samples/).
+ */
+#ifndef CV_SHIM_H
+#define CV_SHIM_H
+
+#include "core/gs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- images ---- */
+
+/* Decodes an image file to 3-channel BGR (EXIF orientation applied).
+ * NULL with a message in err on failure; caller frees with gs_image_destroy. */
+gs_image *cvshim_image_read(const char *path, char *err, size_t errlen);
+
+/* Decodes an in-memory encoded image (JPEG/PNG). Same contract as above. */
+gs_image *cvshim_image_decode(const uint8_t *data, size_t len, char *err, size_t errlen);
+
+/* Encodes img as JPEG (quality 1..100) into a malloc'd buffer; the caller
+ * frees *out. Returns 0 on success, -1 on failure. */
+int cvshim_image_encode_jpeg(const gs_image *img, int quality, uint8_t **out, size_t *outlen);
+
+/* Resizes src into a new image of w x h (area averaging when shrinking);
+ * caller frees. NULL on failure. */
+gs_image *cvshim_image_resize(const gs_image *src, int w, int h);
+
+/* ---- video reading ---- */
+
+typedef struct cvshim_video cvshim_video;
+
+/* Opens a video file for reading. NULL with a message in err on failure.
+ * The caller closes it with cvshim_video_close (NULL is safe). */
+cvshim_video *cvshim_video_open(const char *path, char *err, size_t errlen);
+/* Decodes the next frame into *frame (reallocated as needed; the caller
+ * owns it and frees it with gs_image_destroy) and its timestamp in ms.
+ * Returns 1 on a frame, 0 at end of file, -1 on error. */
+int cvshim_video_read(cvshim_video *v, gs_image **frame, double *t_ms);
+/* Frames per second the container claims (0 when unknown), frame count
+ * (-1 when unknown), width and height. */
+double cvshim_video_fps(const cvshim_video *v);
+long cvshim_video_frame_count(const cvshim_video *v);
+void cvshim_video_close(cvshim_video *v);
+
+/* ---- video writing ---- */
+
+typedef struct cvshim_writer cvshim_writer;
+
+/* Opens a video file for writing; the codec follows the extension (.mp4:
+ * H.264 if the platform's encoder has it, else MPEG-4 part 2; .avi: MJPG).
+ * NULL with a message on failure. Close with cvshim_writer_close. */
+cvshim_writer *cvshim_writer_open(const char *path, int width, int height, double fps, char *err, size_t errlen);
+/* Appends one BGR frame of the size given at open. 0 on success, -1 on error. */
+int cvshim_writer_write(cvshim_writer *w, const gs_image *frame);
+/* Finishes the file. NULL is safe. Returns 0 on success. */
+int cvshim_writer_close(cvshim_writer *w);
+
+/* ---- board finding (vision/) ---- */
+/* (added by the vision module) */
+
+#ifdef __cplusplus
+}
+#endif
+#endif
