@@ -1,0 +1,79 @@
+/* vision/vision.h: find the board grid in a photo and read every
+ * intersection.
+ *
+ * Two stages with one shared data type:
+ *   vision_grid_find()  photo -> vision_grid (board size, outer corners,
+ *                        mapping from board coordinates to image pixels)
+ *   vision_read()       photo + vision_grid -> position + confidences
+ * vision_scan() runs both.  All results are plain structs owned by the
+ * caller; nothing here keeps state between calls (tracking over frames is the
+ * recorder's job).
+ */
+#ifndef VISION_H
+#define VISION_H
+
+#include "core/gs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where the board's lines are in an image.
+ * Board coordinates (u, v): u = column 0..size-1 from the left of the image's
+ * top row, v = row 0..size-1 from the top (the row nearest the top of the
+ * image, as in the ground-truth .txt files); (0,0) is the outer intersection
+ * at corners[0].  Off-grid values (e.g. -0.5) address the margin. */
+typedef struct vision_grid {
+    int size;               /* 9, 13 or 19 (any 5..25 via corners) */
+    double corners[4][2];   /* image (x, y) of the outer intersections:
+                               [0] (0,0), [1] (size-1,0), [2] (size-1,size-1),
+                               [3] (0,size-1) */
+    double H[9];            /* row-major homography, board (u,v,1) -> image */
+    double k1;              /* radial lens distortion (0 = none), see
+                               vision_grid_map for the model */
+    double cx, cy, norm;    /* distortion centre and radius normaliser (px) */
+    double cell_aspect;     /* estimated cell height / width on the board */
+    double confidence;      /* 0..1, how sure the grid fit is */
+} vision_grid;
+
+/* Maps board coordinates to image pixels: p = H (u,v,1), then radial
+ * distortion about (cx,cy): r = |p - c| / norm, p' = c + (p - c)(1 + k1 r^2). */
+void vision_grid_map(const vision_grid *g, double u, double v, double *x, double *y);
+
+/* Fills g from four image points (outer intersections in the order of
+ * vision_grid.corners) and a board size; no lens distortion. Used for
+ * --corners, calibration files and tests. GS_ERR_USAGE for a degenerate quad. */
+gs_status vision_grid_from_corners(vision_grid *g, int size, const double corners[4][2], gs_error *err);
+
+/* Finds the board in img and fits its grid. size_hint 0 = detect 9/13/19.
+ * GS_ERR_NOBOARD (with a reason in err) when no board is found. */
+gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out, gs_error *err);
+
+/* What vision_read returns: the position and, per point (row-major), a
+ * confidence 0..1 in the reading. */
+typedef struct vision_reading {
+    gs_position pos;
+    float confidence[GS_MAX_SIZE * GS_MAX_SIZE];
+} vision_reading;
+
+/* Reads every intersection of g in img as empty, black or white. */
+gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err);
+
+/* Options and result of the whole single-photo pipeline. */
+typedef struct vision_scan_options {
+    int size_hint;              /* 0 = auto */
+    const double (*corners)[2]; /* NULL = auto, else 4 points as above */
+} vision_scan_options;
+
+typedef struct vision_scan_result {
+    vision_grid grid;
+    vision_reading reading;
+    double ms_grid, ms_read;   /* time taken by each stage */
+} vision_scan_result;
+
+gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, vision_scan_result *out, gs_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
