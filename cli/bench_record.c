@@ -1,9 +1,138 @@
-/* cli/bench_record.c: `goscribe bench record` (not built yet). */
+/* cli/bench_record.c: `goscribe bench record VIDEO`: recording speed on a
+ * video file against a decode-only pass of the same file, on one core
+ * (the process is pinned to the CPU it starts on, so the decoder's threads
+ * share it too). */
+#define _GNU_SOURCE
 #include "cli/cli.h"
+
+#include "capture/capture.h"
+#include "record/recorder_run.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: goscribe bench record VIDEO [--settle SEC] [--size N] [--expect GRID.txt] [--all-cores]\n"
+            "  Pass 1 decodes every frame of VIDEO and does nothing else; pass 2 records\n"
+            "  it (board search, per-frame tracking, settle logic, referee, SGF in memory).\n"
+            "  Prints frames per second of both, wall clock and CPU time, on one core.\n"
+            "  --expect GRID.txt  also check the recorded final position against this grid\n"
+            "  --all-cores        do not pin the process to one core\n"
+            "  (scripts/make-gomrade-video.sh makes the 720-frame Gomrade test video)\n");
+}
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static int run_pass(const char *video, recorder_run_options *o, recorder_run_stats *st, double *wall, double *cpu)
+{
+    gs_error err = {0};
+    capture_source *src = capture_open_video(video, &err);
+    if (!src) {
+        cli_error("%s", err.msg);
+        return gs_status_exit_code(err.status);
+    }
+    double c0 = cpu_ms(), w0 = gs_now_ms();
+    gs_status s = recorder_run(src, o, st, &err);
+    *wall = gs_now_ms() - w0;
+    *cpu = cpu_ms() - c0;
+    capture_close(src);
+    if (s != GS_OK) {
+        cli_error("%s: %s", video, err.msg);
+        return gs_status_exit_code(s);
+    }
+    return GS_EXIT_OK;
+}
 
 int bench_record(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_not_built("bench record");
+    const char *video = NULL, *expect = NULL;
+    double settle = 0.5;
+    long size = 0;
+    bool all_cores = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            help(stdout);
+            return GS_EXIT_OK;
+        } else if (!strcmp(argv[i], "--settle") && i + 1 < argc) {
+            if (cli_parse_double(argv[++i], 0.01, 60, &settle)) {
+                cli_error("bench record: --settle wants seconds 0.01..60");
+                return GS_EXIT_ERROR;
+            }
+        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            if (cli_parse_int(argv[++i], 5, GS_MAX_SIZE, &size)) {
+                cli_error("bench record: --size wants 5..%d", GS_MAX_SIZE);
+                return GS_EXIT_ERROR;
+            }
+        } else if (!strcmp(argv[i], "--expect") && i + 1 < argc) {
+            expect = argv[++i];
+        } else if (!strcmp(argv[i], "--all-cores")) {
+            all_cores = true;
+        } else if (argv[i][0] == '-') {
+            cli_error("bench record: unknown option %s", argv[i]);
+            return GS_EXIT_ERROR;
+        } else if (!video) {
+            video = argv[i];
+        } else {
+            cli_error("bench record: one video only");
+            return GS_EXIT_ERROR;
+        }
+    }
+    if (!video) {
+        help(stderr);
+        return GS_EXIT_ERROR;
+    }
+    gs_position want;
+    gs_error err = {0};
+    if (expect && gs_position_load(&want, expect, &err) != GS_OK) {
+        cli_error("%s: %s", expect, err.msg);
+        return gs_status_exit_code(err.status);
+    }
+    if (!all_cores) {
+        int cpu = sched_getcpu();
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu < 0 ? 0 : cpu, &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0) fprintf(stderr, "bench record: could not pin to one core\n");
+    }
+    recorder_run_options o;
+    recorder_run_options_init(&o);
+    recorder_run_stats dec, rec;
+    double dw, dc, rw, rc;
+    o.decode_only = true;
+    int rcode = run_pass(video, &o, &dec, &dw, &dc);
+    if (rcode) return rcode;
+    recorder_run_options_init(&o);
+    o.tracker.settle_ms = settle * 1000.0;
+    o.tracker.size_hint = (int)size;
+    o.recorder.size = (int)size;
+    o.recorder.evidence_dir = "";
+    rcode = run_pass(video, &o, &rec, &rw, &rc);
+    if (rcode) return rcode;
+    printf("video         %s (%ld frames)\n", video, dec.frames);
+    printf("decode only   %7.1f fps wall  %7.1f fps CPU  (%.2f s wall, %.2f s CPU)\n", dec.frames / (dw / 1000),
+           dec.frames / (dc / 1000), dw / 1000, dc / 1000);
+    printf("record        %7.1f fps wall  %7.1f fps CPU  (%.2f s wall, %.2f s CPU)\n", rec.frames / (rw / 1000),
+           rec.frames / (rc / 1000), rw / 1000, rc / 1000);
+    printf("record/decode %7.2f (CPU time ratio)   cores: %s\n", rc / dc, all_cores ? "all" : "1 (pinned)");
+    printf("moves %d, settled views %d, full reads %d, flagged %d\n", rec.moves, rec.settled_views, rec.full_reads,
+           rec.referee_events);
+    if (expect) {
+        bool same = rec.have_final && rec.final_pos.size == want.size &&
+                    !memcmp(rec.final_pos.cell, want.cell, (size_t)want.size * (size_t)want.size);
+        int diff = 0;
+        if (rec.have_final && rec.final_pos.size == want.size)
+            for (int i = 0; i < want.size * want.size; i++) diff += rec.final_pos.cell[i] != want.cell[i];
+        printf("final position %s (%d points differ from %s)\n", same ? "EXACT" : "DIFFERS", same ? 0 : diff, expect);
+        if (!same) return GS_EXIT_NOBOARD;
+    }
+    return GS_EXIT_OK;
 }

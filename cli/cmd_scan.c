@@ -1,13 +1,168 @@
-/* cli/cmd_scan.c: `goscribe scan` (not built yet). */
+/* cli/cmd_scan.c: `goscribe scan PHOTO`: find the board in one photo, read
+ * every intersection and print the grid (the .txt format of the test data),
+ * or JSON with corners, confidences and timings. */
+#include "calib/calib.h"
 #include "cli/cli.h"
+#include "vision/read.h"
+#include "vision/vision.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void scan_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: goscribe scan PHOTO [--size 9|13|19] [--corners x1,y1,x2,y2,x3,y3,x4,y4]\n"
+            "                     [--calibration FILE] [--overlay OUT.png] [--json]\n"
+            "\n"
+            "Finds the board in PHOTO, reads every intersection and prints SIZE lines of\n"
+            "SIZE tokens (. B W), the top line being the board edge nearest the top of the\n"
+            "image.\n"
+            "  --size N          board size (default: detected); 5..25 with --corners\n"
+            "  --corners ...     the four outer intersections in image pixels: top-left,\n"
+            "                    top-right, bottom-right, bottom-left (skips board finding)\n"
+            "  --calibration F   start from a calibration file (goscribe calibrate)\n"
+            "  --overlay OUT.png write the photo with the grid and the readings drawn on it\n"
+            "  --json            print JSON instead: size, corners, rows, per-point\n"
+            "                    confidence and the time taken\n"
+            "exit codes: 0 read, 1 usage or unreadable photo, 2 no board in the photo\n");
+}
+
+/* Parses "x1,y1,...,x4,y4" into c; 0 on success. */
+static int parse_corners(const char *s, double c[4][2])
+{
+    char *copy = strdup(s);
+    if (!copy) return -1;
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        double v;
+        if (n >= 8 || cli_parse_double(tok, -1e6, 1e6, &v) != 0) { free(copy); return -1; }
+        c[n / 2][n % 2] = v;
+        n++;
+    }
+    free(copy);
+    return n == 8 ? 0 : -1;
+}
+
+static void print_json(const vision_scan_result *r, double ms_total)
+{
+    const vision_grid *g = &r->grid;
+    int N = g->size;
+    printf("{\n  \"size\": %d,\n  \"corners\": [", N);
+    for (int i = 0; i < 4; i++) printf("%s[%.1f, %.1f]", i ? ", " : "", g->corners[i][0], g->corners[i][1]);
+    printf("],\n  \"grid_confidence\": %.3f,\n  \"rows\": [\n", g->confidence);
+    static const char tok[3] = {'.', 'B', 'W'};
+    for (int y = 0; y < N; y++) {
+        printf("    \"");
+        for (int x = 0; x < N; x++) printf("%s%c", x ? " " : "", tok[r->reading.pos.cell[y * N + x] % 3]);
+        printf("\"%s\n", y + 1 < N ? "," : "");
+    }
+    printf("  ],\n  \"confidence\": [\n");
+    for (int y = 0; y < N; y++) {
+        printf("    [");
+        for (int x = 0; x < N; x++) printf("%s%.2f", x ? ", " : "", r->reading.confidence[y * N + x]);
+        printf("]%s\n", y + 1 < N ? "," : "");
+    }
+    printf("  ],\n  \"ms\": {\"grid\": %.1f, \"read\": %.1f, \"total\": %.1f}\n}\n", r->ms_grid, r->ms_read, ms_total);
+}
 
 int cmd_scan(int argc, char **argv)
 {
-    if (argc > 1 && cli_is_help(argv[1])) {
-        printf("usage: goscribe scan ... (not built yet in this version)\n");
-        return GS_EXIT_OK;
+    const char *photo = NULL, *overlay = NULL, *calfile = NULL;
+    long size = 0;
+    int json = 0, have_corners = 0;
+    double corners[4][2];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) { scan_usage(stdout); return GS_EXIT_OK; }
+        if (!strcmp(a, "--json")) { json = 1; continue; }
+        if (!strcmp(a, "--size") || !strcmp(a, "--corners") || !strcmp(a, "--overlay") || !strcmp(a, "--calibration")) {
+            if (i + 1 >= argc) { cli_error("scan: %s needs a value", a); return GS_EXIT_ERROR; }
+            const char *val = argv[++i];
+            if (!strcmp(a, "--size")) {
+                if (cli_parse_int(val, 5, GS_MAX_SIZE, &size) != 0) {
+                    cli_error("scan: --size %s: expected 9, 13 or 19", val);
+                    return GS_EXIT_ERROR;
+                }
+            } else if (!strcmp(a, "--corners")) {
+                if (parse_corners(val, corners) != 0) {
+                    cli_error("scan: --corners %s: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4", val);
+                    return GS_EXIT_ERROR;
+                }
+                have_corners = 1;
+            } else if (!strcmp(a, "--overlay")) {
+                overlay = val;
+            } else {
+                calfile = val;
+            }
+            continue;
+        }
+        if (a[0] == '-' && a[1]) { cli_error("scan: unknown option %s (see goscribe scan --help)", a); return GS_EXIT_ERROR; }
+        if (photo) { cli_error("scan: one photo at a time (got %s and %s)", photo, a); return GS_EXIT_ERROR; }
+        photo = a;
     }
-    return cli_not_built("scan");
+    if (!photo) { cli_error("scan: no photo given (see goscribe scan --help)"); return GS_EXIT_ERROR; }
+    /* Without corners, automatic detection knows the usual sizes only. */
+    if (size && !have_corners && !calfile && size != 9 && size != 13 && size != 19) {
+        cli_error("scan: --size %ld: expected 9, 13 or 19 (other sizes need --corners)", size);
+        return GS_EXIT_ERROR;
+    }
+
+    gs_error err = {0};
+    double t0 = gs_now_ms();
+    gs_image *img = gs_image_load(photo, &err);
+    if (!img) { cli_error("%s", err.msg); return gs_status_exit_code(err.status); }
+
+    vision_scan_options opt = {.size_hint = (int)size, .corners = have_corners ? (const double (*)[2])corners : NULL};
+    vision_scan_result *res = calloc(1, sizeof *res);
+    if (!res) { gs_image_destroy(img); cli_error("scan: out of memory"); return GS_EXIT_ERROR; }
+    gs_status st;
+    if (calfile && !have_corners) {
+        calib_data cal;
+        st = calib_load(&cal, calfile, &err);
+        if (st == GS_OK) {
+            calib_scale_to(&cal, img->width, img->height);
+            if (size && size != cal.grid.size) {
+                st = gs_error_set(&err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", calfile,
+                                  cal.grid.size, cal.grid.size, size);
+            } else {
+                res->grid = cal.grid;
+                double t1 = gs_now_ms();
+                st = vision_read(img, &res->grid, &res->reading, &err);
+                res->ms_read = gs_now_ms() - t1;
+            }
+        }
+    } else {
+        st = vision_scan(img, &opt, res, &err);
+    }
+    double ms_total = gs_now_ms() - t0;
+    if (st != GS_OK) {
+        cli_error("%s: %s", photo, err.msg);
+        gs_image_destroy(img);
+        free(res);
+        return gs_status_exit_code(st);
+    }
+
+    int rc = GS_EXIT_OK;
+    if (overlay) {
+        vision_draw_overlay(img, &res->grid, &res->reading);
+        if (gs_image_write_png(img, overlay, &err) != GS_OK) {
+            cli_error("%s", err.msg);
+            rc = GS_EXIT_ERROR;
+        }
+    }
+    if (rc == GS_EXIT_OK) {
+        if (json) {
+            print_json(res, ms_total);
+        } else {
+            char buf[GS_MAX_SIZE * GS_MAX_SIZE * 2 + 2];
+            gs_position_format(&res->reading.pos, buf, sizeof buf);
+            fputs(buf, stdout);
+        }
+    }
+    gs_image_destroy(img);
+    free(res);
+    return rc;
 }

@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -56,7 +57,7 @@ extern "C" {
 gs_image *cvshim_image_read(const char *path, char *err, size_t errlen)
 {
     try {
-        cv::Mat m = cv::imread(path, cv::IMREAD_COLOR);
+        cv::Mat m = cv::imread(path, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
         if (m.empty()) { set_err(err, errlen, "not a readable image (broken or unsupported format)"); return nullptr; }
         gs_image *img = image_from_mat(m);
         if (!img) set_err(err, errlen, "out of memory");
@@ -217,6 +218,78 @@ int cvshim_writer_close(cvshim_writer *w)
     } catch (...) {
         return -1;
     }
+}
+
+
+// ---- board finding (vision/) ----
+
+int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
+                       cvshim_segment **segs, int *nsegs, char *err, size_t errlen)
+{
+    *response = nullptr;
+    *grey = nullptr;
+    *segs = nullptr;
+    *nsegs = 0;
+    try {
+        cv::Mat src = mat_view(img), g;
+        if (img->channels == 3) cv::cvtColor(src, g, cv::COLOR_BGR2GRAY);
+        else g = src.clone();
+        double s = 1.0;
+        int longest = std::max(g.cols, g.rows);
+        if (max_side > 0 && longest > max_side) {
+            s = (double)max_side / longest;
+            cv::Mat small;
+            cv::resize(g, small, cv::Size(), s, s, cv::INTER_AREA);
+            g = small;
+        }
+        *scale = s;
+        // Black-hat: closing minus image = dark structures thinner than the
+        // kernel. Grid lines are 1-3 px wide at this scale.
+        cv::Mat bh;
+        cv::Mat k = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(7, 7));
+        cv::morphologyEx(g, bh, cv::MORPH_BLACKHAT, k);
+        // Binarise relative to the response's own spread so dim photos work,
+        // keeping only ridge pixels (maximal across the line): 1-px lines
+        // make the Hough transform both faster and sharper.
+        cv::Scalar mean, sd;
+        cv::meanStdDev(bh, mean, sd);
+        double t = std::max(6.0, mean[0] + 2.0 * sd[0]);
+        cv::Mat bin(bh.size(), CV_8U, cv::Scalar(0));
+        for (int y = 1; y < bh.rows - 1; y++) {
+            const uchar *p = bh.ptr(y), *pu = bh.ptr(y - 1), *pd = bh.ptr(y + 1);
+            uchar *o = bin.ptr(y);
+            for (int x = 1; x < bh.cols - 1; x++) {
+                int q = p[x];
+                if (q < t) continue;
+                if ((q >= p[x - 1] && q >= p[x + 1]) || (q >= pu[x] && q >= pd[x])) o[x] = 255;
+            }
+        }
+        std::vector<cv::Vec4i> lines;
+        int minlen = std::max(12, std::max(g.cols, g.rows) / 40);
+        cv::HoughLinesP(bin, lines, 1, CV_PI / 180, 20, minlen, 3);
+        cvshim_segment *out = (cvshim_segment *)std::malloc(sizeof(cvshim_segment) * (lines.size() + 1));
+        gs_image *r = image_from_mat(bh);
+        gs_image *gr = image_from_mat(g);
+        if (!out || !r || !gr) {
+            std::free(out);
+            gs_image_destroy(r);
+            gs_image_destroy(gr);
+            set_err(err, errlen, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < lines.size(); i++)
+            out[i] = cvshim_segment{(float)lines[i][0], (float)lines[i][1], (float)lines[i][2], (float)lines[i][3]};
+        *segs = out;
+        *nsegs = (int)lines.size();
+        *response = r;
+        *grey = gr;
+        return 0;
+    } catch (const std::exception &e) {
+        set_err(err, errlen, e.what());
+    } catch (...) {
+        set_err(err, errlen, "unknown OpenCV failure");
+    }
+    return -1;
 }
 
 } // extern "C"

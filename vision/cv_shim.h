@@ -66,6 +66,24 @@ int cvshim_writer_close(cvshim_writer *w);
 /* ---- board finding (vision/) ---- */
 /* (added by the vision module) */
 
+/* -- grid finding (vision/grid_find.c) -- */
+
+/* A straight line piece found in an image, in the coordinates of the
+ * working image that cvshim_board_lines returns. */
+typedef struct cvshim_segment { float x1, y1, x2, y2; } cvshim_segment;
+
+/* Prepares an image for grid finding: shrinks it so its longest side is at
+ * most max_side (no enlarging; *scale = working / original), and computes a
+ * thin-dark-line response (morphological black-hat of the grey image, so
+ * dark lines thinner than a few pixels light up while stones, wood edges
+ * and shading do not).  Fills *response (caller frees with gs_image_destroy;
+ * 1 channel, working size), *grey likewise (the working grey image), and
+ * *segs (malloc'd, caller frees) with the line pieces found on the
+ * binarised response by a probabilistic Hough transform, *nsegs their
+ * number.  Returns 0 on success, -1 with a message in err. */
+int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
+                       cvshim_segment **segs, int *nsegs, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,214 @@
+/* calib/calib.c: reading and writing the calibration text file (calib.h). */
+#include "calib/calib.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void calib_init(calib_data *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+/* Appends printf output to a growing buffer; returns -1 on no memory. */
+typedef struct sbuf { char *s; size_t len, cap; } sbuf;
+
+static int sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int sb_printf(sbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->len;
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) return -1;
+        if (b->s && (size_t)n < room) { b->len += (size_t)n; return 0; }
+        size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)n;
+        char *s = realloc(b->s, cap);
+        if (!s) return -1;
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+char *calib_format(const calib_data *c)
+{
+    sbuf b = {0};
+    const vision_grid *g = &c->grid;
+    int bad = 0;
+    bad |= sb_printf(&b, "goscribe-calibration 1\n"
+                         "# board calibration written by goscribe calibrate; see calib/calib.h\n");
+    bad |= sb_printf(&b, "image %d %d\n", c->image_width, c->image_height);
+    bad |= sb_printf(&b, "size %d\n", g->size);
+    bad |= sb_printf(&b, "corners");
+    for (int i = 0; i < 4; i++) bad |= sb_printf(&b, " %.3f %.3f", g->corners[i][0], g->corners[i][1]);
+    bad |= sb_printf(&b, "\nhomography");
+    for (int i = 0; i < 9; i++) bad |= sb_printf(&b, " %.12g", g->H[i]);
+    bad |= sb_printf(&b, "\ndistortion %.9g %.3f %.3f %.3f\n", g->k1, g->cx, g->cy, g->norm);
+    bad |= sb_printf(&b, "cell_aspect %.5f\nconfidence %.4f\n", g->cell_aspect, g->confidence);
+    if (c->colour.valid) {
+        const calib_colour *k = &c->colour;
+        bad |= sb_printf(&b, "colour_board %.2f %.2f %.2f\n", k->board[0], k->board[1], k->board[2]);
+        bad |= sb_printf(&b, "colour_black %.2f %.2f %.2f\n", k->black[0], k->black[1], k->black[2]);
+        bad |= sb_printf(&b, "colour_white %.2f %.2f %.2f\n", k->white[0], k->white[1], k->white[2]);
+        bad |= sb_printf(&b, "colour_threshold %.4f %.4f\n", k->threshold[0], k->threshold[1]);
+    }
+    if (bad) { free(b.s); return NULL; }
+    return b.s;
+}
+
+gs_status calib_save(const calib_data *c, const char *path, gs_error *err)
+{
+    char *text = calib_format(c);
+    if (!text) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        gs_status s = gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
+        free(text);
+        return s;
+    }
+    size_t n = strlen(text);
+    int ok = fwrite(text, 1, n, f) == n;
+    ok &= fclose(f) == 0;
+    free(text);
+    if (!ok) return gs_error_set(err, GS_ERR_IO, "%s: write failed", path);
+    return GS_OK;
+}
+
+/* Reads exactly n numbers from s; returns 0 when s holds n finite numbers
+ * and nothing else but spaces or a comment. */
+static int parse_numbers(const char *s, double *out, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        double v = strtod(s, &end);
+        if (end == s || errno == ERANGE || !isfinite(v)) return -1;
+        out[i] = v;
+        s = end;
+    }
+    while (*s && isspace((unsigned char)*s)) s++;
+    return (*s == 0 || *s == '#') ? 0 : -1;
+}
+
+gs_status calib_parse(calib_data *c, const char *text, gs_error *err)
+{
+    calib_init(c);
+    int have_magic = 0, have_size = 0, have_corners = 0, have_h = 0, lineno = 0;
+    int ncol = 0;
+    const char *p = text;
+    while (*p) {
+        lineno++;
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char line[1024];
+        if (len >= sizeof line)
+            return gs_error_set(err, GS_ERR_FORMAT, "line %d: too long", lineno);
+        memcpy(line, p, len);
+        line[len] = 0;
+        p = eol ? eol + 1 : p + len;
+        char *s = line;
+        while (*s && isspace((unsigned char)*s)) s++;
+        if (*s == 0 || *s == '#') continue;
+        char key[64];
+        size_t k = 0;
+        while (*s && !isspace((unsigned char)*s) && k + 1 < sizeof key) key[k++] = *s++;
+        key[k] = 0;
+        double v[9];
+        int bad = 0;
+        if (!have_magic) {
+            if (strcmp(key, "goscribe-calibration") != 0)
+                return gs_error_set(err, GS_ERR_FORMAT, "line %d: not a goscribe calibration file", lineno);
+            if (parse_numbers(s, v, 1) != 0 || v[0] != 1)
+                return gs_error_set(err, GS_ERR_FORMAT, "line %d: unsupported calibration version", lineno);
+            have_magic = 1;
+            continue;
+        }
+        vision_grid *g = &c->grid;
+        if (strcmp(key, "image") == 0) {
+            bad = parse_numbers(s, v, 2) || v[0] < 0 || v[1] < 0 || v[0] > 100000 || v[1] > 100000;
+            if (!bad) { c->image_width = (int)v[0]; c->image_height = (int)v[1]; }
+        } else if (strcmp(key, "size") == 0) {
+            bad = parse_numbers(s, v, 1) || v[0] != floor(v[0]) || v[0] < 5 || v[0] > GS_MAX_SIZE;
+            if (!bad) { g->size = (int)v[0]; have_size = 1; }
+        } else if (strcmp(key, "corners") == 0) {
+            bad = parse_numbers(s, v, 8);
+            if (!bad) { memcpy(g->corners, v, sizeof g->corners); have_corners = 1; }
+        } else if (strcmp(key, "homography") == 0) {
+            bad = parse_numbers(s, v, 9);
+            if (!bad) { memcpy(g->H, v, sizeof g->H); have_h = 1; }
+        } else if (strcmp(key, "distortion") == 0) {
+            bad = parse_numbers(s, v, 4) || fabs(v[0]) > 1 || v[3] < 0;
+            if (!bad) { g->k1 = v[0]; g->cx = v[1]; g->cy = v[2]; g->norm = v[3]; }
+        } else if (strcmp(key, "cell_aspect") == 0) {
+            bad = parse_numbers(s, v, 1) || v[0] <= 0.2 || v[0] > 5;
+            if (!bad) g->cell_aspect = v[0];
+        } else if (strcmp(key, "confidence") == 0) {
+            bad = parse_numbers(s, v, 1) || v[0] < 0 || v[0] > 1;
+            if (!bad) g->confidence = v[0];
+        } else if (strcmp(key, "colour_board") == 0) {
+            bad = parse_numbers(s, c->colour.board, 3);
+            ncol += !bad;
+        } else if (strcmp(key, "colour_black") == 0) {
+            bad = parse_numbers(s, c->colour.black, 3);
+            ncol += !bad;
+        } else if (strcmp(key, "colour_white") == 0) {
+            bad = parse_numbers(s, c->colour.white, 3);
+            ncol += !bad;
+        } else if (strcmp(key, "colour_threshold") == 0) {
+            bad = parse_numbers(s, c->colour.threshold, 2);
+        } /* other keys: from a later version, ignored */
+        if (bad) return gs_error_set(err, GS_ERR_FORMAT, "line %d: bad value for '%s'", lineno, key);
+    }
+    if (!have_magic) return gs_error_set(err, GS_ERR_FORMAT, "empty file, not a goscribe calibration");
+    if (!have_size) return gs_error_set(err, GS_ERR_FORMAT, "no 'size' line");
+    if (!have_corners) return gs_error_set(err, GS_ERR_FORMAT, "no 'corners' line");
+    /* Check the corners (and recompute H when missing) through the one
+     * corner-to-grid function, so a file cannot hold a degenerate board. */
+    vision_grid chk;
+    gs_error e2;
+    if (vision_grid_from_corners(&chk, c->grid.size, (const double(*)[2])c->grid.corners, &e2) != GS_OK)
+        return gs_error_set(err, GS_ERR_FORMAT, "%s", e2.msg);
+    if (!have_h) memcpy(c->grid.H, chk.H, sizeof chk.H);
+    if (c->grid.cell_aspect == 0) c->grid.cell_aspect = 1.0;
+    c->colour.valid = ncol == 3;
+    return GS_OK;
+}
+
+gs_status calib_load(calib_data *c, const char *path, gs_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    int toolong = !feof(f);
+    fclose(f);
+    if (toolong) return gs_error_set(err, GS_ERR_FORMAT, "%s: too large for a calibration file", path);
+    buf[n] = 0;
+    if (memchr(buf, 0, n)) return gs_error_set(err, GS_ERR_FORMAT, "%s: binary data, not a calibration file", path);
+    gs_error e2;
+    gs_status s = calib_parse(c, buf, &e2);
+    if (s != GS_OK) return gs_error_set(err, s, "%s: %s", path, e2.msg);
+    return GS_OK;
+}
+
+void calib_scale_to(calib_data *c, int width, int height)
+{
+    if (c->image_width <= 0 || c->image_height <= 0 || width <= 0 || height <= 0) return;
+    if (c->image_width == width && c->image_height == height) return;
+    double sx = (double)width / c->image_width, sy = (double)height / c->image_height;
+    vision_grid *g = &c->grid;
+    /* Scaling the image is a left-multiplication of H by diag(sx, sy, 1). */
+    for (int i = 0; i < 3; i++) { g->H[i] *= sx; g->H[3 + i] *= sy; }
+    for (int i = 0; i < 4; i++) { g->corners[i][0] *= sx; g->corners[i][1] *= sy; }
+    g->cx *= sx;
+    g->cy *= sy;
+    g->norm *= sqrt(sx * sy);
+    c->image_width = width;
+    c->image_height = height;
+}

@@ -1,0 +1,73 @@
+/* calib/calib.h: the board calibration file ("board.cal").
+ *
+ * What `goscribe calibrate` found, saved so that `scan` and `record` can
+ * start from it (--calibration FILE).  A plain text file, one "key values"
+ * line each, '#' starts a comment, unknown keys are ignored (so later
+ * versions can add fields):
+ *
+ *   goscribe-calibration 1
+ *   image 1280 720                 # width height of the source frames
+ *   size 19
+ *   corners x0 y0 x1 y1 x2 y2 x3 y3   # outer intersections, vision_grid order
+ *   homography h0 .. h8            # board (u,v,1) -> image, row-major
+ *   distortion k1 cx cy norm       # see vision_grid_map
+ *   cell_aspect 1.04
+ *   confidence 0.93
+ *   colour_board L a b             # board wood (Lab, 0..255 OpenCV scale)
+ *   colour_black L a b             # stone colours; present when has_colour
+ *   colour_white L a b
+ *   colour_threshold black white   # decision thresholds of the reader
+ *
+ * The colour section belongs to the reading stage (vision_read); the grid
+ * section to vision_grid_find.  calib_data is plain data, copy freely.
+ */
+#ifndef CALIB_H
+#define CALIB_H
+
+#include "core/gs.h"
+#include "vision/vision.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Colour model filled by the reading stage; all in OpenCV 8-bit Lab. */
+typedef struct calib_colour {
+    int valid;              /* 0 = no colour model saved */
+    double board[3];        /* wood colour */
+    double black[3];        /* black stone colour */
+    double white[3];        /* white stone colour */
+    double threshold[2];    /* reader-defined thresholds (black, white) */
+} calib_colour;
+
+typedef struct calib_data {
+    int image_width, image_height;  /* frame size the grid refers to (0 = unknown) */
+    vision_grid grid;               /* size, corners, H, k1/cx/cy/norm, cell_aspect, confidence */
+    calib_colour colour;
+} calib_data;
+
+/* Zeroes c (no grid, no colour). */
+void calib_init(calib_data *c);
+
+/* Writes c to path in the format above. GS_ERR_IO when it cannot write. */
+gs_status calib_save(const calib_data *c, const char *path, gs_error *err);
+
+/* Reads path into c. GS_ERR_IO for a missing/unreadable file,
+ * GS_ERR_FORMAT with "line N: problem" for a malformed one. The grid's H is
+ * recomputed from corners when the homography line is absent. */
+gs_status calib_load(calib_data *c, const char *path, gs_error *err);
+
+/* Parses the text of a calibration file (same rules as calib_load). */
+gs_status calib_parse(calib_data *c, const char *text, gs_error *err);
+
+/* Formats c into a malloc'd string; the caller frees it. NULL on no memory. */
+char *calib_format(const calib_data *c);
+
+/* Adapts a calibration made on frames of one size to frames of another
+ * (scales the grid); no-op when the sizes match or are unknown. */
+void calib_scale_to(calib_data *c, int width, int height);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,371 @@
+/* capture/capture.c: the source dispatch and the file-based backends
+ * (folder of photos, video file, synthetic list/callback).  The camera
+ * backend lives in capture_v4l2.c. */
+#include "capture/capture_impl.h"
+
+#include "vision/cv_shim.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void capture_set_error(capture_source *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->last_error, sizeof s->last_error, fmt, ap);
+    va_end(ap);
+}
+
+capture_source *capture_new(capture_kind kind, const capture_ops *ops, void *impl)
+{
+    capture_source *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->kind = kind;
+    s->ops = ops;
+    s->impl = impl;
+    s->frame_count = -1;
+    return s;
+}
+
+capture_result capture_read(capture_source *s, const gs_image **frame, capture_info *info)
+{
+    if (!s) return CAPTURE_ERROR;
+    capture_info tmp;
+    if (!info) info = &tmp;
+    memset(info, 0, sizeof *info);
+    info->index = s->next_index;
+    *frame = NULL;
+    capture_result r = s->ops->read(s, frame, info);
+    if (r == CAPTURE_FRAME) s->next_index++;
+    return r;
+}
+
+const char *capture_last_error(const capture_source *s) { return s ? s->last_error : "no source"; }
+capture_kind capture_get_kind(const capture_source *s) { return s->kind; }
+double capture_fps(const capture_source *s) { return s->fps; }
+long capture_frame_count(const capture_source *s) { return s->frame_count; }
+
+void capture_close(capture_source *s)
+{
+    if (!s) return;
+    if (s->ops && s->ops->close) s->ops->close(s);
+    free(s);
+}
+
+/* ----------------------------------------------------------- natural sort */
+
+int capture_natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            /* compare digit runs as numbers: skip leading zeros, then the
+             * longer run is bigger, then lexical; ties broken by zeros */
+            const char *a0 = a, *b0 = b;
+            while (*a == '0') a++;
+            while (*b == '0') b++;
+            const char *as = a, *bs = b;
+            while (isdigit((unsigned char)*a)) a++;
+            while (isdigit((unsigned char)*b)) b++;
+            size_t la = (size_t)(a - as), lb = (size_t)(b - bs);
+            if (la != lb) return la < lb ? -1 : 1;
+            int c = memcmp(as, bs, la);
+            if (c) return c < 0 ? -1 : 1;
+            size_t za = (size_t)(as - a0), zb = (size_t)(bs - b0);
+            if (za != zb) return za < zb ? -1 : 1;
+            continue;
+        }
+        unsigned char ca = (unsigned char)*a, cb = (unsigned char)*b;
+        if (ca != cb) return ca < cb ? -1 : 1;
+        a++;
+        b++;
+    }
+    if (*a) return 1;
+    if (*b) return -1;
+    return 0;
+}
+
+static int natural_qsort(const void *pa, const void *pb)
+{
+    return capture_natural_cmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* ----------------------------------------------------------------- folder */
+
+typedef struct folder_impl {
+    char *dir;
+    char **names;
+    int n;
+    int next;           /* next photo (a broken one is skipped) */
+    gs_image *frame;
+} folder_impl;
+
+static int is_image_name(const char *name)
+{
+    static const char *const ext[] = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".ppm", ".pgm"};
+    if (name[0] == '.') return 0;
+    const char *dot = strrchr(name, '.');
+    if (!dot) return 0;
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+        if (!strcasecmp(dot, ext[i])) return 1;
+    return 0;
+}
+
+static capture_result folder_read(capture_source *s, const gs_image **frame, capture_info *info)
+{
+    folder_impl *f = s->impl;
+    if (f->next >= f->n) return CAPTURE_END;
+    const char *name = f->names[f->next++];
+    size_t len = strlen(f->dir) + strlen(name) + 2;
+    char *path = malloc(len);
+    if (!path) { capture_set_error(s, "out of memory"); return CAPTURE_ERROR; }
+    snprintf(path, len, "%s/%s", f->dir, name);
+    gs_error err = {0};
+    gs_image_destroy(f->frame);
+    f->frame = gs_image_load(path, &err);
+    free(path);
+    if (!f->frame) {
+        /* one broken photo does not end the game: report and go on */
+        capture_set_error(s, "%s: %s (skipped)", name, err.msg);
+        return CAPTURE_LOST;
+    }
+    *frame = f->frame;
+    info->t_ms = (double)info->index * 1000.0;
+    info->settled = true;
+    snprintf(info->name, sizeof info->name, "%s", name);
+    return CAPTURE_FRAME;
+}
+
+static void folder_close(capture_source *s)
+{
+    folder_impl *f = s->impl;
+    if (!f) return;
+    for (int i = 0; i < f->n; i++) free(f->names[i]);
+    free(f->names);
+    free(f->dir);
+    gs_image_destroy(f->frame);
+    free(f);
+}
+
+static const capture_ops folder_ops = {"folder", folder_read, folder_close};
+
+capture_source *capture_open_folder(const char *dir, gs_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        gs_error_set(err, GS_ERR_IO, "%s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    folder_impl *f = calloc(1, sizeof *f);
+    int cap = 0;
+    if (!f || !(f->dir = strdup(dir))) goto nomem;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!is_image_name(e->d_name)) continue;
+        if (f->n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **nn = realloc(f->names, (size_t)cap * sizeof *nn);
+            if (!nn) goto nomem;
+            f->names = nn;
+        }
+        if (!(f->names[f->n] = strdup(e->d_name))) goto nomem;
+        f->n++;
+    }
+    closedir(d);
+    d = NULL;
+    if (f->n == 0) {
+        gs_error_set(err, GS_ERR_NOBOARD, "%s: no photos in this folder", dir);
+        folder_close(&(capture_source){.impl = f});
+        return NULL;
+    }
+    qsort(f->names, (size_t)f->n, sizeof *f->names, natural_qsort);
+    capture_source *s = capture_new(CAPTURE_FOLDER, &folder_ops, f);
+    if (!s) goto nomem;
+    s->frame_count = f->n;
+    return s;
+nomem:
+    if (d) closedir(d);
+    if (f) folder_close(&(capture_source){.impl = f});
+    gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ video */
+
+typedef struct video_impl {
+    cvshim_video *v;
+    gs_image *frame;
+    bool have_first;    /* first frame decoded at open, not yet returned */
+    double first_t;
+} video_impl;
+
+static capture_result video_read(capture_source *s, const gs_image **frame, capture_info *info)
+{
+    video_impl *v = s->impl;
+    double t = 0;
+    int r;
+    if (v->have_first) {
+        v->have_first = false;
+        r = 1;
+        t = v->first_t;
+    } else {
+        r = cvshim_video_read(v->v, &v->frame, &t);
+    }
+    if (r == 0) return CAPTURE_END;
+    if (r < 0) { capture_set_error(s, "video decode failed at frame %ld", info->index); return CAPTURE_ERROR; }
+    /* some containers report no position: fall back to the nominal rate */
+    if (!(t > 0) && info->index > 0 && s->fps > 0) t = (double)info->index * 1000.0 / s->fps;
+    info->t_ms = t;
+    *frame = v->frame;
+    return CAPTURE_FRAME;
+}
+
+static void video_close(capture_source *s)
+{
+    video_impl *v = s->impl;
+    if (!v) return;
+    cvshim_video_close(v->v);
+    gs_image_destroy(v->frame);
+    free(v);
+}
+
+static const capture_ops video_ops = {"video", video_read, video_close};
+
+capture_source *capture_open_video(const char *path, gs_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char msg[256] = "";
+    cvshim_video *cv = cvshim_video_open(path, msg, sizeof msg);
+    if (!cv) {
+        gs_error_set(err, GS_ERR_FORMAT, "%s: %s", path, msg);
+        return NULL;
+    }
+    video_impl *v = calloc(1, sizeof *v);
+    capture_source *s = v ? capture_new(CAPTURE_VIDEO, &video_ops, v) : NULL;
+    if (!s) {
+        cvshim_video_close(cv);
+        free(v);
+        gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    v->v = cv;
+    /* OpenCV opens many things as "video" (even a single broken .jpg):
+     * only a file whose first frame decodes is one */
+    if (cvshim_video_read(cv, &v->frame, &v->first_t) != 1) {
+        capture_close(s);
+        gs_error_set(err, GS_ERR_FORMAT, "%s: not a readable video or photo folder", path);
+        return NULL;
+    }
+    v->have_first = true;
+    s->fps = cvshim_video_fps(cv);
+    if (!(s->fps > 0 && s->fps < 1000)) s->fps = 0;
+    s->frame_count = cvshim_video_frame_count(cv);
+    return s;
+}
+
+/* -------------------------------------------------------------- synthetic */
+
+typedef struct synth_impl {
+    const gs_image *const *list;
+    int n;
+    capture_frame_fn fn;
+    void *user;
+    bool settled;
+} synth_impl;
+
+static capture_result synth_read(capture_source *s, const gs_image **frame, capture_info *info)
+{
+    synth_impl *y = s->impl;
+    double t = s->fps > 0 ? (double)info->index * 1000.0 / s->fps : (double)info->index * 1000.0;
+    const gs_image *img;
+    if (y->fn) {
+        img = y->fn(y->user, info->index, &t);
+    } else {
+        img = info->index < y->n ? y->list[info->index] : NULL;
+    }
+    if (!img) return CAPTURE_END;
+    *frame = img;
+    info->t_ms = t;
+    info->settled = y->settled;
+    return CAPTURE_FRAME;
+}
+
+static void synth_close(capture_source *s) { free(s->impl); }
+
+static const capture_ops synth_ops = {"synthetic", synth_read, synth_close};
+
+static capture_source *synth_open(const gs_image *const *list, int n, capture_frame_fn fn, void *user,
+                                  double fps, bool settled, gs_error *err)
+{
+    synth_impl *y = calloc(1, sizeof *y);
+    capture_source *s = y ? capture_new(CAPTURE_SYNTHETIC, &synth_ops, y) : NULL;
+    if (!s) {
+        free(y);
+        gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    y->list = list;
+    y->n = n;
+    y->fn = fn;
+    y->user = user;
+    y->settled = settled;
+    s->fps = fps > 0 ? fps : 0;
+    s->frame_count = fn ? -1 : n;
+    return s;
+}
+
+capture_source *capture_open_list(const gs_image *const *frames, int n, double fps, bool settled, gs_error *err)
+{
+    if (n < 0 || (n > 0 && !frames)) {
+        gs_error_set(err, GS_ERR_USAGE, "frame list: bad arguments");
+        return NULL;
+    }
+    return synth_open(frames, n, NULL, NULL, fps, settled, err);
+}
+
+capture_source *capture_open_callback(capture_frame_fn fn, void *user, double fps, bool settled, gs_error *err)
+{
+    if (!fn) {
+        gs_error_set(err, GS_ERR_USAGE, "frame callback: none given");
+        return NULL;
+    }
+    return synth_open(NULL, 0, fn, user, fps, settled, err);
+}
+
+/* ------------------------------------------------------------- dispatch */
+
+static int is_camera_spec(const char *spec)
+{
+    if (!strncmp(spec, "/dev/video", 10) || !strncmp(spec, "/dev/v4l/", 9)) return 1;
+    if (!*spec) return 0;
+    for (const char *p = spec; *p; p++)
+        if (!isdigit((unsigned char)*p)) return 0;
+    return 1; /* bare number: camera index */
+}
+
+capture_source *capture_open(const char *spec, const capture_options *opt, gs_error *err)
+{
+    if (!spec || !*spec) {
+        gs_error_set(err, GS_ERR_USAGE, "no source given");
+        return NULL;
+    }
+    struct stat st;
+    int exists = stat(spec, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) return capture_open_folder(spec, err);
+    if ((exists && S_ISCHR(st.st_mode)) || (!exists && is_camera_spec(spec))) {
+        char dev[64];
+        if (isdigit((unsigned char)spec[0])) snprintf(dev, sizeof dev, "/dev/video%s", spec);
+        else snprintf(dev, sizeof dev, "%s", spec);
+        return capture_open_camera(dev, opt, err);
+    }
+    return capture_open_video(spec, err);
+}

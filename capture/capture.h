@@ -1,0 +1,133 @@
+/* capture/capture.h: where frames come from.
+ *
+ * One opaque capture_source hides a backend behind a small table of
+ * functions (read / close); the backends are
+ *   - a folder of photos, read in natural name order (2.jpg before 10.jpg),
+ *     each photo flagged as a settled view;
+ *   - a video file (decoded through vision/cv_shim.h);
+ *   - a V4L2 camera through libv4l2 (BGR24 via libv4l2's conversion, so
+ *     MJPEG and YUYV cameras both work), with frame timestamps, and reopened
+ *     when it comes back after being unplugged;
+ *   - a synthetic source (an in-memory list or a callback), for tests.
+ * Each source keeps its own last error (capture_last_error).  Nothing here
+ * is global: two cameras can be open at once.
+ *
+ * Ownership: the source owns the frame it returns; the view stays valid until
+ * the next capture_read or capture_close on that source.  The caller closes
+ * every source it opened with capture_close (NULL is safe).
+ */
+#ifndef CAPTURE_H
+#define CAPTURE_H
+
+#include "core/gs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct capture_source capture_source;
+
+typedef enum capture_kind {
+    CAPTURE_FOLDER = 0,
+    CAPTURE_VIDEO,
+    CAPTURE_CAMERA,
+    CAPTURE_SYNTHETIC
+} capture_kind;
+
+/* What capture_read returns. */
+typedef enum capture_result {
+    CAPTURE_END = 0,    /* no more frames (end of file / folder / list) */
+    CAPTURE_FRAME = 1,  /* a frame is in *frame */
+    CAPTURE_LOST = 2,   /* no frame now, keep calling: a camera gone
+                           (unplugged; the next reads try to reopen it,
+                           sleeping a little between attempts), or a photo
+                           of a folder that could not be read (skipped);
+                           capture_last_error says which */
+    CAPTURE_ERROR = -1  /* hard error: see capture_last_error */
+} capture_result;
+
+/* Per-frame facts. */
+typedef struct capture_info {
+    long index;        /* 0-based frame number from this source */
+    double t_ms;       /* timestamp: camera buffer time, video position, or
+                          for photo folders index * 1000 (no real clock) */
+    bool settled;      /* true when the backend knows the frame is a settled
+                          view (every photo of a folder) */
+    char name[256];    /* file name for folders ("" otherwise) */
+} capture_info;
+
+/* Options for opening; zero means "backend default". */
+typedef struct capture_options {
+    int width, height;     /* camera resolution request */
+    double fps;            /* camera frame-rate request */
+    int reopen_ms;         /* camera: how long to keep trying to reopen an
+                              unplugged camera before CAPTURE_ERROR
+                              (0 = default 10 minutes, <0 = never give up) */
+} capture_options;
+
+/* Opens SPEC: a directory -> folder of photos, /dev/video* (or a bare
+ * number "0") -> camera, any other file -> video.  NULL with err filled on
+ * failure (GS_ERR_IO for a missing path / device, GS_ERR_FORMAT for an
+ * unreadable video, GS_ERR_NOBOARD for a folder without images). */
+capture_source *capture_open(const char *spec, const capture_options *opt, gs_error *err);
+
+capture_source *capture_open_folder(const char *dir, gs_error *err);
+capture_source *capture_open_video(const char *path, gs_error *err);
+capture_source *capture_open_camera(const char *dev, const capture_options *opt, gs_error *err);
+
+/* Synthetic source over an in-memory list of n frames (not copied: they
+ * must outlive the source).  fps sets the timestamps (index * 1000 / fps);
+ * settled flags every frame as a settled view. */
+capture_source *capture_open_list(const gs_image *const *frames, int n, double fps, bool settled, gs_error *err);
+
+/* Synthetic source driven by a callback: fn is called for frame `index` and
+ * returns a frame it owns (valid until its next call) or NULL at the end. */
+typedef const gs_image *(*capture_frame_fn)(void *user, long index, double *t_ms);
+capture_source *capture_open_callback(capture_frame_fn fn, void *user, double fps, bool settled, gs_error *err);
+
+/* Reads the next frame (see capture_result). */
+capture_result capture_read(capture_source *s, const gs_image **frame, capture_info *info);
+
+/* The source's last error message ("" when none). */
+const char *capture_last_error(const capture_source *s);
+
+capture_kind capture_get_kind(const capture_source *s);
+/* Nominal frame rate (0 when unknown, e.g. photo folders). */
+double capture_fps(const capture_source *s);
+/* Number of frames when known (folder, list, video container), else -1. */
+long capture_frame_count(const capture_source *s);
+
+/* Closes the source and frees everything it owns. NULL is safe. */
+void capture_close(capture_source *s);
+
+/* Sorts names in natural order ("t2_9" < "t2_10", "2.jpg" < "10.jpg"):
+ * digit runs compare as numbers.  Usable as a qsort comparator on char*. */
+int capture_natural_cmp(const char *a, const char *b);
+
+/* ---- camera listing (`goscribe devices`) ---- */
+
+typedef struct capture_mode {
+    char fourcc[5];        /* "MJPG", "YUYV", ... */
+    int width, height;
+    double fps[8];         /* discrete frame rates, n_fps of them */
+    int n_fps;
+} capture_mode;
+
+typedef struct capture_device {
+    char path[64];         /* /dev/videoN */
+    char card[64];         /* driver's name of the camera */
+    char driver[32];
+    capture_mode *modes;   /* n_modes, malloc'd; free with capture_devices_free */
+    int n_modes;
+} capture_device;
+
+/* Lists V4L2 capture devices under /dev (video-capture capable only).
+ * *out is malloc'd (NULL when none); free with capture_devices_free.
+ * Returns the number found (0 = none), or -1 with err on failure. */
+int capture_list_devices(capture_device **out, gs_error *err);
+void capture_devices_free(capture_device *devs, int n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,29 @@
+/* capture/capture_impl.h: private to capture/: the source object and the
+ * table of functions each backend fills in. */
+#ifndef CAPTURE_IMPL_H
+#define CAPTURE_IMPL_H
+
+#include "capture/capture.h"
+
+typedef struct capture_ops {
+    const char *name;
+    /* Fills *frame (owned by the backend) and info (index preset). */
+    capture_result (*read)(capture_source *s, const gs_image **frame, capture_info *info);
+    /* Frees s->impl and whatever it holds (not s itself). */
+    void (*close)(capture_source *s);
+} capture_ops;
+
+struct capture_source {
+    capture_kind kind;
+    const capture_ops *ops;
+    void *impl;
+    long next_index;
+    double fps;
+    long frame_count;
+    char last_error[320];
+};
+
+capture_source *capture_new(capture_kind kind, const capture_ops *ops, void *impl);
+void capture_set_error(capture_source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

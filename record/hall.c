@@ -1,0 +1,346 @@
+/* record/hall.c: the club hall, one page listing every board.
+ *
+ * Boards are found three ways: URLs given on the command line, recorders
+ * announcing themselves (POST /api/announce), and retained MQTT topics
+ * goscribe/<board>/state on a broker.  A poller thread fetches the
+ * /state.json of every board that has an URL; the MQTT thread updates the
+ * boards it hears about.  Everything a board reports is parsed and
+ * re-serialised, never passed through, so a board cannot inject script or
+ * links into the hall page. */
+#include "record/serve_internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define HALL_MAX_BOARDS 64
+
+typedef struct hall_board {
+    char url[200];
+    char id[64];
+    char name[64], black[64], white[64], result[32], status[16];
+    char grid[GS_MAX_SIZE * GS_MAX_SIZE + 1];
+    char last_point[3], last_color[2];
+    bool last_pass, has_last;
+    int size, move_number;
+    bool heard;               /* a valid state arrived at least once */
+    double seen_ms;           /* when it last arrived (gs_now_ms) */
+    const char *source;       /* "http" or "mqtt" */
+} hall_board;
+
+struct serve_hall {
+    serve_httpd *httpd;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stopping;
+    hall_board boards[HALL_MAX_BOARDS];
+    int nboards;
+    int poll_ms;
+    pthread_t poller;
+    bool has_poller;
+    serve_mqtt *mqtt;
+};
+
+static bool url_ok(const char *u)
+{
+    if (!u || strncmp(u, "http://", 7) || strlen(u) >= sizeof ((hall_board *)0)->url || strlen(u) < 8) return false;
+    for (const char *p = u; *p; p++)
+        if (*p <= ' ' || *p == '"' || *p == '<' || *p == '>' || *p == '\\' || (unsigned char)*p >= 0x7f) return false;
+    return true;
+}
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    snprintf(dst, n, "%s", src ? src : "");
+}
+
+/* Finds the board by id or url, or adds one (mu held); NULL when full. */
+static hall_board *find_or_add_locked(serve_hall *h, const char *id, const char *url)
+{
+    for (int i = 0; i < h->nboards; i++) {
+        hall_board *b = &h->boards[i];
+        if ((id && *id && !strcmp(b->id, id)) || (url && *url && !strcmp(b->url, url))) return b;
+    }
+    if (h->nboards >= HALL_MAX_BOARDS) return NULL;
+    hall_board *b = &h->boards[h->nboards++];
+    memset(b, 0, sizeof *b);
+    copy_str(b->id, sizeof b->id, id);
+    copy_str(b->url, sizeof b->url, url_ok(url) ? url : "");
+    b->source = "http";
+    return b;
+}
+
+/* Parses a board's state JSON into b (mu held).  False if it is not one. */
+static bool take_state_locked(hall_board *b, const serve_json *j, const char *source)
+{
+    if (!j || strcmp(serve_json_str(j, "type", ""), "state")) return false;
+    int size = (int)serve_json_num(j, "size", 0);
+    const char *grid = serve_json_str(j, "grid", "");
+    if (size < 5 || size > GS_MAX_SIZE || strlen(grid) != (size_t)(size * size)) return false;
+    for (const char *g = grid; *g; g++)
+        if (*g != '.' && *g != 'B' && *g != 'W') return false;
+    b->size = size;
+    memcpy(b->grid, grid, (size_t)(size * size) + 1);
+    double mn = serve_json_num(j, "move_number", 0);
+    b->move_number = mn >= 0 && mn < 100000 ? (int)mn : 0;
+    copy_str(b->name, sizeof b->name, serve_json_str(j, "board", ""));
+    copy_str(b->black, sizeof b->black, serve_json_str(j, "black", ""));
+    copy_str(b->white, sizeof b->white, serve_json_str(j, "white", ""));
+    copy_str(b->result, sizeof b->result, serve_json_str(j, "result", ""));
+    copy_str(b->status, sizeof b->status, serve_json_str(j, "status", ""));
+    const char *id = serve_json_str(j, "id", "");
+    if (*id && strlen(id) < sizeof b->id) copy_str(b->id, sizeof b->id, id);
+    const char *url = serve_json_str(j, "url", "");
+    if (!b->url[0] && url_ok(url)) copy_str(b->url, sizeof b->url, url);
+    const serve_json *last = serve_json_get(j, "last");
+    b->has_last = last && last->type == SERVE_JSON_OBJ;
+    if (b->has_last) {
+        const char *p = serve_json_str(last, "point", "");
+        const char *c = serve_json_str(last, "color", "");
+        b->last_pass = strlen(p) != 2 || p[0] < 'a' || p[0] >= 'a' + size || p[1] < 'a' || p[1] >= 'a' + size;
+        copy_str(b->last_point, sizeof b->last_point, b->last_pass ? "" : p);
+        copy_str(b->last_color, sizeof b->last_color, !strcmp(c, "W") ? "W" : "B");
+    }
+    b->heard = true;
+    b->seen_ms = gs_now_ms();
+    b->source = source;
+    return true;
+}
+
+static void on_mqtt(void *ctx, const char *topic, const char *payload, size_t len)
+{
+    serve_hall *h = ctx;
+    /* goscribe/<id>/state */
+    const char *id = topic + 9;
+    const char *slash = strncmp(topic, "goscribe/", 9) ? NULL : strchr(id, '/');
+    if (!slash || strcmp(slash, "/state") || slash == id || (size_t)(slash - id) >= 64) return;
+    char idbuf[64];
+    memcpy(idbuf, id, (size_t)(slash - id));
+    idbuf[slash - id] = '\0';
+    serve_json *j = serve_json_parse(payload, len, NULL, 0);
+    if (!j) return;
+    pthread_mutex_lock(&h->mu);
+    hall_board *b = find_or_add_locked(h, idbuf, serve_json_str(j, "url", NULL));
+    if (b) {
+        take_state_locked(b, j, "mqtt");
+        copy_str(b->id, sizeof b->id, idbuf);
+    }
+    pthread_mutex_unlock(&h->mu);
+    serve_json_free(j);
+}
+
+static void *poller_main(void *arg)
+{
+    serve_hall *h = arg;
+    pthread_mutex_lock(&h->mu);
+    while (!h->stopping) {
+        char urls[HALL_MAX_BOARDS][200];
+        int n = 0;
+        for (int i = 0; i < h->nboards; i++)
+            if (h->boards[i].url[0] && strcmp(h->boards[i].source, "mqtt")) copy_str(urls[n++], 200, h->boards[i].url);
+        pthread_mutex_unlock(&h->mu);
+        for (int i = 0; i < n; i++) {
+            char u[256], err[200];
+            snprintf(u, sizeof u, "%.199s/state.json", urls[i]);
+            int status = 0;
+            char *body = NULL;
+            size_t len = 0;
+            if (serve_http_request(u, "GET", NULL, NULL, 1500, &status, &body, &len, err, sizeof err)) continue;
+            serve_json *j = status == 200 ? serve_json_parse(body, len, NULL, 0) : NULL;
+            free(body);
+            if (!j) continue;
+            pthread_mutex_lock(&h->mu);
+            hall_board *b = find_or_add_locked(h, NULL, urls[i]);
+            if (b) take_state_locked(b, j, "http");
+            pthread_mutex_unlock(&h->mu);
+            serve_json_free(j);
+        }
+        pthread_mutex_lock(&h->mu);
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        long ns = ts.tv_nsec + (long)(h->poll_ms % 1000) * 1000000L;
+        ts.tv_sec += h->poll_ms / 1000 + ns / 1000000000L;
+        ts.tv_nsec = ns % 1000000000L;
+        while (!h->stopping && pthread_cond_timedwait(&h->cv, &h->mu, &ts) == 0) {}
+    }
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+static void hall_json_locked(serve_hall *h, serve_buf *b)
+{
+    double now = gs_now_ms();
+    serve_buf_puts(b, "{\"boards\":[");
+    int k = 0;
+    for (int i = 0; i < h->nboards; i++) {
+        hall_board *x = &h->boards[i];
+        if (!x->heard) continue;
+        if (k++) serve_buf_puts(b, ",");
+        serve_buf_puts(b, "{\"board\":");
+        serve_buf_json_str(b, x->name[0] ? x->name : x->id);
+        serve_buf_puts(b, ",\"id\":");
+        serve_buf_json_str(b, x->id);
+        serve_buf_puts(b, ",\"url\":");
+        serve_buf_json_str(b, x->url);
+        serve_buf_puts(b, ",\"black\":");
+        serve_buf_json_str(b, x->black);
+        serve_buf_puts(b, ",\"white\":");
+        serve_buf_json_str(b, x->white);
+        serve_buf_puts(b, ",\"result\":");
+        serve_buf_json_str(b, x->result);
+        serve_buf_puts(b, ",\"status\":");
+        serve_buf_json_str(b, x->status);
+        serve_buf_printf(b, ",\"size\":%d,\"grid\":\"%s\",\"move_number\":%d,", x->size, x->grid, x->move_number);
+        if (x->has_last)
+            serve_buf_printf(b, "\"last\":{\"color\":\"%s\",\"point\":\"%s\",\"pass\":%s},", x->last_color,
+                             x->last_point, x->last_pass ? "true" : "false");
+        else
+            serve_buf_puts(b, "\"last\":null,");
+        bool online = !strcmp(x->source, "mqtt") || now - x->seen_ms < 3.0 * h->poll_ms + 2000.0;
+        serve_buf_printf(b, "\"source\":\"%s\",\"online\":%s}", x->source, online ? "true" : "false");
+    }
+    serve_buf_puts(b, "]}");
+}
+
+static void hall_handler(void *ctx, const serve_req *req, serve_resp *resp)
+{
+    serve_hall *h = ctx;
+    const char *p = req->path;
+    bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
+    if (get && !strcmp(p, "/")) {
+        resp->status = 200;
+        resp->content_type = "text/html; charset=utf-8";
+        resp->static_body = serve_page_hall;
+    } else if (get && !strcmp(p, "/app.js")) {
+        resp->status = 200;
+        resp->content_type = "text/javascript; charset=utf-8";
+        resp->static_body = serve_page_js;
+    } else if (get && !strcmp(p, "/app.css")) {
+        resp->status = 200;
+        resp->content_type = "text/css; charset=utf-8";
+        resp->static_body = serve_page_css;
+    } else if (get && !strcmp(p, "/state.json")) {
+        serve_buf b = {0};
+        pthread_mutex_lock(&h->mu);
+        hall_json_locked(h, &b);
+        pthread_mutex_unlock(&h->mu);
+        if (b.oom) {
+            serve_buf_free(&b);
+            serve_resp_error(resp, 500, "out of memory");
+            return;
+        }
+        resp->status = 200;
+        resp->content_type = "application/json";
+        resp->body = b.p;
+        resp->body_len = b.len;
+        resp->no_cache = true;
+    } else if (!strcmp(p, "/api/announce")) {
+        if (strcmp(req->method, "POST")) {
+            serve_resp_error(resp, 405, "method not allowed");
+            return;
+        }
+        char err[160];
+        serve_json *j = serve_json_parse(req->body, req->body_len, err, sizeof err);
+        if (!j) {
+            serve_resp_error(resp, 400, err);
+            return;
+        }
+        const char *url = serve_json_str(j, "url", NULL);
+        if (!url_ok(url)) {
+            serve_json_free(j);
+            serve_resp_error(resp, 400, "\"url\" must be an http:// address");
+            return;
+        }
+        pthread_mutex_lock(&h->mu);
+        hall_board *b = find_or_add_locked(h, NULL, url);
+        pthread_mutex_unlock(&h->mu);
+        serve_json_free(j);
+        if (!b) {
+            serve_resp_error(resp, 503, "the hall is full");
+            return;
+        }
+        resp->status = 200;
+        resp->content_type = "application/json";
+        resp->static_body = "{\"ok\":true}\n";
+    } else {
+        serve_resp_error(resp, 404, "no such page");
+    }
+}
+
+serve_hall *serve_hall_start(const serve_hall_config *cfg, gs_error *err)
+{
+    serve_hall *h = calloc(1, sizeof *h);
+    if (!h) {
+        gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&h->mu, NULL);
+    pthread_cond_init(&h->cv, NULL);
+    h->poll_ms = cfg->poll_ms > 0 ? cfg->poll_ms : 1000;
+    for (int i = 0; i < cfg->nboards; i++) {
+        char u[200];
+        copy_str(u, sizeof u, cfg->boards[i]);
+        size_t l = strlen(u);
+        while (l && u[l - 1] == '/') u[--l] = '\0';
+        if (!url_ok(u)) {
+            gs_error_set(err, GS_ERR_USAGE, "%s: a board address is http://HOST:PORT", cfg->boards[i]);
+            serve_hall_stop(h);
+            return NULL;
+        }
+        if (!find_or_add_locked(h, NULL, u)) {
+            gs_error_set(err, GS_ERR_USAGE, "more than %d boards", HALL_MAX_BOARDS);
+            serve_hall_stop(h);
+            return NULL;
+        }
+    }
+    h->httpd = serve_httpd_start(cfg->bind_addr, cfg->port, 256, hall_handler, h, err);
+    if (!h->httpd) {
+        serve_hall_stop(h);
+        return NULL;
+    }
+    if (cfg->mqtt && *cfg->mqtt) {
+        char cid[64];
+        snprintf(cid, sizeof cid, "goscribe-hall-%d-%d", serve_httpd_port(h->httpd), (int)(gs_now_ms()) % 100000);
+        h->mqtt = serve_mqtt_open(cfg->mqtt, cid, "goscribe/+/state", on_mqtt, h, err);
+        if (!h->mqtt) {
+            serve_hall_stop(h);
+            return NULL;
+        }
+    }
+    if (pthread_create(&h->poller, NULL, poller_main, h)) {
+        gs_error_set(err, GS_ERR_INTERNAL, "cannot start the poller thread");
+        serve_hall_stop(h);
+        return NULL;
+    }
+    h->has_poller = true;
+    return h;
+}
+
+void serve_hall_stop(serve_hall *h)
+{
+    if (!h) return;
+    pthread_mutex_lock(&h->mu);
+    h->stopping = true;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    if (h->has_poller) pthread_join(h->poller, NULL);
+    serve_mqtt_close(h->mqtt);   /* before the server: its callback uses h */
+    serve_httpd_stop(h->httpd);
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}
+
+int serve_hall_port(const serve_hall *h) { return h ? serve_httpd_port(h->httpd) : 0; }
+
+int serve_hall_board_count(serve_hall *h)
+{
+    if (!h) return 0;
+    int n = 0;
+    pthread_mutex_lock(&h->mu);
+    for (int i = 0; i < h->nboards; i++) n += h->boards[i].heard;
+    pthread_mutex_unlock(&h->mu);
+    return n;
+}

@@ -1,0 +1,166 @@
+/* record/mqtt.c: MQTT publisher/subscriber over libmosquitto, loaded with
+ * dlopen like libmicrohttpd (see serve_http.c) so nothing else needs it.
+ * libmosquitto runs its own network thread; publish only queues. */
+#include "record/serve_internal.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__has_include)
+#if __has_include(<mosquitto.h>)
+#include <mosquitto.h>
+#define SERVE_HAVE_MOSQ_H 1
+#endif
+#endif
+
+#ifndef SERVE_HAVE_MOSQ_H
+
+serve_mqtt *serve_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
+                            serve_mqtt_cb cb, void *ctx, gs_error *err)
+{
+    (void)hostport; (void)client_id; (void)subscribe; (void)cb; (void)ctx;
+    gs_error_set(err, GS_ERR_IO, "built without mosquitto.h (install libmosquitto-dev)");
+    return NULL;
+}
+void serve_mqtt_publish(serve_mqtt *m, const char *topic, const char *payload, size_t len, bool retain)
+{
+    (void)m; (void)topic; (void)payload; (void)len; (void)retain;
+}
+void serve_mqtt_close(serve_mqtt *m) { (void)m; }
+
+#else
+
+struct serve_mqtt {
+    void *lib;
+    struct mosquitto *mosq;
+    bool loop_started;
+    char *subscribe;
+    serve_mqtt_cb cb;
+    void *ctx;
+    int (*lib_init)(void);
+    struct mosquitto *(*mnew)(const char *, bool, void *);
+    void (*destroy)(struct mosquitto *);
+    int (*connect)(struct mosquitto *, const char *, int, int);
+    int (*disconnect)(struct mosquitto *);
+    int (*loop_start)(struct mosquitto *);
+    int (*loop_stop)(struct mosquitto *, bool);
+    int (*publish)(struct mosquitto *, int *, const char *, int, const void *, int, bool);
+    int (*subscribe_fn)(struct mosquitto *, int *, const char *, int);
+    void (*message_cb_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, const struct mosquitto_message *));
+    void (*connect_cb_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
+    int (*reconnect_delay_set)(struct mosquitto *, unsigned int, unsigned int, bool);
+    const char *(*strerror)(int);
+};
+
+static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *msg)
+{
+    (void)mosq;
+    serve_mqtt *m = obj;
+    if (m->cb && msg && msg->topic && msg->payloadlen >= 0)
+        m->cb(m->ctx, msg->topic, msg->payload ? (const char *)msg->payload : "", (size_t)msg->payloadlen);
+}
+
+/* (Re)subscribes on every connection, so a broker restart is survived. */
+static void on_connect(struct mosquitto *mosq, void *obj, int rc)
+{
+    serve_mqtt *m = obj;
+    if (rc == 0 && m->subscribe) m->subscribe_fn(mosq, NULL, m->subscribe, 0);
+}
+
+serve_mqtt *serve_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
+                            serve_mqtt_cb cb, void *ctx, gs_error *err)
+{
+    char host[256];
+    int port;
+    if (serve_split_hostport(hostport, "127.0.0.1", host, sizeof host, &port) || port == 0) {
+        gs_error_set(err, GS_ERR_USAGE, "%s: expected HOST:PORT of an MQTT broker", hostport ? hostport : "");
+        return NULL;
+    }
+    serve_mqtt *m = calloc(1, sizeof *m);
+    if (!m) {
+        gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    m->lib = dlopen("libmosquitto.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!m->lib) m->lib = dlopen("libmosquitto.so", RTLD_NOW | RTLD_LOCAL);
+    if (!m->lib) {
+        free(m);
+        gs_error_set(err, GS_ERR_IO, "libmosquitto not installed (Debian package libmosquitto1)");
+        return NULL;
+    }
+#define LOAD(field, name)                                          \
+    do {                                                           \
+        void *sym = dlsym(m->lib, name);                           \
+        if (!sym) goto missing;                                    \
+        memcpy(&m->field, &sym, sizeof sym);                       \
+    } while (0)
+    LOAD(lib_init, "mosquitto_lib_init");
+    LOAD(mnew, "mosquitto_new");
+    LOAD(destroy, "mosquitto_destroy");
+    LOAD(connect, "mosquitto_connect");
+    LOAD(disconnect, "mosquitto_disconnect");
+    LOAD(loop_start, "mosquitto_loop_start");
+    LOAD(loop_stop, "mosquitto_loop_stop");
+    LOAD(publish, "mosquitto_publish");
+    LOAD(subscribe_fn, "mosquitto_subscribe");
+    LOAD(message_cb_set, "mosquitto_message_callback_set");
+    LOAD(connect_cb_set, "mosquitto_connect_callback_set");
+    LOAD(reconnect_delay_set, "mosquitto_reconnect_delay_set");
+    LOAD(strerror, "mosquitto_strerror");
+#undef LOAD
+    m->lib_init();
+    m->cb = cb;
+    m->ctx = ctx;
+    if (subscribe && !(m->subscribe = strdup(subscribe))) goto nomem;
+    m->mosq = m->mnew(client_id, true, m);
+    if (!m->mosq) goto nomem;
+    m->message_cb_set(m->mosq, on_message);
+    m->connect_cb_set(m->mosq, on_connect);
+    m->reconnect_delay_set(m->mosq, 1, 10, true);
+    int rc = m->connect(m->mosq, host, port, 30);
+    if (rc) {
+        gs_error_set(err, GS_ERR_IO, "%s: cannot reach the MQTT broker: %s", hostport, m->strerror(rc));
+        serve_mqtt_close(m);
+        return NULL;
+    }
+    rc = m->loop_start(m->mosq);
+    if (rc) {
+        gs_error_set(err, GS_ERR_IO, "MQTT thread: %s", m->strerror(rc));
+        serve_mqtt_close(m);
+        return NULL;
+    }
+    m->loop_started = true;
+    return m;
+missing:
+    dlclose(m->lib);
+    free(m);
+    gs_error_set(err, GS_ERR_IO, "libmosquitto too old (a function is missing)");
+    return NULL;
+nomem:
+    serve_mqtt_close(m);
+    gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    return NULL;
+}
+
+void serve_mqtt_publish(serve_mqtt *m, const char *topic, const char *payload, size_t len, bool retain)
+{
+    if (!m || !m->mosq || len > (1u << 20)) return;
+    m->publish(m->mosq, NULL, topic, (int)len, payload, 0, retain);
+}
+
+void serve_mqtt_close(serve_mqtt *m)
+{
+    if (!m) return;
+    if (m->mosq) {
+        m->disconnect(m->mosq);
+        if (m->loop_started) m->loop_stop(m->mosq, false);
+        m->destroy(m->mosq);
+    }
+    free(m->subscribe);
+    if (m->lib) dlclose(m->lib);
+    free(m);
+}
+
+#endif

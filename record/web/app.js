@@ -1,0 +1,82 @@
+/* goscribe live pages: board drawing and helpers shared by the board page,
+ * the referee console and the hall.  Plain browser JavaScript, no library,
+ * nothing fetched from outside: it works offline. */
+'use strict';
+const GS = {};
+GS.COLS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+GS.coord = function (pt, size) {
+  if (!pt || pt.length !== 2) return 'pass';
+  const x = pt.charCodeAt(0) - 97, y = pt.charCodeAt(1) - 97;
+  return GS.COLS[x] + (size - y);
+};
+GS.svg = function (tag, attrs) {
+  const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  return e;
+};
+/* Draws size x size grid text ('.', 'B', 'W' row-major) into an <svg>;
+ * marks = list of SGF points to ring, last = SGF point of the last move,
+ * labels = write the coordinates (A-T, 1-19) around the board, so a viewer
+ * can find the moves of the move list. */
+GS.drawBoard = function (svg, size, grid, last, marks, labels) {
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const n = size, pad = 1, span = n - 1 + 2 * pad;
+  svg.setAttribute('viewBox', '0 0 ' + span + ' ' + span);
+  svg.appendChild(GS.svg('rect', {x: 0, y: 0, width: span, height: span, fill: '#dcb35c'}));
+  for (let i = 0; i < n; i++) {
+    svg.appendChild(GS.svg('line', {x1: pad, y1: pad + i, x2: pad + n - 1, y2: pad + i, stroke: '#000', 'stroke-width': 0.03}));
+    svg.appendChild(GS.svg('line', {x1: pad + i, y1: pad, x2: pad + i, y2: pad + n - 1, stroke: '#000', 'stroke-width': 0.03}));
+  }
+  if (labels) {
+    const label = function (x, y, s) {
+      const t = GS.svg('text', {x: x, y: y, 'font-size': 0.42, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+        fill: '#333', 'font-family': 'sans-serif', 'class': 'coord'});
+      t.textContent = s;
+      svg.appendChild(t);
+    };
+    for (let i = 0; i < n; i++) {
+      label(pad + i, pad - 0.65, GS.COLS[i]);
+      label(pad + i, pad + n - 1 + 0.65, GS.COLS[i]);
+      label(pad - 0.65, pad + i, String(n - i));
+      label(pad + n - 1 + 0.65, pad + i, String(n - i));
+    }
+  }
+  const hoshi = n === 19 ? [3, 9, 15] : n === 13 ? [3, 6, 9] : n === 9 ? [2, 4, 6] : [];
+  for (const a of hoshi) for (const b of hoshi)
+    if (n !== 9 || (a !== 4) === (b !== 4) || (a === 4 && b === 4))
+      svg.appendChild(GS.svg('circle', {cx: pad + a, cy: pad + b, r: 0.1, fill: '#000'}));
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
+    const c = grid ? grid[y * n + x] : '.';
+    if (c !== 'B' && c !== 'W') continue;
+    const pt = String.fromCharCode(97 + x) + String.fromCharCode(97 + y);
+    svg.appendChild(GS.svg('circle', {cx: pad + x, cy: pad + y, r: 0.47, fill: c === 'B' ? '#111' : '#fafafa',
+      stroke: '#000', 'stroke-width': 0.03, 'data-point': pt, 'data-color': c, 'class': 'stone'}));
+  }
+  const ring = function (pt, color) {
+    if (!pt || pt.length !== 2) return;
+    const x = pt.charCodeAt(0) - 97, y = pt.charCodeAt(1) - 97;
+    svg.appendChild(GS.svg('circle', {cx: pad + x, cy: pad + y, r: 0.25, fill: 'none', stroke: color, 'stroke-width': 0.08}));
+  };
+  if (last) ring(last, '#d22');
+  for (const m of marks || []) ring(m, '#06f');
+};
+GS.text = function (id, s) { const e = document.getElementById(id); if (e) e.textContent = s; };
+GS.since = function (ms) {
+  if (!ms) return '';
+  const s = Math.max(0, Math.floor((Date.now() - ms) / 1000));
+  return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
+};
+/* EventSource that reconnects by itself, also after the server was gone. */
+GS.stream = function (url, onMessage, onStatus) {
+  let es = null;
+  const open = function () {
+    es = new EventSource(url);
+    es.onopen = function () { onStatus(true); };
+    es.onmessage = function (e) { try { onMessage(JSON.parse(e.data)); } catch (err) { /* ignore bad message */ } };
+    es.onerror = function () {
+      onStatus(false);
+      if (es.readyState === EventSource.CLOSED) setTimeout(open, 2000);
+    };
+  };
+  open();
+};

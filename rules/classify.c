@@ -1,0 +1,525 @@
+/* rules/classify.c: the referee's transition classifier (rules.h, layer 3).
+ *
+ * Given the confirmed game and a newly observed position it explains the
+ * difference: one legal move, several moves in an alternating legal order
+ * (every order that fits is counted; more than one is flagged, never
+ * silently picked as "the" truth), or an irregular event with the article
+ * of the rules.  Article numbers follow the 2002 rules in seeds/ (RULES.md):
+ * Art. 2 play, 4 capture, 5 forbidden point, 6 repetition, 17 conduct of
+ * play (17.1 double move, 17.2 take-back, 17.3 moved stone, 17.4 scattered
+ * board), 18 wrong capture, 20 repetition rulings, 23.4 capturing before
+ * pressing the clock.
+ */
+#include "rules/rules.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SEQ 6          /* new stones searched for an order */
+#define MAX_LEAVES 20000   /* bound on the order search */
+#define DISTURBED_MIN 6    /* unexplained changes that make a board "scattered" */
+
+const char *rules_event_code(rules_event_type t)
+{
+    static const char *names[RULES_EV_COUNT_] = {
+        "none", "double_move", "missed_capture", "wrong_capture", "suicide", "ko", "superko", "cycle",
+        "moved_stone", "take_back", "out_of_turn", "stone_removed", "scattered", "ambiguous_order",
+        "color_changed"};
+    return ((int)t >= 0 && t < RULES_EV_COUNT_) ? names[t] : "unknown";
+}
+
+static const char *article_of(rules_event_type t)
+{
+    switch (t) {
+    case RULES_EV_DOUBLE_MOVE: return "Art. 17.1";
+    case RULES_EV_MISSED_CAPTURE: return "Art. 4";
+    case RULES_EV_WRONG_CAPTURE: return "Art. 18";
+    case RULES_EV_SUICIDE: return "Art. 5";
+    case RULES_EV_KO: return "Art. 20.1";
+    case RULES_EV_SUPERKO: return "Art. 6";
+    case RULES_EV_CYCLE: return "Art. 20.3";
+    case RULES_EV_MOVED_STONE: return "Art. 17.3";
+    case RULES_EV_TAKE_BACK: return "Art. 17.2";
+    case RULES_EV_OUT_OF_TURN: return "Art. 2";
+    case RULES_EV_STONE_REMOVED: return "Art. 2";
+    case RULES_EV_BOARD_DISTURBED: return "Art. 17.4";
+    case RULES_EV_AMBIGUOUS_ORDER: return "Art. 2";
+    case RULES_EV_COLOR_CHANGED: return "Art. 2";
+    default: return "";
+    }
+}
+
+typedef struct ctx {
+    const rules_game *g;
+    const gs_position *obs;
+    gs_position cur;
+    int n;
+    rules_classification *out;
+} ctx;
+
+static rules_event *add_event(ctx *c, rules_event_type t, gs_color col, int move_number, const gs_point *pts,
+                              int npts, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static rules_event *add_event(ctx *c, rules_event_type t, gs_color col, int move_number, const gs_point *pts,
+                              int npts, const char *fmt, ...)
+{
+    rules_classification *o = c->out;
+    if (o->nevents >= RULES_CLASSIFY_MAX_EVENTS) return NULL;
+    rules_event *e = &o->events[o->nevents++];
+    memset(e, 0, offsetof(rules_event, points));
+    e->type = t;
+    e->color = col;
+    e->move_number = move_number;
+    e->article = article_of(t);
+    if (npts > RULES_MAX_POINTS) npts = RULES_MAX_POINTS;
+    e->npoints = npts;
+    if (npts) memcpy(e->points, pts, (size_t)npts * sizeof *pts);
+    char body[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    snprintf(e->text, sizeof e->text, "%s (%s)", body, e->article);
+    return e;
+}
+
+/* "Q16", or "Q16, R17 and 3 more" for a list. */
+static void list_points(const ctx *c, const gs_point *p, int n, char *buf, size_t len)
+{
+    buf[0] = 0;
+    size_t used = 0;
+    for (int i = 0; i < n && i < 4; i++) {
+        char h[8];
+        rules_point_human(p[i], c->n, h);
+        int w = snprintf(buf + used, len - used, "%s%s", i ? " " : "", h);
+        if (w < 0 || (size_t)w >= len - used) return;
+        used += (size_t)w;
+    }
+    if (n > 4) snprintf(buf + used, len - used, " and %d more", n - 4);
+}
+
+static const char *cname(gs_color c) { return rules_color_name(c); }
+
+/* ---------------------------------------------------------- order search */
+
+typedef struct seq_state {
+    ctx *c;
+    int nA;
+    gs_point A[MAX_SEQ];
+    gs_color Acol[MAX_SEQ];
+    rules_board *boards[MAX_SEQ + 1];
+    rules_ko_policy policy;
+    /* current path */
+    int path[MAX_SEQ];
+    bool path_cycle[MAX_SEQ];
+    int ncap[MAX_SEQ];
+    int16_t cap[MAX_SEQ][RULES_MAX_POINTS];
+    /* best found */
+    int best_score, norders, leaves;
+    int best_path[MAX_SEQ];
+    bool best_cycle[MAX_SEQ];
+    int best_ncap[MAX_SEQ];
+    int16_t best_cap[MAX_SEQ][RULES_MAX_POINTS];
+    gs_position best_final;
+} seq_state;
+
+/* Compares the final board with the observation.  Returns the number of
+ * irregular points (missed captures + stones removed without capture), or
+ * -1 if the observation does not follow from this order at all. */
+static int leaf_score(const seq_state *s, const rules_board *b, gs_position *final)
+{
+    const ctx *c = s->c;
+    rules_board_get_position(b, final);
+    int bad = 0;
+    for (int i = 0; i < c->n * c->n; i++) {
+        gs_color f = (gs_color)final->cell[i], o = (gs_color)c->obs->cell[i], k = (gs_color)c->cur.cell[i];
+        if (f == o) continue;
+        if (f == GS_EMPTY && o != GS_EMPTY) {
+            /* still on the board though captured in the sequence */
+            bool placed = false;
+            for (int j = 0; j < s->nA; j++)
+                if (s->A[j].y * c->n + s->A[j].x == i && s->Acol[j] == o) placed = true;
+            if (k == o || placed) {
+                bad++;
+                continue;
+            }
+            return -1;
+        }
+        if (f != GS_EMPTY && o == GS_EMPTY && k == f) {
+            bad++;  /* removed though not captured */
+            continue;
+        }
+        return -1;
+    }
+    return bad;
+}
+
+static void search(seq_state *s, int depth, unsigned used, gs_color col)
+{
+    if (s->leaves >= MAX_LEAVES) return;
+    if (depth == s->nA) {
+        s->leaves++;
+        gs_position fin;
+        int sc = leaf_score(s, s->boards[depth], &fin);
+        if (sc < 0) return;
+        if (s->best_score < 0 || sc < s->best_score) {
+            s->best_score = sc;
+            s->norders = 0;
+            memcpy(s->best_path, s->path, sizeof s->path);
+            memcpy(s->best_cycle, s->path_cycle, sizeof s->path_cycle);
+            memcpy(s->best_ncap, s->ncap, sizeof s->ncap);
+            for (int d = 0; d < s->nA; d++) memcpy(s->best_cap[d], s->cap[d], (size_t)s->ncap[d] * sizeof(int16_t));
+            s->best_final = fin;
+        }
+        if (sc == s->best_score) s->norders++;
+        return;
+    }
+    rules_board *b = s->boards[depth];
+    for (int i = 0; i < s->nA; i++) {
+        if ((used >> i) & 1 || s->Acol[i] != col) continue;
+        int idx = rules_board_index(b, s->A[i].x, s->A[i].y);
+        rules_legality l = rules_board_check(b, idx, col);
+        bool cyc = false;
+        if (l == RULES_ILLEGAL_SUPERKO && s->policy == RULES_KO_FLAG_CYCLE) cyc = true;
+        else if (l != RULES_LEGAL) continue;
+        rules_board *nb = s->boards[depth + 1];
+        if (rules_board_copy(nb, b) != GS_OK) continue;
+        if (cyc) rules_board_set_superko(nb, false);
+        if (rules_board_play(nb, idx, col) != RULES_LEGAL) continue;
+        rules_board_set_superko(nb, true);
+        const int16_t *cp;
+        s->ncap[depth] = rules_board_last_captured(nb, &cp);
+        memcpy(s->cap[depth], cp, (size_t)s->ncap[depth] * sizeof *cp);
+        s->path[depth] = i;
+        s->path_cycle[depth] = cyc;
+        search(s, depth + 1, used | (1u << i), gs_color_other(col));
+    }
+}
+
+/* Tries to explain the added stones as legal moves in alternation starting
+ * with the side to move.  Returns true and fills moves/events if it can. */
+static bool explain_by_moves(ctx *c, const gs_point *A, const gs_color *Acol, int nA)
+{
+    const rules_game *g = c->g;
+    seq_state *s = calloc(1, sizeof *s);
+    if (!s) return false;
+    s->c = c;
+    s->nA = nA;
+    memcpy(s->A, A, (size_t)nA * sizeof *A);
+    memcpy(s->Acol, Acol, (size_t)nA * sizeof *Acol);
+    s->policy = rules_game_ko_policy(g);
+    s->best_score = -1;
+    bool ok = true;
+    for (int d = 0; d <= nA; d++)
+        if (!(s->boards[d] = rules_board_clone(rules_game_board(g)))) ok = false;
+    if (ok) search(s, 0, 0, rules_game_to_move(g));
+    bool found = ok && s->best_score >= 0;
+    if (found && nA >= 2) {
+        /* Several moves plus stones lifted without being captured: that
+         * is a disturbed board rather than a game. */
+        int lifted = 0;
+        for (int i = 0; i < c->n * c->n; i++)
+            if (s->best_final.cell[i] != GS_EMPTY && c->obs->cell[i] == GS_EMPTY) lifted++;
+        if (lifted >= 3) found = false;
+    }
+    if (found) {
+        rules_classification *o = c->out;
+        const rules_board *b0 = s->boards[0];
+        int base = rules_game_move_count(g);
+        o->nmoves = nA;
+        o->norders = s->norders;
+        gs_point cyc_pts[MAX_SEQ];
+        int ncyc = 0;
+        for (int d = 0; d < nA; d++) {
+            rules_classified_move *m = &o->moves[d];
+            int i = s->best_path[d];
+            m->move.color = Acol[i];
+            m->move.pass = false;
+            m->move.point = A[i];
+            m->ncaptured = s->best_ncap[d];
+            for (int k = 0; k < m->ncaptured; k++) m->captured[k] = rules_board_point(b0, s->best_cap[d][k]);
+            if (s->best_cycle[d]) cyc_pts[ncyc++] = A[i];
+        }
+        /* Irregular points of the best order. */
+        gs_point *missed = malloc(sizeof(gs_point) * RULES_MAX_POINTS * 3);
+        if (missed) {
+            gs_point *wrong = missed + RULES_MAX_POINTS, *own = wrong + RULES_MAX_POINTS;
+            int nm = 0, nw = 0, no = 0;
+            gs_color last = o->moves[nA - 1].move.color;
+            for (int y = 0; y < c->n; y++)
+                for (int x = 0; x < c->n; x++) {
+                    int i = y * c->n + x;
+                    gs_color f = (gs_color)s->best_final.cell[i], ob = (gs_color)c->obs->cell[i];
+                    gs_point p = {(int8_t)x, (int8_t)y};
+                    if (f == ob) continue;
+                    if (f == GS_EMPTY) missed[nm++] = p;
+                    else if (nA == 1 && f == last) own[no++] = p;
+                    else wrong[nw++] = p;
+                }
+            char l[80];
+            if (nm) {
+                list_points(c, missed, nm, l, sizeof l);
+                add_event(c, RULES_EV_MISSED_CAPTURE, gs_position_get(c->obs, missed[0].x, missed[0].y),
+                          base + nA, missed, nm,
+                          "%d captured stone%s still on the board (%s): the capture must be completed, "
+                          "capturing is part of the move", nm, nm == 1 ? "" : "s", l);
+            }
+            if (nw) {
+                list_points(c, wrong, nw, l, sizeof l);
+                add_event(c, RULES_EV_WRONG_CAPTURE, gs_position_get(&s->best_final, wrong[0].x, wrong[0].y),
+                          base + nA, wrong, nw,
+                          "%d stone%s removed that still had liberties (%s): put them back, warning",
+                          nw, nw == 1 ? "" : "s", l);
+            }
+            if (no) {
+                list_points(c, own, no, l, sizeof l);
+                add_event(c, RULES_EV_STONE_REMOVED, last, base + nA, own, no,
+                          "%s's own stone%s removed for no reason (%s): a placed stone never moves",
+                          cname(last), no == 1 ? "" : "s", l);
+            }
+            free(missed);
+        }
+        if (ncyc) {
+            char l[80];
+            list_points(c, cyc_pts, ncyc, l, sizeof l);
+            add_event(c, RULES_EV_CYCLE, GS_EMPTY, base + 1, cyc_pts, ncyc,
+                      "move at %s repeats an earlier whole-board position (triple ko, eternal life...): "
+                      "the event may declare no result, a draw or a replay", l);
+        }
+        if (s->norders > 1) {
+            gs_point pts[MAX_SEQ];
+            for (int d = 0; d < nA; d++) pts[d] = A[d];
+            add_event(c, RULES_EV_AMBIGUOUS_ORDER, GS_EMPTY, base + 1, pts, nA,
+                      "%d new stones fit %d different playing orders; the order given is one of them, "
+                      "confirm it from the record or the players", nA, s->norders);
+        }
+    }
+    for (int d = 0; d <= nA; d++) rules_board_destroy(s->boards[d]);
+    free(s);
+    return found;
+}
+
+/* ------------------------------------------------------------ one stone */
+
+/* The last stone actually played (not a pass), or -1. */
+static int last_stone_move(const rules_game *g)
+{
+    int n = rules_game_move_count(g);
+    return n > 0 && !rules_game_move(g, n - 1).pass ? n - 1 : -1;
+}
+
+/* Single new stone: the irregular cases.  Returns true if it produced the
+ * classification (irregular), false to let the order search handle a
+ * legal move. */
+static bool single_stone(ctx *c, gs_point p, gs_color col, const gs_point *R, const gs_color *Rcol, int nR)
+{
+    const rules_game *g = c->g;
+    gs_color t = rules_game_to_move(g);
+    int num = rules_game_move_count(g) + 1;
+    char hp[8], hq[8];
+    rules_point_human(p, c->n, hp);
+    /* Exactly one stone of the same colour vanished: the stone moved (or,
+     * if it was the last move, was taken back). */
+    int own = -1, nown = 0;
+    for (int i = 0; i < nR; i++)
+        if (Rcol[i] == col) {
+            own = i;
+            nown++;
+        }
+    if (nR == 1 && nown == 1) {
+        const rules_board *b = rules_game_board(g);
+        int idx = rules_board_index(b, p.x, p.y);
+        /* ...unless the new stone really captures that one (impossible for
+         * one's own colour), so it is never a capture. */
+        (void)idx;
+        rules_point_human(R[own], c->n, hq);
+        int lm = last_stone_move(g);
+        gs_point pts[2] = {R[own], p};
+        if (col != t && lm >= 0 && rules_game_move(g, lm).color == col && rules_game_move(g, lm).point.x == R[own].x &&
+            rules_game_move(g, lm).point.y == R[own].y) {
+            add_event(c, RULES_EV_TAKE_BACK, col, lm + 1, pts, 2,
+                      "%s's last stone (move %d) lifted from %s and put down at %s: take-back, "
+                      "the stone goes back to %s, warning", cname(col), lm + 1, hq, hp, hq);
+        } else {
+            add_event(c, RULES_EV_MOVED_STONE, col, num, pts, 2,
+                      "a %s stone vanished from %s and one appeared at %s: moved stone "
+                      "(or a stone knocked off while another was played); put it back",
+                      cname(col), hq, hp);
+        }
+        return true;
+    }
+    if (col != t) {
+        int lm = rules_game_move_count(g) - 1;
+        gs_point pts[1] = {p};
+        if (lm >= 0 && rules_game_move(g, lm).color == col && !rules_game_move(g, lm).pass) {
+            add_event(c, RULES_EV_DOUBLE_MOVE, col, num, pts, 1,
+                      "%s played twice in a row (%s after move %d): double move or unannounced pass by %s",
+                      cname(col), hp, lm + 1, cname(t));
+        } else {
+            add_event(c, RULES_EV_OUT_OF_TURN, col, num, pts, 1,
+                      "%s stone added at %s but it is %s's turn: stone added out of turn",
+                      cname(col), hp, cname(t));
+        }
+        return true;
+    }
+    /* Side to move: the forbidden cases. */
+    const rules_board *b = rules_game_board(g);
+    int idx = rules_board_index(b, p.x, p.y);
+    rules_legality l = rules_board_check(b, idx, col);
+    if (l == RULES_ILLEGAL_SUPERKO || l == RULES_ILLEGAL_KO) l = rules_game_check(g, col, p);
+    if (l == RULES_ILLEGAL_SUICIDE) {
+        /* name the stones left without liberties */
+        gs_point pts[RULES_MAX_POINTS];
+        int np = 0;
+        pts[np++] = p;
+        for (int i = 0; i < c->n * c->n; i++) {
+            int x = i % c->n, y = i / c->n;
+            if (x == p.x && y == p.y) continue;
+            if (c->cur.cell[i] != col) continue;
+            int q = rules_board_index(b, x, y);
+            int nb = 0;
+            /* member of a group touching p with one liberty (p) */
+            int qx[4] = {p.x - 1, p.x + 1, p.x, p.x}, qy[4] = {p.y, p.y, p.y - 1, p.y + 1};
+            for (int k = 0; k < 4; k++) {
+                int r = rules_board_index(b, qx[k], qy[k]);
+                if (r != RULES_PASS && rules_board_at(b, r) == col &&
+                    rules_board_group_id(b, r) == rules_board_group_id(b, q))
+                    nb = 1;
+            }
+            if (nb) pts[np++] = (gs_point){(int8_t)x, (int8_t)y};
+        }
+        add_event(c, RULES_EV_SUICIDE, col, num, pts, np,
+                  "%s at %s is a forbidden point: the stone%s would have no liberties and capture nothing; "
+                  "the move is void and counts as a pass", cname(col), hp, np > 1 ? "s" : "");
+        return true;
+    }
+    if (l == RULES_ILLEGAL_KO) {
+        gs_point pts[1] = {p};
+        add_event(c, RULES_EV_KO, col, num, pts, 1,
+                  "%s at %s retakes the ko at once, recreating the position before %s's last move: "
+                  "the move is void and counts as a pass", cname(col), hp, cname(gs_color_other(col)));
+        return true;
+    }
+    if (l == RULES_ILLEGAL_SUPERKO && rules_game_ko_policy(g) == RULES_KO_FORBID) {
+        gs_point pts[1] = {p};
+        add_event(c, RULES_EV_SUPERKO, col, num, pts, 1,
+                  "%s at %s recreates an earlier whole-board position: no repetition is allowed, "
+                  "the move is void", cname(col), hp);
+        return true;
+    }
+    if (l == RULES_ILLEGAL_OCCUPIED || l == RULES_ILLEGAL_OFFBOARD) return false;
+    return false;
+}
+
+/* -------------------------------------------------------------- classify */
+
+gs_status rules_classify(const rules_game *g, const gs_position *observed, rules_classification *out, gs_error *err)
+{
+    memset(out, 0, offsetof(rules_classification, moves));
+    out->norders = 0;
+    out->nevents = 0;
+    if (!g || !observed || observed->size != rules_game_size(g))
+        return gs_error_set(err, GS_ERR_USAGE, "observed position size does not match the game");
+    ctx c = {.g = g, .obs = observed, .n = observed->size, .out = out};
+    rules_game_position(g, &c.cur);
+    const int n = c.n;
+    gs_point A[RULES_MAX_POINTS], R[RULES_MAX_POINTS], X[RULES_MAX_POINTS];
+    gs_color Acol[RULES_MAX_POINTS], Rcol[RULES_MAX_POINTS];
+    int nA = 0, nR = 0, nX = 0, nAc[3] = {0, 0, 0};
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            gs_color a = gs_position_get(&c.cur, x, y), b = gs_position_get(observed, x, y);
+            if (b > GS_WHITE) return gs_error_set(err, GS_ERR_USAGE, "observed position has a bad cell value");
+            gs_point p = {(int8_t)x, (int8_t)y};
+            if (a == b) continue;
+            if (a == GS_EMPTY) {
+                A[nA] = p;
+                Acol[nA++] = b;
+                nAc[b]++;
+            } else if (b == GS_EMPTY) {
+                R[nR] = p;
+                Rcol[nR++] = a;
+            } else {
+                X[nX++] = p;
+            }
+        }
+    int num = rules_game_move_count(g) + 1;
+    gs_color t = rules_game_to_move(g);
+    char l[80];
+    if (nA + nR + nX == 0) {
+        out->unchanged = true;
+        return GS_OK;
+    }
+    if (nA == 0 && nX == 0) {
+        int lm = last_stone_move(g);
+        if (nR == 1 && lm >= 0 && rules_game_move(g, lm).point.x == R[0].x && rules_game_move(g, lm).point.y == R[0].y) {
+            rules_point_human(R[0], n, l);
+            add_event(&c, RULES_EV_STONE_REMOVED, Rcol[0], lm + 1, R, 1,
+                      "%s's last stone (move %d, %s) was lifted off the board: a placed stone never moves "
+                      "(a take-back if it is put down elsewhere)", cname(Rcol[0]), lm + 1, l);
+            return GS_OK;
+        }
+        if (nR >= DISTURBED_MIN) goto disturbed;
+        list_points(&c, R, nR, l, sizeof l);
+        add_event(&c, RULES_EV_STONE_REMOVED, nR && Rcol[0] == Rcol[nR - 1] ? Rcol[0] : GS_EMPTY, num, R, nR,
+                  "%d stone%s removed for no reason (%s): put back", nR, nR == 1 ? "" : "s", l);
+        return GS_OK;
+    }
+    if (nA == 1 && nX == 0 && single_stone(&c, A[0], Acol[0], R, Rcol, nR)) return GS_OK;
+    /* A stone of the other colour where one stood: a capture followed by a
+     * move on the emptied point, or a misread / swapped stone. */
+    gs_point AX[MAX_SEQ];
+    gs_color AXcol[MAX_SEQ];
+    int nAX = 0, nAXc[3] = {nAc[0], nAc[1], nAc[2]};
+    for (int i = 0; i < nA && nAX < MAX_SEQ; i++) {
+        AX[nAX] = A[i];
+        AXcol[nAX++] = Acol[i];
+    }
+    for (int i = 0; i < nX && nAX < MAX_SEQ; i++) {
+        AX[nAX] = X[i];
+        AXcol[nAX] = gs_position_get(observed, X[i].x, X[i].y);
+        nAXc[AXcol[nAX++]]++;
+    }
+    /* Alternation: the side to move has as many new stones as the other,
+     * or one more. */
+    gs_color o = gs_color_other(t);
+    bool alternates = nAXc[t] == nAXc[o] || nAXc[t] == nAXc[o] + 1;
+    if (alternates && nA + nX <= MAX_SEQ && explain_by_moves(&c, AX, AXcol, nAX)) return GS_OK;
+    if (nX) {
+        if (nA + nR + nX >= DISTURBED_MIN) goto disturbed;
+        list_points(&c, X, nX, l, sizeof l);
+        add_event(&c, RULES_EV_COLOR_CHANGED, GS_EMPTY, num, X, nX,
+                  "%d stone%s changed colour (%s): a stone was swapped or misread; check the board", nX,
+                  nX == 1 ? "" : "s", l);
+        return GS_OK;
+    }
+    if (!alternates && nA <= 4) {
+        gs_color extra = nAc[o] > nAc[t] ? o : t;
+        gs_point pts[MAX_SEQ];
+        int np = 0;
+        for (int i = 0; i < nA && np < MAX_SEQ; i++)
+            if (Acol[i] == extra) pts[np++] = A[i];
+        list_points(&c, pts, np, l, sizeof l);
+        add_event(&c, RULES_EV_DOUBLE_MOVE, extra, num, pts, np,
+                  "%d new %s stones (%s) against %d %s: %s moved twice in a row "
+                  "(double move or unannounced pass)", nAc[extra], cname(extra), l, nAc[gs_color_other(extra)],
+                  cname(gs_color_other(extra)), cname(extra));
+        return GS_OK;
+    }
+disturbed:;
+    gs_point *all = malloc(sizeof(gs_point) * RULES_MAX_POINTS);
+    int na = 0;
+    if (all) {
+        for (int i = 0; i < nA; i++) all[na++] = A[i];
+        for (int i = 0; i < nR; i++) all[na++] = R[i];
+        for (int i = 0; i < nX; i++) all[na++] = X[i];
+    }
+    add_event(&c, RULES_EV_BOARD_DISTURBED, GS_EMPTY, num, all ? all : A, all ? na : 0,
+              "the board changed in %d places (%d stones added, %d removed, %d changed colour) and no legal "
+              "sequence of moves explains it: board disturbed, replay from the record",
+              nA + nR + nX, nA, nR, nX);
+    free(all);
+    return GS_OK;
+}

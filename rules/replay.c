@@ -1,0 +1,147 @@
+/* rules/replay.c: replay a recorded game through the rules and count it
+ * (the engine behind `goscribe check`). */
+#include "rules/rules.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static rules_replay_issue *push(rules_replay_issue *arr, int *n)
+{
+    int i = (*n)++;
+    return i < RULES_REPLAY_MAX_ITEMS ? &arr[i] : NULL;
+}
+
+gs_status rules_replay(const rules_replay_input *in, rules_replay_report *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    rules_game *g = rules_game_create(in->size, err);
+    if (!g) return err ? err->status : GS_ERR_USAGE;
+    rules_game_set_komi(g, in->komi);
+    rules_game_set_ko_policy(g, in->ko_policy);
+    if (in->setup) {
+        if (in->setup->size != in->size) {
+            rules_game_destroy(g);
+            return gs_error_set(err, GS_ERR_FORMAT, "setup size %d differs from board size %d", in->setup->size, in->size);
+        }
+        /* Set the whole setup at once: the board checks it for groups
+         * without liberties. */
+        gs_status s = GS_OK;
+        for (int y = 0; y < in->size && s == GS_OK; y++)
+            for (int x = 0; x < in->size && s == GS_OK; x++) {
+                gs_color c = gs_position_get(in->setup, x, y);
+                if (c != GS_EMPTY) s = rules_game_setup(g, c, (gs_point){(int8_t)x, (int8_t)y}, err);
+            }
+        if (s != GS_OK) {
+            rules_game_destroy(g);
+            return s == GS_ERR_USAGE ? GS_ERR_FORMAT : s;
+        }
+    }
+    rules_game_set_handicap(g, in->handicap);
+    if (in->nmoves > 0) rules_game_set_to_move(g, in->moves[0].color);
+    else if (in->handicap >= 2) rules_game_set_to_move(g, GS_WHITE);
+    rules_move_result *res = malloc(sizeof *res);
+    if (!res) {
+        rules_game_destroy(g);
+        return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < in->nmoves; i++) {
+        rules_move m = in->moves[i];
+        char h[8];
+        rules_point_human(m.point, in->size, h);
+        if (m.color != GS_BLACK && m.color != GS_WHITE) continue;
+        if (m.color != rules_game_to_move(g)) {
+            rules_replay_issue *e = push(out->events, &out->nevents);
+            if (e) {
+                e->move_number = i + 1;
+                e->move = m;
+                e->event = RULES_EV_OUT_OF_TURN;
+                e->article = "Art. 2";
+                snprintf(e->text, sizeof e->text, "move %d: %s %s out of turn (%s was to move)", i + 1,
+                         rules_color_name(m.color), m.pass ? "pass" : h, rules_color_name(rules_game_to_move(g)));
+            }
+        }
+        if (m.pass) {
+            rules_game_pass(g, m.color);
+            out->moves_played++;
+            continue;
+        }
+        rules_legality l = rules_game_play(g, m.color, m.point, res);
+        if (l != RULES_LEGAL) {
+            rules_replay_issue *e = push(out->illegal, &out->nillegal);
+            if (e) {
+                e->move_number = i + 1;
+                e->move = m;
+                e->why = l;
+                e->event = l == RULES_ILLEGAL_SUICIDE ? RULES_EV_SUICIDE
+                           : l == RULES_ILLEGAL_KO    ? RULES_EV_KO
+                           : l == RULES_ILLEGAL_SUPERKO ? RULES_EV_SUPERKO
+                                                        : RULES_EV_NONE;
+                e->article = l == RULES_ILLEGAL_SUICIDE ? "Art. 5"
+                             : l == RULES_ILLEGAL_KO    ? "Art. 20.1"
+                             : l == RULES_ILLEGAL_SUPERKO ? "Art. 6"
+                                                          : "Art. 2";
+                if (l == RULES_ILLEGAL_KO || l == RULES_ILLEGAL_SUPERKO)
+                    snprintf(e->text, sizeof e->text, "move %d: %s %s is illegal (%s: repeats the position after move %d)",
+                             i + 1, rules_color_name(m.color), h, rules_legality_name(l), res->repeats_move);
+                else
+                    snprintf(e->text, sizeof e->text, "move %d: %s %s is illegal (%s)", i + 1,
+                             rules_color_name(m.color), h, rules_legality_name(l));
+            }
+            /* The void move counts as a pass (Art. 19, 20.1): the turn passes. */
+            rules_game_set_to_move(g, gs_color_other(m.color));
+            continue;
+        }
+        out->moves_played++;
+        if (res->cycle) {
+            rules_replay_issue *e = push(out->events, &out->nevents);
+            if (e) {
+                e->move_number = i + 1;
+                e->move = m;
+                e->event = RULES_EV_CYCLE;
+                e->article = "Art. 20.3";
+                snprintf(e->text, sizeof e->text, "move %d: %s %s repeats the position after move %d (cycle)", i + 1,
+                         rules_color_name(m.color), h, res->repeats_move);
+            }
+        }
+    }
+    free(res);
+    rules_game_position(g, &out->final_position);
+    uint8_t dead[RULES_MAX_POINTS];
+    memset(dead, 0, sizeof dead);
+    if (in->final_marks) {
+        rules_dead_from_marks(&out->final_position, in->final_marks, dead);
+        out->dead_from_marks = true;
+    }
+    rules_count_opts o;
+    rules_count_opts_init(&o);
+    o.komi = in->komi;
+    o.handicap = in->handicap >= 2 ? in->handicap : 0;
+    gs_status s = rules_count_position(&out->final_position, dead, &o, &out->count, err);
+    rules_game_destroy(g);
+    return s;
+}
+
+bool rules_parse_result_points(const char *re, double *points)
+{
+    if (!re) return false;
+    while (isspace((unsigned char)*re)) re++;
+    if (!strcmp(re, "0") || !strcasecmp(re, "draw") || !strcasecmp(re, "jigo") || !strcmp(re, "0.0")) {
+        *points = 0;
+        return true;
+    }
+    double sign;
+    if (toupper((unsigned char)re[0]) == 'B') sign = 1;
+    else if (toupper((unsigned char)re[0]) == 'W') sign = -1;
+    else return false;
+    if (re[1] != '+') return false;
+    char *end;
+    double v = strtod(re + 2, &end);
+    if (end == re + 2) return false;
+    while (isspace((unsigned char)*end)) end++;
+    if (*end) return false;
+    *points = sign * v;
+    return true;
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# scripts/eval-scan.sh: evaluates `goscribe scan` on every photo that has a
+# NAME.txt ground truth beside it (default: ../shared/data/photos) and prints,
+# per folder and in total: intersections right, boards exactly right, time.
+#
+# usage: scripts/eval-scan.sh [--binary GOSCRIBE] [--corners-file FILE] [--verbose] [PHOTOS_DIR]
+#   --binary        goscribe binary (default: build/goscribe, then PATH)
+#   --corners-file  development only: lines "RELATIVE/PATH x1,y1,...,x4,y4" give
+#                   corners for some photos (passed as --corners), to measure
+#                   the reading stage alone; the real figure is without it
+#   --verbose       one line per photo (wrong points, time)
+# The time is the wall time of the whole command (start, decode, find, read).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=""; cfile=""; verbose=0; dir=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --binary) bin=$2; shift 2 ;;
+        --corners-file) cfile=$2; shift 2 ;;
+        --verbose) verbose=1; shift ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "eval-scan.sh: unknown option $1" >&2; exit 1 ;;
+        *) dir=$1; shift ;;
+    esac
+done
+[ -n "$dir" ] || dir="$root/../shared/data/photos"
+[ -d "$dir" ] || { echo "eval-scan.sh: $dir: no such folder" >&2; exit 1; }
+dir=$(cd "$dir" && pwd)
+if [ -z "$bin" ]; then
+    if [ -x "$root/build/goscribe" ]; then bin="$root/build/goscribe"; else bin=$(command -v goscribe || true); fi
+fi
+[ -n "$bin" ] && [ -x "$bin" ] || { echo "eval-scan.sh: goscribe binary not found (use --binary)" >&2; exit 1; }
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+results="$tmp/results"; : >"$results"
+while IFS= read -r img; do
+    truth="${img%.*}.txt"
+    [ -f "$truth" ] || continue
+    rel="${img#"$dir"/}"
+    folder=$(dirname "$rel")
+    args=()
+    if [ -n "$cfile" ]; then
+        c=$(awk -v p="$rel" '$1 == p { print $2 }' "$cfile")
+        [ -n "$c" ] && args=(--corners "$c" --size "$(awk 'NF { n++ } END { print n }' "$truth")")
+    fi
+    t0=$(date +%s%N)
+    rc=0
+    "$bin" scan "$img" "${args[@]}" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    t1=$(date +%s%N)
+    ms=$(( (t1 - t0) / 1000000 ))
+    # Compare token by token; a failed scan counts every point as wrong.
+    read -r right total < <(awk -v rc="$rc" '
+        FNR == NR { for (i = 1; i <= NF; i++) t[++nt] = $i; next }
+        { for (i = 1; i <= NF; i++) o[++no] = $i }
+        END { r = 0; if (rc == 0 && no == nt) for (i = 1; i <= nt; i++) r += (t[i] == o[i]); print r, nt }' "$truth" "$tmp/out")
+    echo "$folder $rel $right $total $ms $rc" >>"$results"
+    if [ "$verbose" = 1 ]; then
+        printf '%-45s %4d/%4d wrong %4d  %5d ms  rc %d %s\n' "$rel" "$right" "$total" $((total - right)) "$ms" "$rc" "$(head -c 80 "$tmp/err")"
+    fi
+done < <(find "$dir" -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \) | sort -V)
+
+awk '
+function line(name, n, r, t, e, ms, ok) {
+    printf "%-28s %6d %9d/%-6d %8.3f%% %5d/%-3d %6.1f%% %8.0f ms %6.0f ms\n", name, n, r, t, t ? 100 * r / t : 0, e, n, n ? 100 * e / n : 0, n ? ms / n : 0, med(name)
+}
+function med(name,   k, m, i, j, x) { m = 0; for (k = 1; k <= cnt; k++) if (name == "TOTAL" || fold[k] == name) a[++m] = msv[k];
+    for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : 0 }
+{ cnt++; fold[cnt] = $1; msv[cnt] = $5
+  if (!($1 in n)) order[++nf] = $1
+  n[$1]++; r[$1] += $3; t[$1] += $4; e[$1] += ($3 == $4 && $6 == 0); ms[$1] += $5
+  N++; R += $3; T += $4; E += ($3 == $4 && $6 == 0); MS += $5 }
+END {
+    printf "%-28s %6s %16s %9s %9s %7s %11s %9s\n", "folder", "photos", "points right", "", "boards", "exact", "mean time", "median"
+    for (i = 1; i <= nf; i++) { f = order[i]; line(f, n[f], r[f], t[f], e[f], ms[f]) }
+    line("TOTAL", N, R, T, E, MS)
+}' "$results"

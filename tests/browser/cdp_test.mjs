@@ -1,0 +1,566 @@
+// tests/browser/cdp_test.mjs: browser test of the live pages (record/web).
+//
+// Drives headless Chromium through the DevTools protocol over a pipe
+// (--remote-debugging-pipe: NUL-separated JSON on fds 3 and 4), so it needs
+// no npm package and no WebSocket client; it runs on Debian's Node 18 too.
+// It starts its own stand-in recorders (tests/drivers/serve_driver.c) and a
+// `goscribe hall`, and kills every child it started on any exit path.
+//
+// usage: node cdp_test.mjs --goscribe BIN --driver BIN [--chromium BIN]
+//                          [--shots DIR] [--profile DIR] [--verbose]
+// --profile: Chromium's (empty) user data directory; a temporary one by default.
+// Exit 0 = every check passed; 1 = a check failed (the message says which).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const args = {};
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a === '--verbose') args.verbose = true;
+  else if (a.startsWith('--') && i + 1 < process.argv.length) args[a.slice(2)] = process.argv[++i];
+  else { console.error('cdp_test: bad argument ' + a); process.exit(1); }
+}
+if (!args.goscribe || !args.driver) { console.error('usage: node cdp_test.mjs --goscribe BIN --driver BIN'); process.exit(1); }
+const CHROMIUM = args.chromium || '/usr/bin/chromium';
+const SHOTS = args.shots || tmpdir();
+// Generous limits: CI runs this beside the other tests, and the sanitizer
+// build (GS_SANITIZED=1) starts and serves more slowly.
+const SLOW = process.env.GS_SANITIZED ? 1.5 : 1;
+const TOTAL_MS = 90000;          // hard limit for the whole test
+const STEP_MS = 10000 * SLOW;    // default limit for one wait
+const START_MS = 30000;          // limit for a program to start
+
+const children = [];
+const tmpDirs = [];
+let failed = false;
+
+const T0 = Date.now();
+function log(...m) { console.log('browser_serve: [' + ((Date.now() - T0) / 1000).toFixed(1) + ' s]', ...m); }
+function vlog(...m) { if (args.verbose) log(...m); }
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const running = (c) => c.exitCode === null && c.signalCode === null;
+/* Ends every child (SIGTERM, then SIGKILL after 2 s), then removes the
+ * temporary directories once nothing writes to them any more. */
+let shuttingDown = null;
+function shutdown(code) {
+  if (!shuttingDown) {
+    shuttingDown = (async () => {
+      for (const c of children) if (running(c)) { try { c.kill('SIGTERM'); } catch { /* gone */ } }
+      for (let i = 0; i < 40 && children.some(running); i++) await sleep(50);
+      for (const c of children) if (running(c)) { try { c.kill('SIGKILL'); } catch { /* gone */ } }
+      for (let i = 0; i < 20 && children.some(running); i++) await sleep(50);
+      for (const d of tmpDirs) { try { rmSync(d, { recursive: true, force: true }); } catch { /* the wrapper removes it */ } }
+      process.exit(code);
+    })();
+  }
+  return new Promise(() => {}); // never resolves: stops the caller
+}
+function fail(msg) {
+  if (!failed) {
+    failed = true;
+    console.error('browser_serve: FAIL: ' + msg);
+  }
+  return shutdown(1);
+}
+function check(cond, msg) { if (!cond) return fail(msg); return null; }
+
+process.on('SIGTERM', () => fail('killed (SIGTERM)'));
+process.on('SIGINT', () => fail('interrupted'));
+process.on('unhandledRejection', (e) => fail('unexpected error: ' + (e && e.stack || e)));
+const hardLimit = setTimeout(() => fail('the whole test took more than ' + TOTAL_MS / 1000 + ' s'), TOTAL_MS);
+
+// ------------------------------------------------------------ children
+
+/* Starts a process whose stdout is read line by line; waitLine(re) waits
+ * for a line matching re (already seen lines count). */
+function startProcess(name, bin, argv) {
+  const p = spawn(bin, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(p);
+  const lines = [];
+  const waiters = [];
+  let buf = '';
+  let stderr = '';
+  p.stdout.on('data', (d) => {
+    buf += d.toString();
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      lines.push(line);
+      vlog(name + ': ' + line);
+      for (const w of waiters.slice()) if (w.re.test(line)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(line); }
+    }
+  });
+  p.stderr.on('data', (d) => { stderr += d.toString(); if (stderr.length > 20000) stderr = stderr.slice(-10000); });
+  p.on('error', (e) => fail(name + ': cannot start ' + bin + ': ' + e.message));
+  p.on('exit', (code, sig) => {
+    if (!failed && !p.expectExit) fail(name + ' exited early (code ' + code + ', signal ' + sig + '): ' + stderr.trim().slice(-500));
+  });
+  p.stdin.on('error', () => { /* the child may be gone */ });
+  return {
+    proc: p, lines,
+    stderr: () => stderr,
+    send: (text) => p.stdin.write(text + '\n'),
+    waitLine(re, ms = STEP_MS) {
+      const seen = lines.find((l) => re.test(l));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve) => {
+        const w = { re, resolve };
+        waiters.push(w);
+        setTimeout(() => {
+          if (waiters.includes(w)) fail(name + ': no line matching ' + re + ' within ' + ms + ' ms; stderr: ' + stderr.trim().slice(-500));
+        }, ms);
+      });
+    },
+  };
+}
+
+async function startDriver(name, extra) {
+  const d = startProcess(name, args.driver, ['--name', name, '--timeout', '100', ...extra]);
+  d.url = (await d.waitLine(/^url /, START_MS)).slice(4).trim();
+  d.token = (await d.waitLine(/^token /)).slice(6).trim();
+  return d;
+}
+
+// ------------------------------------------------------------ CDP over a pipe
+
+class Browser {
+  constructor() {
+    let profile = args.profile;
+    if (!profile) {
+      profile = mkdtempSync(join(tmpdir(), 'goscribe-chromium-'));
+      tmpDirs.push(profile);
+    }
+    const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-default-apps', '--disable-dev-shm-usage', '--disable-extensions', '--mute-audio', '--hide-scrollbars',
+      '--window-size=1200,900', '--remote-debugging-pipe', '--user-data-dir=' + profile, 'about:blank'];
+    this.proc = spawn(CHROMIUM, flags, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+    children.push(this.proc);
+    this.stderr = '';
+    this.proc.stderr.on('data', (d) => { this.stderr = (this.stderr + d.toString()).slice(-20000); });
+    this.proc.on('error', (e) => fail('cannot start ' + CHROMIUM + ': ' + e.message));
+    this.proc.on('exit', (code, sig) => {
+      if (!failed && !this.closing) fail('chromium exited (code ' + code + ', signal ' + sig + '): ' + this.stderr.trim().slice(-1500));
+    });
+    this.out = this.proc.stdio[3];
+    this.out.on('error', () => { /* chromium gone; the exit handler reports it */ });
+    this.nextId = 1;
+    this.pending = new Map();
+    this.listeners = [];
+    let buf = Buffer.alloc(0);
+    this.proc.stdio[4].on('data', (chunk) => {
+      buf = Buffer.concat([buf, chunk]);
+      let i;
+      while ((i = buf.indexOf(0)) >= 0) {
+        const msg = JSON.parse(buf.subarray(0, i).toString('utf8'));
+        buf = buf.subarray(i + 1);
+        this.dispatch(msg);
+      }
+    });
+  }
+
+  dispatch(msg) {
+    if (msg.id !== undefined) {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      clearTimeout(p.timer);
+      if (msg.error) p.reject(new Error(p.method + ': ' + msg.error.message));
+      else p.resolve(msg.result);
+      return;
+    }
+    for (const l of this.listeners) l(msg);
+  }
+
+  send(method, params = {}, sessionId = undefined, ms = STEP_MS) {
+    const id = this.nextId++;
+    const msg = { id, method, params };
+    if (sessionId) msg.sessionId = sessionId;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error('no answer to ' + method + ' within ' + ms + ' ms'));
+      }, ms);
+      this.pending.set(id, { resolve, reject, timer, method });
+      this.out.write(JSON.stringify(msg) + '\0');
+    });
+  }
+
+  async newPage(label) {
+    const { targetId } = await this.send('Target.createTarget', { url: 'about:blank' });
+    const { sessionId } = await this.send('Target.attachToTarget', { targetId, flatten: true });
+    const page = new Page(this, sessionId, label);
+    await page.cmd('Page.enable');
+    await page.cmd('Runtime.enable');
+    await page.cmd('Emulation.setDeviceMetricsOverride', { width: 1200, height: 900, deviceScaleFactor: 1, mobile: false });
+    return page;
+  }
+
+  async close() {
+    this.closing = true;
+    try { await this.send('Browser.close', {}, undefined, 3000); } catch { /* killed below anyway */ }
+  }
+}
+
+class Page {
+  constructor(browser, sessionId, label) {
+    this.b = browser;
+    this.sid = sessionId;
+    this.label = label;
+    this.errors = [];
+    browser.listeners.push((m) => {
+      if (m.sessionId !== sessionId) return;
+      if (m.method === 'Runtime.exceptionThrown') {
+        const d = m.params.exceptionDetails;
+        const text = (d.exception && d.exception.description) || d.text;
+        this.errors.push(text + ' at ' + d.url + ':' + d.lineNumber);
+        log(label + ': JavaScript exception: ' + text);
+      } else if (m.method === 'Runtime.consoleAPICalled' && (m.params.type === 'error' || m.params.type === 'assert')) {
+        const text = m.params.args.map((a) => a.value !== undefined ? a.value : a.description).join(' ');
+        this.errors.push('console.' + m.params.type + ': ' + text);
+        log(label + ': console error: ' + text);
+      }
+    });
+  }
+
+  cmd(method, params = {}) { return this.b.send(method, params, this.sid); }
+
+  async navigate(url) {
+    const r = await this.cmd('Page.navigate', { url });
+    if (r.errorText) return fail(this.label + ': cannot open ' + url + ': ' + r.errorText);
+    await this.waitFor('document.readyState === "complete" && location.href === ' + JSON.stringify(url), 'page ' + url + ' loaded');
+    return null;
+  }
+
+  /* Evaluates an expression in the page; returns its value (JSON-able). */
+  async eval(expr) {
+    const r = await this.cmd('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) {
+      const d = r.exceptionDetails;
+      throw new Error('evaluating ' + expr.slice(0, 80) + ': ' + ((d.exception && d.exception.description) || d.text));
+    }
+    return r.result.value;
+  }
+
+  /* Polls expr until it is truthy; fails the test after ms. */
+  async waitFor(expr, what, ms = STEP_MS) {
+    const end = Date.now() + ms;
+    let last = null;
+    for (;;) {
+      try {
+        const v = await this.eval(expr);
+        if (v) return v;
+      } catch (e) { last = e.message; /* e.g. the context is being replaced */ }
+      if (Date.now() > end) {
+        const shot = await this.screenshot('failure-' + this.label).catch(() => null);
+        return fail(this.label + ': timed out waiting for ' + what + (last ? ' (' + last + ')' : '') + (shot ? '; screenshot ' + shot : ''));
+      }
+      await sleep(50);
+    }
+  }
+
+  /* A real mouse click in the middle of the element (so it must be visible
+   * and not covered), after scrolling it into view. */
+  async click(selector) {
+    const box = await this.eval(`(() => { const e = document.querySelector(${JSON.stringify(selector)});
+      if (!e) return null; e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();
+      return {x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height}; })()`);
+    if (!box || box.w <= 0 || box.h <= 0) return fail(this.label + ': ' + selector + ' is missing or not visible');
+    const hit = await this.eval(`(() => { const e = document.elementFromPoint(${box.x}, ${box.y});
+      const t = document.querySelector(${JSON.stringify(selector)}); return !!e && (e === t || t.contains(e)); })()`);
+    if (!hit) return fail(this.label + ': ' + selector + ' is covered by another element');
+    for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'])
+      await this.cmd('Input.dispatchMouseEvent', { type, x: box.x, y: box.y, button: 'left', clickCount: type === 'mouseMoved' ? 0 : 1 });
+    return null;
+  }
+
+  async type(selector, text) {
+    await this.click(selector);
+    await this.eval(`document.querySelector(${JSON.stringify(selector)}).value = ''`);
+    await this.cmd('Input.insertText', { text });
+  }
+
+  async screenshot(name) {
+    const r = await this.cmd('Page.captureScreenshot', { format: 'png' });
+    const path = join(SHOTS, 'goscribe-' + name + '.png');
+    writeFileSync(path, Buffer.from(r.data, 'base64'));
+    return path;
+  }
+
+  noErrors() { return check(this.errors.length === 0, this.label + ': the page raised JavaScript errors: ' + this.errors.join(' | ')); }
+}
+
+// ------------------------------------------------------------ the scripted game
+
+// Must match tests/drivers/serve_driver.c.
+const SCRIPT = ['cc', 'cg', 'gc', 'gg', 'ec', 'eg', 'ce', 'ge', 'dc', 'dg', 'fc', 'fg', 'ee'];
+const VIOLATION = 'ed';     // Black's second stone in a row, shown as move 14
+const INSTEAD = 'hh';       // White's move 14 once the referee voided it
+const COLS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+const coord = (pt, size) => COLS[pt.charCodeAt(0) - 97] + (size - (pt.charCodeAt(1) - 97));
+const expectedMoves = (size) => SCRIPT.map((pt, i) => (i % 2 ? 'W ' : 'B ') + coord(pt, size));
+const stonesOf = (extra) => SCRIPT.map((pt, i) => (i % 2 ? 'W' : 'B') + pt).concat(extra).sort();
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+async function httpGet(url, headers = {}) {
+  const r = await fetch(url, { headers, signal: AbortSignal.timeout(5000) });
+  return { status: r.status, text: await r.text() };
+}
+async function httpPost(url, body, headers = {}) {
+  const r = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers }, signal: AbortSignal.timeout(5000) });
+  return { status: r.status, text: await r.text() };
+}
+
+const BOARD_STATE = `(() => ({
+  stones: [...document.querySelectorAll('#board circle.stone')].map(c => c.dataset.color + c.dataset.point).sort(),
+  moves: [...document.querySelectorAll('#moves li')].map(li => li.textContent),
+  moveNumber: document.getElementById('move-number').textContent,
+  conn: document.getElementById('conn').textContent }))()`;
+
+async function testBoard(browser, drv, size) {
+  const page = await browser.newPage('board');
+  await page.navigate(drv.url + '/');
+  await page.waitFor(`document.getElementById('conn').textContent === 'live'`, 'the live stream to connect');
+  await page.waitFor(`document.getElementById('name').textContent === 'Table 1'`, 'the board name');
+  let s = await page.eval(BOARD_STATE);
+  await check(s.stones.length === 0 && s.moves.length === 0 && s.moveNumber === '0',
+    'board page before the game: expected an empty board, got ' + JSON.stringify(s));
+
+  // start the game and watch it arrive move by move: the page records the
+  // number of stones each time it redraws the board
+  await page.eval(`window.gsCounts = []; new MutationObserver(() => gsCounts.push(
+    document.querySelectorAll('#board circle.stone').length)).observe(document.getElementById('board'), {childList: true}); 0`);
+  drv.send('go');
+  const end = Date.now() + 15000 * SLOW;
+  for (;;) {
+    s = await page.eval(BOARD_STATE);
+    if (s.stones.length === SCRIPT.length && s.moves.length === SCRIPT.length && s.moveNumber === String(SCRIPT.length)) break;
+    if (Date.now() > end) return fail('board page: the moves did not all appear; last seen ' + JSON.stringify(s));
+    await sleep(40);
+  }
+  const counts = [...new Set(await page.eval('gsCounts'))].sort((a, b) => a - b);
+  vlog('stone counts drawn while the game was played: ' + counts.join(','));
+  await check(counts.length >= SCRIPT.length - 2,
+    'board page: the moves did not appear one by one (stone counts drawn: ' + counts.join(',') + ')');
+  const want = stonesOf([]);
+  await check(same(s.stones, want), 'board page: stones ' + JSON.stringify(s.stones) + ', expected ' + JSON.stringify(want));
+  await check(JSON.stringify(s.moves) === JSON.stringify(expectedMoves(size)),
+    'board page: move list ' + JSON.stringify(s.moves) + ', expected ' + JSON.stringify(expectedMoves(size)));
+  await page.waitFor(`(() => { const e = document.querySelector('#board circle[stroke="#d22"]'); return !!e; })()`, 'the last-move mark');
+
+  // the seeded violation: Black's second stone shows, and so does the event
+  drv.send('violate');
+  await drv.waitLine(/^event 1$/);
+  const movesWithViolation = expectedMoves(size).concat(['B ' + coord(VIOLATION, size)]);
+  await page.waitFor(`(() => { const e = document.getElementById('event-1'); return e && /double_move/.test(e.textContent); })()`,
+    'the double_move event on the board page');
+  await page.waitFor(`document.querySelectorAll('#moves li').length === ${SCRIPT.length + 1}`, 'the double move in the move list');
+  s = await page.eval(BOARD_STATE);
+  await check(same(s.stones, stonesOf(['B' + VIOLATION])) && same(s.moves, movesWithViolation),
+    'board page after the double move: ' + JSON.stringify(s));
+
+  // a viewer arriving late rebuilds the move list from the record and still
+  // gets the referee events published before it came
+  await page.navigate(drv.url + '/?late');
+  await page.waitFor(`document.querySelectorAll('#moves li').length === ${SCRIPT.length + 1}`, 'the move list after a reload');
+  s = await page.eval(BOARD_STATE);
+  await check(same(s.moves, movesWithViolation),
+    'board page after a reload: move list ' + JSON.stringify(s.moves) + ', expected ' + JSON.stringify(movesWithViolation));
+  await check(s.stones.length === SCRIPT.length + 1, 'board page after a reload: ' + s.stones.length + ' stones');
+  await page.waitFor(`(() => { const e = document.getElementById('event-1'); return e && /double_move/.test(e.textContent); })()`,
+    'the double_move event on the board page after a reload');
+
+  // the camera frame
+  await page.click('#show-cam');
+  await page.waitFor(`(() => { const i = document.getElementById('cam'); return i.style.display !== 'none' && i.complete && i.naturalWidth > 0; })()`,
+    'the camera frame to show');
+  await page.noErrors();
+  return page;
+}
+
+async function testReferee(browser, drv, boardPage, size) {
+  // the API refuses everything without the right token
+  const u = drv.url;
+  const good = { event: 1, ruling: 'void', color: 'B', warning: true };
+  const cases = [
+    ['GET /api/events, no token', await httpGet(u + '/api/events')],
+    ['GET /api/events, wrong token', await httpGet(u + '/api/events', { 'X-Goscribe-Token': 'not-the-token' })],
+    ['GET /api/events?token=wrong', await httpGet(u + '/api/events?token=' + 'x'.repeat(drv.token.length))],
+    ['GET /api/evidence, no token', await httpGet(u + '/api/evidence/1/before.jpg')],
+    ['POST /api/ruling, no token', await httpPost(u + '/api/ruling', JSON.stringify(good))],
+    ['POST /api/ruling, wrong token', await httpPost(u + '/api/ruling', JSON.stringify(good), { Authorization: 'Bearer ' + drv.token.slice(0, -1) })],
+    ['POST /api/ruling, token prefix', await httpPost(u + '/api/ruling', JSON.stringify(good), { 'X-Goscribe-Token': drv.token + 'x' })],
+  ];
+  for (const [what, r] of cases) await check(r.status === 403, what + ': expected 403, got ' + r.status + ' ' + r.text.slice(0, 200));
+  await sleep(300); // the driver polls rulings every 50 ms
+  await check(!drv.lines.some((l) => l.startsWith('ruling')), 'a ruling reached the recorder without the token');
+  const sgf0 = await httpGet(u + '/game.sgf');
+  await check(sgf0.status === 200 && !/Referee \(/.test(sgf0.text), 'the SGF has a ruling before any was made');
+
+  // the console without the token: refused, nothing listed
+  const page = await browser.newPage('referee');
+  await page.navigate(u + '/referee');
+  await page.waitFor(`document.getElementById('auth').textContent === 'token refused'`, 'the console to say the token is refused');
+  await check(await page.eval(`document.querySelectorAll('#list .event').length`) === 0, 'referee console lists events without the token');
+
+  // a wrong token is refused too
+  await page.type('#token', 'wrong-token-123');
+  await page.click('#token-form button');
+  await sleep(300);
+  await page.waitFor(`document.getElementById('auth').textContent === 'token refused'`, 'a wrong token to be refused');
+  await check(await page.eval(`document.querySelectorAll('#list .event').length`) === 0, 'referee console lists events with a wrong token');
+  // and a ruling tried with it is refused, and said so
+  await page.click('button[data-general="warn"][data-color="W"]');
+  await page.waitFor(`[...document.querySelectorAll('#log li.refused')].some(li => /403/.test(li.textContent))`,
+    'the console to report a refused ruling');
+  await sleep(300);
+  await check(!drv.lines.some((l) => l.startsWith('ruling')), 'a ruling made with a wrong token reached the recorder');
+
+  // the right token: the seeded violation with its evidence
+  await page.type('#token', drv.token);
+  await page.click('#token-form button');
+  await page.waitFor(`document.getElementById('auth').textContent === 'token accepted'`, 'the token to be accepted');
+  await page.waitFor(`(() => { const e = document.getElementById('ref-event-1'); return e && /double_move/.test(e.textContent) && /twice/.test(e.textContent); })()`,
+    'the double_move event in the referee console');
+  const ev = await page.eval(`(() => { const e = document.getElementById('ref-event-1'); return {
+    suggested: [...e.querySelectorAll('button.suggested')].map(b => b.dataset.ruling),
+    boards: [...e.querySelectorAll('svg.mini')].map(s => s.querySelectorAll('circle.stone').length),
+    rings: [...e.querySelectorAll('svg.mini circle[stroke="#06f"]')].length,
+    imgs: [...e.querySelectorAll('.evidence img')].map(i => i.complete && i.naturalWidth > 0) }; })()`);
+  await check(JSON.stringify(ev.suggested) === '["void"]', 'referee console: suggested ruling ' + JSON.stringify(ev.suggested) + ', expected void');
+  await check(same(ev.boards, [SCRIPT.length, SCRIPT.length + 1]),
+    'referee console: evidence boards hold ' + JSON.stringify(ev.boards) + ' stones, expected ' + SCRIPT.length + ' and ' + (SCRIPT.length + 1));
+  await check(ev.rings >= 1, 'referee console: the violating point ' + VIOLATION + ' is not marked');
+  await page.waitFor(`[...document.querySelectorAll('#ref-event-1 .evidence img')].every(i => i.complete && i.naturalWidth > 0) &&
+    document.querySelectorAll('#ref-event-1 .evidence img').length === 2`, 'the evidence frames to load');
+
+  // the ruling: void the second move, with a warning (the suggestion) and a note
+  const NOTE = 'second stone taken off';
+  await page.type('#ref-event-1 .note', NOTE);
+  await page.eval(`document.getElementById('ref-event-1').dataset.mark = 'same box'`);
+  await page.click('#ref-event-1 button[data-ruling="void"]');
+  await page.waitFor(`[...document.querySelectorAll('#log li.ok')].some(li => /recorded/.test(li.textContent))`, 'the ruling to be accepted');
+  const line = await drv.waitLine(/^ruling 1 /);
+  await check(/^ruling 1 void .*move void.*warning.*Black/.test(line), 'the recorder got an unexpected ruling: ' + line);
+  let sgf = null;
+  const end = Date.now() + 5000;
+  for (;;) {
+    sgf = await httpGet(u + '/game.sgf');
+    if (sgf.status === 200 && /Referee \([0-9:]+ UTC\): move void, warning to Black \(warning 1\)\. second stone taken off/.test(sgf.text)) break;
+    if (Date.now() > end) return fail('the ruling is not in /game.sgf: ' + sgf.status + ' ' + sgf.text.slice(-400));
+    await sleep(100);
+  }
+  await check(/GSEV\[double_move/.test(sgf.text), 'the SGF lacks the GSEV of the flagged event');
+  // the referee voided the stone: it goes, and White's move 14 follows
+  await drv.waitLine(/^move 14$/);
+  const movesAfter = expectedMoves(size).concat(['W ' + coord(INSTEAD, size)]);
+  const end2 = Date.now() + STEP_MS;
+  for (;;) {
+    sgf = await httpGet(u + '/game.sgf');
+    if (sgf.status === 200 && /second stone taken off\][\s\n]*;W\[hh\]/.test(sgf.text)) break;
+    if (Date.now() > end2) return fail('White\'s move 14 does not follow the ruling in /game.sgf: ' + sgf.text.slice(-400));
+    await sleep(100);
+  }
+  await boardPage.waitFor(`(() => { const s = ${BOARD_STATE}; return s.moveNumber === '14' && s.moves.length === 14 &&
+    s.moves[13] === ${JSON.stringify(movesAfter[13])}; })()`, 'the board page to replace the voided move');
+  const sb = await boardPage.eval(BOARD_STATE);
+  await check(same(sb.stones, stonesOf(['W' + INSTEAD])) && same(sb.moves, movesAfter),
+    'board page after the void ruling: ' + JSON.stringify(sb) + ', expected moves ' + JSON.stringify(movesAfter));
+  await page.waitFor(`/\\[ruled\\]/.test(document.getElementById('ref-event-1').textContent) && document.getElementById('warn-b').textContent === '1'`,
+    'the console to show the event as ruled and one warning for Black');
+  await check(await page.eval(`(() => { const e = document.getElementById('ref-event-1');
+    return e.dataset.mark === 'same box' && e.querySelector('.note').value === ${JSON.stringify(NOTE)}; })()`),
+    'referee console: the event box was rebuilt after the ruling, losing what the referee typed');
+  const shot = await page.screenshot('referee');
+  log('screenshot ' + shot);
+  // every viewer hears of it
+  await boardPage.waitFor(`[...document.querySelectorAll('#events li.ruling')].some(li => /move void/.test(li.textContent)) &&
+    document.getElementById('event-1').classList.contains('ruled')`, 'the ruling on the board page');
+  await boardPage.waitFor(`document.getElementById('warn-b').textContent === '1'`, 'the board page to count the warning');
+  const boardShot = await boardPage.screenshot('board');
+  log('screenshot ' + boardShot);
+  await page.noErrors();
+  await boardPage.noErrors();
+}
+
+async function testHall(browser, drvA, drvB) {
+  await drvB.waitLine(/^done$/, 15000);
+  const hall = startProcess('hall', args.goscribe, ['hall', '--serve', '127.0.0.1:0', '--board', drvA.url, '--board', drvB.url, '--poll-ms', '200']);
+  const line = await hall.waitLine(/^goscribe hall: http:/, START_MS);
+  const url = line.match(/(http:\/\/[^ ]+)/)[1].replace(/\/$/, '');
+  const page = await browser.newPage('hall');
+  await page.navigate(url + '/');
+  await page.waitFor(`document.querySelectorAll('#boards tr').length === 2`, 'two boards in the hall');
+  const rows = await page.waitFor(`(() => { const r = [...document.querySelectorAll('#boards tr')].map(tr => ({
+      name: tr.cells[0].textContent, href: tr.querySelector('a') && tr.querySelector('a').href,
+      move: tr.cells[3].textContent, stones: tr.querySelectorAll('svg circle.stone').length }))
+      .sort((a, b) => a.name < b.name ? -1 : 1);
+    return r.length === 2 && r[0].stones === ${SCRIPT.length + 1} && r[1].stones === ${SCRIPT.length} ? r : null; })()`,
+    'both boards drawn in the hall');
+  const want = [{ name: 'Table 1', href: drvA.url + '/', move: String(SCRIPT.length + 1), stones: SCRIPT.length + 1 },
+    { name: 'Table 2', href: drvB.url + '/', move: String(SCRIPT.length), stones: SCRIPT.length }];
+  await check(JSON.stringify(rows) === JSON.stringify(want), 'hall rows ' + JSON.stringify(rows) + ', expected ' + JSON.stringify(want));
+  await page.waitFor(`document.getElementById('count').textContent === '2 boards'`, 'the hall to count two boards');
+  const shot = await page.screenshot('hall');
+  log('screenshot ' + shot);
+  // the link leads to the board's own live page
+  await page.click('#boards tr:nth-child(' + (await page.eval(`[...document.querySelectorAll('#boards tr')].findIndex(tr => tr.cells[0].textContent === 'Table 2')`) + 1) + ') a');
+  await page.waitFor(`location.href === ${JSON.stringify(drvB.url + '/')} && document.getElementById('name').textContent === 'Table 2' &&
+    document.querySelectorAll('#moves li').length === ${SCRIPT.length}`, 'the hall link to open Table 2');
+  await page.noErrors();
+  return hall;
+}
+
+/* Stops a child the polite way and checks it ended cleanly, so that under
+ * the sanitizer build its leak check runs and counts. */
+async function stopCleanly(name, child, how) {
+  child.proc.expectExit = true;
+  const exited = new Promise((resolve) => {
+    if (!running(child.proc)) resolve();
+    else child.proc.on('exit', resolve);
+  });
+  how();
+  const ok = await Promise.race([exited.then(() => true), sleep(15000).then(() => false)]);
+  if (!ok) return fail(name + ' did not stop within 15 s');
+  const err = child.stderr();
+  await check(child.proc.exitCode === 0 && !/Sanitizer|runtime error/.test(err),
+    name + ' ended with code ' + child.proc.exitCode + ' signal ' + child.proc.signalCode + ': ' + err.trim().slice(-2000));
+  return null;
+}
+
+async function main() {
+  const t0 = Date.now();
+  const size = 13; // not 19, so a coordinate computed for the wrong size shows
+  // the three start in parallel (each takes a second or two to load)
+  const browser = new Browser();
+  const [drvA, drvB, version] = await Promise.all([
+    startDriver('Table 1', ['--size', String(size), '--wait-go', '--interval-ms', '150']),
+    startDriver('Table 2', ['--size', '19', '--interval-ms', '20']),
+    browser.send('Browser.getVersion', {}, undefined, START_MS)]);
+  log('boards at ' + drvA.url + ' and ' + drvB.url + '; browser ' + version.product);
+
+  const boardPage = await testBoard(browser, drvA, size);
+  log('board page: moves appear live, coordinates and stones right, reload and camera work');
+  await testReferee(browser, drvA, boardPage, size);
+  log('referee: refused without the token (API and page), event shown with evidence, ruling recorded in the SGF');
+  const hall = await testHall(browser, drvA, drvB);
+  log('hall: both boards listed, drawn and linked');
+  await Promise.all([stopCleanly('Table 1', drvA, () => drvA.send('quit')),
+    stopCleanly('Table 2', drvB, () => drvB.send('quit')),
+    stopCleanly('goscribe hall', hall, () => hall.proc.kill('SIGTERM'))]);
+  // viewers notice when the recorder is gone
+  await boardPage.waitFor(`document.getElementById('conn').textContent === 'reconnecting'`, 'the board page to notice the server is gone');
+  log('recorders and hall stopped cleanly; the board page says it is reconnecting');
+
+  for (const c of children) c.expectExit = true;
+  await browser.close();
+  clearTimeout(hardLimit);
+  log('passed in ' + ((Date.now() - t0) / 1000).toFixed(1) + ' s');
+  await shutdown(0);
+}
+
+main().catch((e) => fail(e && e.stack || String(e)));

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# goscribe count: errors, the dead-stone modes on a real KGS game, the SGF it
+# writes (read back by count and by check), and a real photo against its
+# ground-truth grid.
+set -u
+gs=$1
+data=$2
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+oneline() { [ "$(wc -l < "$1")" = 1 ]; }
+field() { grep -m1 "\"$2\":" "$1" | sed -e "s/^ *\"$2\": *//" -e 's/,$//'; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+"$gs" count --help | grep -q -- '--dead' && ok help || bad help
+"$gs" count 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "no input" || bad "no input"
+"$gs" count "$tmp/missing.sgf" 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "missing sgf" || bad "missing sgf"
+"$gs" count "$tmp/missing.jpg" 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "missing photo" || bad "missing photo"
+echo "not an sgf" > "$tmp/junk.sgf"
+"$gs" count "$tmp/junk.sgf" 2> "$tmp/err"; rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] && oneline "$tmp/err" && ok "junk sgf" || bad "junk sgf (rc $rc)"
+: > "$tmp/empty.jpg"
+"$gs" count "$tmp/empty.jpg" 2> "$tmp/err"; rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] && oneline "$tmp/err" && ok "empty photo" || bad "empty photo (rc $rc)"
+"$gs" count x.sgf --frobnicate 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "unknown option" || bad "unknown option"
+"$gs" count x.sgf --komi abc 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "bad komi" || bad "bad komi"
+"$gs" count x.sgf --dead 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead without value" || bad "--dead without value"
+
+# A hand-made finished 9x9 grid: one dead stone of each side.
+cat > "$tmp/split.txt" <<'EOF'
+. B . B W . W . .
+. B B B W W W . .
+. . . B W . . . .
+. . . B W . . . .
+. W . B W . . B .
+. . . B W . . . .
+. . . B W . . . .
+. B B B W W W . .
+. B . B W . W . .
+EOF
+"$gs" count "$tmp/split.txt" > "$tmp/out" && ok "grid counts" || bad "grid counts"
+grep -q "ESTIMATE .* players must confirm" "$tmp/out" && ok "estimate marked" || { bad "estimate marked"; cat "$tmp/out"; }
+grep -q "White wins by 8 1/4 stones (W+16.5)" "$tmp/out" && ok "grid result" || { bad "grid result"; cat "$tmp/out"; }
+"$gs" count "$tmp/split.txt" --dead none --json > "$tmp/out" && [ "$(field "$tmp/out" re)" = '"W+7.5"' ] \
+  && ok "--dead none" || { bad "--dead none"; cat "$tmp/out"; }
+"$gs" count "$tmp/split.txt" --dead B5,he --json > "$tmp/out" && [ "$(field "$tmp/out" re)" = '"W+16.5"' ] \
+  && ok "--dead points (human and SGF)" || { bad "--dead points"; cat "$tmp/out"; }
+"$gs" count "$tmp/split.txt" --dead A1 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead on an empty point" || bad "--dead on an empty point"
+"$gs" count "$tmp/split.txt" --dead Z99 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead off the board" || bad "--dead off the board"
+"$gs" count "$tmp/split.txt" --dead marks 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead marks needs an sgf" || bad "--dead marks needs an sgf"
+"$gs" count "$tmp/split.txt" --overlay "$tmp/o.png" 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--overlay needs a photo" || bad "--overlay needs a photo"
+"$gs" count "$tmp/split.txt" --komi 5.5 --json > "$tmp/out" && [ "$(field "$tmp/out" re)" = '"W+14.5"' ] \
+  && ok "--komi" || { bad "--komi"; cat "$tmp/out"; }
+"$gs" count "$tmp/split.txt" --handicap 2 --json > "$tmp/out" && [ "$(field "$tmp/out" komi_points)" = 0 ] \
+  && ok "--handicap: no komi by default" || { bad "--handicap"; cat "$tmp/out"; }
+# The SGF it writes holds the position, TB/TW and RE: read back, same count.
+"$gs" count "$tmp/split.txt" --sgf "$tmp/out.sgf" > /dev/null && grep -q 'RE\[W+16.5\]' "$tmp/out.sgf" \
+  && grep -q 'TB\[' "$tmp/out.sgf" && ok "--sgf writes RE and TB/TW" || bad "--sgf writes RE and TB/TW"
+"$gs" count "$tmp/out.sgf" --dead marks --json > "$tmp/out" && [ "$(field "$tmp/out" re)" = '"W+16.5"' ] \
+  && ok "--sgf read back with --dead marks" || { bad "--sgf read back"; cat "$tmp/out"; }
+if "$gs" check --json "$tmp/out.sgf" > "$tmp/check" 2>/dev/null; then
+  grep -q '"result":"W+16.5"' "$tmp/check" && ok "check agrees on the written SGF" || { bad "check agrees"; cat "$tmp/check"; }
+fi
+
+kgs=$data/games/kgs
+if [ -d "$kgs" ]; then
+  f=$kgs/tournament8/GNU-AyaBot.sgf
+  "$gs" count "$f" --dead marks --json > "$tmp/marks" && [ "$(field "$tmp/marks" re)" = '"W+0.5"' ] \
+    && ok "kgs --dead marks gives RE" || { bad "kgs --dead marks"; cat "$tmp/marks"; }
+  "$gs" count "$f" --json > "$tmp/auto" && [ "$(field "$tmp/auto" re)" = '"W+0.5"' ] \
+    && [ "$(field "$tmp/auto" dead_white)" = "$(field "$tmp/marks" dead_white)" ] \
+    && [ "$(field "$tmp/auto" dead_black)" = "$(field "$tmp/marks" dead_black)" ] \
+    && ok "kgs --dead auto finds the marks' dead stones" || { bad "kgs --dead auto"; cat "$tmp/auto"; }
+  grep -q '"estimate": true' "$tmp/auto" && ok "json says estimate" || bad "json says estimate"
+  "$gs" count "$f" --dead E4 --json > "$tmp/pts" && [ "$(field "$tmp/pts" re)" = '"W+0.5"' ] \
+    && ok "kgs --dead E4" || { bad "kgs --dead E4"; cat "$tmp/pts"; }
+else
+  echo "skipped: $kgs absent"
+fi
+
+photo=$data/photos/imago/t2/t2_101
+if [ -f "$photo.jpg" ]; then
+  "$gs" count "$photo.jpg" --dead none --json --overlay "$tmp/ov.png" > "$tmp/p" || bad "photo counts"
+  "$gs" count "$photo.txt" --dead none --json > "$tmp/g" || bad "grid counts"
+  for k in re black white dame; do
+    [ "$(field "$tmp/p" $k)" = "$(field "$tmp/g" $k)" ] && ok "photo = grid: $k" || { bad "photo = grid: $k"; grep "\"$k\"" "$tmp/p" "$tmp/g"; }
+  done
+  [ -s "$tmp/ov.png" ] && [ "$(head -c 4 "$tmp/ov.png" | tail -c 3)" = PNG ] && ok "overlay png" || bad "overlay png"
+else
+  echo "skipped: $photo.jpg absent"
+fi
+exit $fail

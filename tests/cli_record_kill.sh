@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Kills `goscribe record` (SIGKILL) at several moments of a slow recording
+# and checks that the SGF left behind parses and holds every move the
+# recorder had printed (a move is printed only after it is on disk).
+# Then SIGINT: the recording stops cleanly with the SGF complete.
+#   usage: cli_record_kill.sh GOSCRIBE DATA_DIR
+set -u
+bin=$1
+data=$2
+seq=$data/photos/gomrade/testing_sequence
+if [ ! -f "$seq/0.jpg" ]; then echo "skipped: $seq absent"; exit 0; fi
+if ! "$bin" check --help >/dev/null 2>&1; then echo "skipped: goscribe check not built"; exit 0; fi
+work=$(mktemp -d /tmp/gs-record-kill.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/frames"
+for i in $(seq 0 11); do ln -s "$seq/$i.jpg" "$work/frames/$i.jpg"; done
+fail=0
+checked=0
+for delay_ms in 900 1600 2300 3000 3700; do
+    rm -f "$work/game.sgf" "$work/out.txt"
+    "$bin" record "$work/frames" -o "$work/game.sgf" --frame-delay 150 --no-evidence --no-stdin -q \
+        > "$work/out.txt" 2>/dev/null &
+    pid=$!
+    sleep "$(awk "BEGIN{print $delay_ms/1000}")"
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    printed=$(grep -o 'move [0-9]*:' "$work/out.txt" | tr -dc '0-9\n' | sort -n | tail -1)
+    printed=${printed:-0}
+    if [ ! -f "$work/game.sgf" ]; then
+        if [ "$printed" -gt 0 ]; then echo "FAIL: killed at ${delay_ms} ms: no SGF but $printed moves printed"; fail=1; fi
+        continue
+    fi
+    if ! "$bin" check "$work/game.sgf" > "$work/check.txt" 2>&1; then
+        echo "FAIL: killed at ${delay_ms} ms: SGF does not parse:"; cat "$work/check.txt"; fail=1; continue
+    fi
+    moves=$(grep -o '[0-9]* moves' "$work/check.txt" | head -1 | tr -dc '0-9')
+    moves=${moves:-0}
+    echo "killed at ${delay_ms} ms: $printed moves printed, $moves in the SGF"
+    if [ "$moves" -lt "$printed" ]; then echo "FAIL: the SGF lost committed moves"; fail=1; fi
+    checked=$((checked + 1))
+done
+[ $checked -ge 3 ] || { echo "FAIL: only $checked kills left an SGF to check"; fail=1; }
+# SIGINT finishes cleanly: exit 0, the SGF holds what was printed
+rm -f "$work/game.sgf"
+"$bin" record "$work/frames" -o "$work/game.sgf" --frame-delay 150 --no-evidence --no-stdin -q > "$work/out.txt" 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: SIGINT exit $rc"; fail=1; }
+grep -q 'recording stopped' "$work/out.txt" || { echo "FAIL: no stop line after SIGINT"; cat "$work/out.txt"; fail=1; }
+"$bin" check "$work/game.sgf" >/dev/null 2>&1 || { echo "FAIL: SGF after SIGINT does not parse"; fail=1; }
+ls "$work" | grep -q 'tmp-' && { echo "note: temp files left by SIGKILL: $(ls "$work" | grep tmp- | wc -l)"; }
+exit $fail

@@ -1,0 +1,152 @@
+/* tests/test_calib.c: the calibration file format (calib/calib.h). */
+#include "tests/testutil.h"
+
+#include "calib/calib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void make_sample(calib_data *c)
+{
+    calib_init(c);
+    const double corners[4][2] = {{143.5, 28.25}, {551, 22.4}, {630.1, 446}, {26.5, 410.8}};
+    gs_error e;
+    assert_int_equal(vision_grid_from_corners(&c->grid, 19, corners, &e), GS_OK);
+    c->image_width = 640;
+    c->image_height = 480;
+    c->grid.k1 = -0.031;
+    c->grid.cx = 320;
+    c->grid.cy = 240;
+    c->grid.norm = 400;
+    c->grid.cell_aspect = 1.043;
+    c->grid.confidence = 0.93;
+    c->colour.valid = 1;
+    c->colour.board[0] = 180; c->colour.board[1] = 135; c->colour.board[2] = 160;
+    c->colour.black[0] = 30; c->colour.black[1] = 128; c->colour.black[2] = 128;
+    c->colour.white[0] = 235; c->colour.white[1] = 127; c->colour.white[2] = 125;
+    c->colour.threshold[0] = 0.4; c->colour.threshold[1] = 0.6;
+}
+
+static void test_roundtrip(void **state)
+{
+    (void)state;
+    calib_data a, b;
+    make_sample(&a);
+    char path[] = "/tmp/gs_test_calib_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    gs_error e;
+    assert_int_equal(calib_save(&a, path, &e), GS_OK);
+    assert_int_equal(calib_load(&b, path, &e), GS_OK);
+    unlink(path);
+    assert_int_equal(b.image_width, 640);
+    assert_int_equal(b.image_height, 480);
+    assert_int_equal(b.grid.size, 19);
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 2; k++) assert_true(fabs(a.grid.corners[i][k] - b.grid.corners[i][k]) < 1e-3);
+    for (int i = 0; i < 9; i++) assert_true(fabs(a.grid.H[i] - b.grid.H[i]) < 1e-6 * (1 + fabs(a.grid.H[i])));
+    assert_true(fabs(b.grid.k1 + 0.031) < 1e-9);
+    assert_true(fabs(b.grid.norm - 400) < 1e-3);
+    assert_true(fabs(b.grid.cell_aspect - 1.043) < 1e-4);
+    assert_true(fabs(b.grid.confidence - 0.93) < 1e-4);
+    assert_true(b.colour.valid);
+    assert_true(fabs(b.colour.white[0] - 235) < 0.01);
+    assert_true(fabs(b.colour.threshold[1] - 0.6) < 1e-4);
+    /* the mapping survives the trip */
+    double x1, y1, x2, y2;
+    vision_grid_map(&a.grid, 7.5, 3.25, &x1, &y1);
+    vision_grid_map(&b.grid, 7.5, 3.25, &x2, &y2);
+    assert_true(fabs(x1 - x2) < 1e-3 && fabs(y1 - y2) < 1e-3);
+}
+
+static void test_minimal_and_comments(void **state)
+{
+    (void)state;
+    /* Only the required lines: H comes from the corners; unknown keys of a
+     * later version are ignored; comments and blank lines are fine. */
+    const char *text =
+        "# hand-written\n"
+        "goscribe-calibration 1\n"
+        "\n"
+        "size 9   # a small board\n"
+        "corners 100 100 500 100 500 500 100 500\n"
+        "future_key 1 2 3\n";
+    calib_data c;
+    gs_error e;
+    assert_int_equal(calib_parse(&c, text, &e), GS_OK);
+    assert_int_equal(c.grid.size, 9);
+    assert_false(c.colour.valid);
+    double x, y;
+    vision_grid_map(&c.grid, 4, 4, &x, &y);
+    assert_true(fabs(x - 300) < 1e-6 && fabs(y - 300) < 1e-6);
+    assert_true(fabs(c.grid.cell_aspect - 1) < 1e-9);
+}
+
+static void expect_error(const char *text, gs_status want, const char *needle)
+{
+    calib_data c;
+    gs_error e = {0};
+    gs_status s = calib_parse(&c, text, &e);
+    assert_int_equal(s, want);
+    assert_non_null(strstr(e.msg, needle));
+    assert_null(strchr(e.msg, '\n')); /* one line */
+}
+
+static void test_bad_files(void **state)
+{
+    (void)state;
+    expect_error("", GS_ERR_FORMAT, "empty");
+    expect_error("hello world\n", GS_ERR_FORMAT, "line 1");
+    expect_error("goscribe-calibration 7\n", GS_ERR_FORMAT, "version");
+    expect_error("goscribe-calibration 1\nsize 19\n", GS_ERR_FORMAT, "corners");
+    expect_error("goscribe-calibration 1\ncorners 0 0 1 0 1 1 0 1\n", GS_ERR_FORMAT, "size");
+    expect_error("goscribe-calibration 1\nsize 4\n", GS_ERR_FORMAT, "line 2");
+    expect_error("goscribe-calibration 1\nsize 19\ncorners 1 2 3\n", GS_ERR_FORMAT, "line 3");
+    expect_error("goscribe-calibration 1\nsize 19\ncorners 1 2 3 4 5 6 7 x8\n", GS_ERR_FORMAT, "line 3");
+    expect_error("goscribe-calibration 1\nsize 19\ncorners 0 0 10 0 10 10 0 10\ncell_aspect -1\n", GS_ERR_FORMAT,
+                 "line 4");
+    expect_error("goscribe-calibration 1\nsize 19\ncorners 0 0 0 0 0 0 0 0\n", GS_ERR_FORMAT, "convex");
+
+    calib_data c;
+    gs_error e;
+    assert_int_equal(calib_load(&c, "/nonexistent/board.cal", &e), GS_ERR_IO);
+    assert_non_null(strstr(e.msg, "/nonexistent/board.cal"));
+    /* binary garbage */
+    char path[] = "/tmp/gs_test_calib_bad_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const unsigned char junk[] = {0x89, 'P', 'N', 'G', 0, 1, 2, 3};
+    assert_int_equal(write(fd, junk, sizeof junk), (int)sizeof junk);
+    close(fd);
+    assert_int_equal(calib_load(&c, path, &e), GS_ERR_FORMAT);
+    unlink(path);
+}
+
+static void test_scale(void **state)
+{
+    (void)state;
+    calib_data c;
+    make_sample(&c);
+    double x1, y1, x2, y2;
+    vision_grid_map(&c.grid, 5, 11, &x1, &y1);
+    calib_scale_to(&c, 1280, 960);
+    assert_int_equal(c.image_width, 1280);
+    vision_grid_map(&c.grid, 5, 11, &x2, &y2);
+    assert_true(fabs(x2 - 2 * x1) < 1e-6 && fabs(y2 - 2 * y1) < 1e-6);
+    assert_true(fabs(c.grid.corners[2][0] - 2 * 630.1) < 1e-9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_minimal_and_comments),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_scale),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,242 @@
+/* tests/test_capture.c: frame sources: natural sort, folders (order,
+ * skipped broken photos, errors), synthetic list/callback, video files
+ * written and read back, cameras absent. */
+#include "testutil.h"
+
+#include "capture/capture.h"
+#include "vision/cv_shim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_natural_order(void **state)
+{
+    (void)state;
+    static const struct { const char *a, *b; int sign; } t[] = {
+        {"2.jpg", "10.jpg", -1},
+        {"10.jpg", "2.jpg", 1},
+        {"t2_009.jpg", "t2_010.jpg", -1},
+        {"t2_9.jpg", "t2_10.jpg", -1},
+        {"a.jpg", "a.jpg", 0},
+        {"img1b", "img1a", 1},
+        {"img", "img1", -1},
+        {"007", "7", 1},   /* equal numbers: more leading zeros last */
+        {"frame100", "frame99", 1},
+        {"x12y3", "x12y10", -1},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        int c = capture_natural_cmp(t[i].a, t[i].b);
+        int s = (c > 0) - (c < 0);
+        if (s != t[i].sign) print_message("%s vs %s: %d\n", t[i].a, t[i].b, c);
+        assert_int_equal(s, t[i].sign);
+    }
+}
+
+static gs_image *solid(int w, int h, uint8_t v)
+{
+    gs_image *img = gs_image_create(w, h, 3);
+    memset(img->buf, v, (size_t)img->stride * (size_t)h);
+    return img;
+}
+
+static void write_png(const char *dir, const char *name, uint8_t v)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    gs_image *img = solid(16, 12, v);
+    assert_int_equal(gs_image_write_png(img, path, NULL), GS_OK);
+    gs_image_destroy(img);
+}
+
+static void test_folder(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gs-test-capture-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_png(dir, "10.png", 30);
+    write_png(dir, "2.png", 20);
+    write_png(dir, "1.png", 10);
+    char path[256];
+    snprintf(path, sizeof path, "%s/notes.txt", dir);
+    FILE *f = fopen(path, "w");
+    fputs("not a photo", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/5.jpg", dir); /* broken photo: skipped */
+    f = fopen(path, "w");
+    fputs("garbage", f);
+    fclose(f);
+
+    gs_error err = {0};
+    capture_source *s = capture_open(dir, NULL, &err);
+    assert_non_null(s);
+    assert_int_equal(capture_get_kind(s), CAPTURE_FOLDER);
+    assert_int_equal(capture_frame_count(s), 4);
+    const char *want[] = {"1.png", "2.png", "5.jpg", "10.png"};
+    const uint8_t val[] = {10, 20, 0, 30};
+    int got = 0;
+    for (int i = 0; i < 4; i++) {
+        const gs_image *img = NULL;
+        capture_info info;
+        capture_result r = capture_read(s, &img, &info);
+        if (i == 2) {
+            assert_int_equal(r, CAPTURE_LOST);
+            assert_non_null(strstr(capture_last_error(s), "5.jpg"));
+            continue;
+        }
+        assert_int_equal(r, CAPTURE_FRAME);
+        assert_string_equal(info.name, want[i]);
+        assert_true(info.settled);
+        assert_int_equal(info.index, got);
+        assert_int_equal(img->width, 16);
+        assert_int_equal(img->buf[0], val[i]);
+        got++;
+    }
+    const gs_image *img;
+    assert_int_equal(capture_read(s, &img, NULL), CAPTURE_END);
+    capture_close(s);
+    capture_close(NULL);
+
+    /* errors: a folder without photos, a missing path, a non-video file */
+    char empty[] = "/tmp/gs-test-capture-XXXXXX";
+    assert_non_null(mkdtemp(empty));
+    assert_null(capture_open(empty, NULL, &err));
+    assert_int_equal(err.status, GS_ERR_NOBOARD);
+    rmdir(empty);
+    assert_null(capture_open("/nonexistent/goscribe/folder", NULL, &err));
+    assert_int_equal(err.status, GS_ERR_IO);
+    assert_null(capture_open(path, NULL, &err)); /* the garbage .jpg as video */
+    assert_int_equal(err.status, GS_ERR_FORMAT);
+
+    const char *names[] = {"1.png", "2.png", "10.png", "5.jpg", "notes.txt"};
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+static void test_synthetic(void **state)
+{
+    (void)state;
+    gs_image *a = solid(8, 8, 1), *b = solid(8, 8, 2);
+    const gs_image *list[] = {a, b};
+    gs_error err;
+    capture_source *s = capture_open_list(list, 2, 25, false, &err);
+    assert_non_null(s);
+    const gs_image *img;
+    capture_info info;
+    assert_int_equal(capture_read(s, &img, &info), CAPTURE_FRAME);
+    assert_ptr_equal(img, a);
+    assert_int_equal(capture_read(s, &img, &info), CAPTURE_FRAME);
+    assert_ptr_equal(img, b);
+    assert_true(info.t_ms > 39.9 && info.t_ms < 40.1);
+    assert_false(info.settled);
+    assert_int_equal(capture_read(s, &img, &info), CAPTURE_END);
+    assert_int_equal(capture_get_kind(s), CAPTURE_SYNTHETIC);
+    capture_close(s);
+    gs_image_destroy(a);
+    gs_image_destroy(b);
+}
+
+typedef struct cb_state { gs_image *img; long calls; } cb_state;
+
+static const gs_image *cb(void *user, long index, double *t_ms)
+{
+    cb_state *c = user;
+    c->calls++;
+    if (index >= 5) return NULL;
+    c->img->buf[0] = (uint8_t)index;
+    *t_ms = index * 100.0;
+    return c->img;
+}
+
+static void test_callback(void **state)
+{
+    (void)state;
+    cb_state c = {solid(4, 4, 0), 0};
+    gs_error err;
+    capture_source *s = capture_open_callback(cb, &c, 10, true, &err);
+    assert_non_null(s);
+    const gs_image *img;
+    capture_info info;
+    int n = 0;
+    while (capture_read(s, &img, &info) == CAPTURE_FRAME) {
+        assert_int_equal(img->buf[0], n);
+        assert_true(info.settled);
+        assert_true(info.t_ms == n * 100.0);
+        n++;
+    }
+    assert_int_equal(n, 5);
+    capture_close(s);
+    assert_null(capture_open_callback(NULL, NULL, 0, false, &err));
+    gs_image_destroy(c.img);
+}
+
+static void test_video(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/gs-test-capture-XXXXXX.avi";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    char msg[256];
+    cvshim_writer *w = cvshim_writer_open(path, 64, 48, 10, msg, sizeof msg);
+    if (!w) {
+        unlink(path);
+        print_message("skipped: no video encoder (%s)\n", msg);
+        skip();
+    }
+    for (int i = 0; i < 6; i++) {
+        gs_image *img = solid(64, 48, (uint8_t)(i * 40));
+        assert_int_equal(cvshim_writer_write(w, img), 0);
+        gs_image_destroy(img);
+    }
+    assert_int_equal(cvshim_writer_close(w), 0);
+    gs_error err;
+    capture_source *s = capture_open(path, NULL, &err);
+    assert_non_null(s);
+    assert_int_equal(capture_get_kind(s), CAPTURE_VIDEO);
+    assert_true(capture_fps(s) > 9.9 && capture_fps(s) < 10.1);
+    const gs_image *img;
+    capture_info info;
+    int n = 0;
+    double last = -1;
+    while (capture_read(s, &img, &info) == CAPTURE_FRAME) {
+        assert_int_equal(img->width, 64);
+        assert_int_equal(img->height, 48);
+        assert_true(info.t_ms > last);
+        assert_true(abs((int)img->buf[3 * 32 + 48 * 0] - n * 40) < 12);
+        last = info.t_ms;
+        n++;
+    }
+    assert_int_equal(n, 6);
+    capture_close(s);
+    unlink(path);
+}
+
+static void test_camera_absent(void **state)
+{
+    (void)state;
+    gs_error err = {0};
+    assert_null(capture_open("/dev/video97", NULL, &err));
+    assert_int_equal(err.status, GS_ERR_IO);
+    assert_null(capture_open("97", NULL, &err)); /* bare index */
+    assert_int_equal(err.status, GS_ERR_IO);
+    capture_device *d = NULL;
+    int n = capture_list_devices(&d, &err);
+    assert_true(n >= 0);
+    capture_devices_free(d, n);
+    capture_devices_free(NULL, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_natural_order), cmocka_unit_test(test_folder),
+        cmocka_unit_test(test_synthetic),     cmocka_unit_test(test_callback),
+        cmocka_unit_test(test_video),         cmocka_unit_test(test_camera_absent),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,226 @@
+/* tests/test_read.c: point reading (vision_read) on a synthetic board and on
+ * real photos with grids from clicked corners, and the scan pipeline's
+ * error paths. */
+#include "testutil.h"
+#include "vision/read.h"
+#include "vision/vision.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Paints a synthetic board photo: wood with a brightness gradient, thin dark
+ * lines, black and white stones as discs with a soft shadow. */
+static gs_image *synthetic_board(int N, const gs_position *pos, double corners[4][2], double light)
+{
+    int W = 640, H = 560;
+    gs_image *img = gs_image_create(W, H, 3);
+    assert_non_null(img);
+    double x0 = 70, y0 = 60, cell = 420.0 / (N - 1);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint8_t *p = img->buf + (size_t)y * img->stride + (size_t)x * 3;
+            double gain = light * (0.8 + 0.4 * x / W); /* light from the right */
+            int inside = x > x0 - cell && x < x0 + 420 + cell && y > y0 - cell && y < y0 + 420 + cell;
+            double b = inside ? 95 : 200, g = inside ? 165 : 200, r = inside ? 215 : 205;
+            if (inside) {
+                double fu = (x - x0) / cell, fv = (y - y0) / cell;
+                double du = fabs(fu - lround(fu)) * cell, dv = fabs(fv - lround(fv)) * cell;
+                int on_u = du < 0.9 && fv > -0.05 && fv < N - 0.95, on_v = dv < 0.9 && fu > -0.05 && fu < N - 0.95;
+                if (on_u || on_v) b = 40, g = 45, r = 50;
+                int su = (int)lround(fu), sv = (int)lround(fv);
+                if (su >= 0 && sv >= 0 && su < N && sv < N) {
+                    gs_color c = gs_position_get(pos, su, sv);
+                    double d = hypot(x - (x0 + su * cell), y - (y0 + sv * cell)) / cell;
+                    if (c != GS_EMPTY && d < 0.47) {
+                        if (c == GS_BLACK) b = g = r = 28 + 30 * (d < 0.1); /* with a glint */
+                        else b = 235, g = 238, r = 240 - 25 * d;
+                    }
+                }
+            }
+            p[0] = (uint8_t)fmin(255, b * gain);
+            p[1] = (uint8_t)fmin(255, g * gain);
+            p[2] = (uint8_t)fmin(255, r * gain);
+        }
+    double c[4][2] = {{x0, y0}, {x0 + 420, y0}, {x0 + 420, y0 + 420}, {x0, y0 + 420}};
+    memcpy(corners, c, sizeof c);
+    return img;
+}
+
+static void make_position(gs_position *pos, int N, unsigned seed)
+{
+    gs_position_clear(pos, N);
+    for (int i = 0; i < N * N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = (seed >> 16) % 10;
+        pos->cell[i] = (uint8_t)(r < 2 ? GS_BLACK : r < 4 ? GS_WHITE : GS_EMPTY);
+    }
+}
+
+static void test_synthetic_boards(void **state)
+{
+    (void)state;
+    const int sizes[3] = {9, 13, 19};
+    const double lights[3] = {1.0, 0.45, 1.15}; /* normal, dim, bright */
+    for (int s = 0; s < 3; s++)
+        for (int l = 0; l < 3; l++) {
+            gs_position pos;
+            make_position(&pos, sizes[s], (unsigned)(17 + s * 3 + l));
+            double corners[4][2];
+            gs_image *img = synthetic_board(sizes[s], &pos, corners, lights[l]);
+            vision_grid g;
+            gs_error err = {0};
+            assert_int_equal(vision_grid_from_corners(&g, sizes[s], (const double (*)[2])corners, &err), GS_OK);
+            vision_reading *r = malloc(sizeof *r);
+            assert_non_null(r);
+            assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+            assert_int_equal(r->pos.size, sizes[s]);
+            int wrong = 0;
+            for (int i = 0; i < sizes[s] * sizes[s]; i++) {
+                wrong += r->pos.cell[i] != pos.cell[i];
+                assert_true(r->confidence[i] >= 0 && r->confidence[i] <= 1);
+            }
+            if (wrong) print_message("size %d light %.2f: %d wrong\n", sizes[s], lights[l], wrong);
+            assert_int_equal(wrong, 0);
+            free(r);
+            gs_image_destroy(img);
+        }
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    vision_grid g;
+    gs_error err = {0};
+    double c[4][2] = {{10, 10}, {100, 10}, {100, 100}, {10, 100}};
+    assert_int_equal(vision_grid_from_corners(&g, 9, (const double (*)[2])c, &err), GS_OK);
+    vision_reading *r = malloc(sizeof *r);
+    assert_non_null(r);
+    gs_image empty = {0};
+    assert_int_equal(vision_read(&empty, &g, r, &err), GS_ERR_USAGE);
+    assert_int_equal(vision_read(NULL, &g, r, &err), GS_ERR_USAGE);
+    gs_image *img = gs_image_create(50, 50, 3); /* grid mostly outside: must not crash */
+    assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+    gs_image_destroy(img);
+    free(r);
+}
+
+/* A uniform image holds no board: NOBOARD through the whole pipeline. */
+static void test_blank_is_noboard(void **state)
+{
+    (void)state;
+    gs_image *img = gs_image_create(640, 480, 3);
+    assert_non_null(img);
+    memset(img->buf, 128, (size_t)img->stride * (size_t)img->height);
+    vision_scan_result *res = malloc(sizeof *res);
+    assert_non_null(res);
+    gs_error err = {0};
+    assert_int_equal(vision_scan(img, NULL, res, &err), GS_ERR_NOBOARD);
+    assert_true(err.msg[0] != 0);
+    gs_image_destroy(img);
+    free(res);
+}
+
+/* Reads pts_clicks (four "- - X\n  - Y" pairs) from a Gomrade state file. */
+static int read_clicks(const char *path, double c[4][2])
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[256];
+    int in = 0, n = 0;
+    while (fgets(line, sizeof line, f) && n < 8) {
+        if (!strncmp(line, "pts_clicks:", 11)) { in = 1; continue; }
+        if (!in) continue;
+        char *p = line;
+        while (*p == ' ' || *p == '-') p++;
+        if (*p < '0' || *p > '9') break;
+        c[n / 2][n % 2] = atof(p);
+        n++;
+    }
+    fclose(f);
+    return n == 8 ? 0 : -1;
+}
+
+/* Real photos, grid from the corners a person clicked (outer intersections):
+ * the reading alone must be right on (nearly) every point. */
+static void test_real_photos_clicked_grid(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(dir, "photos/gomrade/testing_sequence");
+    char path[1024];
+    double c[4][2];
+    snprintf(path, sizeof path, "%s/board_extractor_state.yml", dir);
+    assert_int_equal(read_clicks(path, c), 0);
+    int step = gs_test_sanitized() ? 4 : 1;
+    int photos = 0, exact = 0, total = 0, right = 0;
+    vision_reading *r = malloc(sizeof *r);
+    assert_non_null(r);
+    for (int i = 0; i < 12; i += step) {
+        gs_error err = {0};
+        gs_position truth;
+        snprintf(path, sizeof path, "%s/%d.txt", dir, i);
+        assert_int_equal(gs_position_load(&truth, path, &err), GS_OK);
+        snprintf(path, sizeof path, "%s/%d.jpg", dir, i);
+        gs_image *img = gs_image_load(path, &err);
+        assert_non_null(img);
+        vision_grid g;
+        assert_int_equal(vision_grid_from_corners(&g, truth.size, (const double (*)[2])c, &err), GS_OK);
+        assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+        int ok = 0;
+        for (int k = 0; k < truth.size * truth.size; k++) ok += r->pos.cell[k] == truth.cell[k];
+        right += ok;
+        total += truth.size * truth.size;
+        exact += ok == truth.size * truth.size;
+        photos++;
+        gs_image_destroy(img);
+    }
+    free(r);
+    print_message("clicked grids: %d/%d points, %d/%d boards exact\n", right, total, exact, photos);
+    assert_true(right >= total - photos);      /* at most one point per photo */
+    assert_true(exact * 10 >= photos * 9);
+}
+
+/* The whole pipeline on a few photos from different cameras. */
+static void test_scan_real_photos(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(dir, "photos");
+    const char *names[] = {"imago/t2/t2_000", "imago/t3/t3_000", "gomrade/3/31", "imago/9x9/001", "imago/13x13/001"};
+    const char *ext[] = {"jpg", "jpg", "jpg", "png", "png"};
+    int n = gs_test_sanitized() ? 2 : 5;
+    vision_scan_result *res = malloc(sizeof *res);
+    assert_non_null(res);
+    for (int i = 0; i < n; i++) {
+        char path[1024];
+        gs_error err = {0};
+        gs_position truth;
+        snprintf(path, sizeof path, "%s/%s.txt", dir, names[i]);
+        assert_int_equal(gs_position_load(&truth, path, &err), GS_OK);
+        snprintf(path, sizeof path, "%s/%s.%s", dir, names[i], ext[i]);
+        gs_image *img = gs_image_load(path, &err);
+        assert_non_null(img);
+        gs_status st = vision_scan(img, NULL, res, &err);
+        if (st != GS_OK) print_message("%s: %s\n", names[i], err.msg);
+        assert_int_equal(st, GS_OK);
+        assert_int_equal(res->reading.pos.size, truth.size);
+        int ok = 0, NN = truth.size * truth.size;
+        for (int k = 0; k < NN; k++) ok += res->reading.pos.cell[k] == truth.cell[k];
+        print_message("%s: %d/%d right\n", names[i], ok, NN);
+        assert_true(ok * 100 >= NN * 99);
+        gs_image_destroy(img);
+    }
+    free(res);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_synthetic_boards),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_blank_is_noboard),
+        cmocka_unit_test(test_real_photos_clicked_grid),
+        cmocka_unit_test(test_scan_real_photos),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,245 @@
+/* tests/test_recorder.c: the recorder fed with sequences of ASCII positions
+ * (no camera, no vision): moves, captures lifted over several views,
+ * referee events, start anywhere, SGF on disk after every move, resume. */
+#include "testutil.h"
+
+#include "record/recorder.h"
+#include "record/sgf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Applies edits "B e5", "W a1", "- e5" (remove) to p; e5 = column e, row 5
+ * from the top in SGF-like letters (a = 0). */
+static void edit(gs_position *p, const char *ops)
+{
+    const char *s = ops;
+    while (*s) {
+        while (*s == ' ' || *s == ',') s++;
+        if (!*s) break;
+        char c = s[0];
+        int x = s[2] - 'a', y = s[3] - 'a';
+        gs_position_set(p, x, y, c == 'B' ? GS_BLACK : c == 'W' ? GS_WHITE : GS_EMPTY);
+        s += 4;
+    }
+}
+
+typedef struct step {
+    const char *edits;  /* changes applied to the previous view */
+} step;
+
+typedef struct rcase {
+    const char *name;
+    const char *setup;       /* edits of the first view ("" = empty board) */
+    step steps[16];
+    int nsteps;
+    int want_moves;          /* moves + passes in the record */
+    int want_referee;        /* referee events flagged */
+    const char *want_code;   /* a flag that must be there (NULL = none) */
+    int want_code_move;      /* ... at this move number (0 = any) */
+    bool want_final_equals_last_view;
+} rcase;
+
+static const rcase cases[] = {
+    {"two plain moves", "", {{"B cc"}, {"W gg"}}, 2, 2, 0, NULL, 0, true},
+    {"capture lifted over several views is one move", "",
+     {{"B dd"}, {"W ed"}, {"B ec"}, {"W aa"}, {"B ee"}, {"W ab"}, {"B fd"}, {"- ed"}}, 8, 7, 0, NULL, 0, true},
+    {"capture of three stones lifted one by one", "",
+     {{"B ba"}, {"W aa"}, {"B ii"}, {"W ab"}, {"B ih"}, {"W ac"}, {"B bb"}, {"W hh"}, {"B bc"},
+      {"W hi"}, {"B ad"}, {"- aa"}, {"- ab"}, {"- ac"}},
+     14, 11, 0, NULL, 0, true},
+    {"missed capture flagged at the capturing move", "",
+     {{"B dd"}, {"W ed"}, {"B ec"}, {"W aa"}, {"B ee"}, {"W ab"}, {"B fd"}, {"W ii"}, {"B hh"}}, 9, 9, 1,
+     "missed_capture", 7, false},
+    {"double move flagged once confirmed", "", {{"B cc"}, {"B gg"}, {"W ee"}}, 3, 4, 1, "double_move", 2, true},
+    {"one-view glitch is not flagged", "", {{"B cc"}, {"W gg"}, {"W ii"}, {"- ii"}, {"B ee"}}, 5, 3, 0, NULL, 0, true},
+    {"ko retake flagged at once", "",
+     {{"B db"}, {"W eb"}, {"B ca"}, {"W fa"}, {"B ea"}, {"W ii"}, {"B hh"}, {"W da, - ea"}, {"B ea, - da"}}, 9, 8, 1, "ko", 9,
+     false},
+    {"stone removed and play goes on: one flag, record follows", "",
+     {{"B cc"}, {"W gg"}, {"- cc"}, {"B ee"}}, 4, 3, 1, NULL, 0, true},
+    {"setup position: side to move from the counts", "B cc, B gg, W cg", {{"W gc"}, {"B ee"}}, 2, 2, 0, NULL, 0, true},
+    {"handicap stones then white moves", "B cc, B gg, B cg, B gc", {{"W ee"}, {"B ef"}}, 2, 2, 0, NULL, 0, true},
+    {"three stones at once are followed and flagged", "", {{"B cc"}, {"W gg"}, {"W cg, W gc, W ee"}, {"B ef"}}, 4, 9, 3,
+     "double_move", 0, true},
+};
+
+static int count_code(recorder *r, const char *code, int move)
+{
+    const recorder_event *ev;
+    size_t n = recorder_events(r, &ev);
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].kind == REC_EV_REFEREE && !strcmp(ev[i].code, code) && (move == 0 || ev[i].move_number == move)) k++;
+    return k;
+}
+
+static void run_case(const rcase *c, const char *sgf)
+{
+    recorder_options o;
+    recorder_options_init(&o);
+    o.sgf_path = sgf;
+    o.evidence_dir = "";
+    gs_error err = {0};
+    recorder *r = recorder_create(&o, &err);
+    assert_non_null(r);
+    gs_position p;
+    gs_position_clear(&p, 9);
+    edit(&p, c->setup);
+    assert_int_equal(recorder_observe(r, &p, NULL, 0, NULL, &err), GS_OK);
+    for (int i = 0; i < c->nsteps; i++) {
+        edit(&p, c->steps[i].edits);
+        assert_int_equal(recorder_observe(r, &p, NULL, 1000.0 * (i + 1), NULL, &err), GS_OK);
+        /* the file on disk holds every committed move at every moment */
+        sgf_game g;
+        memset(&g, 0, sizeof g);
+        assert_int_equal(sgf_game_load(sgf, &g, &err), GS_OK);
+        assert_int_equal((int)g.move_count, recorder_move_count(r));
+        sgf_game_free(&g);
+    }
+    assert_int_equal(recorder_finish(r, 1000.0 * (c->nsteps + 1), &err), GS_OK);
+    if (recorder_move_count(r) != c->want_moves || recorder_referee_count(r) != c->want_referee) {
+        const recorder_event *ev;
+        size_t n = recorder_events(r, &ev);
+        for (size_t i = 0; i < n; i++) print_message("  %s: %s\n", ev[i].code, ev[i].text);
+    }
+    print_message("%s: %d moves, %d flags\n", c->name, recorder_move_count(r), recorder_referee_count(r));
+    assert_int_equal(recorder_move_count(r), c->want_moves);
+    assert_int_equal(recorder_referee_count(r), c->want_referee);
+    if (c->want_code) assert_true(count_code(r, c->want_code, c->want_code_move) >= 1);
+    if (c->want_final_equals_last_view) {
+        gs_position fin;
+        recorder_position(r, &fin);
+        assert_memory_equal(fin.cell, p.cell, 81);
+    }
+    assert_true(recorder_result(r)[0] != 0); /* counted at the end */
+    recorder_destroy(r);
+}
+
+static void test_cases(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gs-test-recorder-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sgf[128];
+    snprintf(sgf, sizeof sgf, "%s/game.sgf", dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i], sgf);
+    unlink(sgf);
+    rmdir(dir);
+}
+
+static void test_handicap_and_resume(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gs-test-recorder-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sgf[128];
+    snprintf(sgf, sizeof sgf, "%s/game.sgf", dir);
+    recorder_options o;
+    recorder_options_init(&o);
+    o.sgf_path = sgf;
+    o.evidence_dir = "";
+    gs_error err = {0};
+    recorder *r = recorder_create(&o, &err);
+    gs_position p;
+    gs_position_clear(&p, 9);
+    edit(&p, "B cc, B gg, B cg");
+    recorder_observe(r, &p, NULL, 0, NULL, &err);
+    assert_int_equal(recorder_to_move(r), GS_WHITE);
+    edit(&p, "W ee");
+    recorder_observe(r, &p, NULL, 1000, NULL, &err);
+    assert_int_equal(recorder_move_count(r), 1);
+    recorder_destroy(r); /* as if the process died */
+
+    sgf_game g;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(sgf_game_load(sgf, &g, &err), GS_OK);
+    assert_int_equal(g.info.handicap, 3);
+    assert_true(g.info.has_komi && g.info.komi == 0.0);
+    sgf_game_free(&g);
+
+    o.resume = true;
+    r = recorder_create(&o, &err);
+    assert_non_null(r);
+    assert_int_equal(recorder_move_count(r), 1);
+    assert_int_equal(recorder_to_move(r), GS_BLACK);
+    recorder_observe(r, &p, NULL, 2000, NULL, &err); /* first view: unchanged */
+    edit(&p, "B ef");
+    recorder_observe(r, &p, NULL, 3000, NULL, &err);
+    assert_int_equal(recorder_move_count(r), 2);
+    assert_int_equal(recorder_referee_count(r), 0);
+    assert_int_equal(recorder_resign(r, GS_WHITE, 4000, &err), GS_OK);
+    assert_string_equal(recorder_result(r), "B+R");
+    assert_int_equal(recorder_finish(r, 5000, &err), GS_OK);
+    recorder_destroy(r);
+    memset(&g, 0, sizeof g);
+    assert_int_equal(sgf_game_load(sgf, &g, &err), GS_OK);
+    assert_int_equal((int)g.move_count, 2);
+    assert_string_equal(g.info.result, "B+R");
+    sgf_game_free(&g);
+    unlink(sgf);
+    rmdir(dir);
+}
+
+static void test_passes_end_game(void **state)
+{
+    (void)state;
+    recorder_options o;
+    recorder_options_init(&o);
+    gs_error err = {0};
+    recorder *r = recorder_create(&o, &err);
+    gs_position p;
+    gs_position_clear(&p, 9);
+    recorder_observe(r, &p, NULL, 0, NULL, &err);
+    edit(&p, "B cc");
+    recorder_observe(r, &p, NULL, 1000, NULL, &err);
+    recorder_pass(r, GS_EMPTY, 2000, &err); /* white */
+    recorder_pass(r, GS_EMPTY, 3000, &err); /* black: two passes end it */
+    assert_int_equal(recorder_move_count(r), 3);
+    edit(&p, "W gg"); /* after the end: ignored */
+    recorder_observe(r, &p, NULL, 4000, NULL, &err);
+    assert_int_equal(recorder_move_count(r), 3);
+    recorder_finish(r, 5000, &err);
+    /* lone black stone owns the board (W gg ignored? no: the last view is
+     * counted, and it has both) */
+    assert_true(recorder_result(r)[0] != 0);
+    recorder_destroy(r);
+    recorder_destroy(NULL);
+}
+
+static void test_uncertain_points_keep_the_record(void **state)
+{
+    (void)state;
+    recorder_options o;
+    recorder_options_init(&o);
+    gs_error err = {0};
+    recorder *r = recorder_create(&o, &err);
+    gs_position p;
+    gs_position_clear(&p, 9);
+    recorder_observe(r, &p, NULL, 0, NULL, &err);
+    edit(&p, "B cc");
+    recorder_observe(r, &p, NULL, 1000, NULL, &err);
+    /* a hand-shaped blob read as stones, but every point flagged unsure */
+    gs_position q = p;
+    uint8_t unc[81] = {0};
+    edit(&q, "W dd, W de, W ed, - cc");
+    unc[3 * 9 + 3] = unc[4 * 9 + 3] = unc[3 * 9 + 4] = unc[2 * 9 + 2] = 1;
+    recorder_observe(r, &q, unc, 2000, NULL, &err);
+    recorder_observe(r, &q, unc, 3000, NULL, &err);
+    assert_int_equal(recorder_move_count(r), 1);
+    assert_int_equal(recorder_referee_count(r), 0);
+    recorder_destroy(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cases),
+        cmocka_unit_test(test_handicap_and_resume),
+        cmocka_unit_test(test_passes_end_game),
+        cmocka_unit_test(test_uncertain_points_keep_the_record),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,533 @@
+/* vision/read.c: stage 2 of the vision pipeline: photo + grid -> every
+ * intersection as empty, black or white with a confidence.
+ *
+ * Method (all relative to the photo itself, no fixed colours):
+ *  1. Wood model: small patches at the cell centres (between four points,
+ *     where even a crowded board shows wood) give the board colour; a
+ *     robust quadratic surface per channel over the board follows lighting
+ *     gradients and ignores patches covered by stones.
+ *  2. Camera model: a focal length and pose estimated from the homography
+ *     tell where the top of a stone (about 0.4 cell high) appears, so the
+ *     sampled disc follows the stone, not its base, in oblique views.
+ *  3. Features per point: a disc of radius ~0.3 cell, brightness relative
+ *     to the local wood, fraction of dark pixels, fraction of bright
+ *     colourless pixels, median "wood hue" strength.
+ *     Line evidence: the contrast of the two grid lines through the point
+ *     (at the board surface), relative to the photo's typical empty point.
+ *  4. Classification: black = much darker than the wood; white = brighter
+ *     than the wood and colourless or line-less, or line-less and clearly
+ *     colourless on a pale board.  Every boundary is relative to the photo's
+ *     own wood or typical empty point, so dim or tinted light and the
+ *     resolution move them with the data.  Confidence = margin to the
+ *     nearest boundary.
+ */
+#include "vision/read.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ camera model */
+
+/* A pinhole camera fitted to the grid homography, for stone-height offsets. */
+typedef struct cam_model {
+    int ok;
+    double f, cx, cy;
+    double r1[3], r2[3], n[3], t[3];
+} cam_model;
+
+static void cam_fit(cam_model *c, const vision_grid *g, int width, int height)
+{
+    memset(c, 0, sizeof *c);
+    c->cx = width / 2.0;
+    c->cy = height / 2.0;
+    const double *H = g->H;
+    /* A = T(-c) H: homography in principal-point-centred pixels. */
+    double a[3][3];
+    for (int j = 0; j < 3; j++) {
+        a[0][j] = H[j] - c->cx * H[6 + j];
+        a[1][j] = H[3 + j] - c->cy * H[6 + j];
+        a[2][j] = H[6 + j];
+    }
+    double dim = width > height ? width : height;
+    double f2s[2];
+    int nf = 0;
+    /* Orthogonal columns and equal column norms each give f^2 when the view
+     * is oblique enough; near-frontal views make them ill-conditioned, and
+     * then the offsets are tiny whatever f is. */
+    double den = a[2][0] * a[2][1];
+    if (fabs(den) > 1e-12) {
+        double f2 = -(a[0][0] * a[0][1] + a[1][0] * a[1][1]) / den;
+        if (f2 > 0.09 * dim * dim && f2 < 25 * dim * dim) f2s[nf++] = f2;
+    }
+    den = a[2][0] * a[2][0] - a[2][1] * a[2][1];
+    if (fabs(den) > 1e-12) {
+        double f2 = (a[0][1] * a[0][1] + a[1][1] * a[1][1] - a[0][0] * a[0][0] - a[1][0] * a[1][0]) / den;
+        if (f2 > 0.09 * dim * dim && f2 < 25 * dim * dim) f2s[nf++] = f2;
+    }
+    double f = dim;
+    if (nf == 1) f = sqrt(f2s[0]);
+    if (nf == 2) f = sqrt(sqrt(f2s[0] * f2s[1]));
+    c->f = f;
+    double m[3][3];
+    for (int j = 0; j < 3; j++) {
+        m[0][j] = a[0][j] / f;
+        m[1][j] = a[1][j] / f;
+        m[2][j] = a[2][j];
+    }
+    double n1 = sqrt(m[0][0] * m[0][0] + m[1][0] * m[1][0] + m[2][0] * m[2][0]);
+    double n2 = sqrt(m[0][1] * m[0][1] + m[1][1] * m[1][1] + m[2][1] * m[2][1]);
+    if (n1 < 1e-12 || n2 < 1e-12) return;
+    double lam = 2 / (n1 + n2);
+    if (m[2][2] * lam < 0) lam = -lam; /* board in front of the camera */
+    for (int i = 0; i < 3; i++) {
+        c->r1[i] = lam * m[i][0];
+        c->r2[i] = lam * m[i][1];
+        c->t[i] = lam * m[i][2];
+    }
+    double *r1 = c->r1, *r2 = c->r2;
+    double n[3] = {r1[1] * r2[2] - r1[2] * r2[1], r1[2] * r2[0] - r1[0] * r2[2], r1[0] * r2[1] - r1[1] * r2[0]};
+    double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (nn < 1e-12) return;
+    /* Stones grow toward the camera, which sits at the origin. */
+    double s = (n[0] * c->t[0] + n[1] * c->t[1] + n[2] * c->t[2]) > 0 ? -1 : 1;
+    for (int i = 0; i < 3; i++) c->n[i] = s * n[i] / nn;
+    c->ok = 1;
+}
+
+/* Image displacement of a point h cells above board point (u,v). */
+static void cam_offset(const cam_model *c, double u, double v, double h, double *dx, double *dy)
+{
+    *dx = *dy = 0;
+    if (!c->ok) return;
+    double X[3], Y[3];
+    for (int i = 0; i < 3; i++) {
+        X[i] = c->t[i] + u * c->r1[i] + v * c->r2[i];
+        Y[i] = X[i] + h * c->n[i];
+    }
+    if (X[2] <= 1e-9 || Y[2] <= 1e-9) return;
+    *dx = c->f * (Y[0] / Y[2] - X[0] / X[2]);
+    *dy = c->f * (Y[1] / Y[2] - X[1] / X[2]);
+}
+
+/* --------------------------------------------------------------- sampling */
+
+#define HIST_BINS 256   /* relative brightness histogram, 0..HIST_MAX */
+#define HIST_MAX 2.56
+
+typedef struct pix { int b, g, r; } pix;
+
+static inline int get_pix(const gs_image *img, double x, double y, pix *p)
+{
+    int ix = (int)lround(x), iy = (int)lround(y);
+    if (ix < 0 || iy < 0 || ix >= img->width || iy >= img->height) return 0;
+    const uint8_t *q = img->buf + (size_t)iy * img->stride + (size_t)ix * img->channels;
+    if (img->channels == 1) { p->b = p->g = p->r = q[0]; }
+    else { p->b = q[0]; p->g = q[1]; p->r = q[2]; }
+    return 1;
+}
+
+static inline double luma(double b, double g, double r) { return (b + 2 * g + r) / 4; }
+
+/* Local affine map of the grid at (u,v): d(x,y)/d(u,v). */
+static void grid_jacobian(const vision_grid *g, double u, double v, double J[4])
+{
+    double x0, y0, x1, y1, x2, y2, x3, y3;
+    vision_grid_map(g, u - 0.5, v, &x0, &y0);
+    vision_grid_map(g, u + 0.5, v, &x1, &y1);
+    vision_grid_map(g, u, v - 0.5, &x2, &y2);
+    vision_grid_map(g, u, v + 0.5, &x3, &y3);
+    J[0] = x1 - x0; J[1] = x3 - x2;
+    J[2] = y1 - y0; J[3] = y3 - y2;
+}
+
+/* Median colour of a small disc (radius rad cells) around board (u,v);
+ * returns the number of pixels seen (0 when outside the image). */
+static int patch_median(const gs_image *img, const vision_grid *g, double u, double v, double rad, double out[3])
+{
+    double cx, cy, J[4];
+    vision_grid_map(g, u, v, &cx, &cy);
+    grid_jacobian(g, u, v, J);
+    double cell = sqrt(fabs(J[0] * J[3] - J[1] * J[2]));
+    int n = (int)(cell * rad * 2 / 1.5) + 1; /* ~1.5 px steps */
+    if (n < 3) n = 3;
+    if (n > 9) n = 9;
+    int hb[256] = {0}, hg[256] = {0}, hr[256] = {0};
+    int cnt = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double a = rad * (2.0 * i / (n - 1) - 1), b = rad * (2.0 * j / (n - 1) - 1);
+            if (a * a + b * b > rad * rad * 1.0001) continue;
+            pix p;
+            if (!get_pix(img, cx + J[0] * a + J[1] * b, cy + J[2] * a + J[3] * b, &p)) continue;
+            hb[p.b]++; hg[p.g]++; hr[p.r]++;
+            cnt++;
+        }
+    if (!cnt) return 0;
+    int *hs[3] = {hb, hg, hr};
+    for (int c = 0; c < 3; c++) {
+        int acc = 0, k = 0;
+        while (k < 255 && (acc += hs[c][k]) * 2 < cnt) k++;
+        out[c] = k;
+    }
+    return cnt;
+}
+
+/* ------------------------------------------------------------- wood model */
+
+/* Quadratic surface per channel: c0 + c1 u + c2 v + c3 u^2 + c4 v^2 + c5 uv,
+ * with u, v scaled to about -1..1. */
+typedef struct wood_model { double k[3][6]; double scale; } wood_model;
+
+static void wood_terms(const wood_model *w, double u, double v, double t[6])
+{
+    double a = u * w->scale - 1, b = v * w->scale - 1;
+    t[0] = 1; t[1] = a; t[2] = b; t[3] = a * a; t[4] = b * b; t[5] = a * b;
+}
+
+static void wood_at(const wood_model *w, double u, double v, double out[3])
+{
+    double t[6];
+    wood_terms(w, u, v, t);
+    for (int c = 0; c < 3; c++) {
+        double s = 0;
+        for (int i = 0; i < 6; i++) s += w->k[c][i] * t[i];
+        out[c] = s < 1 ? 1 : s;
+    }
+}
+
+/* Least squares of nt terms (nt <= 6) by normal equations. */
+static int lsq(int nt, int n, const double (*T)[6], const double *y, const int *use, double *k)
+{
+    double A[6][7] = {{0}};
+    for (int s = 0; s < n; s++) {
+        if (!use[s]) continue;
+        for (int i = 0; i < nt; i++) {
+            for (int j = 0; j < nt; j++) A[i][j] += T[s][i] * T[s][j];
+            A[i][nt] += T[s][i] * y[s];
+        }
+    }
+    for (int c = 0; c < nt; c++) {
+        int piv = c;
+        for (int r = c + 1; r < nt; r++)
+            if (fabs(A[r][c]) > fabs(A[piv][c])) piv = r;
+        if (fabs(A[piv][c]) < 1e-9) return -1;
+        if (piv != c)
+            for (int j = 0; j <= nt; j++) { double x = A[c][j]; A[c][j] = A[piv][j]; A[piv][j] = x; }
+        for (int r = 0; r < nt; r++) {
+            if (r == c) continue;
+            double f = A[r][c] / A[c][c];
+            for (int j = c; j <= nt; j++) A[r][j] -= f * A[c][j];
+        }
+    }
+    for (int i = 0; i < nt; i++) k[i] = A[i][nt] / A[i][i];
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Chromaticity of a colour: (R-G, G-B) over its brightness. */
+static void chroma(double b, double g, double r, double out[2])
+{
+    double y = luma(b, g, r);
+    if (y < 1) y = 1;
+    out[0] = (r - g) / y;
+    out[1] = (g - b) / y;
+}
+
+static gs_status wood_fit(const gs_image *img, const vision_grid *g, wood_model *w, gs_error *err)
+{
+    int N = g->size;
+    int maxs = (N + 1) * (N + 1);
+    double (*T)[6] = malloc(sizeof *T * (size_t)maxs);
+    double (*col)[3] = malloc(sizeof *col * (size_t)maxs);
+    double *y = malloc(sizeof *y * (size_t)maxs), *tmp = malloc(sizeof *tmp * (size_t)maxs);
+    int *use = malloc(sizeof *use * (size_t)maxs);
+    if (!T || !col || !y || !tmp || !use) {
+        free(T); free(col); free(y); free(tmp); free(use);
+        return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    }
+    memset(w, 0, sizeof *w);
+    w->scale = 2.0 / (N - 1);
+    int n = 0;
+    for (int v = -1; v < N; v++)
+        for (int u = -1; u < N; u++) {
+            double c[3];
+            if (!patch_median(img, g, u + 0.5, v + 0.5, 0.12, c)) continue;
+            wood_terms(w, u + 0.5, v + 0.5, T[n]);
+            memcpy(col[n], c, sizeof c);
+            n++;
+        }
+    /* Start from the median brightness and chromaticity of the samples,
+     * keep those close to it, fit, and repeat with the fitted surface. */
+    double medY = 128;
+    if (n > 0) {
+        for (int s = 0; s < n; s++) tmp[s] = luma(col[s][0], col[s][1], col[s][2]);
+        qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+        medY = tmp[n / 2];
+    }
+    for (int c = 0; c < 3; c++) w->k[c][0] = medY; /* fallback: flat grey-ish */
+    if (n > 0) {
+        /* Flat model from the median colour of the wood-like samples. */
+        for (int c = 0; c < 3; c++) {
+            int m = 0;
+            for (int s = 0; s < n; s++) {
+                double Y = luma(col[s][0], col[s][1], col[s][2]);
+                if (Y > 0.7 * medY && Y < 1.4 * medY) tmp[m++] = col[s][c];
+            }
+            if (m) { qsort(tmp, (size_t)m, sizeof *tmp, cmp_double); w->k[c][0] = tmp[m / 2]; }
+        }
+    }
+    for (int iter = 0; iter < 3 && n >= 12; iter++) {
+        int inl = 0;
+        for (int s = 0; s < n; s++) {
+            double pred[3], t6[6];
+            memcpy(t6, T[s], sizeof t6);
+            pred[0] = pred[1] = pred[2] = 0;
+            for (int c = 0; c < 3; c++)
+                for (int i = 0; i < 6; i++) pred[c] += w->k[c][i] * t6[i];
+            double Yp = luma(pred[0], pred[1], pred[2]), Ys = luma(col[s][0], col[s][1], col[s][2]);
+            double cp[2], cs[2];
+            chroma(pred[0], pred[1], pred[2], cp);
+            chroma(col[s][0], col[s][1], col[s][2], cs);
+            double dc = hypot(cp[0] - cs[0], cp[1] - cs[1]);
+            double cw = hypot(cp[0], cp[1]);
+            use[s] = Yp > 1 && fabs(Ys / Yp - 1) < (iter == 0 ? 0.25 : 0.15) && dc < 0.5 * cw + 0.04;
+            inl += use[s];
+        }
+        int nt = inl >= 30 ? 6 : inl >= 12 ? 3 : 0;
+        if (!nt) break;
+        double k[6];
+        int ok = 1;
+        double knew[3][6] = {{0}};
+        for (int c = 0; c < 3 && ok; c++) {
+            for (int s = 0; s < n; s++) y[s] = col[s][c];
+            if (lsq(nt, n, (const double (*)[6])T, y, use, k) != 0) ok = 0;
+            else for (int i = 0; i < nt; i++) knew[c][i] = k[i];
+        }
+        if (!ok) break;
+        memcpy(w->k, knew, sizeof knew);
+    }
+    free(T); free(col); free(y); free(tmp); free(use);
+    return GS_OK;
+}
+
+/* ---------------------------------------------------------------- features */
+
+/* Contrast of one grid line through board point (u,v) at the board surface:
+ * the line direction is (lu,lv) (unit board vector), the profile runs across
+ * it.  Samples along the line stay on the board (an edge point has its line
+ * on one side only).  Returns (background - darkest) / Yw, where the
+ * background is the brighter of the two profile ends, so a grid line a little
+ * off the fitted position is still found. */
+static double line_contrast(const gs_image *img, double bx, double by, const double J[4], int N, double u, double v,
+                            double lu, double lv, double cell, double Yw)
+{
+    const double half = 0.2, reach = 0.42;
+    int nd = (int)(2 * half * cell) + 1; /* about one profile step per pixel */
+    if (nd < 9) nd = 9;
+    if (nd > 41) nd = 41;
+    double prof[41];
+    double pu = lv, pv = lu; /* across the line */
+    for (int i = 0; i < nd; i++) {
+        double d = -half + 2 * half * i / (nd - 1);
+        double sum = 0;
+        int cnt = 0;
+        for (int k = -6; k <= 6; k++) {
+            double t = reach * k / 6.0;
+            double bu = u + t * lu + d * pu, bv = v + t * lv + d * pv;
+            if (bu < -0.01 - (lu == 0 ? half : 0) || bv < -0.01 - (lv == 0 ? half : 0)) continue;
+            if (bu > N - 0.99 + (lu == 0 ? half : 0) || bv > N - 0.99 + (lv == 0 ? half : 0)) continue;
+            double a = bu - u, b = bv - v;
+            pix p;
+            if (!get_pix(img, bx + J[0] * a + J[1] * b, by + J[2] * a + J[3] * b, &p)) continue;
+            sum += luma(p.b, p.g, p.r);
+            cnt++;
+        }
+        prof[i] = cnt ? sum / cnt : -1;
+    }
+    int q = nd / 4 > 1 ? nd / 4 : 1;
+    double left = 0, right = 0, mid = 1e9;
+    int nl = 0, nr = 0;
+    for (int i = 0; i < q; i++) {
+        if (prof[i] >= 0) { left += prof[i]; nl++; }
+        if (prof[nd - 1 - i] >= 0) { right += prof[nd - 1 - i]; nr++; }
+    }
+    for (int i = q; i < nd - q; i++)
+        if (prof[i] >= 0 && prof[i] < mid) mid = prof[i];
+    if (!nl && !nr) return 0;
+    if (mid > 1e8) return 0;
+    double bg = nl && nr ? fmax(left / nl, right / nr) : nl ? left / nl : right / nr;
+    return (bg - mid) / Yw;
+}
+
+/* Height (cells) of the stone point whose image the disc follows: about the
+ * middle of a stone's body, so the disc stays on the stone in oblique views. */
+#define STONE_H 0.22
+#define DISC_R 0.30
+
+gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err)
+{
+    if (!img || !img->buf || img->width <= 0 || img->height <= 0)
+        return gs_error_set(err, GS_ERR_USAGE, "empty image");
+    if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
+        return gs_error_set(err, GS_ERR_USAGE, "bad grid");
+    wood_model w;
+    gs_status st = wood_fit(img, g, &w, err);
+    if (st != GS_OK) return st;
+    cam_model cam;
+    cam_fit(&cam, g, img->width, img->height);
+    int N = g->size;
+    for (int v = 0; v < N; v++)
+        for (int u = 0; u < N; u++) {
+            vision_point_features *F = &feat[v * N + u];
+            double wc[3];
+            wood_at(&w, u, v, wc);
+            double Yw = luma(wc[0], wc[1], wc[2]);
+            double cw[2];
+            chroma(wc[0], wc[1], wc[2], cw);
+            double cw2 = cw[0] * cw[0] + cw[1] * cw[1];
+            if (cw2 < 0.0025) cw2 = 0.0025; /* grey board: hue says little */
+            double cx, cy, J[4], ox, oy;
+            vision_grid_map(g, u, v, &cx, &cy);
+            grid_jacobian(g, u, v, J);
+            double cell0 = sqrt(fabs(J[0] * J[3] - J[1] * J[2]));
+            F->lines = (float)(0.5 * (line_contrast(img, cx, cy, J, N, u, v, 1, 0, cell0, Yw) +
+                                      line_contrast(img, cx, cy, J, N, u, v, 0, 1, cell0, Yw)));
+            cam_offset(&cam, u, v, STONE_H, &ox, &oy);
+            cx += ox;
+            cy += oy;
+            double cell = sqrt(fabs(J[0] * J[3] - J[1] * J[2]));
+            int n = (int)(cell * DISC_R * 2) + 1; /* about one sample per pixel */
+            if (n < 5) n = 5;
+            if (n > 17) n = 17;
+            int hist[HIST_BINS] = {0};
+            int whist[64] = {0};
+            int cnt = 0, ndark = 0, nneu = 0, nw = 0;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) {
+                    double a = DISC_R * (2.0 * i / (n - 1) - 1), b = DISC_R * (2.0 * j / (n - 1) - 1);
+                    if (a * a + b * b > DISC_R * DISC_R * 1.0001) continue;
+                    pix p;
+                    if (!get_pix(img, cx + J[0] * a + J[1] * b, cy + J[2] * a + J[3] * b, &p)) continue;
+                    double Y = luma(p.b, p.g, p.r);
+                    double yr = Y / Yw;
+                    int bin = (int)(yr / HIST_MAX * HIST_BINS);
+                    if (bin >= HIST_BINS) bin = HIST_BINS - 1;
+                    hist[bin]++;
+                    cnt++;
+                    if (yr < 0.5) ndark++;
+                    if (yr >= 0.45) {
+                        double ch[2];
+                        chroma(p.b, p.g, p.r, ch);
+                        double s = (ch[0] * cw[0] + ch[1] * cw[1]) / cw2;
+                        if (yr > 0.75 && s < 0.45) nneu++;
+                        int sb = (int)((s + 1) * 16); /* -1..3 in 1/16 steps */
+                        if (sb < 0) sb = 0;
+                        if (sb > 63) sb = 63;
+                        whist[sb]++;
+                        nw++;
+                    }
+                }
+            if (!cnt) {
+                /* Off the image (edge cut by the frame): nothing seen. */
+                F->lum = 1; F->dark = 0; F->neutral = 0; F->woodlike = 1; F->spread = 0; F->lines = 0;
+                continue;
+            }
+            int acc = 0, q1 = -1, q2 = -1, q3 = -1;
+            for (int k = 0; k < HIST_BINS; k++) {
+                acc += hist[k];
+                if (q1 < 0 && acc * 4 >= cnt) q1 = k;
+                if (q2 < 0 && acc * 2 >= cnt) q2 = k;
+                if (q3 < 0 && acc * 4 >= 3 * cnt) { q3 = k; break; }
+            }
+            F->lum = (float)((q2 + 0.5) * HIST_MAX / HIST_BINS);
+            F->spread = (float)((q3 - q1) * HIST_MAX / HIST_BINS);
+            F->dark = (float)ndark / cnt;
+            F->neutral = (float)nneu / cnt;
+            if (nw) {
+                int k = 0;
+                acc = 0;
+                while (k < 63 && (acc += whist[k]) * 2 < nw) k++;
+                F->woodlike = (float)((k + 0.5) / 16.0 - 1);
+            } else {
+                F->woodlike = 0;
+            }
+        }
+    return GS_OK;
+}
+
+/* ----------------------------------------------------------- classification */
+
+static float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Decision boundaries, all relative to the photo's own wood (lum, woodlike)
+ * or to its own typical empty point (lines / typical line contrast), so
+ * that brightness, tint and resolution of the photo cancel out. */
+#define BLACK_LUM 0.60f    /* darker than 60% of the wood: a black stone */
+#define WHITE_LUM 1.12f    /* brighter than the wood by 12%: white evidence */
+#define LINES_GONE 0.40f   /* grid lines at < 40% of their usual contrast */
+#define LINES_SEEN 0.70f   /* lines clearly there: bright wood, not a stone */
+#define WOOD_HUE 0.50f     /* less than half the wood's hue: colourless */
+#define GREY_HUE 0.30f     /* stricter, when the lines alone are the evidence */
+
+gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
+{
+    if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
+    if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
+        return gs_error_set(err, GS_ERR_USAGE, "bad grid");
+    int N = g->size, NN = N * N;
+    vision_point_features *F = malloc(sizeof *F * (size_t)NN);
+    float *tmp = malloc(sizeof *tmp * (size_t)NN);
+    if (!F || !tmp) { free(F); free(tmp); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
+    gs_status st = vision_read_features(img, g, F, err);
+    if (st != GS_OK) { free(F); free(tmp); return st; }
+    /* The typical line contrast of an empty point in this photo: the median
+     * over points that look like plain wood (most points of any game). */
+    int m = 0;
+    for (int i = 0; i < NN; i++)
+        if (F[i].lum > 0.85f && F[i].lum < 1.15f) tmp[m++] = F[i].lines;
+    float Ce = 0.3f;
+    if (m >= 8) {
+        qsort(tmp, (size_t)m, sizeof *tmp, cmp_float);
+        Ce = tmp[m / 2];
+    }
+    if (Ce < 0.05f) Ce = 0.05f; /* a blurred photo: lines barely show anywhere */
+    free(tmp);
+    gs_position_clear(&out->pos, N);
+    for (int i = 0; i < NN; i++) {
+        const vision_point_features *f = &F[i];
+        float ln = f->lines / Ce;
+        /* Margins (> 0 means "on that side"), each scaled to about one
+         * typical spread so they can be compared for the confidence. */
+        float mb = (BLACK_LUM - f->lum) / 0.25f;
+        float m_lum = (f->lum - WHITE_LUM) / 0.15f;
+        float m_nolines = (LINES_GONE - ln) / 0.3f;
+        float m_grey = (WOOD_HUE - f->woodlike) / 0.5f;
+        float m_notlines = fmaxf((LINES_SEEN - ln) / 0.3f, m_grey);
+        /* White: brighter than the wood and either colourless or not
+         * showing its lines; or, on a pale board where a white stone is
+         * hardly brighter, lines gone and clearly colourless while not dark. */
+        float m_greyer = (GREY_HUE - f->woodlike) / 0.5f;
+        float mw = fmaxf(fminf(m_lum, m_notlines), fminf(fminf(m_nolines, m_greyer), (f->lum - 0.7f) / 0.2f));
+        gs_color c;
+        float margin;
+        if (mb > 0) { c = GS_BLACK; margin = mb; }
+        else if (mw > 0) { c = GS_WHITE; margin = fminf(mw, -mb); }
+        else { c = GS_EMPTY; margin = fminf(-mb, -mw); }
+        out->pos.cell[i] = (uint8_t)c;
+        out->confidence[i] = clampf(0.5f + 0.5f * margin, 0, 1);
+    }
+    free(F);
+    return GS_OK;
+}
