@@ -18,7 +18,7 @@ static void hall_usage(FILE *f)
             "  --serve [ADDR:]PORT  where to listen (ADDR defaults to 127.0.0.1, loopback;\n"
             "                       0.0.0.0 for the club's network)\n"
             "  --board URL          a recorder started with --serve, e.g. http://10.0.0.5:8080\n"
-            "                       (repeat for each board; recorders given --announce join alone)\n"
+            "                       (repeat for each board; `goscribe record --serve P --hall URL` joins alone)\n"
             "  --mqtt HOST:PORT     follow the boards publishing to this MQTT broker\n"
             "                       (retained topics goscribe/<board>/state)\n"
             "  --poll-ms MS         how often to poll board URLs (default 1000)\n"

@@ -5,6 +5,7 @@
 #include "calib/calib.h"
 #include "capture/capture.h"
 #include "record/recorder_run.h"
+#include "record/serve.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -35,7 +38,7 @@ static void usage(FILE *f)
             "  --size N              board size (9, 13, 19; default: detect)\n"
             "  --to-move B|W         side to move on a board that already holds stones\n"
             "  --komi K              komi in SGF points (default 7.5; 0 with handicap)\n"
-            "  --resume              continue the game already in the SGF file\n"
+            "  --resume [FILE.sgf]   continue the game already in the SGF file (-o, or FILE)\n"
             "  --evidence DIR        where to keep evidence (default GAME.evidence)\n"
             "  --no-evidence         keep no evidence frames\n"
             "  --max-frames N        stop after N frames\n"
@@ -44,6 +47,17 @@ static void usage(FILE *f)
             "  --final FILE          also write the record's last position (grid text)\n"
             "  --no-stdin            ignore standard input\n"
             "  -q, --quiet           no progress on stderr\n"
+            "live broadcast (needs libmicrohttpd; see also `goscribe hall`):\n"
+            "  --serve [ADDR:]PORT   serve the live board page, /game.sgf, /state.json, /events,\n"
+            "                        /frame.jpg and the referee console /referee (the token is\n"
+            "                        printed at start); ADDR defaults to 127.0.0.1 (loopback),\n"
+            "                        0.0.0.0 for every interface; PORT 0 = any free port\n"
+            "  --board-name NAME     name shown on the pages and in the hall (default \"board\")\n"
+            "  --token T             referee token (default: 128 random bits)\n"
+            "  --mqtt HOST:PORT      also publish state and events to an MQTT broker\n"
+            "  --hall URL            announce this board to a `goscribe hall` at URL (alias --announce)\n"
+            "  --linger SEC          keep serving the final record SEC seconds after the\n"
+            "                        recording ends (default 0; SIGINT ends it early)\n"
             "\n"
             "commands on standard input, one per line: q (stop), end (game over: lift the\n"
             "dead stones, the last view is counted), pass [B|W], resign B|W.\n"
@@ -127,6 +141,30 @@ static int parse_corners(const char *s, double c[4][2])
     return 0;
 }
 
+/* "[ADDR:]PORT" -> bind (empty = default loopback) and port. */
+static int parse_serve_addr(const char *s, char *bind, size_t bindlen, int *port)
+{
+    const char *colon = strrchr(s, ':');
+    const char *p = colon ? colon + 1 : s;
+    long l;
+    if (cli_parse_int(p, 0, 65535, &l)) return -1;
+    *port = (int)l;
+    bind[0] = 0;
+    if (colon) {
+        size_t n = (size_t)(colon - s);
+        if (n >= bindlen) return -1;
+        /* [::1]:8080 style: strip the brackets */
+        if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
+            memcpy(bind, s + 1, n - 2);
+            bind[n - 2] = 0;
+        } else {
+            memcpy(bind, s, n);
+            bind[n] = 0;
+        }
+    }
+    return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
     const char *source = NULL, *out = NULL, *calfile = NULL, *corners = NULL, *final_path = NULL;
@@ -136,6 +174,9 @@ int cmd_record(int argc, char **argv)
     memset(&co, 0, sizeof co);
     bool no_stdin = false, quiet = false, no_evidence = false;
     long size = 0;
+    const char *resume_file = NULL;
+    const char *serve_arg = NULL, *board_name = NULL, *token = NULL, *mqtt = NULL, *hall = NULL;
+    double linger = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -182,6 +223,17 @@ int cmd_record(int argc, char **argv)
             o.recorder.has_komi = true;
         } else if (!strcmp(a, "--resume")) {
             o.recorder.resume = true;
+            /* the issue's form `--resume FILE`: a following *.sgf is the
+             * game to continue (a source is never an .sgf file) */
+            size_t vl = v ? strlen(v) : 0;
+            if (v && v[0] != '-' && vl > 4 && !strcasecmp(v + vl - 4, ".sgf")) {
+                if (resume_file && strcmp(resume_file, v)) {
+                    cli_error("record: --resume %s and --resume %s: which game?", resume_file, v);
+                    return GS_EXIT_ERROR;
+                }
+                resume_file = v;
+                i++;
+            }
         } else if (!strcmp(a, "--evidence")) {
             NEED_VALUE();
             o.recorder.evidence_dir = v;
@@ -207,6 +259,26 @@ int cmd_record(int argc, char **argv)
         } else if (!strcmp(a, "--final")) {
             NEED_VALUE();
             final_path = v;
+        } else if (!strcmp(a, "--serve")) {
+            NEED_VALUE();
+            serve_arg = v;
+        } else if (!strcmp(a, "--board-name")) {
+            NEED_VALUE();
+            board_name = v;
+        } else if (!strcmp(a, "--token")) {
+            NEED_VALUE();
+            if (!*v || strlen(v) > 200) { cli_error("record: --token: expected 1..200 characters"); return GS_EXIT_ERROR; }
+            token = v;
+        } else if (!strcmp(a, "--mqtt")) {
+            NEED_VALUE();
+            mqtt = v;
+        } else if (!strcmp(a, "--hall") || !strcmp(a, "--announce")) {
+            NEED_VALUE();
+            hall = v;
+        } else if (!strcmp(a, "--linger")) {
+            NEED_VALUE();
+            if (cli_parse_double(v, 0, 86400, &d)) { cli_error("record: --linger %s: not a number of seconds (0..86400)", v); return GS_EXIT_ERROR; }
+            linger = d;
         } else if (!strcmp(a, "--no-stdin")) {
             no_stdin = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -226,6 +298,13 @@ int cmd_record(int argc, char **argv)
         cli_error("record: no source given (a folder of photos, a video file or a camera)");
         return GS_EXIT_ERROR;
     }
+    if (resume_file) {
+        if (out && strcmp(out, resume_file)) {
+            cli_error("record: --resume %s with -o %s: which file is the game?", resume_file, out);
+            return GS_EXIT_ERROR;
+        }
+        out = resume_file;
+    }
     if (!out) {
         cli_error("record: no output file given (-o GAME.sgf)");
         return GS_EXIT_ERROR;
@@ -234,6 +313,22 @@ int cmd_record(int argc, char **argv)
         cli_error("record: --calibration and --corners exclude each other");
         return GS_EXIT_ERROR;
     }
+    if (!serve_arg && (board_name || token || mqtt || hall || linger > 0)) {
+        cli_error("record: --board-name, --token, --mqtt, --hall and --linger need --serve [ADDR:]PORT");
+        return GS_EXIT_ERROR;
+    }
+    serve_config scfg;
+    serve_config_init(&scfg);
+    char bind[128] = "";
+    if (serve_arg && parse_serve_addr(serve_arg, bind, sizeof bind, &scfg.port)) {
+        cli_error("record: --serve %s: expected [ADDR:]PORT with PORT 0..65535", serve_arg);
+        return GS_EXIT_ERROR;
+    }
+    if (bind[0]) scfg.bind_addr = bind;
+    scfg.board_name = board_name;
+    scfg.token = token;
+    scfg.mqtt = mqtt;
+    scfg.announce = hall;
     if (no_evidence) o.recorder.evidence_dir = "";
     o.recorder.sgf_path = out;
     o.recorder.size = (int)size;
@@ -279,6 +374,20 @@ int cmd_record(int argc, char **argv)
     }
     (void)cal_w;
     (void)cal_h;
+    serve_board *sb = NULL;
+    if (serve_arg) {
+        sb = serve_board_start(&scfg, &err);
+        if (!sb) {
+            cli_error("record: --serve %s: %s", serve_arg, err.msg);
+            capture_close(src);
+            return gs_status_exit_code(err.status);
+        }
+        const char *url = serve_board_url(sb);
+        fprintf(stderr, "goscribe record: live %s/\n", url);
+        fprintf(stderr, "goscribe record: referee %s/referee token %s\n", url, serve_board_token(sb));
+        fflush(stderr);
+        o.serve = sb;
+    }
     stdin_reader sr;
     memset(&sr, 0, sizeof sr);
     if (!no_stdin) {
@@ -295,9 +404,19 @@ int cmd_record(int argc, char **argv)
     o.stop = &g_stop;
     recorder_run_stats stats;
     gs_status st = recorder_run(src, &o, &stats, &err);
-    sigaction(SIGINT, &old, NULL);
     if (o.progress) fputc('\n', stderr);
     capture_close(src);
+    if (sb && linger > 0) {
+        /* viewers keep the final record for a while (a demo, a late look) */
+        fprintf(stderr, "goscribe record: recording over, serving for %g s more\n", linger);
+        double end = gs_now_ms() + linger * 1000.0;
+        while (!g_stop && gs_now_ms() < end) {
+            struct timespec ts = {0, 100 * 1000000L};
+            nanosleep(&ts, NULL);
+        }
+    }
+    sigaction(SIGINT, &old, NULL);
+    serve_board_stop(sb);
     if (st == GS_OK && final_path && stats.have_final) {
         char buf[GS_MAX_SIZE * GS_MAX_SIZE * 2 + 2];
         gs_position_format(&stats.final_pos, buf, sizeof buf);

@@ -69,7 +69,8 @@ void gs_image_destroy(gs_image *img);
 /* Deep copy; caller frees. NULL on allocation failure. */
 gs_image *gs_image_copy(const gs_image *img);
 
-/* Loads a photo (JPEG, PNG, BMP, ... via OpenCV; EXIF orientation applied)
+/* Loads a photo (JPEG, PNG, BMP, ... via OpenCV; EXIF orientation ignored:
+ * rows follow the stored pixels, as the ground-truth grids do)
  * as 3-channel BGR. Returns NULL and fills err on failure: a missing file is
  * GS_ERR_IO, an empty or undecodable one GS_ERR_FORMAT.  Caller frees. */
 gs_image *gs_image_load(const char *path, gs_error *err);

@@ -78,7 +78,8 @@ gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *er
     png_set_IHDR(png, info, (png_uint_32)img->width, (png_uint_32)img->height, 8,
                  img->channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, 3); /* overlays and evidence frames: speed over size */
+    png_set_compression_level(png, 1); /* overlays, frames and evidence: speed over size */
+    png_set_filter(png, 0, PNG_FILTER_SUB);
     png_write_info(png, info);
     for (int y = 0; y < img->height; y++) {
         const uint8_t *src = img->buf + (size_t)y * img->stride;

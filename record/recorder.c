@@ -363,6 +363,13 @@ static gs_status resume_game(recorder *r, gs_error *err)
 {
     gs_error e;
     sgf_tree *t = NULL;
+    /* a process killed mid-save may have left its temp file: nobody else
+     * writes this game now */
+    int stale = sgf_file_remove_stale_temps(r->sgf_path);
+    if (stale > 0)
+        add_event(r, REC_EV_NOTE, "stale_temps", 0, GS_EMPTY, (gs_point){-1, -1},
+                  "removed %d unfinished temp file%s of %s left by a killed recording", stale, stale == 1 ? "" : "s",
+                  r->sgf_path);
     if (sgf_load(r->sgf_path, &t, &e) != GS_OK)
         return gs_error_set(err, e.status == GS_ERR_IO ? GS_ERR_IO : GS_ERR_FORMAT, "%s: %s", r->sgf_path, e.msg);
     sgf_game g;

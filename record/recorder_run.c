@@ -7,6 +7,149 @@
 #include <string.h>
 #include <time.h>
 
+/* ------------------------------------------------- live broadcast glue */
+
+/* A flagged event as published: what a ruling on it needs later. */
+typedef struct live_event {
+    int serve_id;
+    gs_point point;
+    gs_position before;        /* the record before the event */
+} live_event;
+
+typedef struct live {
+    serve_board *sb;
+    size_t n_seen;             /* recorder events already published */
+    gs_color last_color;       /* last move published */
+    gs_point last_point;
+    bool last_pass;
+    int64_t last_move_ms;
+    gs_position before;        /* the record before the last settled view */
+    gs_position seen;          /* the last settled view */
+    bool have_seen;
+    live_event *ev;
+    size_t n_ev, cap_ev;
+    const recorder_options *ro;
+} live;
+
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void live_state(live *L, recorder *rec, serve_state *s)
+{
+    gs_position pos;
+    recorder_position(rec, &pos);
+    serve_state_init(s, pos.size);
+    s->pos = pos;
+    s->move_number = recorder_move_count(rec);
+    s->to_move = recorder_to_move(rec);
+    s->last_color = L->last_color;
+    s->last_point = L->last_point;
+    s->last_pass = L->last_pass;
+    s->last_move_unix_ms = L->last_move_ms;
+    if (L->ro->black) snprintf(s->black, sizeof s->black, "%s", L->ro->black);
+    if (L->ro->white) snprintf(s->white, sizeof s->white, "%s", L->ro->white);
+    snprintf(s->result, sizeof s->result, "%s", recorder_result(rec));
+    snprintf(s->status, sizeof s->status, "%s",
+             !recorder_started(rec) ? "waiting" : recorder_ended(rec) ? "ended" : "playing");
+    s->komi = L->ro->has_komi ? L->ro->komi : 7.5;
+}
+
+/* Publishes what changed in the record since the last call: one state per
+ * move (so viewers get every move, even several from one view), each
+ * flagged event with its evidence, then the state and the SGF text. */
+static void live_sync(live *L, recorder *rec)
+{
+    if (!L->sb || !rec) return;
+    const recorder_event *ev;
+    size_t n = recorder_events(rec, &ev);
+    if (n == L->n_seen) return;
+    serve_state s;
+    for (size_t i = L->n_seen; i < n; i++) {
+        const recorder_event *e = &ev[i];
+        if (e->kind == REC_EV_MOVE || e->kind == REC_EV_PASS) {
+            L->last_color = e->color;
+            L->last_point = e->point;
+            L->last_pass = e->kind == REC_EV_PASS;
+            L->last_move_ms = wall_ms();
+            live_state(L, rec, &s);
+            s.move_number = e->move_number;
+            serve_board_publish_state(L->sb, &s);
+        } else if (e->kind == REC_EV_REFEREE || e->kind == REC_EV_SIGNAL) {
+            const gs_image *fb = NULL, *fa = NULL;
+            recorder_frames(rec, &fb, &fa);
+            serve_event se;
+            memset(&se, 0, sizeof se);
+            se.code = e->code;
+            se.message = e->text;
+            se.color = e->color;
+            se.move_number = e->move_number;
+            se.npoints = e->point.x >= 0 ? 1 : 0;
+            se.points = &e->point;
+            se.before = &L->before;
+            se.after = L->have_seen ? &L->seen : NULL;
+            se.frame_before = fb;
+            se.frame_after = fa;
+            int id = serve_board_publish_event(L->sb, &se);
+            if (id > 0) {
+                if (L->n_ev == L->cap_ev) {
+                    size_t nc = L->cap_ev ? L->cap_ev * 2 : 16;
+                    live_event *ne = realloc(L->ev, nc * sizeof *ne);
+                    if (!ne) continue;
+                    L->ev = ne;
+                    L->cap_ev = nc;
+                }
+                live_event *le = &L->ev[L->n_ev++];
+                le->serve_id = id;
+                le->point = e->point;
+                le->before = L->before;
+            }
+        }
+    }
+    L->n_seen = n;
+    live_state(L, rec, &s);
+    serve_board_publish_state(L->sb, &s);
+    char *text = NULL;
+    size_t len = 0;
+    gs_error e;
+    if (recorder_sgf_text(rec, &text, &len, &e) == GS_OK) serve_board_set_sgf(L->sb, text, len);
+    free(text);
+}
+
+/* Applies the rulings the referee made since the last frame. */
+static gs_status live_rulings(live *L, recorder *rec, double t_ms, gs_error *err)
+{
+    if (!L->sb || !rec) return GS_OK;
+    serve_ruling sr;
+    while (serve_board_poll_ruling(L->sb, &sr)) {
+        const live_event *le = NULL;
+        for (size_t i = 0; i < L->n_ev && sr.event_id > 0; i++)
+            if (L->ev[i].serve_id == sr.event_id) le = &L->ev[i];
+        recorder_ruling ru;
+        memset(&ru, 0, sizeof ru);
+        ru.kind = (recorder_ruling_kind)sr.kind;
+        ru.color = sr.color;
+        ru.warning = sr.warning;
+        ru.npoints = sr.npoints;
+        ru.points = sr.points;
+        ru.before = le ? &le->before : NULL;
+        ru.unix_ms = sr.unix_ms;
+        if (!ru.npoints && le && le->point.x >= 0) {
+            ru.npoints = 1;
+            ru.points = &le->point;
+        }
+        char words[400];
+        serve_ruling_describe(&sr, words, sizeof words);
+        ru.words = words;
+        gs_status st = recorder_apply_ruling(rec, &ru, t_ms, err);
+        if (st != GS_OK) return st;
+    }
+    return GS_OK;
+}
+
 void recorder_run_options_init(recorder_run_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -84,6 +227,13 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
     double t0 = gs_now_ms(), last_progress = t0, last_t = 0;
     gs_status st = GS_OK;
     char first_note[200] = "";
+    live L;
+    memset(&L, 0, sizeof L);
+    L.sb = o->serve;
+    L.ro = &o->recorder;
+    L.last_color = GS_EMPTY;
+    L.last_point = (gs_point){-1, -1};
+    gs_position_clear(&L.before, o->recorder.size ? o->recorder.size : 19);
     for (;;) {
         if (o->stop && *o->stop) {
             stats->stop_reason = "SIGINT";
@@ -116,6 +266,11 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
                     break;
                 }
             }
+        }
+        if (L.sb) {
+            st = live_rulings(&L, rec, last_t, err);
+            if (st != GS_OK) break;
+            live_sync(&L, rec);
         }
         const gs_image *frame = NULL;
         capture_info info;
@@ -158,6 +313,7 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
             o->progress(o->progress_user, stats->frames, total);
         }
         if (o->decode_only) continue;
+        if (L.sb) serve_board_publish_frame(L.sb, frame, tracker_grid(tr));
         gs_error e;
         if (tracker_feed(tr, frame, info.t_ms, info.settled, up, &e) != GS_OK) {
             /* a broken frame or a failed read is not the end of a game */
@@ -178,6 +334,11 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
         }
         if (!up->settled) continue;
         stats->settled_views++;
+        if (L.sb) {
+            recorder_position(rec, &L.before);
+            L.seen = up->pos;
+            L.have_seen = true;
+        }
         st = recorder_observe(rec, &up->pos, up->n_uncertain ? up->uncertain : NULL, info.t_ms, frame, err);
         if (st != GS_OK) break;
     }
@@ -204,7 +365,9 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
             recorder_position(rec, &stats->final_pos);
         }
         snprintf(stats->result, sizeof stats->result, "%s", recorder_result(rec));
+        live_sync(&L, rec); /* viewers see the end and the result */
     }
+    free(L.ev);
     stats->ms_total = gs_now_ms() - t0;
     recorder_destroy(rec);
     tracker_destroy(tr);

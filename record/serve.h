@@ -23,16 +23,19 @@
  * of messages (SERVE_RING messages); a viewer that falls further behind
  * skips ahead (it gets {"type":"resync"} and fetches /state.json again).
  *
- * Wiring into the recorder (cli/cmd_record.c), the whole contract:
+ * Wiring into the recorder, the whole contract (done by cli/cmd_record.c,
+ * which starts and stops the server, and record/recorder_run.c, which
+ * publishes; see recorder_run_options.serve):
  *   serve_config cfg; serve_config_init(&cfg); cfg.port = ...; cfg.board_name = ...;
  *   serve_board *sb = serve_board_start(&cfg, &err);      // NULL + err on failure
- *   printf("%s  referee token %s\n", url, serve_board_token(sb));
+ *   print serve_board_url(sb) and serve_board_token(sb)
  *   per frame:    serve_board_publish_frame(sb, frame, &grid_or_NULL);
- *   per frame:    serve_board_publish_state(sb, &state);  // cheap when unchanged
+ *   on change:    serve_board_publish_state(sb, &state);  // cheap when unchanged
  *   per flag:     serve_board_publish_event(sb, &event);  // returns the event id
  *   after saving: serve_board_set_sgf(sb, text, len);
- *   per frame:    while (serve_board_poll_ruling(sb, &r)) { apply r to the game;
- *                 serve_ruling_record(&r, last_node, &err) writes it to the SGF; }
+ *   per frame:    while (serve_board_poll_ruling(sb, &r)) apply r to the game
+ *                 and the SGF: recorder_apply_ruling() (record/recorder.h)
+ *                 with serve_ruling_describe() as the comment's words;
  *   at the end:   serve_board_stop(sb);
  *
  * Optional libraries: libmicrohttpd and libmosquitto are loaded when a

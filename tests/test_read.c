@@ -11,8 +11,9 @@
 #include <string.h>
 
 /* Paints a synthetic board photo: wood with a brightness gradient, thin dark
- * lines, black and white stones as discs with a soft shadow. */
-static gs_image *synthetic_board(int N, const gs_position *pos, double corners[4][2], double light)
+ * lines, black and white stones as discs with a soft shadow, on a pale table;
+ * the wood margin is `margin` cells wide beyond the outer lines. */
+static gs_image *synthetic_board_m(int N, const gs_position *pos, double corners[4][2], double light, double margin)
 {
     int W = 640, H = 560;
     gs_image *img = gs_image_create(W, H, 3);
@@ -22,7 +23,8 @@ static gs_image *synthetic_board(int N, const gs_position *pos, double corners[4
         for (int x = 0; x < W; x++) {
             uint8_t *p = img->buf + (size_t)y * img->stride + (size_t)x * 3;
             double gain = light * (0.8 + 0.4 * x / W); /* light from the right */
-            int inside = x > x0 - cell && x < x0 + 420 + cell && y > y0 - cell && y < y0 + 420 + cell;
+            double mg = margin * cell;
+            int inside = x > x0 - mg && x < x0 + 420 + mg && y > y0 - mg && y < y0 + 420 + mg;
             double b = inside ? 95 : 200, g = inside ? 165 : 200, r = inside ? 215 : 205;
             if (inside) {
                 double fu = (x - x0) / cell, fv = (y - y0) / cell;
@@ -46,6 +48,11 @@ static gs_image *synthetic_board(int N, const gs_position *pos, double corners[4
     double c[4][2] = {{x0, y0}, {x0 + 420, y0}, {x0 + 420, y0 + 420}, {x0, y0 + 420}};
     memcpy(corners, c, sizeof c);
     return img;
+}
+
+static gs_image *synthetic_board(int N, const gs_position *pos, double corners[4][2], double light)
+{
+    return synthetic_board_m(N, pos, corners, light, 1.0);
 }
 
 static void make_position(gs_position *pos, int N, unsigned seed)
@@ -86,6 +93,73 @@ static void test_synthetic_boards(void **state)
             free(r);
             gs_image_destroy(img);
         }
+}
+
+/* Paints a hand reaching over the left edge of a synthetic board: a
+ * uniform skin-coloured band from outside the image to just past the left
+ * line, covering rows v0..v1 (board units, as in synthetic_board_m). */
+static void paint_hand(gs_image *img, const double corners[4][2], int N, double v0, double v1)
+{
+    double cell = (corners[1][0] - corners[0][0]) / (N - 1);
+    int xe = (int)(corners[0][0] + 0.45 * cell);
+    int ya = (int)(corners[0][1] + v0 * cell), yb = (int)(corners[0][1] + v1 * cell);
+    for (int y = ya; y <= yb; y++)
+        for (int x = 0; x <= xe; x++) {
+            uint8_t *p = img->buf + (size_t)y * img->stride + (size_t)x * 3;
+            p[0] = 170; p[1] = 190; p[2] = 230;
+        }
+}
+
+/* Glare: a specular spot adds colourless light to the wood around an empty
+ * point (radius rad cells), lines included, so they still show. */
+static void paint_glare(gs_image *img, const double corners[4][2], int N, double u, double v, double rad)
+{
+    double cell = (corners[1][0] - corners[0][0]) / (N - 1);
+    double cx = corners[0][0] + u * cell, cy = corners[0][1] + v * cell, R = rad * cell;
+    for (int y = (int)(cy - R); y <= (int)(cy + R); y++)
+        for (int x = (int)(cx - R); x <= (int)(cx + R); x++) {
+            double d = hypot(x - cx, y - cy) / R;
+            if (d > 1 || x < 0 || y < 0 || x >= img->width || y >= img->height) continue;
+            uint8_t *p = img->buf + (size_t)y * img->stride + (size_t)x * 3;
+            for (int c = 0; c < 3; c++) p[c] = (uint8_t)fmin(255, p[c] + 70 * (1 - 0.5 * d));
+        }
+}
+
+/* Occlusion: a hand over the edge covers three edge points, which must not
+ * read as white stones; white stones on the edge of a board with a narrow
+ * margin, touching a table of nearly their own colour, must stay white;
+ * glare on empty wood (inside and on the edge) is not a stone. */
+static void test_synthetic_hand_and_edge_stones(void **state)
+{
+    (void)state;
+    const int N = 13;
+    gs_position pos;
+    gs_position_clear(&pos, N);
+    const int white[][2] = {{0, 1}, {12, 2}, {4, 0}, {5, 12}, {0, 10}, {7, 7}, {12, 12}};
+    const int black[][2] = {{0, 8}, {6, 6}, {3, 3}, {12, 5}};
+    for (size_t k = 0; k < sizeof white / sizeof white[0]; k++) gs_position_set(&pos, white[k][0], white[k][1], GS_WHITE);
+    for (size_t k = 0; k < sizeof black / sizeof black[0]; k++) gs_position_set(&pos, black[k][0], black[k][1], GS_BLACK);
+    double corners[4][2];
+    gs_image *img = synthetic_board_m(N, &pos, corners, 1.0, 0.5);
+    paint_hand(img, corners, N, 3.5, 6.5); /* covers (0,4), (0,5), (0,6): empty under it */
+    paint_glare(img, corners, N, 9, 9, 0.7); /* glare on empty wood: lines still show */
+    paint_glare(img, corners, N, 12, 9, 0.7);
+    vision_grid g;
+    gs_error err = {0};
+    assert_int_equal(vision_grid_from_corners(&g, N, (const double (*)[2])corners, &err), GS_OK);
+    vision_reading *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+    int wrong = 0;
+    for (int i = 0; i < N * N; i++)
+        if (r->pos.cell[i] != pos.cell[i]) {
+            print_message("(%d,%d): read %d, truth %d\n", i % N, i / N, r->pos.cell[i], pos.cell[i]);
+            wrong++;
+        }
+    assert_int_equal(wrong, 0);
+    for (int v = 4; v <= 6; v++) assert_true(r->confidence[v * N] < 0.6f); /* unsure under the hand */
+    free(r);
+    gs_image_destroy(img);
 }
 
 static void test_bad_arguments(void **state)
@@ -213,14 +287,47 @@ static void test_scan_real_photos(void **state)
     free(res);
 }
 
+/* Hard cases of real photos, whole pipeline: a hand over the left edge
+ * (imago t3_003), glare on the edge wood of a dim oblique board (gomrade 4).
+ * Each must be read with at most one wrong point. */
+static void test_scan_occlusion_and_glare(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(dir, "photos");
+    const char *names[] = {"imago/t3/t3_003", "gomrade/4/28"};
+    int n = gs_test_sanitized() ? 1 : 2;
+    vision_scan_result *res = malloc(sizeof *res);
+    assert_non_null(res);
+    for (int i = 0; i < n; i++) {
+        char path[1024];
+        gs_error err = {0};
+        gs_position truth;
+        snprintf(path, sizeof path, "%s/%s.txt", dir, names[i]);
+        assert_int_equal(gs_position_load(&truth, path, &err), GS_OK);
+        snprintf(path, sizeof path, "%s/%s.jpg", dir, names[i]);
+        gs_image *img = gs_image_load(path, &err);
+        assert_non_null(img);
+        assert_int_equal(vision_scan(img, NULL, res, &err), GS_OK);
+        assert_int_equal(res->reading.pos.size, truth.size);
+        int wrong = 0, NN = truth.size * truth.size;
+        for (int k = 0; k < NN; k++) wrong += res->reading.pos.cell[k] != truth.cell[k];
+        print_message("%s: %d wrong\n", names[i], wrong);
+        assert_true(wrong <= 1);
+        gs_image_destroy(img);
+    }
+    free(res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_synthetic_boards),
+        cmocka_unit_test(test_synthetic_hand_and_edge_stones),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_blank_is_noboard),
         cmocka_unit_test(test_real_photos_clicked_grid),
         cmocka_unit_test(test_scan_real_photos),
+        cmocka_unit_test(test_scan_occlusion_and_glare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

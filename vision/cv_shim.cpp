@@ -120,7 +120,7 @@ cvshim_video *cvshim_video_open(const char *path, char *err, size_t errlen)
 {
     try {
         auto *v = new cvshim_video();
-        if (!v->cap.open(path, cv::CAP_FFMPEG) && !v->cap.open(path, cv::CAP_ANY)) {
+        if (!v->cap.open(path, cv::CAP_FFMPEG)) {
             delete v;
             set_err(err, errlen, "cannot open as a video (missing, broken or unsupported codec)");
             return nullptr;

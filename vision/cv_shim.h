@@ -18,7 +18,7 @@ extern "C" {
 
 /* ---- images ---- */
 
-/* Decodes an image file to 3-channel BGR (EXIF orientation applied).
+/* Decodes an image file to 3-channel BGR (EXIF orientation ignored, see gs_image_load).
  * NULL with a message in err on failure; caller frees with gs_image_destroy. */
 gs_image *cvshim_image_read(const char *path, char *err, size_t errlen);
 

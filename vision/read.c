@@ -13,13 +13,21 @@
  *     to the local wood, fraction of dark pixels, fraction of bright
  *     colourless pixels, median "wood hue" strength.
  *     Line evidence: the contrast of the two grid lines through the point
- *     (at the board surface), relative to the photo's typical empty point.
- *  4. Classification: black = much darker than the wood; white = brighter
- *     than the wood and colourless or line-less, or line-less and clearly
- *     colourless on a pale board.  Every boundary is relative to the photo's
+ *     (at the board surface) as the deepest dip across each line - darker
+ *     than both sides, so the edge of a stone or of its shadow is no line -
+ *     relative to the typical empty point AROUND it (focus and light vary
+ *     over the board).
+ *  4. Classification: black = much darker than the wood; white = the grid
+ *     lines are hidden (a white stone covers them; bright wood, glare or a
+ *     pale grey board shows them) and the disc is brighter than the wood,
+ *     or, on a pale board where a white stone is hardly brighter, clearly
+ *     colourless while not dark.  Every boundary is relative to the photo's
  *     own wood or typical empty point, so dim or tinted light and the
  *     resolution move them with the data.  Confidence = margin to the
  *     nearest boundary.
+ *  5. Occlusion: a white reading on an edge point whose colour carries on
+ *     well beyond the board edge, unlike the table beside the board, is a
+ *     hand or sleeve reaching in, not a stone: read as empty, unsure.
  */
 #include "vision/read.h"
 
@@ -321,9 +329,8 @@ static gs_status wood_fit(const gs_image *img, const vision_grid *g, wood_model 
 /* Contrast of one grid line through board point (u,v) at the board surface:
  * the line direction is (lu,lv) (unit board vector), the profile runs across
  * it.  Samples along the line stay on the board (an edge point has its line
- * on one side only).  Returns (background - darkest) / Yw, where the
- * background is the brighter of the two profile ends, so a grid line a little
- * off the fitted position is still found. */
+ * on one side only).  Returns the depth of the deepest dip of the profile
+ * across the line / Yw. */
 static double line_contrast(const gs_image *img, double bx, double by, const double J[4], int N, double u, double v,
                             double lu, double lv, double cell, double Yw)
 {
@@ -350,19 +357,26 @@ static double line_contrast(const gs_image *img, double bx, double by, const dou
         }
         prof[i] = cnt ? sum / cnt : -1;
     }
-    int q = nd / 4 > 1 ? nd / 4 : 1;
-    double left = 0, right = 0, mid = 1e9;
-    int nl = 0, nr = 0;
-    for (int i = 0; i < q; i++) {
-        if (prof[i] >= 0) { left += prof[i]; nl++; }
-        if (prof[nd - 1 - i] >= 0) { right += prof[nd - 1 - i]; nr++; }
+    /* A line is a dip: darker than something on BOTH sides of it.  The
+     * deepest dip anywhere in the profile counts, so a line a little off
+     * the fitted position is still found, while a step (the edge of a stone
+     * or of its shadow) gives no dip at all. */
+    double lmax[41], rmax[41];
+    double run = -1;
+    for (int i = 0; i < nd; i++) { lmax[i] = run; if (prof[i] > run) run = prof[i]; }
+    run = -1;
+    for (int i = nd - 1; i >= 0; i--) { rmax[i] = run; if (prof[i] > run) run = prof[i]; }
+    double best = 0;
+    int seen = 0;
+    for (int i = 0; i < nd; i++) {
+        if (prof[i] < 0) continue;
+        seen = 1;
+        if (lmax[i] < 0 || rmax[i] < 0) continue;
+        double side = fmin(lmax[i], rmax[i]);
+        if (side - prof[i] > best) best = side - prof[i];
     }
-    for (int i = q; i < nd - q; i++)
-        if (prof[i] >= 0 && prof[i] < mid) mid = prof[i];
-    if (!nl && !nr) return 0;
-    if (mid > 1e8) return 0;
-    double bg = nl && nr ? fmax(left / nl, right / nr) : nl ? left / nl : right / nr;
-    return (bg - mid) / Yw;
+    if (!seen) return 0;
+    return best / Yw;
 }
 
 /* Height (cells) of the stone point whose image the disc follows: about the
@@ -477,9 +491,108 @@ static int cmp_float(const void *a, const void *b)
 #define BLACK_LUM 0.60f    /* darker than 60% of the wood: a black stone */
 #define WHITE_LUM 1.12f    /* brighter than the wood by 12%: white evidence */
 #define LINES_GONE 0.40f   /* grid lines at < 40% of their usual contrast */
-#define LINES_SEEN 0.70f   /* lines clearly there: bright wood, not a stone */
-#define WOOD_HUE 0.50f     /* less than half the wood's hue: colourless */
-#define GREY_HUE 0.30f     /* stricter, when the lines alone are the evidence */
+#define LINES_HIDDEN 0.50f /* under half their usual contrast: hidden by a stone */
+#define GREY_HUE 0.30f     /* under 30% of the wood's hue: colourless */
+#define LOCAL_R 3          /* neighbourhood (points) for the typical line contrast */
+
+/* ------------------------------------------------------------- occlusion */
+
+/* Colour likeness for the occlusion test: brightness within 20% and
+ * chromaticity within OCC_CHROMA. */
+#define OCC_CHROMA 0.12
+static int same_colour(const double a[3], const double b[3])
+{
+    double ya = luma(a[0], a[1], a[2]), yb = luma(b[0], b[1], b[2]);
+    if (ya < 1 || yb < 1 || fabs(ya / yb - 1) > 0.2) return 0;
+    double ca[2], cb[2];
+    chroma(a[0], a[1], a[2], ca);
+    chroma(b[0], b[1], b[2], cb);
+    return hypot(ca[0] - cb[0], ca[1] - cb[1]) < OCC_CHROMA;
+}
+
+/* A hand, sleeve or arm reaching over the board edge looks like a white
+ * stone at the edge points it covers, but unlike a stone (at most half a
+ * cell across, on a board whose wood margin or edge stops it) it goes on
+ * beyond the board: its colour carries on without a boundary (each step of
+ * 0.3 cell like the one before) from the point to well outside the board,
+ * and there it is unlike the table seen beside the board along that edge.  Such white readings at edge points become
+ * empty (the truth under a hand is unknown; empty is the likely case) with
+ * a low confidence.  Returns how many were cleared. */
+static int clear_occluded_edges(const gs_image *img, const vision_grid *g, vision_reading *out)
+{
+    static const double outs[] = {0.3, 0.6, 0.9, 1.2, 1.5, 1.8};
+    const int nout = (int)(sizeof outs / sizeof outs[0]);
+    int N = g->size, cleared = 0;
+    double *bg = malloc(sizeof *bg * (size_t)N * 3);
+    if (!bg) return 0;
+    for (int side = 0; side < 4; side++) {
+        /* side 0 top (v=0, outward -v), 1 right, 2 bottom, 3 left */
+        double ou = side == 1 ? 1 : side == 3 ? -1 : 0, ov = side == 0 ? -1 : side == 2 ? 1 : 0;
+        int any = 0;
+        for (int k = 0; k < N && !any; k++) {
+            int u = side == 1 ? N - 1 : side == 3 ? 0 : k, v = side == 0 ? 0 : side == 2 ? N - 1 : k;
+            any = out->pos.cell[v * N + u] == GS_WHITE;
+        }
+        if (!any) continue;
+        /* The table beside the board: median colour 1.5 cells out along the edge. */
+        double tab[3] = {-1, -1, -1};
+        int nb = 0;
+        for (int k = 0; k < N; k++) {
+            int u = side == 1 ? N - 1 : side == 3 ? 0 : k, v = side == 0 ? 0 : side == 2 ? N - 1 : k;
+            double c[3];
+            if (patch_median(img, g, u + 1.5 * ou, v + 1.5 * ov, 0.15, c)) { memcpy(bg + 3 * nb, c, sizeof c); nb++; }
+        }
+        if (nb >= 3) {
+            double *col = malloc(sizeof *col * (size_t)nb);
+            if (col) {
+                for (int c = 0; c < 3; c++) {
+                    for (int s = 0; s < nb; s++) col[s] = bg[3 * s + c];
+                    qsort(col, (size_t)nb, sizeof *col, cmp_double);
+                    tab[c] = col[nb / 2];
+                }
+                free(col);
+            }
+        }
+        for (int k = 0; k < N; k++) {
+            int u = side == 1 ? N - 1 : side == 3 ? 0 : k, v = side == 0 ? 0 : side == 2 ? N - 1 : k;
+            int i = v * N + u;
+            if (out->pos.cell[i] != GS_WHITE) continue;
+            double disc[3];
+            if (!patch_median(img, g, u, v, 0.25, disc)) continue;
+            /* Straight out, and out at 45 degrees either way (an arm comes
+             * in at any angle). */
+            int hand = 0;
+            for (int ray = -1; ray <= 1 && !hand; ray++) {
+                double du = ou + ray * (ou == 0 ? 1 : 0), dv = ov + ray * (ov == 0 ? 1 : 0);
+                double len = hypot(du, dv);
+                du /= len;
+                dv /= len;
+                int cont = 1, unlike_table = 0;
+                double prev[3];
+                memcpy(prev, disc, sizeof prev);
+                for (int s = 0; s < nout && cont; s++) {
+                    double c[3];
+                    /* distances are measured across the edge */
+                    double d = outs[s] * len;
+                    if (!patch_median(img, g, u + d * du, v + d * dv, 0.12, c)) { cont = 0; break; }
+                    /* no boundary on the way: each step like the one before
+                     * (skin shades off gradually; a stone ends at an edge) */
+                    cont = same_colour(c, prev);
+                    memcpy(prev, c, sizeof prev);
+                    if (outs[s] >= 1.2 && (tab[0] < 0 || !same_colour(c, tab))) unlike_table = 1;
+                }
+                hand = cont; (void)unlike_table;
+            }
+            if (hand) {
+                out->pos.cell[i] = GS_EMPTY;
+                out->confidence[i] = 0.3f;
+                cleared++;
+            }
+        }
+    }
+    free(bg);
+    return cleared;
+}
 
 gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
 {
@@ -503,23 +616,45 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
         Ce = tmp[m / 2];
     }
     if (Ce < 0.05f) Ce = 0.05f; /* a blurred photo: lines barely show anywhere */
+    /* Line contrast varies over the board (focus, blur, light falling off),
+     * so each point is compared with the plain-wood points around it; the
+     * photo's median stands in where too few are near. */
+    float *Cl = malloc(sizeof *Cl * (size_t)NN);
+    if (!Cl) { free(F); free(tmp); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
+    for (int i = 0; i < NN; i++) {
+        int u0 = i % N, v0 = i / N, k = 0;
+        for (int v = v0 - LOCAL_R; v <= v0 + LOCAL_R; v++)
+            for (int u = u0 - LOCAL_R; u <= u0 + LOCAL_R; u++) {
+                if (u < 0 || v < 0 || u >= N || v >= N) continue;
+                const vision_point_features *q = &F[v * N + u];
+                if (q->lum > 0.85f && q->lum < 1.15f) tmp[k++] = q->lines;
+            }
+        float c = Ce;
+        if (k >= 12) {
+            qsort(tmp, (size_t)k, sizeof *tmp, cmp_float);
+            c = tmp[k / 2];
+        }
+        Cl[i] = c < 0.05f ? 0.05f : c;
+    }
     free(tmp);
     gs_position_clear(&out->pos, N);
     for (int i = 0; i < NN; i++) {
         const vision_point_features *f = &F[i];
-        float ln = f->lines / Ce;
+        float ln = f->lines / Cl[i];
         /* Margins (> 0 means "on that side"), each scaled to about one
          * typical spread so they can be compared for the confidence. */
         float mb = (BLACK_LUM - f->lum) / 0.25f;
         float m_lum = (f->lum - WHITE_LUM) / 0.15f;
         float m_nolines = (LINES_GONE - ln) / 0.3f;
-        float m_grey = (WOOD_HUE - f->woodlike) / 0.5f;
-        float m_notlines = fmaxf((LINES_SEEN - ln) / 0.3f, m_grey);
-        /* White: brighter than the wood and either colourless or not
-         * showing its lines; or, on a pale board where a white stone is
-         * hardly brighter, lines gone and clearly colourless while not dark. */
+        /* White: the stone hides the grid lines at its point (on every
+         * photo a white stone leaves well under half the usual line
+         * contrast, while wood - however bright, grey or glared - shows its
+         * lines), and it is brighter than the wood; or, on a pale board
+         * where a white stone is hardly brighter, the lines are gone and
+         * the disc is clearly colourless while not dark. */
+        float m_hidden = (LINES_HIDDEN - ln) / 0.3f;
         float m_greyer = (GREY_HUE - f->woodlike) / 0.5f;
-        float mw = fmaxf(fminf(m_lum, m_notlines), fminf(fminf(m_nolines, m_greyer), (f->lum - 0.7f) / 0.2f));
+        float mw = fminf(m_hidden, fmaxf(m_lum, fminf(fminf(m_nolines, m_greyer), (f->lum - 0.7f) / 0.2f)));
         gs_color c;
         float margin;
         if (mb > 0) { c = GS_BLACK; margin = mb; }
@@ -529,5 +664,7 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
         out->confidence[i] = clampf(0.5f + 0.5f * margin, 0, 1);
     }
     free(F);
+    free(Cl);
+    clear_occluded_edges(img, g, out);
     return GS_OK;
 }

@@ -21,7 +21,10 @@ typedef struct vision_point_features {
     float woodlike;  /* median "wood hue" strength of the disc: 1 wood, ~0 grey */
     float spread;    /* interquartile range of brightness / wood brightness */
     float lines;     /* contrast of the two grid lines through the point (at the
-                        board surface) / wood brightness: high when empty */
+                        board surface): depth of the deepest dip across each
+                        line (darker than both sides, so a stone's or a
+                        shadow's edge does not count) / wood brightness;
+                        high when empty */
 } vision_point_features;
 
 /* Measures every intersection of g in img (row-major, size*size entries
