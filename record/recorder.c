@@ -58,6 +58,8 @@ struct recorder {
     size_t n_events, cap_events, n_printed;
     int n_referee;
     rules_classification *cls;  /* big: kept on the heap */
+    /* end-of-game signals already flagged, by colour (index gs_color) */
+    bool confirm_seen[3], resign_seen[3];
 };
 
 void recorder_options_init(recorder_options *o)
@@ -727,6 +729,12 @@ static void flag_classified_events(recorder *r, const rules_classification *cls,
             dl += (size_t)snprintf(detail + dl, sizeof detail - dl, "%s%s", j ? " " : "", s);
         }
         int mv = ev->move_number > 0 ? r->move_offset + ev->move_number : base_move;
+        /* a stone shifted or knocked off between moves belongs to the move
+         * after which it happened (the node the referee looks at) */
+        if (ev->move_number <= 0 && (ev->type == RULES_EV_MOVED_STONE || ev->type == RULES_EV_STONE_REMOVED ||
+                                     ev->type == RULES_EV_BOARD_DISTURBED || ev->type == RULES_EV_COLOR_CHANGED) &&
+            game_moves(r) > 0 && base_move == game_moves(r) + 1)
+            mv = game_moves(r);
         gs_point p = ev->npoints ? ev->points[0] : (gs_point){-1, -1};
         const char *code = rules_event_code(ev->type);
         if (ev->type == RULES_EV_STONE_REMOVED && r->last_capture_move > 0 &&
@@ -1185,3 +1193,61 @@ gs_status recorder_sgf_text(const recorder *r, char **out, size_t *len, gs_error
     return sgf_write(r->tree, out, len, err);
 }
 const char *recorder_result(const recorder *r) { return r->result; }
+
+gs_status recorder_margin(recorder *r, const margin_view *m, double t_ms, gs_error *err)
+{
+    if (!r->started || r->finished || !m || !m->valid) return GS_OK;
+    r->cur_t = t_ms;
+    int count[3] = {0, 0, 0}, corner[3] = {0, 0, 0};
+    const margin_stone *first[3] = {NULL, NULL, NULL}, *first_corner[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < m->n; i++) {
+        const margin_stone *s = &m->stones[i];
+        if (s->color != GS_BLACK && s->color != GS_WHITE) continue;
+        count[s->color]++;
+        if (!first[s->color]) first[s->color] = s;
+        if (s->corner) {
+            corner[s->color]++;
+            if (!first_corner[s->color]) first_corner[s->color] = s;
+        }
+    }
+    bool added = false;
+    gs_error e;
+    for (int c = GS_BLACK; c <= GS_WHITE; c++) {
+        gs_color col = (gs_color)c, other = gs_color_other(col);
+        char words[300];
+        if (count[c] >= 2) {
+            if (!r->resign_seen[c]) {
+                r->resign_seen[c] = true;
+                snprintf(words, sizeof words,
+                         "resignation signal: %d %s stones on the margin outside the lines (%s): %s resigns? "
+                         "(Chinese rules: two of one's own stones on the margin)",
+                         count[c], c == GS_BLACK ? "black" : "white", margin_place_name(first[c]),
+                         rules_color_name(col));
+                add_event(r, REC_EV_SIGNAL, "resign_signal", game_moves(r), col, (gs_point){-1, -1}, "%s", words);
+                sgf_add_event(r->last, "resign_signal", color_letter(col), words, &e);
+                added = true;
+            }
+        } else if (count[c] == 0) {
+            r->resign_seen[c] = false;
+        }
+        /* a single stone of colour c near a corner: the other player confirms */
+        if (count[c] == 1 && corner[c] == 1) {
+            if (!r->confirm_seen[other]) {
+                r->confirm_seen[other] = true;
+                snprintf(words, sizeof words,
+                         "end-of-game confirmation signal: a %s stone outside the lines at the %s: %s confirms "
+                         "the game is over%s",
+                         c == GS_BLACK ? "black" : "white", margin_place_name(first_corner[c]),
+                         rules_color_name(other),
+                         r->confirm_seen[col] ? " (both players have confirmed)" : "");
+                add_event(r, REC_EV_SIGNAL, "confirm_signal", game_moves(r), other, (gs_point){-1, -1}, "%s", words);
+                sgf_add_event(r->last, "confirm_signal", color_letter(other), words, &e);
+                added = true;
+            }
+        } else if (count[c] == 0) {
+            r->confirm_seen[other] = false;
+        }
+    }
+    if (!added) return GS_OK;
+    return save(r, err);
+}

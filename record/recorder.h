@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "core/gs.h"
+#include "record/margin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -151,6 +152,16 @@ typedef struct recorder_ruling {
  * Before the first settled view there is no game: the ruling is ignored
  * (a note says so).  GS_ERR_IO when the SGF cannot be written. */
 gs_status recorder_apply_ruling(recorder *r, const recorder_ruling *ru, double t_ms, gs_error *err);
+
+/* Stones seen on the margin outside the lines in a settled view (see
+ * record/margin.h): end-of-game signals are flagged, each once, as
+ * REC_EV_SIGNAL events (printed line, SGF GSEV + comment, evidence):
+ * code "confirm_signal" (color = the player confirming: a stone of the other
+ * colour near a corner) or "resign_signal" (color = the player resigning:
+ * two of their own stones).  The recorder only flags them: ending the game
+ * or recording a resignation stays with the operator or the referee.
+ * A stone taken off the margin again re-arms its signal. */
+gs_status recorder_margin(recorder *r, const margin_view *m, double t_ms, gs_error *err);
 
 /* Queries. */
 int recorder_move_count(const recorder *r);          /* moves + passes */

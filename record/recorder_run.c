@@ -341,6 +341,8 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
         }
         st = recorder_observe(rec, &up->pos, up->n_uncertain ? up->uncertain : NULL, info.t_ms, frame, err);
         if (st != GS_OK) break;
+        st = recorder_margin(rec, &up->margin, info.t_ms, err);
+        if (st != GS_OK) break;
     }
     (void)game_over_asked;
     if (rec) {

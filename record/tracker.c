@@ -13,6 +13,9 @@
 
 #define TR_NPTS (GS_MAX_SIZE * GS_MAX_SIZE)
 #define TR_SAMPLES 9
+/* margin sample spots (record/margin.h) follow the points in signatures */
+#define TR_MARG (4 * (2 * GS_MAX_SIZE + 1))
+#define TR_NSIG (TR_NPTS + TR_MARG)
 /* A point "moved" when its mean colour changed by more than this (sum of
  * the three channel differences, 0..765): well above video noise, well
  * below a hand or a stone appearing. */
@@ -27,11 +30,12 @@ struct tracker {
     vision_grid grid;
     int npts;
     int sample_dx[TR_SAMPLES], sample_dy[TR_SAMPLES]; /* offsets around a point */
-    int px[TR_NPTS], py[TR_NPTS];                     /* point centres, pixels */
+    int nsig;                                         /* npts + margin spots */
+    int px[TR_NSIG], py[TR_NSIG];                     /* point centres, pixels */
     int width, height;                                /* frame size the grid is for */
     /* signatures: previous frame, anchor of the current still period, and
      * the last settled view */
-    int16_t sig_prev[TR_NPTS][3], sig_anchor[TR_NPTS][3], sig_settled[TR_NPTS][3];
+    int16_t sig_prev[TR_NSIG][3], sig_anchor[TR_NSIG][3], sig_settled[TR_NSIG][3];
     bool have_prev, have_settled_sig;
     double still_since;
     bool reported_this_still;   /* the current still period was handled */
@@ -111,6 +115,18 @@ static void set_grid(tracker *t, const vision_grid *g, int w, int h)
             t->px[i] = (int)lround(x);
             t->py[i] = (int)lround(y);
         }
+    /* the margin too: a stone put outside the lines (an end-of-game
+     * signal) changes no point but must make a settled view */
+    int nm = margin_spot_count(g->size);
+    double mu[TR_MARG], mv[TR_MARG];
+    margin_spots(g->size, mu, mv);
+    for (int k = 0; k < nm; k++) {
+        double x, y;
+        vision_grid_map(g, mu[k], mv[k], &x, &y);
+        t->px[t->npts + k] = (int)lround(x);
+        t->py[t->npts + k] = (int)lround(y);
+    }
+    t->nsig = t->npts + nm;
     t->have_prev = false;
     t->have_settled_sig = false;
     t->reported_this_still = false;
@@ -119,7 +135,7 @@ static void set_grid(tracker *t, const vision_grid *g, int w, int h)
 static void signature(const tracker *t, const gs_image *img, int16_t sig[][3])
 {
     int ch = img->channels;
-    for (int i = 0; i < t->npts; i++) {
+    for (int i = 0; i < t->nsig; i++) {
         int s[3] = {0, 0, 0}, n = 0;
         for (int k = 0; k < TR_SAMPLES; k++) {
             int x = t->px[i] + t->sample_dx[k], y = t->py[i] + t->sample_dy[k];
@@ -136,7 +152,7 @@ static void signature(const tracker *t, const gs_image *img, int16_t sig[][3])
 static int sig_changed(const tracker *t, int16_t a[][3], int16_t b[][3])
 {
     int n = 0;
-    for (int i = 0; i < t->npts; i++) {
+    for (int i = 0; i < t->nsig; i++) {
         int d = abs(a[i][0] - b[i][0]) + abs(a[i][1] - b[i][1]) + abs(a[i][2] - b[i][2]);
         n += d > TR_MOVE_DIFF;
     }
@@ -200,6 +216,7 @@ static gs_status settle(tracker *t, const gs_image *img, tracker_update *out, gs
             }
         }
     }
+    margin_scan(img, &t->grid, &out->margin);
     t->pos = pos;
     t->have_pos = true;
     out->settled = true;
@@ -214,6 +231,8 @@ gs_status tracker_feed(tracker *t, const gs_image *frame, double t_ms, bool sett
 {
     memset(out, 0, offsetof(tracker_update, uncertain));
     out->reads = 0;
+    out->margin.valid = false;
+    out->margin.n = 0;
     out->t_ms = t_ms;
     if (!frame || !frame->buf || frame->width < 8 || frame->height < 8 || (frame->channels != 3 && frame->channels != 1))
         return gs_error_set(err, GS_ERR_FORMAT, "broken frame");
@@ -243,13 +262,13 @@ gs_status tracker_feed(tracker *t, const gs_image *frame, double t_ms, bool sett
         t->have_settled_sig = true;
         return st;
     }
-    int16_t sig[TR_NPTS][3];
+    int16_t sig[TR_NSIG][3];
     signature(t, frame, sig);
     bool moved = !t->have_prev || sig_changed(t, sig, t->sig_prev) > 0 || sig_changed(t, sig, t->sig_anchor) > 0;
-    memcpy(t->sig_prev, sig, sizeof(int16_t) * 3 * (size_t)t->npts);
+    memcpy(t->sig_prev, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
     t->have_prev = true;
     if (moved) {
-        memcpy(t->sig_anchor, sig, sizeof(int16_t) * 3 * (size_t)t->npts);
+        memcpy(t->sig_anchor, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
         t->still_since = t_ms;
         t->reported_this_still = false;
         out->moving = true;

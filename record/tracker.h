@@ -17,6 +17,7 @@
 #define RECORD_TRACKER_H
 
 #include "core/gs.h"
+#include "record/margin.h"
 #include "vision/vision.h"
 
 #ifdef __cplusplus
@@ -48,6 +49,8 @@ typedef struct tracker_update {
     uint8_t uncertain[GS_MAX_SIZE * GS_MAX_SIZE]; /* when settled: non-zero =
                               point not readable (kept from before) */
     int reads;                /* full reads (vision_read) run for this frame */
+    margin_view margin;       /* when settled: stones on the margin outside
+                                 the lines (end-of-game signals) */
 } tracker_update;
 
 tracker *tracker_create(const tracker_options *opt, gs_error *err);

@@ -581,7 +581,7 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
                     memcpy(prev, c, sizeof prev);
                     if (outs[s] >= 1.2 && (tab[0] < 0 || !same_colour(c, tab))) unlike_table = 1;
                 }
-                hand = cont; (void)unlike_table;
+                hand = cont && unlike_table;
             }
             if (hand) {
                 out->pos.cell[i] = GS_EMPTY;

@@ -1,0 +1,194 @@
+/* tests/test_recorder_margin.c: end-of-game signals on the margin outside
+ * the lines (RULES.md, "End of game"): stones drawn on a rendered board's
+ * margin are found by margin_scan, go through the tracker as a settled
+ * view, and the recorder flags a confirmation / a resignation signal. */
+#include "testutil.h"
+
+#include "record/margin.h"
+#include "record/recorder.h"
+#include "record/tracker.h"
+#include "samples/render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct scene_fix {
+    render_scene *scene;
+    vision_grid grid;
+    gs_image *board;   /* the empty board, as rendered */
+} scene_fix;
+
+static void scene_make(scene_fix *f, uint64_t seed)
+{
+    render_params p;
+    render_params_from_seed(&p, seed, 9, 640, 480);
+    p.bump_ms = -1;
+    p.flicker = 0;
+    p.slow_amp = 0;
+    gs_error e;
+    f->scene = render_scene_create(&p, &e);
+    assert_non_null(f->scene);
+    render_state st;
+    render_state_init(&st, 9);
+    f->board = gs_image_create(640, 480, 3);
+    assert_non_null(f->board);
+    assert_int_equal(render_frame(f->scene, &st, f->board, &e), GS_OK);
+    render_grid(f->scene, 0, &f->grid);
+}
+
+static void scene_free(scene_fix *f)
+{
+    render_scene_destroy(f->scene);
+    gs_image_destroy(f->board);
+}
+
+/* Draws a stone (a disc 0.9 cell across) centred at board point (u, v). */
+static void draw_stone(gs_image *img, const vision_grid *g, double u, double v, gs_color c)
+{
+    double cx, cy, ex, ey;
+    vision_grid_map(g, u, v, &cx, &cy);
+    vision_grid_map(g, u + 0.45, v, &ex, &ey);
+    double r = hypot(ex - cx, ey - cy);
+    for (int y = (int)(cy - r) - 1; y <= (int)(cy + r) + 1; y++)
+        for (int x = (int)(cx - r) - 1; x <= (int)(cx + r) + 1; x++) {
+            if (x < 0 || y < 0 || x >= img->width || y >= img->height) continue;
+            if (hypot(x - cx, y - cy) > r) continue;
+            uint8_t *p = img->buf + (size_t)y * (size_t)img->stride + (size_t)x * 3;
+            uint8_t b = c == GS_BLACK ? 22 : 228, g2 = c == GS_BLACK ? 22 : 230, rr = c == GS_BLACK ? 25 : 226;
+            p[0] = b;
+            p[1] = g2;
+            p[2] = rr;
+        }
+}
+
+static void test_margin_scan_finds_stones(void **state)
+{
+    (void)state;
+    scene_fix f;
+    scene_make(&f, 11);
+    margin_view m;
+    margin_scan(f.board, &f.grid, &m);
+    assert_true(m.valid);
+    assert_int_equal(m.n, 0); /* bare margin: nothing */
+    gs_image *img = gs_image_copy(f.board);
+    draw_stone(img, &f.grid, 8.65, 8.4, GS_WHITE);   /* right edge, by corner (8,8) */
+    draw_stone(img, &f.grid, 3.0, -0.65, GS_BLACK);  /* top edge, middle */
+    margin_scan(img, &f.grid, &m);
+    assert_int_equal(m.n, 2);
+    int seen_white = 0, seen_black = 0;
+    for (int i = 0; i < m.n; i++) {
+        if (m.stones[i].color == GS_WHITE) {
+            seen_white++;
+            assert_true(m.stones[i].corner);
+            assert_int_equal(m.stones[i].corner_index, 2);
+            assert_int_equal(m.stones[i].side, MARGIN_RIGHT);
+        } else {
+            seen_black++;
+            assert_false(m.stones[i].corner);
+            assert_int_equal(m.stones[i].side, MARGIN_TOP);
+        }
+    }
+    assert_int_equal(seen_white, 1);
+    assert_int_equal(seen_black, 1);
+    /* stones on the board are not margin stones */
+    gs_image_destroy(img);
+    img = gs_image_copy(f.board);
+    draw_stone(img, &f.grid, 0, 0, GS_BLACK);
+    draw_stone(img, &f.grid, 8, 8, GS_WHITE);
+    draw_stone(img, &f.grid, 4, 4, GS_BLACK);
+    margin_scan(img, &f.grid, &m);
+    assert_int_equal(m.n, 0);
+    gs_image_destroy(img);
+    scene_free(&f);
+}
+
+static int count_code(recorder *r, const char *code, gs_color *c)
+{
+    const recorder_event *ev;
+    size_t n = recorder_events(r, &ev);
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(ev[i].code, code)) {
+            k++;
+            if (c) *c = ev[i].color;
+        }
+    return k;
+}
+
+/* Frames through the tracker: the signal stone changes no point but makes a
+ * settled view whose margin holds it. */
+static void test_signals_through_tracker_and_recorder(void **state)
+{
+    (void)state;
+    scene_fix f;
+    scene_make(&f, 23);
+    tracker_options to;
+    tracker_options_init(&to);
+    to.have_grid = true;
+    to.grid = f.grid;
+    to.settle_ms = 300;
+    gs_error e;
+    tracker *tr = tracker_create(&to, &e);
+    assert_non_null(tr);
+    recorder_options ro;
+    recorder_options_init(&ro);
+    recorder *rec = recorder_create(&ro, &e);
+    assert_non_null(rec);
+    gs_image *img = gs_image_copy(f.board);
+    tracker_update *up = malloc(sizeof *up);
+    assert_non_null(up);
+    double t = 0;
+    int phase_confirms = 0;
+    /* phase 0: bare board; 1: a white stone by a corner (Black confirms);
+     * 2: plus a black stone by the opposite corner (White confirms);
+     * 3: cleared, two white stones on one edge (White resigns) */
+    for (int phase = 0; phase < 4; phase++) {
+        if (phase == 1) draw_stone(img, &f.grid, 8.65, 8.4, GS_WHITE);
+        if (phase == 2) draw_stone(img, &f.grid, -0.65, 0.4, GS_BLACK);
+        if (phase == 3) {
+            gs_image_destroy(img);
+            img = gs_image_copy(f.board);
+            draw_stone(img, &f.grid, 3.0, 8.65, GS_WHITE);
+            draw_stone(img, &f.grid, 5.0, 8.65, GS_WHITE);
+        }
+        for (int k = 0; k < 8; k++, t += 100) {
+            assert_int_equal(tracker_feed(tr, img, t, false, up, &e), GS_OK);
+            if (!up->settled) continue;
+            assert_int_equal(recorder_observe(rec, &up->pos, NULL, t, img, &e), GS_OK);
+            assert_int_equal(recorder_margin(rec, &up->margin, t, &e), GS_OK);
+        }
+        if (phase == 1) {
+            gs_color c = GS_EMPTY;
+            phase_confirms = count_code(rec, "confirm_signal", &c);
+            assert_int_equal(phase_confirms, 1);
+            assert_int_equal(c, GS_BLACK);
+        }
+    }
+    gs_color c = GS_EMPTY;
+    assert_int_equal(count_code(rec, "confirm_signal", NULL), 2);
+    assert_int_equal(count_code(rec, "resign_signal", &c), 1);
+    assert_int_equal(c, GS_WHITE);
+    /* the signals are in the SGF */
+    char *txt = NULL;
+    size_t len = 0;
+    assert_int_equal(recorder_sgf_text(rec, &txt, &len, &e), GS_OK);
+    assert_non_null(strstr(txt, "confirm_signal"));
+    assert_non_null(strstr(txt, "resign_signal"));
+    free(txt);
+    assert_int_equal(recorder_move_count(rec), 0); /* no stone on the board */
+    free(up);
+    gs_image_destroy(img);
+    recorder_destroy(rec);
+    tracker_destroy(tr);
+    scene_free(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_margin_scan_finds_stones),
+        cmocka_unit_test(test_signals_through_tracker_and_recorder),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
