@@ -16,11 +16,23 @@ mkdir "$work/frames"
 for i in $(seq 0 11); do ln -s "$seq/$i.jpg" "$work/frames/$i.jpg"; done
 fail=0
 checked=0
-for delay_ms in 900 1600 2300 3000 3700; do
+# Waits (at most 60 s) until the recorder has printed its start line, so the
+# kill moments below count from a running recording, not from process start
+# (which takes seconds under the sanitizers on a loaded machine).
+wait_started() {
+    for _ in $(seq 600); do
+        grep -q 'start' "$work/out.txt" 2>/dev/null && return 0
+        kill -0 "$1" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+for delay_ms in 100 400 800 1200 1600; do
     rm -f "$work/game.sgf" "$work/out.txt"
     "$bin" record "$work/frames" -o "$work/game.sgf" --frame-delay 150 --no-evidence --no-stdin -q \
         > "$work/out.txt" 2>/dev/null &
     pid=$!
+    wait_started "$pid" || echo "note: no start line before the kill"
     sleep "$(awk "BEGIN{print $delay_ms/1000}")"
     kill -KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
@@ -44,7 +56,8 @@ done
 rm -f "$work/game.sgf"
 "$bin" record "$work/frames" -o "$work/game.sgf" --frame-delay 150 --no-evidence --no-stdin -q > "$work/out.txt" 2>&1 &
 pid=$!
-sleep 1.5
+wait_started "$pid" || echo "note: no start line before SIGINT"
+sleep 0.5
 kill -INT "$pid"
 wait "$pid"
 rc=$?
