@@ -27,37 +27,25 @@ static void help(FILE *f)
             "      2 the file holds no game or an unsupported board\n");
 }
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') printf("\\%c", ch);
-        else if (ch < 0x20) printf("\\u%04x", ch);
-        else putchar(ch);
-    }
-    putchar('"');
-}
-
 static void json_issue(const rules_replay_issue *e, int size, bool illegal)
 {
     char sgf[3], h[8];
     rules_point_sgf(e->move.point, sgf);
     rules_point_human(e->move.point, size, h);
     printf("{\"move\":%d,\"color\":\"%s\",\"point\":", e->move_number, e->move.color == GS_BLACK ? "B" : "W");
-    json_str(e->move.pass ? "" : sgf);
+    gs_json_write_string(stdout, e->move.pass ? "" : sgf);
     printf(",\"coord\":");
-    json_str(e->move.pass ? "pass" : h);
+    gs_json_write_string(stdout, e->move.pass ? "pass" : h);
     if (illegal) {
         printf(",\"rule\":");
-        json_str(rules_legality_name(e->why));
+        gs_json_write_string(stdout, rules_legality_name(e->why));
     }
     printf(",\"type\":");
-    json_str(rules_event_code(e->event));
+    gs_json_write_string(stdout, rules_event_code(e->event));
     printf(",\"article\":");
-    json_str(e->article ? e->article : "");
+    gs_json_write_string(stdout, e->article ? e->article : "");
     printf(",\"text\":");
-    json_str(e->text);
+    gs_json_write_string(stdout, e->text);
     putchar('}');
 }
 
@@ -158,19 +146,19 @@ int cmd_check(int argc, char **argv)
     int nev = rep->nevents < RULES_REPLAY_MAX_ITEMS ? rep->nevents : RULES_REPLAY_MAX_ITEMS;
     if (json) {
         printf("{\"file\":");
-        json_str(path);
+        gs_json_write_string(stdout, path);
         printf(",\"size\":%d,\"moves\":%zu,\"komi\":%g,\"handicap\":%d", size, sg.move_count, komi, sg.info.handicap);
         printf(",\"result\":");
-        json_str(c->sgf);
+        gs_json_write_string(stdout, c->sgf);
         printf(",\"result_text\":");
-        json_str(c->text);
+        gs_json_write_string(stdout, c->text);
         printf(",\"black\":%g,\"white\":%g,\"dame\":%d", c->black, c->white, c->dame);
         printf(",\"black_stones\":%d,\"white_stones\":%d,\"black_territory\":%d,\"white_territory\":%d",
                c->black_stones, c->white_stones, c->black_territory, c->white_territory);
         printf(",\"dead_black\":%d,\"dead_white\":%d,\"dead_from_marks\":%s", c->dead_black, c->dead_white,
                rep->dead_from_marks ? "true" : "false");
         printf(",\"margin_stones\":%g,\"recorded_result\":", c->margin_stones);
-        json_str(sg.info.result);
+        gs_json_write_string(stdout, sg.info.result);
         printf(",\"matches_record\":%s", rec_numeric ? (match ? "true" : "false") : "null");
         printf(",\"illegal_count\":%d,\"illegal\":[", rep->nillegal);
         for (int i = 0; i < nil; i++) {

@@ -177,18 +177,6 @@ static void fmt_stones(double v, char *buf, size_t len)
     else snprintf(buf, len, "%s%ld %s", sign, whole, F[frac]);
 }
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') printf("\\%c", ch);
-        else if (ch < 0x20) printf("\\u%04x", ch);
-        else putchar(ch);
-    }
-    putchar('"');
-}
-
 /* Points of colour c with mask[i] set, as SGF or human coordinates. */
 static void print_points(const gs_position *pos, const uint8_t *mask, gs_color c, bool json)
 {
@@ -288,7 +276,7 @@ static void print_json(const count_run *r)
 {
     const rules_count *c = &r->cnt;
     printf("{\n  \"input\": ");
-    json_string(r->input);
+    gs_json_write_string(stdout, r->input);
     printf(",\n  \"source\": \"%s\",\n  \"size\": %d,\n", r->source, c->size);
     printf("  \"rule\": \"chinese-area\",\n  \"komi_points\": %g,\n  \"komi_stones\": %g,\n  \"handicap\": %d,\n",
            c->komi, c->komi / 2, r->handicap);
@@ -325,11 +313,11 @@ static void print_json(const count_run *r)
     }
     print_points(&r->pos, r->seki, GS_WHITE, true);
     printf("],\n  \"margin_stones\": %g,\n  \"result\": ", c->margin_stones);
-    json_string(c->text);
+    gs_json_write_string(stdout, c->text);
     printf(",\n  \"re\": \"%s\",\n", c->sgf);
     if (r->file_result && *r->file_result) {
         printf("  \"file_re\": ");
-        json_string(r->file_result);
+        gs_json_write_string(stdout, r->file_result);
         printf(",\n");
     }
     printf("  \"ms\": %.1f\n}\n", r->ms);

@@ -131,6 +131,18 @@ int gs_position_count(const gs_position *p, gs_color c)
     return n;
 }
 
+void gs_json_write_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
 double gs_now_ms(void)
 {
     struct timespec ts;

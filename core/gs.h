@@ -14,6 +14,7 @@
 #define GS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdbool.h>
 
@@ -118,6 +119,10 @@ size_t gs_position_format(const gs_position *p, char *buf, size_t buflen);
 
 /* Counts the cells of one colour. */
 int gs_position_count(const gs_position *p, gs_color c);
+
+/* Writes s to f as a JSON string literal (quotes, backslashes and control
+ * characters escaped; UTF-8 passed through). */
+void gs_json_write_string(FILE *f, const char *s);
 
 /* Monotonic clock in milliseconds, for timing and settle windows. */
 double gs_now_ms(void);

@@ -209,18 +209,8 @@ static void hall_handler(void *ctx, const serve_req *req, serve_resp *resp)
     serve_hall *h = ctx;
     const char *p = req->path;
     bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
-    if (get && !strcmp(p, "/")) {
-        resp->status = 200;
-        resp->content_type = "text/html; charset=utf-8";
-        resp->static_body = serve_page_hall;
-    } else if (get && !strcmp(p, "/app.js")) {
-        resp->status = 200;
-        resp->content_type = "text/javascript; charset=utf-8";
-        resp->static_body = serve_page_js;
-    } else if (get && !strcmp(p, "/app.css")) {
-        resp->status = 200;
-        resp->content_type = "text/css; charset=utf-8";
-        resp->static_body = serve_page_css;
+    if (get && serve_static_page(p, "/", serve_page_hall, resp)) {
+        /* page, script or style */
     } else if (get && !strcmp(p, "/state.json")) {
         serve_buf b = {0};
         pthread_mutex_lock(&h->mu);

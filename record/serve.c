@@ -759,18 +759,8 @@ static void board_handler(void *ctx, const serve_req *req, serve_resp *resp)
     sb->stats.requests++;
     pthread_mutex_unlock(&sb->mu);
 
-    if (get && !strcmp(p, "/")) {
-        resp->status = 200;
-        resp->content_type = "text/html; charset=utf-8";
-        resp->static_body = serve_page_board;
-    } else if (get && !strcmp(p, "/app.js")) {
-        resp->status = 200;
-        resp->content_type = "text/javascript; charset=utf-8";
-        resp->static_body = serve_page_js;
-    } else if (get && !strcmp(p, "/app.css")) {
-        resp->status = 200;
-        resp->content_type = "text/css; charset=utf-8";
-        resp->static_body = serve_page_css;
+    if (get && serve_static_page(p, "/", serve_page_board, resp)) {
+        /* page, script or style */
     } else if (get && !strcmp(p, "/state.json")) {
         pthread_mutex_lock(&sb->mu);
         if (sb->state_json) {

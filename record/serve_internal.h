@@ -149,5 +149,8 @@ int serve_httpd_port(const serve_httpd *h);
 void serve_httpd_stop(serve_httpd *h);
 /* Sets a small JSON error body {"error": msg} with the status. */
 void serve_resp_error(serve_resp *resp, int status, const char *msg);
+/* Answers GET of `page_path` with page (HTML) and of /app.js, /app.css with
+ * the shared script and style; returns false for any other path. */
+bool serve_static_page(const char *path, const char *page_path, const char *page, serve_resp *resp);
 
 #endif

@@ -524,3 +524,20 @@ fail_conn:
     close(fd);
     return -1;
 }
+
+bool serve_static_page(const char *path, const char *page_path, const char *page, serve_resp *resp)
+{
+    static const struct { const char *path, *type; } shared[] = {
+        {"/app.js", "text/javascript; charset=utf-8"},
+        {"/app.css", "text/css; charset=utf-8"},
+    };
+    const char *body = NULL, *type = "text/html; charset=utf-8";
+    if (!strcmp(path, page_path)) body = page;
+    else if (!strcmp(path, shared[0].path)) { body = serve_page_js; type = shared[0].type; }
+    else if (!strcmp(path, shared[1].path)) { body = serve_page_css; type = shared[1].type; }
+    if (!body) return false;
+    resp->status = 200;
+    resp->content_type = type;
+    resp->static_body = body;
+    return true;
+}

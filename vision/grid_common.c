@@ -1,5 +1,6 @@
 /* vision/grid_common.c: the grid mapping shared by every stage. */
 #include "vision/vision.h"
+#include "vision/grid_find.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,18 +22,8 @@ void vision_grid_map(const vision_grid *g, double u, double v, double *x, double
     *y = py;
 }
 
-/* Solves the 8x8 linear system of a four-point homography by Gaussian
- * elimination with partial pivoting; returns 0 on success. */
-static int homography_4pt(const double src[4][2], const double dst[4][2], double H[9])
+int vision_solve8(double A[8][9], double x[8])
 {
-    double A[8][9];
-    for (int i = 0; i < 4; i++) {
-        double u = src[i][0], v = src[i][1], x = dst[i][0], y = dst[i][1];
-        double r1[9] = {u, v, 1, 0, 0, 0, -u * x, -v * x, x};
-        double r2[9] = {0, 0, 0, u, v, 1, -u * y, -v * y, y};
-        memcpy(A[2 * i], r1, sizeof r1);
-        memcpy(A[2 * i + 1], r2, sizeof r2);
-    }
     for (int c = 0; c < 8; c++) {
         int piv = c;
         for (int r = c + 1; r < 8; r++)
@@ -46,7 +37,22 @@ static int homography_4pt(const double src[4][2], const double dst[4][2], double
             for (int k = c; k < 9; k++) A[r][k] -= f * A[c][k];
         }
     }
-    for (int i = 0; i < 8; i++) H[i] = A[i][8] / A[i][i];
+    for (int i = 0; i < 8; i++) x[i] = A[i][8] / A[i][i];
+    return 0;
+}
+
+/* The exact homography through four point pairs. */
+static int homography_4pt(const double src[4][2], const double dst[4][2], double H[9])
+{
+    double A[8][9];
+    for (int i = 0; i < 4; i++) {
+        double u = src[i][0], v = src[i][1], x = dst[i][0], y = dst[i][1];
+        double r1[9] = {u, v, 1, 0, 0, 0, -u * x, -v * x, x};
+        double r2[9] = {0, 0, 0, u, v, 1, -u * y, -v * y, y};
+        memcpy(A[2 * i], r1, sizeof r1);
+        memcpy(A[2 * i + 1], r2, sizeof r2);
+    }
+    if (vision_solve8(A, H) != 0) return -1;
     H[8] = 1;
     return 0;
 }

@@ -384,21 +384,8 @@ static int fit_homography(const double (*src)[2], const double (*dst)[2], int n,
             for (int a = 0; a < 8; a++)
                 for (int b = 0; b < 9; b++) A[a][b] += r[k][a] * r[k][b];
     }
-    for (int c = 0; c < 8; c++) {
-        int piv = c;
-        for (int r = c + 1; r < 8; r++)
-            if (fabs(A[r][c]) > fabs(A[piv][c])) piv = r;
-        if (fabs(A[piv][c]) < 1e-12) return -1;
-        if (piv != c)
-            for (int k = 0; k < 9; k++) { double t = A[c][k]; A[c][k] = A[piv][k]; A[piv][k] = t; }
-        for (int r = 0; r < 8; r++) {
-            if (r == c) continue;
-            double f = A[r][c] / A[c][c];
-            for (int k = c; k < 9; k++) A[r][k] -= f * A[c][k];
-        }
-    }
     double Hn[9];
-    for (int i = 0; i < 8; i++) Hn[i] = A[i][8] / A[i][i];
+    if (vision_solve8(A, Hn) != 0) return -1;
     Hn[8] = 1;
     /* Undo the normalisation: H = Td^-1 Hn Ts. */
     double Ts[9] = {ss, 0, -ss * ms[0], 0, ss, -ss * ms[1], 0, 0, 1};

@@ -25,6 +25,11 @@ typedef struct vision_grid_find_info {
 gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *out, vision_grid_find_info *info,
                               gs_error *err);
 
+/* Solves the 8 unknowns of A (8 rows of 8 coefficients + right-hand side)
+ * by Gaussian elimination with partial pivoting, destroying A; 0 on success,
+ * -1 when singular. Shared by the homography fits of vision/. */
+int vision_solve8(double A[8][9], double x[8]);
+
 #ifdef __cplusplus
 }
 #endif
