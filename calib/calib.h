@@ -16,7 +16,8 @@
  *   colour_board L a b             # board wood (Lab, 0..255 OpenCV scale)
  *   colour_black L a b             # stone colours; present when has_colour
  *   colour_white L a b
- *   colour_threshold black white   # decision thresholds of the reader
+ *   colour_threshold black white   # lightness midway between the wood and
+ *                                  # each stone colour (same L scale)
  *
  * The colour section belongs to the reading stage (vision_read); the grid
  * section to vision_grid_find.  calib_data is plain data, copy freely.
@@ -62,6 +63,14 @@ gs_status calib_parse(calib_data *c, const char *text, gs_error *err);
 
 /* Formats c into a malloc'd string; the caller frees it. NULL on no memory. */
 char *calib_format(const calib_data *c);
+
+/* Measures the colour model from a photo, its grid and the reading of it:
+ * the mean colour of the wood at cell centres between four empty points,
+ * and of the confidently read black and white stones (a disc of a quarter
+ * cell), in OpenCV 8-bit Lab.  GS_ERR_NOBOARD (out->valid = 0) when the photo
+ * shows no wood or no stone of a colour, so an empty board saves no model. */
+gs_status calib_colour_measure(const gs_image *img, const vision_grid *g, const vision_reading *rd,
+                               calib_colour *out, gs_error *err);
 
 /* Adapts a calibration made on frames of one size to frames of another
  * (scales the grid); no-op when the sizes match or are unknown. */

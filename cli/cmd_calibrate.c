@@ -240,6 +240,14 @@ int cmd_calibrate(int argc, char **argv)
         cli_error("%s: %s", source, err.msg);
         return gs_status_exit_code(st);
     }
+    /* The colour model comes from reading the same frame on the found grid. */
+    gs_error ce;
+    snprintf(ce.msg, sizeof ce.msg, "no frame");
+    if (shown) {
+        vision_reading rd;
+        if (vision_read(shown, &cal.grid, &rd, &ce) == GS_OK)
+            calib_colour_measure(shown, &cal.grid, &rd, &cal.colour, &ce);
+    }
     st = calib_save(&cal, outpath, &err);
     if (st != GS_OK) {
         gs_image_destroy(shown);
@@ -263,5 +271,10 @@ int cmd_calibrate(int argc, char **argv)
            cal.grid.size, cal.grid.size, cal.grid.corners[0][0], cal.grid.corners[0][1], cal.grid.corners[1][0],
            cal.grid.corners[1][1], cal.grid.corners[2][0], cal.grid.corners[2][1], cal.grid.corners[3][0],
            cal.grid.corners[3][1], cal.grid.confidence, fit.resid_p90, ms[0], ms[1], outpath);
+    if (cal.colour.valid)
+        printf("colour model saved: wood L %.0f, black L %.0f, white L %.0f\n", cal.colour.board[0], cal.colour.black[0],
+               cal.colour.white[0]);
+    else
+        printf("colour model not saved: %s\n", ce.msg);
     return GS_EXIT_OK;
 }

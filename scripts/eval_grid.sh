@@ -34,6 +34,7 @@ for dir in $(cd "$data/photos" && find . -name '*.txt' -printf '%h\n' | sort -u)
     n=$((n + 1))
     line=$($pin "$gs" calibrate "$img" -o "$tmp/g.cal" 2> "$tmp/err")
     if [ $? -ne 0 ]; then echo "  ${img#$data/photos/}: $(cat "$tmp/err")"; continue; fi
+    line=${line%%$'\n'*}   # the summary is the first line
     size=$(echo "$line" | awk '{print $2}' | cut -dx -f1)
     t=$(echo "$line" | sed 's/.* cpu \([0-9.]*\) ms.*/\1/')
     r=$(echo "$line" | sed 's/.* residual \([0-9.]*\) .*/\1/')

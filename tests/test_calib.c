@@ -140,6 +140,47 @@ static void test_scale(void **state)
     assert_true(fabs(c.grid.corners[2][0] - 2 * 630.1) < 1e-9);
 }
 
+/* The colour model of a real photo: wood between black and white stones in
+ * lightness, thresholds between them, and a board with no black stone saves
+ * no model. */
+static void test_colour_model(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(photo, "photos/imago/t2/t2_101.jpg");
+    gs_error e;
+    gs_image *img = gs_image_load(photo, &e);
+    assert_non_null(img);
+    vision_grid g;
+    assert_int_equal(vision_grid_find(img, 0, &g, &e), GS_OK);
+    vision_reading rd;
+    assert_int_equal(vision_read(img, &g, &rd, &e), GS_OK);
+    calib_colour c;
+    assert_int_equal(calib_colour_measure(img, &g, &rd, &c, &e), GS_OK);
+    assert_true(c.valid);
+    assert_true(c.black[0] + 40 < c.board[0]);
+    assert_true(c.board[0] + 20 < c.white[0]);
+    assert_true(c.black[0] < c.threshold[0] && c.threshold[0] < c.board[0]);
+    assert_true(c.board[0] < c.threshold[1] && c.threshold[1] < c.white[0]);
+    /* Saved and read back. */
+    calib_data cal;
+    calib_init(&cal);
+    cal.grid = g;
+    cal.colour = c;
+    char *text = calib_format(&cal);
+    assert_non_null(text);
+    calib_data back;
+    assert_int_equal(calib_parse(&back, text, &e), GS_OK);
+    free(text);
+    assert_true(back.colour.valid);
+    assert_true(fabs(back.colour.white[0] - c.white[0]) < 0.01);
+    /* No stones of one colour: no model. */
+    for (int i = 0; i < rd.pos.size * rd.pos.size; i++)
+        if (rd.pos.cell[i] == GS_BLACK) rd.pos.cell[i] = GS_EMPTY;
+    assert_int_equal(calib_colour_measure(img, &g, &rd, &c, &e), GS_ERR_NOBOARD);
+    assert_false(c.valid);
+    gs_image_destroy(img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_minimal_and_comments),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_scale),
+        cmocka_unit_test(test_colour_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
