@@ -39,6 +39,13 @@ struct recorder {
     /* points a referee ruling corrected in the record and the board has not
      * followed yet: read as the record says until it does */
     bool fix_pending[REC_NPTS];
+    /* stones of the record seen empty with no capture explaining it: a
+     * misread or a hand/shadow until confirmed (settled views in a row it
+     * has been missing, time and move number when it was first missed) */
+    int absent_views[REC_NPTS];
+    double absent_t0[REC_NPTS];
+    int absent_move[REC_NPTS];
+    bool absent_flagged[REC_NPTS]; /* already flagged by another event */
     /* last irregular view flagged (not flagged twice), and whether the view
      * before this one was irregular (two in a row: resync to the board) */
     bool have_flagged;
@@ -697,6 +704,8 @@ static gs_status resync_to(recorder *r, const gs_position *obs, bool irregular, 
     for (int i = 0; i < ww; i++) rules_game_add_warning(r->game, GS_WHITE);
     r->move_offset = moves;
     memset(r->ghost_move, 0, sizeof r->ghost_move);
+    memset(r->absent_views, 0, sizeof r->absent_views);
+    memset(r->absent_flagged, 0, sizeof r->absent_flagged);
     if (!irregular) return GS_OK; /* a referee's correction: the ruling says why */
     add_event(r, REC_EV_NOTE, "resync", moves, GS_EMPTY, (gs_point){-1, -1},
               "record follows the board again: %d point%s set as seen (setup node)", cnt, cnt == 1 ? "" : "s");
@@ -735,10 +744,27 @@ static void flag_classified_events(recorder *r, const rules_classification *cls,
                                      ev->type == RULES_EV_BOARD_DISTURBED || ev->type == RULES_EV_COLOR_CHANGED) &&
             game_moves(r) > 0 && base_move == game_moves(r) + 1)
             mv = game_moves(r);
+        /* a moved stone is numbered by the stone that appeared (the move it
+         * would have been): the shift happened after the move before it */
+        if (ev->type == RULES_EV_MOVED_STONE && ev->move_number > 1) mv = r->move_offset + ev->move_number - 1;
         gs_point p = ev->npoints ? ev->points[0] : (gs_point){-1, -1};
         const char *code = rules_event_code(ev->type);
+        if (ev->type == RULES_EV_STONE_REMOVED || ev->type == RULES_EV_WRONG_CAPTURE ||
+            ev->type == RULES_EV_MOVED_STONE)
+            for (int j = 0; j < ev->npoints; j++) /* a later confirmed absence there is not flagged again */
+                r->absent_flagged[ev->points[j].y * r->size + ev->points[j].x] = true;
+        /* a removal held back as a possible misread belongs to the move
+         * after which the stone was first missed */
+        int removed_after = game_moves(r);
+        if (ev->type == RULES_EV_STONE_REMOVED && p.x >= 0) {
+            int pi = p.y * r->size + p.x;
+            if (r->absent_views[pi] > 0 && r->absent_move[pi] <= game_moves(r)) {
+                removed_after = r->absent_move[pi];
+                if (removed_after > 0) mv = removed_after;
+            }
+        }
         if (ev->type == RULES_EV_STONE_REMOVED && r->last_capture_move > 0 &&
-            r->last_capture_move == game_moves(r)) {
+            (r->last_capture_move == game_moves(r) || r->last_capture_move == removed_after)) {
             /* lifted while the last move's captures were being taken off
              * and before any other move: part of that capture */
             char words[300];
@@ -890,6 +916,164 @@ static gs_status classify_and_commit(recorder *r, const gs_position *obs, bool a
     return GS_OK;
 }
 
+/* A stone of the record that vanishes with no capture explaining it is a
+ * misread or an occlusion (shadow, hand, glare) until it has stayed away
+ * REC_ABSENT_VIEWS settled views in a row (or REC_ABSENT_MS and two
+ * views): until then the view is read with the stone in place, so the
+ * record never follows a board missing a stone it will see again, and the
+ * stone coming back is no new move.  Confirmed, the absence goes through
+ * classify_and_commit like any change (stone_removed, record follows). */
+#define REC_ABSENT_VIEWS 4
+#define REC_ABSENT_MS 30000.0
+
+static bool any_absent(const recorder *r)
+{
+    for (int i = 0; i < r->size * r->size; i++)
+        if (r->absent_views[i] > 0) return true;
+    return false;
+}
+
+static bool view_is_clean(const rules_classification *cls)
+{
+    return cls->unchanged || (cls->nmoves > 0 && cls->nevents == 0);
+}
+
+/* Absences confirmed (or all of them when force: the game ends) are
+ * flagged once, as stone_removed at the move after which the stone was
+ * first missed (wrong_capture when that move captured), and the record
+ * follows the board there (setup node). */
+static gs_status confirm_absences(recorder *r, const gs_position *obs, bool force, double t_ms, gs_error *err)
+{
+    gs_position rec;
+    rules_game_position(r->game, &rec);
+    gs_position target = rec;
+    int n = r->size * r->size, cnt = 0, nconf = 0, mv = 0;
+    gs_point first = {-1, -1};
+    gs_color col = GS_EMPTY;
+    char detail[160] = "", human[8] = "";
+    size_t dl = 0;
+    for (int i = 0; i < n; i++) {
+        if (rec.cell[i] == GS_EMPTY || obs->cell[i] != GS_EMPTY || r->absent_views[i] == 0) continue;
+        bool confirmed = force || r->absent_views[i] > REC_ABSENT_VIEWS ||
+                         (r->absent_views[i] >= 2 && t_ms - r->absent_t0[i] >= REC_ABSENT_MS);
+        if (!confirmed) continue;
+        gs_point p = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
+        target.cell[i] = GS_EMPTY;
+        nconf++;
+        if (r->absent_flagged[i]) continue; /* the record follows, no second flag */
+        if (cnt == 0) {
+            first = p;
+            col = (gs_color)rec.cell[i];
+            mv = r->absent_move[i];
+            rules_point_human(p, r->size, human);
+        }
+        char s2[3];
+        rules_point_sgf(p, s2);
+        if (dl + 4 < sizeof detail) dl += (size_t)snprintf(detail + dl, sizeof detail - dl, "%s%s", cnt ? " " : "", s2);
+        cnt++;
+    }
+    if (!nconf) return GS_OK;
+    char words[300];
+    if (cnt == 0) {
+        /* flagged already */
+    } else if (r->last_capture_move > 0 && r->last_capture_move == mv) {
+        snprintf(words, sizeof words,
+                 "%d %s stone%s (%s) lifted while move %d's captures were being removed: a wrong capture "
+                 "(Art. 18, warning)", cnt, col == GS_BLACK ? "black" : "white", cnt > 1 ? "s" : "", human, mv);
+        flag(r, "wrong_capture", mv, col, first, words, detail);
+    } else {
+        snprintf(words, sizeof words,
+                 "%d %s stone%s (%s) removed from the board for no reason, gone for %d settled views: put it back "
+                 "(Art. 17.3)", cnt, col == GS_BLACK ? "black" : "white", cnt > 1 ? "s" : "", human,
+                 r->absent_views[first.y * r->size + first.x]);
+        flag(r, "stone_removed", mv > 0 ? mv : game_moves(r), col, first, words, detail);
+    }
+    /* resync_to clears every absence: the ones not confirmed yet are
+     * counted again from the next view (still held by the caller now) */
+    int keep[REC_NPTS];
+    double keep_t[REC_NPTS];
+    int keep_mv[REC_NPTS];
+    memcpy(keep, r->absent_views, sizeof keep);
+    memcpy(keep_t, r->absent_t0, sizeof keep_t);
+    memcpy(keep_mv, r->absent_move, sizeof keep_mv);
+    bool keep_fl[REC_NPTS];
+    memcpy(keep_fl, r->absent_flagged, sizeof keep_fl);
+    gs_status st = resync_to(r, &target, true, err);
+    for (int i = 0; i < n; i++)
+        if (target.cell[i] != GS_EMPTY) {
+            r->absent_views[i] = keep[i];
+            r->absent_t0[i] = keep_t[i];
+            r->absent_move[i] = keep_mv[i];
+            r->absent_flagged[i] = keep_fl[i];
+        }
+    if (st != GS_OK) return st;
+    return save(r, err);
+}
+
+static gs_status hold_absences(recorder *r, gs_position *obs, double t_ms, gs_error *err)
+{
+    gs_position rec;
+    rules_game_position(r->game, &rec);
+    int n = r->size * r->size, missing = 0;
+    for (int i = 0; i < n; i++) {
+        bool gone = rec.cell[i] != GS_EMPTY && obs->cell[i] == GS_EMPTY;
+        if (gone) {
+            missing++;
+            continue;
+        }
+        if (r->absent_views[i] > 0 && obs->cell[i] == rec.cell[i]) {
+            char h[8];
+            gs_point p = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
+            rules_point_human(p, r->size, h);
+            add_event(r, REC_EV_NOTE, "misread", game_moves(r), (gs_color)rec.cell[i], p,
+                      "stone at %s not seen for %d view%s and back: a misread or occlusion, no move", h,
+                      r->absent_views[i], r->absent_views[i] == 1 ? "" : "s");
+        }
+        r->absent_views[i] = 0;
+        if (obs->cell[i] == rec.cell[i]) r->absent_flagged[i] = false;
+    }
+    if (!missing) return GS_OK;
+    gs_error e;
+    if (rules_classify(r->game, obs, r->cls, &e) != GS_OK) return GS_OK;
+    if (view_is_clean(r->cls)) {
+        /* captured by a legal move: nothing is missing */
+        memset(r->absent_views, 0, sizeof r->absent_views);
+        return GS_OK;
+    }
+    /* only a plain removal is held: a stone gone while one of its colour
+     * appears elsewhere (moved stone, take back) or lifted with a capture
+     * (wrong capture) is judged as seen; a stone already held stays held
+     * whatever the later views add */
+    bool plain = true;
+    for (int i = 0; i < r->cls->nevents; i++) plain &= r->cls->events[i].type == RULES_EV_STONE_REMOVED;
+    for (int i = 0; i < n; i++) {
+        if (rec.cell[i] == GS_EMPTY || obs->cell[i] != GS_EMPTY) continue;
+        if (r->absent_views[i] == 0) {
+            if (!plain) continue; /* not held: the view goes through as seen */
+            r->absent_t0[i] = t_ms;
+            r->absent_move[i] = game_moves(r);
+        }
+        r->absent_views[i]++;
+    }
+    gs_status st = confirm_absences(r, obs, false, t_ms, err);
+    if (st != GS_OK) return st;
+    /* the stones still held go back in place, but only when that makes the
+     * view a plain one (no change or legal moves): otherwise the view is
+     * irregular anyway and goes through as seen */
+    rules_game_position(r->game, &rec);
+    gs_position held = *obs;
+    int nheld = 0;
+    for (int i = 0; i < n; i++)
+        if (rec.cell[i] != GS_EMPTY && obs->cell[i] == GS_EMPTY && r->absent_views[i] > 0) {
+            held.cell[i] = rec.cell[i];
+            nheld++;
+        }
+    if (!nheld) return GS_OK;
+    if (rules_classify(r->game, &held, r->cls, &e) != GS_OK || !view_is_clean(r->cls)) return GS_OK;
+    *obs = held;
+    return GS_OK;
+}
+
 static gs_status observe_impl(recorder *r, const gs_position *pos, const uint8_t *uncertain, double t_ms,
                               const gs_image *frame, gs_error *err)
 {
@@ -929,6 +1113,8 @@ static gs_status observe_impl(recorder *r, const gs_position *pos, const uint8_t
             }
         }
     }
+    gs_status hs = hold_absences(r, &obs, t_ms, err);
+    if (hs != GS_OK) return hs;
     return classify_and_commit(r, &obs, false, err);
 }
 
@@ -1106,7 +1292,10 @@ gs_status recorder_finish(recorder *r, double t_ms, gs_error *err)
             rules_game_position(r->game, &rec);
             r->have_flagged = false;
             if (!pos_equal(&rec, &r->last_obs)) resync(r, &r->last_obs, err);
-        } else if (r->have_pending && r->have_last_obs) {
+        } else if ((r->have_pending || any_absent(r)) && r->have_last_obs) {
+            /* no later view will come: a change still held (or a stone
+             * still missing) is confirmed now */
+            if (any_absent(r)) confirm_absences(r, &r->last_obs, true, t_ms, err);
             classify_and_commit(r, &r->last_obs, true, err);
         }
     }

@@ -60,6 +60,19 @@ static const rcase cases[] = {
      false},
     {"stone removed and play goes on: one flag, record follows", "",
      {{"B cc"}, {"W gg"}, {"- cc"}, {"B ee"}}, 4, 3, 1, NULL, 0, true},
+    /* a stone read as empty for a few views (misread, shadow, hand) and
+     * seen again is no move and no flag, even with moves in between */
+    {"stone unseen for two views and back: no event, no extra move", "",
+     {{"B cc"}, {"W gg"}, {"B ee"}, {"- cc"}, {"W ef"}, {"B eg"}, {"B cc, W fg"}, {"B fh"}}, 8, 7, 0, NULL, 0, true},
+    {"stone unseen for one view alone and back: nothing", "",
+     {{"B cc"}, {"W gg"}, {"- cc"}, {"B cc"}, {"B ee"}}, 5, 3, 0, NULL, 0, true},
+    {"stone gone for good: stone_removed once, at the move it vanished after", "",
+     {{"B cc"}, {"W gg"}, {"- cc"}, {"B ee"}, {"W ef"}, {"B eg"}, {"W fg"}, {"B fh"}, {"W gh"}}, 9, 8, 1,
+     "stone_removed", 2, true},
+    /* a stone pushed to a neighbouring point after move 3 (the view that
+     * shows it then the next one): flagged at move 3 */
+    {"moved stone flagged at the move after which it moved", "",
+     {{"B cc"}, {"W gg"}, {"B ee"}, {"- gg, W gh"}, {"W ef"}}, 5, 4, 1, "moved_stone", 3, true},
     {"setup position: side to move from the counts", "B cc, B gg, W cg", {{"W gc"}, {"B ee"}}, 2, 2, 0, NULL, 0, true},
     {"handicap stones then white moves", "B cc, B gg, B cg, B gc", {{"W ee"}, {"B ef"}}, 2, 2, 0, NULL, 0, true},
     {"three stones at once are followed and flagged", "", {{"B cc"}, {"W gg"}, {"W cg, W gc, W ee"}, {"B ef"}}, 4, 9, 3,

@@ -197,7 +197,10 @@ static void test_restore_pass_resign(void **state)
     /* put back: White's stone, known from the position before the event */
     gs_point gg = {6, 6};
     see(&f, "- gg");
-    see(&f, "B ee"); /* confirmed: the record followed the board (flagged) */
+    see(&f, "B ee"); /* missing a few views only: a misread so far */
+    see(&f, "W ef");
+    see(&f, "B eg");
+    see(&f, "W fg"); /* confirmed: the record followed the board (flagged) */
     gs_position rec;
     recorder_position(f.r, &rec);
     assert_int_equal(gs_position_get(&rec, 6, 6), GS_EMPTY);
