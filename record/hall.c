@@ -216,16 +216,7 @@ static void hall_handler(void *ctx, const serve_req *req, serve_resp *resp)
         pthread_mutex_lock(&h->mu);
         hall_json_locked(h, &b);
         pthread_mutex_unlock(&h->mu);
-        if (b.oom) {
-            serve_buf_free(&b);
-            serve_resp_error(resp, 500, "out of memory");
-            return;
-        }
-        resp->status = 200;
-        resp->content_type = "application/json";
-        resp->body = b.p;
-        resp->body_len = b.len;
-        resp->no_cache = true;
+        serve_resp_json(resp, &b, true);
     } else if (!strcmp(p, "/api/announce")) {
         if (strcmp(req->method, "POST")) {
             serve_resp_error(resp, 405, "method not allowed");

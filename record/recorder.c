@@ -93,18 +93,6 @@ static void fmt_time(double t_ms, char buf[24])
     snprintf(buf, 24, "%02d:%02d.%d", (ds / 600) % 100000, (ds / 10) % 60, ds % 10);
 }
 
-static void json_escape(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static int game_moves(const recorder *r) { return r->move_offset + (r->game ? rules_game_move_count(r->game) : 0); }
 
 static void ensure_evidence_dir(recorder *r)
@@ -208,7 +196,7 @@ static void print_events(recorder *r)
         static const char *const kinds[] = {"start", "move", "pass", "resign", "referee", "signal", "note", "end", "count", "ruling"};
         if (r->opt.json) {
             fprintf(f, "{\"t_ms\":%.0f,\"kind\":\"%s\",\"code\":", ev->t_ms, kinds[kind]);
-            json_escape(f, ev->code);
+            gs_json_write_string(f, ev->code);
             fprintf(f, ",\"move\":%d,\"color\":\"%s\"", move_number, color_letter(color));
             if (pt.x >= 0 && r->size > 0) {
                 char h[8], s[3];
@@ -218,10 +206,10 @@ static void print_events(recorder *r)
             }
             if (ev->evidence[0]) {
                 fprintf(f, ",\"evidence\":");
-                json_escape(f, ev->evidence);
+                gs_json_write_string(f, ev->evidence);
             }
             fprintf(f, ",\"text\":");
-            json_escape(f, ev->text);
+            gs_json_write_string(f, ev->text);
             fprintf(f, "}\n");
         } else {
             const char *tag = kind == REC_EV_REFEREE ? "FLAG " : kind == REC_EV_SIGNAL ? "SIGNAL " : "";

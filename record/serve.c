@@ -631,16 +631,7 @@ static void handle_event_list(serve_board *sb, serve_resp *resp)
     }
     serve_buf_printf(&b, "],\"warnings\":{\"B\":%d,\"W\":%d}}", sb->warnings[GS_BLACK], sb->warnings[GS_WHITE]);
     pthread_mutex_unlock(&sb->mu);
-    if (b.oom) {
-        serve_buf_free(&b);
-        serve_resp_error(resp, 500, "out of memory");
-        return;
-    }
-    resp->status = 200;
-    resp->content_type = "application/json";
-    resp->body = b.p;
-    resp->body_len = b.len;
-    resp->no_cache = true;
+    serve_resp_json(resp, &b, true);
 }
 
 /* Validates a ruling and queues it; 4xx with nothing queued otherwise. */
@@ -738,15 +729,12 @@ static void handle_ruling(serve_board *sb, const serve_req *req, serve_resp *res
     pthread_mutex_unlock(&sb->mu);
     if (for_mqtt) mqtt_send(sb, sb->topic_events, for_mqtt, strlen(for_mqtt));
     free(for_mqtt);
-    if (msg || b.oom) {
+    if (msg) {
         serve_buf_free(&b);
-        serve_resp_error(resp, msg ? status : 500, msg ? msg : "out of memory");
+        serve_resp_error(resp, status, msg);
         return;
     }
-    resp->status = 200;
-    resp->content_type = "application/json";
-    resp->body = b.p;
-    resp->body_len = b.len;
+    serve_resp_json(resp, &b, false);
 }
 
 static void board_handler(void *ctx, const serve_req *req, serve_resp *resp)

@@ -149,6 +149,9 @@ int serve_httpd_port(const serve_httpd *h);
 void serve_httpd_stop(serve_httpd *h);
 /* Sets a small JSON error body {"error": msg} with the status. */
 void serve_resp_error(serve_resp *resp, int status, const char *msg);
+/* Answers 200 with the JSON text in b, which the response takes over, or 500
+ * when building b ran out of memory (b is then freed). */
+void serve_resp_json(serve_resp *resp, serve_buf *b, bool no_cache);
 /* Answers GET of `page_path` with page (HTML) and of /app.js, /app.css with
  * the shared script and style; returns false for any other path. */
 bool serve_static_page(const char *path, const char *page_path, const char *page, serve_resp *resp);

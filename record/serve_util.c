@@ -525,6 +525,20 @@ fail_conn:
     return -1;
 }
 
+void serve_resp_json(serve_resp *resp, serve_buf *b, bool no_cache)
+{
+    if (b->oom) {
+        serve_buf_free(b);
+        serve_resp_error(resp, 500, "out of memory");
+        return;
+    }
+    resp->status = 200;
+    resp->content_type = "application/json";
+    resp->body = b->p;
+    resp->body_len = b->len;
+    resp->no_cache = no_cache;
+}
+
 bool serve_static_page(const char *path, const char *page_path, const char *page, serve_resp *resp)
 {
     static const struct { const char *path, *type; } shared[] = {
