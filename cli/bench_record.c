@@ -123,7 +123,7 @@ int bench_record(int argc, char **argv)
     printf("record        %7.1f fps wall  %7.1f fps CPU  (%.2f s wall, %.2f s CPU)\n", rec.frames / (rw / 1000),
            rec.frames / (rc / 1000), rw / 1000, rc / 1000);
     printf("record/decode %7.2f (CPU time ratio)   cores: %s\n", rc / dc, all_cores ? "all" : "1 (pinned)");
-    printf("moves %d, settled views %d, full reads %d, flagged %d\n", rec.moves, rec.settled_views, rec.full_reads,
+    printf("moves %d, settled views %d (%d with a hand reaching in), full reads %d, flagged %d\n", rec.moves, rec.settled_views, rec.covered_views, rec.full_reads,
            rec.referee_events);
     if (expect) {
         bool same = rec.have_final && rec.final_pos.size == want.size &&

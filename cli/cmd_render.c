@@ -22,7 +22,7 @@ static void usage(FILE *f)
         "a video (OUT.mp4 / OUT.avi) or numbered PNG frames (OUT_DIR/frame_000000.png),\n"
         "plus the truth: one JSON line per frame (OUT.truth.jsonl or OUT_DIR/truth.jsonl),\n"
         "the game as rendered (OUT.truth.sgf or OUT_DIR/truth.sgf) and the board grid\n"
-        "before any camera bump (OUT.truth.cal or OUT_DIR/truth.cal).\n"
+        "at the start, before any camera bump or drift (OUT.truth.cal or OUT_DIR/truth.cal).\n"
         "Every look option below is drawn from --seed unless given.\n"
         "\n"
         "  -o, --output PATH   video file (.mp4, .avi, .mkv) or a directory for PNG frames\n"
@@ -40,6 +40,8 @@ static void usage(FILE *f)
         "  --tilt DEG (0..75)  --rotation DEG  --roll DEG  --fov DEG  --fill F (0.1..1.5)\n"
         "  --distance MM       --k1 K (lens, -0.5..0.5)\n"
         "  --bump MS|none      time of a small camera knock   --bump-deg DEG\n"
+        "  --drift DEG_PER_MIN slow pan/tilt of the camera from the start (default 0)\n"
+        "  --drift-dir DEG     which way the picture drifts (0 right, 90 down; seeded)\n"
         "board:\n"
         "  --cells jp|cn|sq    22x23.7 / 24x23 / 23x23 mm cells   --cell WxH (mm)\n"
         "  --line MM  --margin MM  --thickness MM  --no-stars  --wood B,G,R  --grain G\n"
@@ -148,6 +150,7 @@ int cmd_render(int argc, char **argv)
         {"--brightness", 0.1, 3, 0, 0}, {"--gradient", 0, 1, 0, 0}, {"--glare", 0, 1, 0, 0},
         {"--flicker", 0, 0.5, 0, 0}, {"--slow", 0, 0.5, 0, 0}, {"--noise", 0, 60, 0, 0},
         {"--blur", 0, 1, 0, 0}, {"--motion-blur", 0, 3, 0, 0}, {"--jpeg", 0, 100, 0, 0},
+        {"--drift", -60, 60, 0, 0}, {"--drift-dir", -360, 720, 0, 0},
     };
     enum { N_NUM = sizeof num / sizeof num[0] };
     const char *cells = NULL, *cell_wh = NULL, *bump = NULL, *wood = NULL;
@@ -260,7 +263,8 @@ int cmd_render(int argc, char **argv)
     double *fields[] = {&p.tilt_deg, &p.rotation_deg, &p.roll_deg, &p.fov_deg, &p.fill, &p.distance_mm,
                         &p.k1, &p.bump_deg, &p.line_mm, &p.margin_mm, &p.thickness_mm, &p.grain,
                         &p.stone_h_mm, &p.jitter_mm, &p.kelvin, &p.brightness, &p.gradient, &p.glare,
-                        &p.flicker, &p.slow_amp, &p.noise, NULL, &p.motion_blur, NULL};
+                        &p.flicker, &p.slow_amp, &p.noise, NULL, &p.motion_blur, NULL,
+                        &p.drift_deg_min, &p.drift_dir_deg};
     for (int k = 0; k < (int)N_NUM; k++) {
         if (!num[k].set) continue;
         if (fields[k]) *fields[k] = num[k].val;

@@ -132,6 +132,27 @@ void margin_scan(const gs_image *img, const vision_grid *g, margin_view *out)
     out->n = w;
 }
 
+void margin_view_drop_beside(margin_view *m, const gs_position *board)
+{
+    if (!m || !board || board->size < 2) return;
+    int n = board->size, w = 0;
+    for (int i = 0; i < m->n; i++) {
+        const margin_stone *s = &m->stones[i];
+        /* the edge points within 0.6 cell along the edge of its centre */
+        bool horiz = s->side == MARGIN_TOP || s->side == MARGIN_BOTTOM;
+        double along = horiz ? s->u : s->v;
+        int fixed = s->side == MARGIN_TOP || s->side == MARGIN_LEFT ? 0 : n - 1;
+        bool beside = false;
+        for (int k = (int)ceil(along - 0.6); k <= (int)floor(along + 0.6) && !beside; k++) {
+            if (k < 0 || k >= n) continue;
+            gs_color c = horiz ? gs_position_get(board, k, fixed) : gs_position_get(board, fixed, k);
+            beside = c == s->color;
+        }
+        if (!beside) m->stones[w++] = *s;
+    }
+    m->n = w;
+}
+
 const char *margin_place_name(const margin_stone *s)
 {
     static const char *const sides[] = {"top edge", "right edge", "bottom edge", "left edge"};

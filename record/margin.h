@@ -52,6 +52,13 @@ void margin_spots(int size, double *u, double *v);
 /* Looks for stones on the margin of img under grid g. */
 void margin_scan(const gs_image *img, const vision_grid *g, margin_view *out);
 
+/* Drops the margin stones that lie beside a stone of their colour on the
+ * outer line of `board` (the settled reading of the same view): a stone
+ * seen obliquely leans out of its point by its height, and its side in the
+ * margin band is no signal.  A real signal stone put right beside an edge
+ * stone of its colour is dropped too: the price of no false signals. */
+void margin_view_drop_beside(margin_view *m, const gs_position *board);
+
 /* "top edge", "bottom-right corner", ... for messages. */
 const char *margin_place_name(const margin_stone *s);
 

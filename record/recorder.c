@@ -589,6 +589,16 @@ static bool pos_equal(const gs_position *a, const gs_position *b)
     return a->size == b->size && !memcmp(a->cell, b->cell, (size_t)a->size * (size_t)a->size);
 }
 
+/* Ghosts (captured stones still seen) read as the empty points they are
+ * in the record. */
+static void drop_ghosts(recorder *r, gs_position *p)
+{
+    gs_position rec;
+    rules_game_position(r->game, &rec);
+    for (int i = 0; i < r->size * r->size; i++)
+        if (r->ghost_move[i] && p->cell[i] == r->ghost_color[i] && rec.cell[i] == GS_EMPTY) p->cell[i] = GS_EMPTY;
+}
+
 /* Stones the record says were captured but are still seen: being lifted. */
 static void mark_ghosts(recorder *r, const gs_position *obs)
 {
@@ -608,10 +618,11 @@ static void mark_ghosts(recorder *r, const gs_position *obs)
  * and returns their count, or -1 if the change is not of that kind. */
 typedef struct plan_move { gs_color c; gs_point p; bool pass; } plan_move;
 
-static int plan_additions(recorder *r, const gs_position *obs, plan_move *plan, int max)
+static int plan_additions_on(const recorder *r, const rules_game *base, const gs_position *obs, plan_move *plan,
+                             int max)
 {
     gs_position rec;
-    rules_game_position(r->game, &rec);
+    rules_game_position(base, &rec);
     int n = r->size * r->size;
     gs_point add[2][REC_NPTS];
     int nadd[2] = {0, 0};
@@ -622,7 +633,7 @@ static int plan_additions(recorder *r, const gs_position *obs, plan_move *plan, 
         add[k][nadd[k]++] = (gs_point){(int8_t)(i % r->size), (int8_t)(i / r->size)};
     }
     if (nadd[0] + nadd[1] == 0 || nadd[0] + nadd[1] > max / 2) return -1;
-    rules_game *g = rules_game_clone(r->game);
+    rules_game *g = rules_game_clone(base);
     if (!g) return -1;
     int np = 0;
     bool used[2][REC_NPTS];
@@ -657,6 +668,35 @@ static int plan_additions(recorder *r, const gs_position *obs, plan_move *plan, 
     }
     rules_game_destroy(g);
     return ok ? np : -1;
+}
+
+static int plan_additions(recorder *r, const gs_position *obs, plan_move *plan, int max)
+{
+    return plan_additions_on(r, r->game, obs, plan, max);
+}
+
+/* The pending view was real, and play went on from it: obs follows from
+ * the pending view (its stones added as a plan) by moves with no more
+ * referee events than obs directly from the record (direct_events).  E.g.
+ * a stone played after an unannounced pass, seen once, then captured by
+ * the next move: the capture hides it from every later view. */
+static bool pending_continues(recorder *r, const gs_position *obs, int direct_events)
+{
+    plan_move plan[2 * RULES_CLASSIFY_MAX_MOVES * 4];
+    int np = plan_additions(r, &r->pending_obs, plan, (int)(sizeof plan / sizeof plan[0]));
+    if (np <= 0) return false;
+    rules_game *g = rules_game_clone(r->game);
+    rules_classification *cls = malloc(sizeof *cls);
+    bool ok = g && cls;
+    for (int i = 0; i < np && ok; i++) {
+        if (plan[i].pass) rules_game_pass(g, plan[i].c);
+        else ok = rules_game_play(g, plan[i].c, plan[i].p, NULL) == RULES_LEGAL;
+    }
+    gs_error e;
+    if (ok) ok = rules_classify(g, obs, cls, &e) == GS_OK && cls->nmoves > 0 && cls->nevents <= direct_events;
+    free(cls);
+    rules_game_destroy(g);
+    return ok;
 }
 
 /* Makes the record follow the board after an irregular change it could not
@@ -718,6 +758,12 @@ static void flag_classified_events(recorder *r, const rules_classification *cls,
     for (int i = 0; i < cls->nevents; i++) {
         const rules_event *ev = &cls->events[i];
         if (ev->type == RULES_EV_MISSED_CAPTURE) continue; /* handled as ghosts */
+        if ((ev->type == RULES_EV_STONE_REMOVED || ev->type == RULES_EV_WRONG_CAPTURE) && ev->npoints > 0) {
+            bool all_flagged = true; /* the same stones, still away: flagged once */
+            for (int j = 0; j < ev->npoints; j++)
+                all_flagged &= r->absent_flagged[ev->points[j].y * r->size + ev->points[j].x];
+            if (all_flagged) continue;
+        }
         char detail[200] = "";
         size_t dl = 0;
         for (int j = 0; j < ev->npoints && dl + 4 < sizeof detail; j++) {
@@ -814,6 +860,81 @@ static gs_status commit_plan(recorder *r, const gs_position *obs, const plan_mov
     return GS_OK;
 }
 
+/* The classification names a stone removed without capture that has a new
+ * stone of its own colour beside it in obs. */
+static bool removal_beside_own(const recorder *r, const rules_classification *cls, const gs_position *obs)
+{
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    gs_position rec;
+    rules_game_position(r->game, &rec);
+    for (int e = 0; e < cls->nevents; e++) {
+        if (cls->events[e].type != RULES_EV_WRONG_CAPTURE && cls->events[e].type != RULES_EV_STONE_REMOVED) continue;
+        for (int k = 0; k < cls->events[e].npoints; k++) {
+            gs_point q = cls->events[e].points[k];
+            gs_color c = gs_position_get(&rec, q.x, q.y);
+            for (int d = 0; d < 4; d++) {
+                int ax = q.x + dx[d], ay = q.y + dy[d];
+                if (ax < 0 || ay < 0 || ax >= r->size || ay >= r->size) continue;
+                if (c != GS_EMPTY && gs_position_get(obs, ax, ay) == c && gs_position_get(&rec, ax, ay) == GS_EMPTY)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Stones of the record missing from p with a new stone of their colour on
+ * a neighbouring point (each new stone used once): pushed there. */
+static int find_pushes(recorder *r, const gs_position *p, gs_point *from, gs_point *to, int max)
+{
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    gs_position rec;
+    rules_game_position(r->game, &rec);
+    bool used[REC_NPTS] = {0};
+    int n = 0;
+    for (int i = 0; i < r->size * r->size && n < max; i++) {
+        if (rec.cell[i] == GS_EMPTY || p->cell[i] != GS_EMPTY) continue;
+        int x = i % r->size, y = i / r->size;
+        for (int d = 0; d < 4; d++) {
+            int ax = x + dx[d], ay = y + dy[d];
+            if (ax < 0 || ay < 0 || ax >= r->size || ay >= r->size) continue;
+            int j = ay * r->size + ax;
+            if (used[j] || rec.cell[j] != GS_EMPTY || p->cell[j] != rec.cell[i]) continue;
+            used[j] = true;
+            from[n] = (gs_point){(int8_t)x, (int8_t)y};
+            to[n++] = (gs_point){(int8_t)ax, (int8_t)ay};
+            break;
+        }
+    }
+    return n;
+}
+
+/* Stones a pending view showed lifted and the next view shows back: a
+ * stone next to a plan move of the other colour was lifted as if that move
+ * had captured it: a wrong capture, corrected (RULES.md: warning, stones
+ * put back), flagged at that move.  Others were a misread or an occlusion. */
+static void flag_restored(recorder *r, const int *restored, int n, const plan_move *plan, int np, int base)
+{
+    for (int k = 0; k < n; k++) {
+        int i = restored[k];
+        gs_point q = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
+        gs_position rec;
+        rules_game_position(r->game, &rec);
+        gs_color c = (gs_color)rec.cell[i];
+        for (int j = 0; j < np; j++) {
+            if (plan[j].pass || plan[j].c == c || abs(plan[j].p.x - q.x) + abs(plan[j].p.y - q.y) != 1) continue;
+            char human[8], words[300], s2[3];
+            rules_point_human(q, r->size, human);
+            rules_point_sgf(q, s2);
+            snprintf(words, sizeof words,
+                     "%s stone at %s lifted as if captured by move %d, then put back: a wrong capture (Art. 18: "
+                     "warning, stones put back)", rules_color_name(c), human, base + j);
+            flag(r, "wrong_capture", base + j, c, q, words, s2);
+            break;
+        }
+    }
+}
+
 /* Every change the pending view showed is still there in obs: the pending
  * view really happened (it is not a misread), e.g. a double move followed by
  * the opponent's stone, which alone would look like two moves in order. */
@@ -844,29 +965,61 @@ static bool is_illegal_move_event(rules_event_type t)
  *    confirmed, stones added out of turn are followed with flagged passes,
  *    other changes are flagged and the record follows the board (setup
  *    node).  at_end: no later view will come, so confirm now. */
-static gs_status classify_and_commit(recorder *r, const gs_position *obs, bool at_end, gs_error *err)
+static gs_status classify_and_commit(recorder *r, const gs_position *obs_in, bool at_end, gs_error *err)
 {
     gs_error e;
+    gs_position cur = *obs_in;
+    const gs_position *obs = &cur;
     for (int round = 0; round < 3; round++) {
+        /* a move just committed from a pending view may have captured
+         * stones this view still shows: being lifted, not new stones */
+        if (round > 0) drop_ghosts(r, &cur);
         if (r->have_flagged && pos_equal(obs, &r->flagged_obs)) return GS_OK;
         if (rules_classify(r->game, obs, r->cls, &e) != GS_OK) return gs_error_set(err, e.status, "%s", e.msg);
         rules_classification *cls = r->cls;
         bool confirm_pending = false;
         if (cls->nmoves > 0 && r->have_pending && pending_persists(r, obs)) confirm_pending = true;
-        if (!confirm_pending && (cls->unchanged || cls->nmoves > 0)) {
+        /* play may have gone on from the pending view: its stone captured
+         * at once, or hidden by a wrong capture.  It stands when that
+         * explains this view with no more referee events than a direct
+         * reading (a misread stone then rarely fits: its vanishing would
+         * be an event) */
+        if (!confirm_pending && cls->nmoves > 0 && r->have_pending && pending_continues(r, obs, cls->nevents))
+            confirm_pending = true;
+        /* moves that leave a stone "removed" beside a new stone of its own
+         * colour are more likely a push with other moves (out of turn
+         * too): judged as irregular, with the next view */
+        bool pushed = cls->nmoves > 0 && !confirm_pending && removal_beside_own(r, cls, obs);
+        if (!confirm_pending && !pushed && (cls->unchanged || cls->nmoves > 0)) {
             if (r->have_pending && !(at_end && round == 0))
                 add_event(r, REC_EV_NOTE, "unconfirmed", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                           "an irregular view was not confirmed by the next one: ignored (misread, or undone at once)");
             r->have_pending = false;
             r->have_flagged = false;
             if (cls->unchanged) return GS_OK;
+            bool moved = false;
+            gs_point dest = {-1, -1};
+            for (int i = 0; i < cls->nevents; i++)
+                if (cls->events[i].type == RULES_EV_MOVED_STONE && cls->events[i].npoints == 2) {
+                    moved = true;
+                    dest = cls->events[i].points[1];
+                }
             gs_status st = commit_classified(r, obs, err);
             if (st != GS_OK) return st;
+            if (moved) r->ghost_move[dest.y * r->size + dest.x] = 0; /* pushed there, not captured */
+            /* a stone pushed while the moves were played: flagged, and the
+             * record follows the board (as for a moved stone alone) */
+            if (moved) {
+                gs_position fol = *obs;
+                drop_ghosts(r, &fol);
+                st = resync(r, &fol, err);
+                if (st != GS_OK) return st;
+            }
             return save(r, err);
         }
         bool illegal = false;
-        for (int i = 0; i < cls->nevents; i++) illegal |= is_illegal_move_event(cls->events[i].type);
-        if (illegal) {
+        for (int i = 0; i < cls->nevents && !pushed; i++) illegal |= is_illegal_move_event(cls->events[i].type);
+        if (illegal && !confirm_pending) { /* confirmed: judged again after the pending view */
             r->have_pending = false;
             flag_classified_events(r, cls, game_moves(r) + 1);
             r->have_flagged = true;
@@ -880,16 +1033,73 @@ static gs_status classify_and_commit(recorder *r, const gs_position *obs, bool a
         }
         /* confirmed: the pending view (or this one at the end) stands */
         gs_position p = r->have_pending ? r->pending_obs : *obs;
+        /* a stone the pending view lacked and this view shows back was
+         * lifted and put back (a wrong capture corrected): the rest stands */
+        int restored[REC_NPTS], nrestored = 0;
+        if (r->have_pending) {
+            gs_position rec;
+            rules_game_position(r->game, &rec);
+            /* (a stone it added and this view lacks may have been captured
+             * since: it stays) */
+            for (int i = 0; i < r->size * r->size; i++)
+                if (rec.cell[i] != GS_EMPTY && p.cell[i] == GS_EMPTY && obs->cell[i] == rec.cell[i]) {
+                    restored[nrestored++] = i;
+                    p.cell[i] = rec.cell[i];
+                }
+            if (pos_equal(&p, &rec)) { /* all of it undone */
+                r->have_pending = false;
+                continue;
+            }
+        }
         r->have_pending = false;
         plan_move plan[2 * RULES_CLASSIFY_MAX_MOVES * 4];
         int np = plan_additions(r, &p, plan, (int)(sizeof plan / sizeof plan[0]));
         if (np > 0) {
+            int base = game_moves(r) + 1;
             gs_status st = commit_plan(r, &p, plan, np, err);
             if (st != GS_OK) return st;
+            flag_restored(r, restored, nrestored, plan, np, base);
             st = save(r, err);
             if (st != GS_OK) return st;
             if (pos_equal(&p, obs)) return GS_OK;
             continue; /* now see how this view follows from the plan */
+        }
+        /* stones pushed to a neighbouring point while moves were played
+         * (out of alternation too): the moves stand, each push is flagged
+         * and the record follows the board */
+        gs_point from[8], to[8];
+        int npush = find_pushes(r, &p, from, to, 8);
+        if (npush > 0) {
+            gs_position back = p;
+            for (int k = 0; k < npush; k++) {
+                gs_position_set(&back, to[k].x, to[k].y, GS_EMPTY);
+                gs_position_set(&back, from[k].x, from[k].y, gs_position_get(&p, to[k].x, to[k].y));
+            }
+            np = plan_additions(r, &back, plan, (int)(sizeof plan / sizeof plan[0]));
+            if (np > 0) {
+                gs_status st = commit_plan(r, &back, plan, np, err);
+                if (st != GS_OK) return st;
+                for (int k = 0; k < npush; k++) {
+                    char hf[8], ht[8], words[240], d[8];
+                    rules_point_human(from[k], r->size, hf);
+                    rules_point_human(to[k], r->size, ht);
+                    rules_point_sgf(from[k], d);
+                    rules_point_sgf(to[k], d + 3);
+                    d[2] = ' ';
+                    gs_color c = gs_position_get(&p, to[k].x, to[k].y);
+                    snprintf(words, sizeof words,
+                             "a %s stone vanished from %s and one appeared at %s: moved stone; put it back "
+                             "(Art. 17.3)", c == GS_BLACK ? "Black" : "White", hf, ht);
+                    flag(r, "moved_stone", game_moves(r), c, to[k], words, d);
+                }
+                gs_position fol = p;
+                drop_ghosts(r, &fol);
+                st = resync(r, &fol, err);
+                if (st != GS_OK) return st;
+                st = save(r, err);
+                if (st != GS_OK || pos_equal(&p, obs)) return st;
+                continue;
+            }
         }
         if (rules_classify(r->game, &p, r->cls, &e) != GS_OK) return gs_error_set(err, e.status, "%s", e.msg);
         flag_classified_events(r, r->cls, game_moves(r) + 1);
@@ -998,6 +1208,21 @@ static gs_status confirm_absences(recorder *r, const gs_position *obs, bool forc
     return save(r, err);
 }
 
+/* A stone gained at a neighbour of point i in obs (a move that might have
+ * lifted i as a capture, right or wrong). */
+static bool beside_new_stone(const recorder *r, const gs_position *rec, const gs_position *obs, int i)
+{
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    int x = i % r->size, y = i / r->size;
+    for (int d = 0; d < 4; d++) {
+        int ax = x + dx[d], ay = y + dy[d];
+        if (ax < 0 || ay < 0 || ax >= r->size || ay >= r->size) continue;
+        int j = ay * r->size + ax;
+        if (obs->cell[j] != GS_EMPTY && rec->cell[j] != obs->cell[j]) return true;
+    }
+    return false;
+}
+
 static gs_status hold_absences(recorder *r, gs_position *obs, double t_ms, gs_error *err)
 {
     gs_position rec;
@@ -1028,16 +1253,19 @@ static gs_status hold_absences(recorder *r, gs_position *obs, double t_ms, gs_er
         memset(r->absent_views, 0, sizeof r->absent_views);
         return GS_OK;
     }
-    /* only a plain removal is held: a stone gone while one of its colour
-     * appears elsewhere (moved stone, take back) or lifted with a capture
-     * (wrong capture) is judged as seen; a stone already held stays held
-     * whatever the later views add */
+    /* a plain removal is held; in a view with other changes, a stone gone
+     * beside a stone just put down (a capture, right or wrong, or a moved
+     * stone) is judged as seen, one away from every new stone is held; a
+     * stone already held stays held whatever the later views add */
     bool plain = true;
     for (int i = 0; i < r->cls->nevents; i++) plain &= r->cls->events[i].type == RULES_EV_STONE_REMOVED;
     for (int i = 0; i < n; i++) {
         if (rec.cell[i] == GS_EMPTY || obs->cell[i] != GS_EMPTY) continue;
         if (r->absent_views[i] == 0) {
-            if (!plain) continue; /* not held: the view goes through as seen */
+            /* not held: the view goes through as seen; a stone already
+             * flagged (wrong capture, ...) and still away is held though:
+             * its absence is confirmed later, with no second flag */
+            if (!plain && !r->absent_flagged[i] && beside_new_stone(r, &rec, obs, i)) continue;
             r->absent_t0[i] = t_ms;
             r->absent_move[i] = game_moves(r);
         }
@@ -1375,6 +1603,9 @@ gs_status recorder_margin(recorder *r, const margin_view *m, double t_ms, gs_err
 {
     if (!r->started || r->finished || !m || !m->valid) return GS_OK;
     r->cur_t = t_ms;
+    margin_view mv = *m;
+    if (r->have_last_obs) margin_view_drop_beside(&mv, &r->last_obs);
+    m = &mv;
     int count[3] = {0, 0, 0}, corner[3] = {0, 0, 0};
     const margin_stone *first[3] = {NULL, NULL, NULL}, *first_corner[3] = {NULL, NULL, NULL};
     for (int i = 0; i < m->n; i++) {

@@ -1,5 +1,6 @@
 /* record/recorder_run.c: the recording loop (see recorder_run.h). */
 #include "record/recorder_run.h"
+#include "record/occlusion.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -205,17 +206,25 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
     tracker *tr = NULL;
     recorder *rec = NULL;
     tracker_update *up = malloc(sizeof *up);
-    if (!up) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    occlusion *oc = occlusion_create();
+    uint8_t covered[GS_MAX_SIZE * GS_MAX_SIZE];
+    if (!up || !oc) {
+        free(up);
+        occlusion_destroy(oc);
+        return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    }
     if (!o->decode_only) {
         tr = tracker_create(&o->tracker, err);
         if (!tr) {
             free(up);
+            occlusion_destroy(oc);
             return err ? err->status : GS_ERR_NOMEM;
         }
         rec = recorder_create(&o->recorder, err);
         if (!rec) {
             tracker_destroy(tr);
             free(up);
+            occlusion_destroy(oc);
             return err ? err->status : GS_ERR_NOMEM;
         }
     }
@@ -339,9 +348,19 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
             L.seen = up->pos;
             L.have_seen = true;
         }
-        st = recorder_observe(rec, &up->pos, up->n_uncertain ? up->uncertain : NULL, info.t_ms, frame, err);
+        /* a hand resting on the board stays still too: what reaches in
+         * from outside is not read (the record's value is kept there) */
+        if (up->refound) occlusion_reset(oc);
+        bool reaching = false;
+        int ncov = tracker_grid(tr) ? occlusion_mark(oc, frame, tracker_grid(tr), covered, &reaching) : 0;
+        stats->covered_views += ncov > 0;
+        int npt = up->pos.size * up->pos.size;
+        bool any_unc = up->n_uncertain > 0 || ncov > 0;
+        for (int i = 0; i < npt && ncov > 0; i++) up->uncertain[i] |= covered[i];
+        st = recorder_observe(rec, &up->pos, any_unc ? up->uncertain : NULL, info.t_ms, frame, err);
         if (st != GS_OK) break;
-        st = recorder_margin(rec, &up->margin, info.t_ms, err);
+        /* end-of-game signals count on a clear view only */
+        if (ncov == 0 && !reaching) st = recorder_margin(rec, &up->margin, info.t_ms, err);
         if (st != GS_OK) break;
     }
     (void)game_over_asked;
@@ -373,6 +392,7 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
     stats->ms_total = gs_now_ms() - t0;
     recorder_destroy(rec);
     tracker_destroy(tr);
+    occlusion_destroy(oc);
     free(up);
     return st;
 }

@@ -57,6 +57,7 @@ typedef struct recorder_run_stats {
     long frames;
     double ms_total;            /* wall time of the loop */
     int settled_views;          /* settled views handed to the recorder */
+    int covered_views;          /* ... of which something reached in from outside */
     int full_reads;             /* vision_read calls */
     int moves;                  /* moves + passes in the record */
     int referee_events;

@@ -3,8 +3,10 @@
  * Per frame only a tiny signature is taken (mean colour of a few pixels
  * around each intersection), so following a video costs little more than
  * decoding it; the full reader runs only when a still view differs from the
- * last settled one. */
+ * last settled one.  On calm frames, four corner patches measured against
+ * a reference keep the grid on a slowly drifting board (see tracker.h). */
 #include "record/tracker.h"
+#include "vision/cv_shim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +14,8 @@
 #include <string.h>
 
 #define TR_NPTS (GS_MAX_SIZE * GS_MAX_SIZE)
-#define TR_SAMPLES 9
+/* sample spots per point, each a 2x2 pixel block */
+#define TR_SAMPLES 4
 /* margin sample spots (record/margin.h) follow the points in signatures */
 #define TR_MARG (4 * (2 * GS_MAX_SIZE + 1))
 #define TR_NSIG (TR_NPTS + TR_MARG)
@@ -23,6 +26,44 @@
 /* A settled reading that changes more points than a move with a modest
  * capture makes the tracker look for the board again. */
 #define TR_REFIND_DIFF 5
+/* Drift following: four patches of TR_PATCH x TR_PATCH grey pixels, each
+ * image pixel block of the patch about TR_PATCH_CELLS / TR_PATCH cell wide,
+ * centred on the four outer intersections (wood, edge, table and the
+ * lines' corner: texture in both directions). */
+#define TR_PATCH 64
+#define TR_PATCH_CELLS 4.0
+/* A corner's match counts when its phase-correlation peak reaches this
+ * (the same picture moved gives 0.8..1, one with some stones added near
+ * the corner 0.4..0.7, a patch a hand mostly covers or another picture
+ * well under 0.2). */
+#define TR_PEAK_MIN 0.2
+/* Below this the reference is renewed at the next settled view (stones
+ * put near a corner change its patch for good, and a much changed corner
+ * may match a whole cell off on the lines) */
+#define TR_PEAK_REFRESH 0.6
+/* Measures at most this often (frame time, ms) while the grid has moved
+ * in the last TR_DRIFT_ACTIVE_MS, else at most every TR_DRIFT_IDLE_MS:
+ * drifts are slow, and most cameras do not drift at all */
+#define TR_DRIFT_EVERY_MS 90
+#define TR_DRIFT_IDLE_MS 400
+#define TR_DRIFT_ACTIVE_MS 3000
+/* The grid moves when a corner has drifted this far (cells) ... */
+#define TR_DRIFT_APPLY 0.015
+/* ... unless one corner's move differs from the others' by more than
+ * this (cells): not a drift of the whole picture */
+#define TR_DRIFT_SPREAD 0.2
+/* ... or the move since the grid was last placed exceeds this (cells): a
+ * knock, left to the board search */
+#define TR_DRIFT_MAX 0.6
+/* ... or it disagrees with the previous measure by more than this (cells) */
+#define TR_DRIFT_STEADY 0.08
+/* Frames in a row without motion before the first reference is taken */
+#define TR_CALM_REF 3
+/* Failed measures in a row after which a settled view renews it */
+#define TR_LOST_REF 10
+/* A note when the board has drifted this far (cells) since it was found,
+ * then at twice, four times ... that */
+#define TR_DRIFT_NOTE 0.25
 
 struct tracker {
     tracker_options opt;
@@ -43,6 +84,27 @@ struct tracker {
     gs_position pos;            /* last settled position */
     long frames_without_grid;
     vision_reading *reading;    /* scratch, big */
+    /* drift following (see tracker.h) */
+    double pitch;               /* pixels per cell near the board centre */
+    bool have_ref;              /* reference patches taken for this grid */
+    int calm;                   /* frames in a row without motion */
+    int patch_k;                /* image pixels per patch pixel */
+    int ref_ox[4], ref_oy[4];   /* image origin of each reference patch */
+    double ref_c[4][2];         /* outer intersections at the reference */
+    vision_grid ref_grid;       /* the grid at the reference */
+    uint8_t ref_px[4 * TR_PATCH * TR_PATCH], cur_px[4 * TR_PATCH * TR_PATCH];
+    bool have_last;             /* last_disp holds the previous good measure */
+    bool in_sync;               /* the last measure found the grid in place */
+    bool weak;                  /* ... with a corner matching poorly: take a
+                                   new reference at the next settled view */
+    double last_est_ms;         /* frame time of the last measure */
+    double last_move_ms;        /* ... of the last grid move */
+    int lost;                   /* measures in a row with two corners or
+                                   more unmatched (a reference spoilt by a
+                                   hand, or much changed) */
+    double last_disp[4][2];
+    double found_c[4][2];       /* outer intersections when the grid was found */
+    double next_note;           /* drift (cells) worth the next note */
 };
 
 void tracker_options_init(tracker_options *o)
@@ -78,14 +140,25 @@ const vision_grid *tracker_grid(const tracker *t) { return t->have_grid ? &t->gr
 
 void tracker_reset_settle(tracker *t)
 {
+    t->have_last = false;
+    t->calm = 0;
     t->have_prev = false;
     t->reported_this_still = false;
     t->have_settled_sig = false;
 }
 
-/* Precomputes the pixel of every point and the sample pattern (a 3x3
- * lattice at a fifth of the cell pitch: inside a stone, off the lines). */
-static void set_grid(tracker *t, const vision_grid *g, int w, int h)
+/* Image positions of the four outer intersections, in vision_grid order. */
+static void outer_corners(const vision_grid *g, double c[4][2])
+{
+    int n = g->size - 1;
+    const double cu[4] = {0, n, n, 0}, cv[4] = {0, 0, n, n};
+    for (int i = 0; i < 4; i++) vision_grid_map(g, cu[i], cv[i], &c[i][0], &c[i][1]);
+}
+
+/* Precomputes the pixel of every point and the sample pattern; the settle
+ * state is kept (a grid that followed a drift still samples the same spots
+ * of the board). */
+static void place_grid(tracker *t, const vision_grid *g, int w, int h)
 {
     t->grid = *g;
     t->have_grid = true;
@@ -98,13 +171,14 @@ static void set_grid(tracker *t, const vision_grid *g, int w, int h)
     vision_grid_map(g, mid + 1, mid, &x1, &y1);
     vision_grid_map(g, mid, mid + 1, &x2, &y2);
     double pitch = fmin(hypot(x1 - x0, y1 - y0), hypot(x2 - x0, y2 - y0));
-    int d = (int)(pitch * 0.2 + 0.5);
-    if (d < 1) d = 1;
+    /* the four quarter-diagonals a fifth of a cell out along the board's
+     * own axes: inside a stone, off the lines, so a drift of a pixel or
+     * two (before the grid follows it) changes no signature */
     int k = 0;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            t->sample_dx[k] = dx * d;
-            t->sample_dy[k] = dy * d;
+    for (int sy = -1; sy <= 1; sy += 2)
+        for (int sx = -1; sx <= 1; sx += 2) {
+            t->sample_dx[k] = (int)lround(0.2 * (sx * (x1 - x0) + sy * (x2 - x0)) - 0.5);
+            t->sample_dy[k] = (int)lround(0.2 * (sx * (y1 - y0) + sy * (y2 - y0)) - 0.5);
             k++;
         }
     for (int v = 0; v < g->size; v++)
@@ -127,9 +201,23 @@ static void set_grid(tracker *t, const vision_grid *g, int w, int h)
         t->py[t->npts + k] = (int)lround(y);
     }
     t->nsig = t->npts + nm;
+    t->pitch = pitch;
+}
+
+/* Precomputes everything for a grid found anew: the settle state and the
+ * drift reference start over. */
+static void set_grid(tracker *t, const vision_grid *g, int w, int h)
+{
+    place_grid(t, g, w, h);
     t->have_prev = false;
     t->have_settled_sig = false;
     t->reported_this_still = false;
+    t->have_ref = false;
+    t->have_last = false;
+    t->in_sync = false;
+    t->calm = 0;
+    t->next_note = TR_DRIFT_NOTE;
+    outer_corners(g, t->found_c);
 }
 
 static void signature(const tracker *t, const gs_image *img, int16_t sig[][3])
@@ -139,10 +227,14 @@ static void signature(const tracker *t, const gs_image *img, int16_t sig[][3])
         int s[3] = {0, 0, 0}, n = 0;
         for (int k = 0; k < TR_SAMPLES; k++) {
             int x = t->px[i] + t->sample_dx[k], y = t->py[i] + t->sample_dy[k];
-            if (x < 0 || y < 0 || x >= img->width || y >= img->height) continue;
+            if (x < 0 || y < 0 || x + 1 >= img->width || y + 1 >= img->height) continue;
             const uint8_t *p = img->buf + (size_t)y * (size_t)img->stride + (size_t)x * (size_t)ch;
-            for (int c = 0; c < 3; c++) s[c] += p[ch == 3 ? c : 0];
-            n++;
+            const uint8_t *q = p + img->stride;
+            for (int c = 0; c < 3; c++) {
+                int o = ch == 3 ? c : 0;
+                s[c] += p[o] + p[o + ch] + q[o] + q[o + ch];
+            }
+            n += 4;
         }
         for (int c = 0; c < 3; c++) sig[i][c] = (int16_t)(n ? s[c] / n : 0);
     }
@@ -157,6 +249,245 @@ static int sig_changed(const tracker *t, int16_t a[][3], int16_t b[][3])
         n += d > TR_MOVE_DIFF;
     }
     return n;
+}
+
+/* Motion between two signatures: one spot changed a lot, or two or more
+ * changed.  A lone spot that changed a little is sensor or compression
+ * noise (an H.264 frame refining after a hand left), and taking it for
+ * motion can cost a short still view its settle time. */
+static bool sig_motion(const tracker *t, int16_t a[][3], int16_t b[][3])
+{
+    int n = 0;
+    for (int i = 0; i < t->nsig; i++) {
+        int d = abs(a[i][0] - b[i][0]) + abs(a[i][1] - b[i][1]) + abs(a[i][2] - b[i][2]);
+        if (d > 2 * TR_MOVE_DIFF) return true;
+        n += d > TR_MOVE_DIFF;
+    }
+    return n >= 2;
+}
+
+static bool sig_big_change(const tracker *t, int16_t a[][3], int16_t b[][3])
+{
+    for (int i = 0; i < t->nsig; i++)
+        if (abs(a[i][0] - b[i][0]) + abs(a[i][1] - b[i][1]) + abs(a[i][2] - b[i][2]) > 2 * TR_MOVE_DIFF) return true;
+    return false;
+}
+
+/* ------------------------------------------------------ drift following */
+
+/* Top-left pixel of the patch centred on (x, y).  It may stick out of the
+ * picture (a corner near the frame's edge): the patch stays centred on the
+ * corner, since phase correlation under a window underestimates shifts
+ * that are not small. */
+static void patch_origin(const tracker *t, double x, double y, int *ox, int *oy)
+{
+    int span = TR_PATCH * t->patch_k;
+    double cx = fmin(fmax(x, -1e6), 1e6), cy = fmin(fmax(y, -1e6), 1e6);
+    *ox = (int)lround(cx - span / 2.0);
+    *oy = (int)lround(cy - span / 2.0);
+}
+
+/* Grey patch (k x k pixel blocks averaged) with its top-left at (ox, oy);
+ * outside the picture the nearest edge pixel stands in. */
+static void patch_cut(const gs_image *img, int ox, int oy, int k, uint8_t *dst)
+{
+    int ch = img->channels, kk = k * k * (ch == 3 ? 4 : 1), span = TR_PATCH * k;
+    bool inside = ox >= 0 && oy >= 0 && ox + span <= img->width && oy + span <= img->height;
+    for (int b = 0; b < TR_PATCH; b++)
+        for (int a = 0; a < TR_PATCH; a++) {
+            int sum = 0;
+            for (int y = 0; y < k; y++) {
+                int yy = oy + b * k + y;
+                if (!inside) yy = yy < 0 ? 0 : yy >= img->height ? img->height - 1 : yy;
+                const uint8_t *row = img->buf + (size_t)yy * (size_t)img->stride;
+                for (int x = 0; x < k; x++) {
+                    int xx = ox + a * k + x;
+                    if (!inside) xx = xx < 0 ? 0 : xx >= img->width ? img->width - 1 : xx;
+                    const uint8_t *p = row + (size_t)xx * (size_t)ch;
+                    sum += ch == 3 ? p[0] + 2 * p[1] + p[2] : p[0];
+                }
+            }
+            dst[b * TR_PATCH + a] = (uint8_t)(sum / kk);
+        }
+}
+
+/* Takes the drift reference from a still view with the current grid. */
+static void drift_take_ref(tracker *t, const gs_image *img)
+{
+    if (t->opt.no_follow || t->pitch <= 0) return;
+    int k = (int)lround(TR_PATCH_CELLS * t->pitch / TR_PATCH);
+    if (k < 1) k = 1;
+    if (TR_PATCH * k > img->width || TR_PATCH * k > img->height) return;   /* too small a picture */
+    t->patch_k = k;
+    t->ref_grid = t->grid;
+    outer_corners(&t->grid, t->ref_c);
+    for (int i = 0; i < 4; i++) {
+        patch_origin(t, t->ref_c[i][0], t->ref_c[i][1], &t->ref_ox[i], &t->ref_oy[i]);
+        patch_cut(img, t->ref_ox[i], t->ref_oy[i], k, t->ref_px + i * TR_PATCH * TR_PATCH);
+    }
+    t->have_ref = true;
+    t->have_last = false;
+    t->in_sync = true;
+    t->weak = false;
+    t->lost = 0;
+}
+
+/* Inverse of vision_grid_map's radial distortion. */
+static void grid_undistort(const vision_grid *g, double *x, double *y)
+{
+    if (g->k1 == 0 || g->norm <= 0) return;
+    double px = *x - g->cx, py = *y - g->cy, ux = px, uy = py;
+    for (int i = 0; i < 10; i++) {
+        double f = 1 + g->k1 * (ux * ux + uy * uy) / (g->norm * g->norm);
+        if (f < 0.2) f = 0.2;
+        ux = px / f;
+        uy = py / f;
+    }
+    *x = g->cx + ux;
+    *y = g->cy + uy;
+}
+
+/* True (and remembered) when a drift measure is due at frame time t_ms. */
+static bool drift_due(tracker *t, double t_ms)
+{
+    bool active = t_ms >= t->last_move_ms && t_ms - t->last_move_ms < TR_DRIFT_ACTIVE_MS;
+    double every = active ? TR_DRIFT_EVERY_MS : TR_DRIFT_IDLE_MS;
+    if (t_ms >= t->last_est_ms && t_ms - t->last_est_ms < every) return false;
+    t->last_est_ms = t_ms;
+    return true;
+}
+
+/* Displacement at corner j of an affine field through the other three
+ * corners' displacements (for a corner a hand or new stones spoil). */
+static void affine_fill(const double c[4][2], double d[4][2], int j)
+{
+    int a = (j + 1) % 4, b = (j + 2) % 4, e = (j + 3) % 4;
+    /* c_j = c_a + s (c_b - c_a) + u (c_e - c_a): solve s, u, then
+     * d_j = d_a + s (d_b - d_a) + u (d_e - d_a) */
+    double px = c[b][0] - c[a][0], py = c[b][1] - c[a][1], qx = c[e][0] - c[a][0], qy = c[e][1] - c[a][1];
+    double rx = c[j][0] - c[a][0], ry = c[j][1] - c[a][1], det = px * qy - py * qx;
+    if (fabs(det) < 1e-9) return;
+    double sv = (rx * qy - ry * qx) / det, uv = (px * ry - py * rx) / det;
+    for (int k = 0; k < 2; k++) d[j][k] = d[a][k] + sv * (d[b][k] - d[a][k]) + uv * (d[e][k] - d[a][k]);
+}
+
+/* Which corner to leave out of a drift measure: -1 none (all four good and
+ * agreeing within tol px), 0..3 the one corner not good or going its own
+ * way while the other three agree, -2 when no three corners agree. */
+static int drift_odd_one(const double res[4][2], const bool good[4], double tol)
+{
+    int nbad = 0, bad = -1;
+    for (int i = 0; i < 4; i++)
+        if (!good[i]) { nbad++; bad = i; }
+    if (nbad > 1) return -2;
+    for (int pass = 0; pass < 2; pass++) {
+        /* do the corners in play agree (each within tol of their mean)? */
+        double m[2] = {0, 0};
+        int n = 0;
+        for (int i = 0; i < 4; i++)
+            if (i != bad) { m[0] += res[i][0]; m[1] += res[i][1]; n++; }
+        m[0] /= n;
+        m[1] /= n;
+        int worst = -1;
+        double wd = 0;
+        for (int i = 0; i < 4; i++) {
+            if (i == bad) continue;
+            double d = hypot(res[i][0] - m[0], res[i][1] - m[1]);
+            if (d > wd) { wd = d; worst = i; }
+        }
+        if (wd <= tol) return bad;
+        if (bad >= 0) return -2;
+        /* all four good but one off: try without the farthest */
+        bad = worst;
+    }
+    return -2;
+}
+
+/* Measures the drift of the four corners since the reference and moves the
+ * grid when it is clear (see tracker.h).  Returns true when it moved. */
+static bool drift_follow(tracker *t, const gs_image *img, tracker_update *out)
+{
+    double cur[4][2], disp[4][2], res[4][2], peak[4], sh[4][2];
+    int ox[4], oy[4], k = t->patch_k;
+    outer_corners(&t->grid, cur);
+    for (int i = 0; i < 4; i++) {
+        patch_origin(t, cur[i][0], cur[i][1], &ox[i], &oy[i]);
+        patch_cut(img, ox[i], oy[i], k, t->cur_px + i * TR_PATCH * TR_PATCH);
+    }
+    gs_image ref = {TR_PATCH, 4 * TR_PATCH, TR_PATCH, 1, t->ref_px};
+    gs_image now = {TR_PATCH, 4 * TR_PATCH, TR_PATCH, 1, t->cur_px};
+    t->in_sync = false;
+    if (cvshim_patch_shifts(&ref, &now, TR_PATCH, 4, sh, peak, NULL, 0) != 0) return false;
+    double cell = t->pitch;
+    bool good[4];
+    t->weak = false;
+    for (int i = 0; i < 4; i++) {
+        /* how far the reference's content has moved in the picture, and
+         * how far the grid has to move at this corner */
+        disp[i][0] = ox[i] - t->ref_ox[i] + sh[i][0] * k;
+        disp[i][1] = oy[i] - t->ref_oy[i] + sh[i][1] * k;
+        res[i][0] = t->ref_c[i][0] + disp[i][0] - cur[i][0];
+        res[i][1] = t->ref_c[i][1] + disp[i][1] - cur[i][1];
+        /* a faint match, or a jump (a knock, or the match a whole cell off
+         * on the lines once stones have changed the corner) */
+        good[i] = peak[i] >= TR_PEAK_MIN && hypot(res[i][0], res[i][1]) <= TR_DRIFT_MAX * cell;
+        if (!(peak[i] >= TR_PEAK_REFRESH)) t->weak = true;
+    }
+    int bad = drift_odd_one(res, good, TR_DRIFT_SPREAD * cell);
+    if (bad == -2) {
+        /* two corners or more hidden, changed or in disagreement: not a
+         * drift of the whole picture, or not measurable now */
+        t->have_last = false;
+        t->lost++;
+        return false;
+    }
+    t->lost = 0;
+    if (bad >= 0) {
+        /* one corner (a hand, stones put there) is carried by the others;
+         * a still view will renew its reference */
+        affine_fill(t->ref_c, disp, bad);
+        t->weak = true;
+        res[bad][0] = t->ref_c[bad][0] + disp[bad][0] - cur[bad][0];
+        res[bad][1] = t->ref_c[bad][1] + disp[bad][1] - cur[bad][1];
+    }
+    bool steady = t->have_last, due = false;
+    for (int i = 0; i < 4; i++) {
+        double r = hypot(res[i][0], res[i][1]);
+        if (r > TR_DRIFT_MAX * cell) { t->have_last = false; return false; }
+        if (r > TR_DRIFT_APPLY * cell) due = true;
+        if (steady && hypot(disp[i][0] - t->last_disp[i][0], disp[i][1] - t->last_disp[i][1]) > TR_DRIFT_STEADY * cell)
+            steady = false;
+    }
+    memcpy(t->last_disp, disp, sizeof disp);
+    t->have_last = true;
+    if (!due) t->in_sync = true;
+    if (!due || !steady) return false;
+    /* the grid through the four moved corners, same lens */
+    double uc[4][2], dc[4][2];
+    for (int i = 0; i < 4; i++) {
+        dc[i][0] = uc[i][0] = t->ref_c[i][0] + disp[i][0];
+        dc[i][1] = uc[i][1] = t->ref_c[i][1] + disp[i][1];
+        grid_undistort(&t->ref_grid, &uc[i][0], &uc[i][1]);
+    }
+    vision_grid g;
+    gs_error e;
+    if (vision_grid_from_corners(&g, t->grid.size, (const double(*)[2])uc, &e) != GS_OK) return false;
+    g.k1 = t->ref_grid.k1;
+    g.cx = t->ref_grid.cx;
+    g.cy = t->ref_grid.cy;
+    g.norm = t->ref_grid.norm;
+    g.cell_aspect = t->ref_grid.cell_aspect;
+    g.confidence = t->ref_grid.confidence;
+    memcpy(g.corners, dc, sizeof dc);
+    place_grid(t, &g, img->width, img->height);
+    t->in_sync = true;
+    double moved = 0;
+    for (int i = 0; i < 4; i++) moved = fmax(moved, hypot(dc[i][0] - t->found_c[i][0], dc[i][1] - t->found_c[i][1]) / cell);
+    if (moved >= t->next_note) {
+        while (moved >= t->next_note) t->next_note *= 2;
+        snprintf(out->note, sizeof out->note, "board drifted %.2f cell since it was found: grid follows", moved);
+    }
+    return true;
 }
 
 /* Reads img with grid g; fills the position (uncertain points kept from the
@@ -184,6 +515,44 @@ static int read_with(tracker *t, const gs_image *img, const vision_grid *g, gs_p
     return diff;
 }
 
+/* A board found again may be named from another corner (a board seen
+ * nearly corner-on: a small knock changes which edge looks like the top).
+ * Of the 8 symmetries of the board, g takes the one that puts its corners
+ * nearest the old grid's, so the same point keeps its name: H' = H S, the
+ * lens model unchanged. */
+static void grid_keep_orientation(vision_grid *g, const vision_grid *old)
+{
+    double N = g->size - 1;
+    static const double S[8][6] = {
+        {1, 0, 0, 0, 1, 0},   {0, -1, 1, 1, 0, 0},  {-1, 0, 1, 0, -1, 1}, {0, 1, 0, -1, 0, 1},
+        {-1, 0, 1, 0, 1, 0},  {1, 0, 0, 0, -1, 1},  {0, 1, 0, 1, 0, 0},   {0, -1, 1, -1, 0, 1}};
+    static const double cu[4] = {0, 1, 1, 0}, cv[4] = {0, 0, 1, 1};
+    int best = 0;
+    double best_d = 0;
+    for (int k = 0; k < 8; k++) {
+        double d = 0;
+        for (int i = 0; i < 4; i++) {
+            /* (u', v') = S (u, v, 1), the constant terms scaled by N */
+            double u = S[k][0] * cu[i] * N + S[k][1] * cv[i] * N + S[k][2] * N;
+            double v = S[k][3] * cu[i] * N + S[k][4] * cv[i] * N + S[k][5] * N;
+            double x, y;
+            vision_grid_map(g, u, v, &x, &y);
+            d += hypot(x - old->corners[i][0], y - old->corners[i][1]);
+        }
+        if (k == 0 || d < best_d) {
+            best_d = d;
+            best = k;
+        }
+    }
+    if (best == 0) return;
+    double M[9] = {S[best][0], S[best][1], S[best][2] * N, S[best][3], S[best][4], S[best][5] * N, 0, 0, 1}, H[9];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) H[r * 3 + c] = g->H[r * 3] * M[c] + g->H[r * 3 + 1] * M[3 + c] + g->H[r * 3 + 2] * M[6 + c];
+    memcpy(g->H, H, sizeof H);
+    for (int i = 0; i < 4; i++) vision_grid_map(g, cu[i] * N, cv[i] * N, &g->corners[i][0], &g->corners[i][1]);
+    if (S[best][0] == 0 && g->cell_aspect > 0) g->cell_aspect = 1 / g->cell_aspect; /* axes swapped */
+}
+
 /* The full read of a still view, with a new board search when the reading
  * looks like the camera or the board moved. */
 static gs_status settle(tracker *t, const gs_image *img, tracker_update *out, gs_error *err)
@@ -198,6 +567,7 @@ static gs_status settle(tracker *t, const gs_image *img, tracker_update *out, gs
         vision_grid g2;
         gs_error e2;
         if (vision_grid_find(img, t->grid.size, &g2, &e2) == GS_OK && g2.size == t->grid.size) {
+            grid_keep_orientation(&g2, &t->grid);
             gs_position pos2;
             uint8_t unc2[TR_NPTS];
             int nu2 = 0;
@@ -217,6 +587,10 @@ static gs_status settle(tracker *t, const gs_image *img, tracker_update *out, gs
         }
     }
     margin_scan(img, &t->grid, &out->margin);
+    /* a still view read with the grid in place: the reference for the
+     * drift (again, when a corner's patch no longer matches well, or when
+     * the reference has stopped matching at all) */
+    if (!t->have_ref || (!out->refound && ((t->weak && t->in_sync) || t->lost >= TR_LOST_REF))) drift_take_ref(t, img);
     t->pos = pos;
     t->have_pos = true;
     out->settled = true;
@@ -264,7 +638,34 @@ gs_status tracker_feed(tracker *t, const gs_image *frame, double t_ms, bool sett
     }
     int16_t sig[TR_NSIG][3];
     signature(t, frame, sig);
-    bool moved = !t->have_prev || sig_changed(t, sig, t->sig_prev) > 0 || sig_changed(t, sig, t->sig_anchor) > 0;
+    int n_prev = t->have_prev ? sig_changed(t, sig, t->sig_prev) : t->nsig;
+    /* against the start of the still period only a big change counts (a
+     * hand creeping slowly); small ones there are light and the encoder
+     * settling after a hand left */
+    bool moved = !t->have_prev || sig_motion(t, sig, t->sig_prev) || sig_big_change(t, sig, t->sig_anchor);
+    /* only a view without motion tells a drift from a hand; the reference
+     * is taken once the view has been calm for a few frames (a drifting
+     * camera may never look still long enough to settle before it) */
+    t->calm = n_prev == 0 ? t->calm + 1 : 0;
+    if (!t->have_ref && t->calm >= TR_CALM_REF) {
+        drift_take_ref(t, frame);
+    } else if (t->calm > 0 && t->have_ref && drift_due(t, t_ms) && drift_follow(t, frame, out)) {
+        t->last_move_ms = t_ms;
+        /* the grid moved: the view did not.  Stillness was judged on the
+         * old spots; from now on the new spots are the reference (the last
+         * settled view's too when this view still matches it, else the
+         * next still view is read again) */
+        int16_t moved_sig[TR_NSIG][3];
+        signature(t, frame, moved_sig);
+        if (t->have_settled_sig) {
+            if (sig_changed(t, sig, t->sig_settled) == 0)
+                memcpy(t->sig_settled, moved_sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
+            else
+                t->have_settled_sig = false;
+        }
+        memcpy(sig, moved_sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
+        if (!moved) memcpy(t->sig_anchor, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
+    }
     memcpy(t->sig_prev, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
     t->have_prev = true;
     if (moved) {

@@ -10,6 +10,22 @@
  * commits).  A sudden change of the whole view that then stays (camera or
  * board bumped) makes it find the board again and carry on.
  *
+ * Between those, it follows small drifts (a sagging camera, a board pushed
+ * gently): once the view has been calm for a few frames after the board was
+ * found, it keeps four small grey patches around the board's corners as a
+ * reference, and on calm frames (at most every 90 ms of video) measures how
+ * far each has moved (phase correlation, vision/cv_shim.h).  When at least
+ * three corners match clearly, all agree and the grid is off by more than
+ * 3 % of a cell, the grid is moved with them (a new homography through the
+ * four moved corners, same lens) without losing the settle state; a note
+ * says so when the board has drifted 0.25, 0.5, 1, 2 ... cells since it was
+ * found.  A hand over a corner spoils that corner's match (two spoilt
+ * corners: nothing moves); a jump of more than 0.6 cell is left to the new
+ * board search.  The reference is renewed at a settled view when a corner
+ * no longer matches well (stones put near it).  The per-point signature
+ * samples four 2x2 pixel blocks on the quarter-diagonals of each point, off
+ * the lines, so a drift of a pixel or two does not look like motion.
+ *
  * Ownership: tracker_create returns an object freed by tracker_destroy
  * (NULL safe).  tracker_update is plain data filled by tracker_feed.
  */
@@ -32,6 +48,8 @@ typedef struct tracker_options {
     double min_confidence;    /* below this a point keeps its old value; 0 = 0.35 */
     bool have_grid;           /* true: use `grid` (no board search at start) */
     vision_grid grid;
+    bool no_follow;           /* true: do not follow small drifts (the grid
+                                 moves only when the board is found again) */
 } tracker_options;
 
 void tracker_options_init(tracker_options *o);

@@ -413,6 +413,68 @@ static bool single_stone(ctx *c, gs_point p, gs_color col, const gs_point *R, co
     return false;
 }
 
+/* Moves and, in the same view, a stone pushed to a neighbouring empty point
+ * (a sleeve while playing): a removed stone with a new stone of its colour
+ * beside it is taken as moved back, and the other new stones must be legal
+ * moves in alternation.  The moved stone is numbered after the moves (the
+ * push was seen with them). */
+static bool moves_and_moved_stone(ctx *c, const gs_point *A, const gs_color *Acol, int nA, const gs_point *R,
+                                  const gs_color *Rcol, int nR)
+{
+    gs_color t = rules_game_to_move(c->g), o = gs_color_other(t);
+    for (int i = 0; i < nR; i++)
+        for (int j = 0; j < nA; j++) {
+            if (Acol[j] != Rcol[i] || abs(A[j].x - R[i].x) + abs(A[j].y - R[i].y) != 1) continue;
+            gs_point A2[MAX_SEQ];
+            gs_color A2col[MAX_SEQ];
+            int n2 = 0, cnt[3] = {0, 0, 0};
+            for (int k = 0; k < nA; k++)
+                if (k != j) {
+                    A2[n2] = A[k];
+                    A2col[n2++] = Acol[k];
+                    cnt[Acol[k]]++;
+                }
+            if (!(cnt[t] == cnt[o] || cnt[t] == cnt[o] + 1)) continue;
+            gs_position obs2 = *c->obs;
+            gs_position_set(&obs2, A[j].x, A[j].y, GS_EMPTY);
+            gs_position_set(&obs2, R[i].x, R[i].y, Rcol[i]);
+            ctx c2 = *c;
+            c2.obs = &obs2;
+            if (!explain_by_moves(&c2, A2, A2col, n2)) {
+                c->out->nmoves = 0;
+                c->out->nevents = 0;
+                c->out->norders = 0;
+                continue;
+            }
+            char hp[8], hq[8];
+            rules_point_human(R[i], c->n, hq);
+            rules_point_human(A[j], c->n, hp);
+            gs_point pts[2] = {R[i], A[j]};
+            add_event(c, RULES_EV_MOVED_STONE, Rcol[i], rules_game_move_count(c->g) + n2 + 1, pts, 2,
+                      "a %s stone vanished from %s and one appeared at %s in the view that shows move %d: "
+                      "moved stone; put it back", cname(Rcol[i]), hq, hp, rules_game_move_count(c->g) + n2);
+            return true;
+        }
+    return false;
+}
+
+/* The classification in c->out names a stone removed with no capture (wrong
+ * capture, stone removed) that has a new stone of its own colour beside it. */
+static bool own_removal_beside_new(const ctx *c, const gs_point *A, const gs_color *Acol, int nA)
+{
+    const rules_classification *o = c->out;
+    for (int e = 0; e < o->nevents; e++) {
+        if (o->events[e].type != RULES_EV_WRONG_CAPTURE && o->events[e].type != RULES_EV_STONE_REMOVED) continue;
+        for (int k = 0; k < o->events[e].npoints; k++) {
+            gs_point r = o->events[e].points[k];
+            gs_color rc = gs_position_get(&c->cur, r.x, r.y);
+            for (int j = 0; j < nA; j++)
+                if (Acol[j] == rc && abs(A[j].x - r.x) + abs(A[j].y - r.y) == 1) return true;
+        }
+    }
+    return false;
+}
+
 /* -------------------------------------------------------------- classify */
 
 gs_status rules_classify(const rules_game *g, const gs_position *observed, rules_classification *out, gs_error *err)
@@ -486,7 +548,24 @@ gs_status rules_classify(const rules_game *g, const gs_position *observed, rules
      * or one more. */
     gs_color o = gs_color_other(t);
     bool alternates = nAXc[t] == nAXc[o] || nAXc[t] == nAXc[o] + 1;
-    if (alternates && nA + nX <= MAX_SEQ && explain_by_moves(&c, AX, AXcol, nAX)) return GS_OK;
+    if (alternates && nA + nX <= MAX_SEQ && explain_by_moves(&c, AX, AXcol, nAX)) {
+        /* a stone of one's own colour "removed" beside a new stone of that
+         * colour is more likely pushed there than the new stone a move:
+         * the push wins when it explains the view as well */
+        if (nX == 0 && own_removal_beside_new(&c, A, Acol, nA)) {
+            rules_classification *saved = malloc(sizeof *saved);
+            if (saved) {
+                memcpy(saved, out, sizeof *saved);
+                out->nmoves = out->nevents = out->norders = 0;
+                if (!moves_and_moved_stone(&c, A, Acol, nA, R, Rcol, nR) || out->nevents > saved->nevents)
+                    memcpy(out, saved, sizeof *saved);
+                free(saved);
+            }
+        }
+        return GS_OK;
+    }
+    if (nX == 0 && nR >= 1 && nA >= 2 && nA <= MAX_SEQ && moves_and_moved_stone(&c, A, Acol, nA, R, Rcol, nR))
+        return GS_OK;
     if (nX) {
         if (nA + nR + nX >= DISTURBED_MIN) goto disturbed;
         list_points(&c, X, nX, l, sizeof l);

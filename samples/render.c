@@ -5,8 +5,9 @@
  * ("static" texture).  Stones are composited into a copy of it ("dynamic"
  * texture) only when the stones change.  A per-pixel lookup map (texel index
  * + bilinear weights + light gain) is computed once per camera pose (twice
- * with a bump), so a frame is one pass of table lookups, then the hand is
- * drawn as a few shaded capsules, then noise.
+ * with a bump; with a drift, again whenever the drift has moved the picture
+ * by a fiftieth of a pixel), so a frame is one pass of table lookups, then
+ * the hand is drawn as a few shaded capsules, then noise.
  *
  * World: mm, board centre at the origin, x right, y towards Black, and z
  * pointing DOWN into the table (so the camera basis stays right-handed with
@@ -162,6 +163,11 @@ void render_params_from_seed(render_params *p, uint64_t seed, int board_size, in
     set3(p->skin_bgr, 100 + 60 * sk, 130 + 60 * sk, 170 + 60 * sk);
     set3(p->sleeve_bgr, render_rng_range(&r, 20, 200), render_rng_range(&r, 20, 200), render_rng_range(&r, 20, 200));
     set3(p->sleeve2_bgr, render_rng_range(&r, 20, 200), render_rng_range(&r, 20, 200), render_rng_range(&r, 20, 200));
+
+    /* Drift: off unless asked for; its direction is drawn last so adding it
+     * changed no other field of a seed's look. */
+    p->drift_deg_min = 0;
+    p->drift_dir_deg = render_rng_range(&r, 0, 360);
 }
 
 void render_state_init(render_state *st, int size)
@@ -203,6 +209,12 @@ struct render_scene {
     int ss;
     uint8_t *sprite[2][RENDER_VARIANTS];
     pose pose[2];
+    pose drift;                 /* pose[0] or [1] turned by the drift at
+                                   drift_t (its map rebuilt on change) */
+    int drift_base;             /* which pose drift was turned from, -1 none */
+    double drift_rad;           /* the (quantised) angle it was built for */
+    float *ray;                 /* with a drift: W*H undistorted rays (x, y
+                                   at z = 1), so rebuilding a map is cheap */
     /* cache of what dyn holds */
     bool dyn_valid;
     int dyn_pose;
@@ -481,9 +493,24 @@ static gs_status pose_build_map(render_scene *s, pose *ps)
 {
     const render_params *p = &s->p;
     size_t n = (size_t)s->W * s->H;
-    ps->map = malloc(n * sizeof *ps->map);
-    ps->glare = malloc(n);
+    if (!ps->map) ps->map = malloc(n * sizeof *ps->map);
+    bool new_glare = !ps->glare;    /* fixed in the picture: drawn once */
+    if (!ps->glare) ps->glare = malloc(n);
     if (!ps->map || !ps->glare) return GS_ERR_NOMEM;
+    /* a drifting camera rebuilds its map often: keep each pixel's
+     * undistorted ray (the lens does not move) */
+    if (p->drift_deg_min != 0 && !s->ray) {
+        s->ray = malloc(n * 2 * sizeof *s->ray);
+        if (!s->ray) return GS_ERR_NOMEM;
+        for (int y = 0; y < s->H; y++)
+            for (int x = 0; x < s->W; x++) {
+                double ux = x + 0.5, uy = y + 0.5;
+                undistort(s, &ux, &uy);
+                float *r = s->ray + ((size_t)y * s->W + x) * 2;
+                r[0] = (float)((ux - s->cx0) / s->fpx);
+                r[1] = (float)((uy - s->cy0) / s->fpx);
+            }
+    }
     double hx = s->bw / 2, hy = s->bh / 2;
     double ga = p->gradient_deg * M_PI / 180, gc = cos(ga), gsn = sin(ga);
     double half_diag = sqrt(s->W * s->W + s->H * s->H) / 2.0;
@@ -491,9 +518,15 @@ static gs_status pose_build_map(render_scene *s, pose *ps)
     for (int y = 0; y < s->H; y++)
         for (int x = 0; x < s->W; x++) {
             struct mapent *e = &ps->map[(size_t)y * s->W + x];
-            double ux = x + 0.5, uy = y + 0.5;
-            undistort(s, &ux, &uy);
-            vec3 dc = v3((ux - s->cx0) / s->fpx, (uy - s->cy0) / s->fpx, 1);
+            vec3 dc;
+            if (s->ray) {
+                const float *r = s->ray + ((size_t)y * s->W + x) * 2;
+                dc = v3(r[0], r[1], 1);
+            } else {
+                double ux = x + 0.5, uy = y + 0.5;
+                undistort(s, &ux, &uy);
+                dc = v3((ux - s->cx0) / s->fpx, (uy - s->cy0) / s->fpx, 1);
+            }
             vec3 d = vadd(vadd(vmul(ps->ax, dc.x), vmul(ps->ay, dc.y)), vmul(ps->az, dc.z));
             double gain = 1.0;
             double wx = 0, wy = 0;
@@ -525,7 +558,8 @@ static gs_status pose_build_map(render_scene *s, pose *ps)
             gain *= (1 - p->gradient * (0.5 + 0.5 * proj)) * (1 - 0.18 * rr);
             e->gain = (uint16_t)clampd(gain * 256, 0, 1023);
             double gdx = x - gl_x, gdy = y - gl_y;
-            ps->glare[(size_t)y * s->W + x] = u8(p->glare * 150 * exp(-(gdx * gdx + gdy * gdy) / (2 * gl_s * gl_s)));
+            if (new_glare)
+                ps->glare[(size_t)y * s->W + x] = u8(p->glare * 150 * exp(-(gdx * gdx + gdy * gdy) / (2 * gl_s * gl_s)));
             if (!hit) { e->idx = -1; e->wx = e->wy = 0; continue; }
             double ti = (wx - s->tx0) * s->ppm - 0.5, tj = (wy - s->ty0) * s->ppm - 0.5;
             if (ti < 0 || tj < 0 || ti >= s->tw - 1 || tj >= s->th - 1) { e->idx = -1; e->wx = e->wy = 0; continue; }
@@ -551,13 +585,15 @@ render_scene *render_scene_create(const render_params *p, gs_error *err)
         !(p->cell_w_mm >= 10 && p->cell_w_mm <= 60) || !(p->cell_h_mm >= 10 && p->cell_h_mm <= 60) ||
         !(p->stone_mm >= 5 && p->stone_mm <= 60) || !(p->fill > 0.05 && p->fill <= 3) ||
         !(p->k1 >= -0.5 && p->k1 <= 0.5) || !(p->noise >= 0 && p->noise <= 100) ||
-        !(p->thickness_mm >= 0 && p->thickness_mm <= 300) || !(p->margin_mm >= 0 && p->margin_mm <= 100)) {
+        !(p->thickness_mm >= 0 && p->thickness_mm <= 300) || !(p->margin_mm >= 0 && p->margin_mm <= 100) ||
+        !(p->drift_deg_min >= -60 && p->drift_deg_min <= 60) || !isfinite(p->drift_dir_deg)) {
         gs_error_set(err, GS_ERR_USAGE, "render parameters out of range");
         return NULL;
     }
     render_scene *s = calloc(1, sizeof *s);
     if (!s) { gs_error_set(err, GS_ERR_NOMEM, "out of memory"); return NULL; }
     s->p = *p;
+    s->drift_base = -1;
     s->W = p->width;
     s->H = p->height;
     s->fpx = (s->W / 2.0) / tan(p->fov_deg * M_PI / 360);
@@ -645,12 +681,53 @@ void render_scene_destroy(render_scene *s)
         free(s->pose[i].map);
         free(s->pose[i].glare);
     }
+    free(s->drift.map);
+    free(s->drift.glare);
+    free(s->ray);
     free(s);
 }
 
 static int pose_index(const render_scene *s, double t_ms)
 {
     return s->p.bump_ms >= 0 && t_ms >= s->p.bump_ms ? 1 : 0;
+}
+
+/* The drift angle at t_ms (radians), quantised to a fiftieth of a pixel of
+ * picture motion so still frames share one lookup map. */
+static double drift_angle(const render_scene *s, double t_ms)
+{
+    if (s->p.drift_deg_min == 0 || t_ms <= 0) return 0;
+    double a = s->p.drift_deg_min * M_PI / 180 * t_ms / 60000.0;
+    double q = 0.02 / s->fpx;
+    return floor(a / q + 0.5) * q;
+}
+
+/* base turned by angle a about the camera centre: a pan/tilt that moves the
+ * picture towards drift_dir_deg (the centre stays, so stone parallax and
+ * the textures do not change). */
+static void pose_drifted(const render_scene *s, const pose *base, double a, pose *out)
+{
+    out->C = base->C;
+    out->ax = base->ax;
+    out->ay = base->ay;
+    out->az = base->az;
+    out->ready = true;
+    if (a == 0) return;
+    double d = s->p.drift_dir_deg * M_PI / 180;
+    /* turning about -ay moves the picture right, about ax down */
+    vec3 k = vnorm(vadd(vmul(base->ay, -cos(d)), vmul(base->ax, sin(d))));
+    out->ax = vrot(base->ax, k, a);
+    out->ay = vrot(base->ay, k, a);
+    out->az = vrot(base->az, k, a);
+}
+
+/* The camera at t_ms without its lookup map (projections, hands). */
+static pose pose_at(const render_scene *s, double t_ms)
+{
+    pose ps;
+    memset(&ps, 0, sizeof ps);
+    pose_drifted(s, &s->pose[pose_index(s, t_ms)], drift_angle(s, t_ms), &ps);
+    return ps;
 }
 
 /* ---------------------------------------------------------- stone layer */
@@ -905,7 +982,7 @@ int render_hand_covers(const render_scene *s, const render_state *st, uint8_t *c
     memset(covered, 0, (size_t)n * n);
     if (visible) *visible = false;
     if (!st->hand.present) return 0;
-    const pose *ps = &s->pose[pose_index(s, st->t_ms)];
+    const pose pst = pose_at(s, st->t_ms), *ps = &pst;
     icapsule ic[HAND_CAPS];
     int m = hand_icapsules(s, ps, &st->hand, ic);
     double hx = 0, hy = 0, hr = 0;
@@ -1077,7 +1154,18 @@ gs_status render_frame(render_scene *s, const render_state *st, gs_image *out, g
                             st->pos.size, st->pos.size, p->board_size, p->board_size);
     int pi = pose_index(s, st->t_ms);
     pose *ps = &s->pose[pi];
-    if (!ps->map && pose_build_map(s, ps) != GS_OK) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    double da = drift_angle(s, st->t_ms);
+    if (da != 0) {
+        if (s->drift_base != pi || s->drift_rad != da || !s->drift.map) {
+            pose_drifted(s, ps, da, &s->drift);
+            if (pose_build_map(s, &s->drift) != GS_OK) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+            s->drift_base = pi;
+            s->drift_rad = da;
+        }
+        ps = &s->drift;
+    } else if (!ps->map && pose_build_map(s, ps) != GS_OK) {
+        return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    }
     if (!dyn_matches(s, st, pi)) build_dynamic(s, st, pi);
 
     /* Per-frame light: colour temperature, slow drift, flicker. */
@@ -1163,13 +1251,14 @@ bool render_project(const render_scene *s, double u, double v, double z_mm, doub
 {
     double wx, wy;
     board_to_world(s, u, v, &wx, &wy);
-    return project(s, &s->pose[pose_index(s, t_ms)], v3(wx, wy, -z_mm), x, y);
+    const pose ps = pose_at(s, t_ms);
+    return project(s, &ps, v3(wx, wy, -z_mm), x, y);
 }
 
 void render_grid(const render_scene *s, double t_ms, vision_grid *g)
 {
     memset(g, 0, sizeof *g);
-    const pose *ps = &s->pose[pose_index(s, t_ms)];
+    const pose pst = pose_at(s, t_ms), *ps = &pst;
     int n = s->p.board_size;
     g->size = n;
     /* H = K [ax; ay; az] (A q - C), with A the board->world affine map. */

@@ -6,7 +6,7 @@
  *    moment (stones on the board with their small offsets, the hand, the
  *    time for lighting), renders what a camera above the board sees, as one
  *    BGR frame.  Everything random about the look (camera tilt/rotation/
- *    distance/lens/bump, wood, lines, stone tints, light, sensor) comes from
+ *    distance/lens/bump/drift, wood, lines, stone tints, light, sensor) comes from
  *    render_params, which render_params_from_seed() fills from a seed and a
  *    caller may then override field by field.
  *  - render_script: the timeline.  Turns a move list into what happens on
@@ -85,6 +85,11 @@ typedef struct render_params {
     double bump_ms;             /* < 0: no bump; else time of a sudden small
                                    camera knock that stays */
     double bump_deg;            /* size of that knock (rotation, degrees) */
+    double drift_deg_min;       /* slow continuous pan/tilt of the camera
+                                   about its own centre, degrees per minute
+                                   from t = 0 (0 = none; seeds draw 0) */
+    double drift_dir_deg;       /* which way the picture drifts: 0 = the
+                                   board moves right in the image, 90 = down */
 
     /* board */
     double cell_w_mm, cell_h_mm; /* line spacing across / along (22 x 23.7) */
@@ -183,13 +188,14 @@ gs_status render_frame(render_scene *s, const render_state *st, gs_image *out, g
 
 /* Image position of board point (u, v) (intersection units, may be
  * fractional) raised z mm above the board top, for the camera pose at time
- * t_ms (before or after the bump).  Returns false if it is behind the
- * camera. */
+ * t_ms (before or after the bump, with the drift up to t_ms).  Returns
+ * false if it is behind the camera. */
 bool render_project(const render_scene *s, double u, double v, double z_mm, double t_ms,
                     double *x, double *y);
 
-/* The truth grid at time t_ms as a vision_grid: corners, homography of the
- * board top (undistorted), k1/cx/cy/norm, cell_aspect; confidence 1. */
+/* The truth grid at time t_ms (bump and drift included) as a vision_grid:
+ * corners, homography of the board top (undistorted), k1/cx/cy/norm,
+ * cell_aspect; confidence 1. */
 void render_grid(const render_scene *s, double t_ms, vision_grid *g);
 
 /* Which intersections the hand in st covers in the picture: covered gets

@@ -482,6 +482,11 @@ render_script *render_script_create(int size, const render_move *moves, int nmov
                 gs_point q = {(int8_t)ax, (int8_t)ay};
                 double tl = trip(sc, mover, TRIP_LIFT, q, q, opp, 0, false);
                 add_violation(sc, RENDER_V_WRONG_CAPTURE, num, q, tl);
+                /* the opponent objects and the stone goes back (Art. 18:
+                 * "put them back"); a game that went on without it would
+                 * leave the record's later moves illegal */
+                sc->t += dur(sc, 800, 1600);
+                trip(sc, opp, TRIP_PLACE, q, q, opp, 0, false);
                 break;
             }
         }

@@ -5,7 +5,9 @@
 #     how many moves and flags;
 #  2. the 720-frame Gomrade H.264 video: recording fps vs decode-only on
 #     one core, and the exact final position;
-#  3. games rendered by the renderer (when `goscribe render` works).
+#  3. games rendered by the renderer (when `goscribe render` works): only
+#     with FIG3=1 (minutes); FIG3_ONLY=PATTERN (a glob) runs the ones it names; FIG1=0 and
+#     FIG2=0 skip the first two.
 #   usage: scripts/eval-record.sh [GOSCRIBE] [DATA_DIR]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,9 +47,16 @@ seq_run() {
     local nd=-
     [ -f "$work/$name.final" ] && nd=$(ndiff "$work/$name.final" "$lastgrid")
     printf '%-22s frames %2d  moves %3d  flags %2d  final %-7s (%s points off)\n' "$name" "$n" "$moves" "$flags" "$verdict" "$nd"
+    if [ "$verdict" = DIFFERS ] && [ -f "$work/$name.final" ]; then
+        # where: row/column from the top left, recorded vs the .txt
+        paste -d ' ' <(tr -d ' \r' < "$work/$name.final") <(tr -d ' \r' < "$lastgrid") |
+            awk '{ for (c = 1; c <= length($1); c++) if (substr($1,c,1) != substr($2,c,1))
+                     printf "      row %d col %d: recorded %s, .txt %s\n", NR-1, c-1, substr($1,c,1), substr($2,c,1) }'
+    fi
     grep '] FLAG ' "$work/$name.log" | sed 's/^/      /' | cut -c1-150
 }
 
+if [ "${FIG1:-1}" != 0 ]; then
 echo "== figure 1: real frame sequences (folders of photos) =="
 pass=0; total=0
 i2=$photos/imago/t2; i3=$photos/imago/t3
@@ -60,6 +69,9 @@ seq_run t3_050-051 "$i3" t3_ 50 51
 seq_run gomrade_0-11 "$photos/gomrade/testing_sequence" "" 0 11
 echo "figure 1: $pass/$total sequences end on the last frame's true position"
 
+fi
+
+if [ "${FIG2:-1}" != 0 ]; then
 echo
 echo "== figure 2: 1280x720 30 fps H.264 Gomrade video (each frame held 2 s) =="
 video=$work/gomrade.mp4
@@ -67,6 +79,8 @@ if "$root/scripts/make-gomrade-video.sh" "$video" "$data" >/dev/null; then
     "$bin" bench record "$video" --expect "$photos/gomrade/testing_sequence/11.txt"
 else
     echo "figure 2: not measured (no ffmpeg)"
+fi
+
 fi
 
 echo
@@ -116,11 +130,21 @@ else
     # full KGS games with hands, slow light change + flicker and one camera
     # bump (3 degrees), and one game with the five seeded violations
     look="--size 640x360 --fps 10 --pace 2 --slow 0.2 --flicker 0.03 --bump-deg 3"
-    for spec in "neurogo9:$kgs/tournament10/GNU-NeuroGo.sgf:--seed 3 $look --bump 40000" \
-                "housebot13:$kgs/tournament10/TheGNUGo-HouseBot.sgf:--seed 7 $look --bump 60000" \
-                "shun19:$kgs/2004-04-10-Shun9137-GnuGoCVS.sgf:--seed 11 ${look/640x360/960x540} --bump 90000" \
-                "violations9:$kgs/tournament10/ExBot-GNU.sgf:--seed 5 --size 640x360 --fps 10 --pace 2 --bump 20000 --bump-deg 3 --violate double_move,wrong_capture,missed_capture,moved_stone,ko"; do
+    viol="--violate double_move,wrong_capture,missed_capture,moved_stone,ko"
+    specs=("neurogo9:$kgs/tournament10/GNU-NeuroGo.sgf:--seed 3 $look --bump 40000"
+           "housebot13:$kgs/tournament10/TheGNUGo-HouseBot.sgf:--seed 7 $look --bump 60000"
+           "shun19:$kgs/2004-04-10-Shun9137-GnuGoCVS.sgf:--seed 11 ${look/640x360/960x540} --bump 90000"
+           "violations9:$kgs/tournament10/ExBot-GNU.sgf:--seed 5 --size 640x360 --fps 10 --pace 2 --bump 20000 --bump-deg 3 $viol")
+    # FIG3_VSEEDS="1 2 3": the violation games again under other seeds (other
+    # cameras, other moves for the violations), 9x9 and 13x13
+    for sd in ${FIG3_VSEEDS:-}; do
+        specs+=("violations9s$sd:$kgs/tournament10/ExBot-GNU.sgf:--seed $sd $look --bump 30000 $viol"
+                "violations13s$sd:$kgs/tournament10/TheGNUGo-HouseBot.sgf:--seed $sd $look --bump 60000 $viol")
+    done
+    for spec in "${specs[@]}"; do
         name=${spec%%:*}; rest=${spec#*:}; game=${rest%%:*}; opts=${rest#*:}
+        # shellcheck disable=SC2053
+        [ -n "${FIG3_ONLY:-}" ] && [[ $name != $FIG3_ONLY ]] && continue
         [ -f "$game" ] || { echo "  $name: $game absent"; continue; }
         t0=$(date +%s)
         # shellcheck disable=SC2086
@@ -132,5 +156,7 @@ else
         echo "  $name: rendered in $((t1-t0)) s, recorded in $((t2-t1)) s: $(grep -c '] move ' "$work/$name.log") moves, $(grep -c '] FLAG ' "$work/$name.log") flags, $(grep -c 'board found again' "$work/$name.log") re-finds"
         compare_moves "$work/$name.truth.sgf" "$work/$name.sgf" "$n"
         events_vs_truth "$name"
+        # no rendered game shows an end-of-game or resignation signal
+        echo "  end-of-game/resignation signals seen (all false): $(grep -c '] SIGNAL ' "$work/$name.log")"
     done
 fi

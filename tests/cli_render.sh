@@ -61,6 +61,13 @@ if [ -s "$tmp/err" ]; then echo "note: the video library said:"; cat "$tmp/err";
 if [ ! -s "$tmp/v.mp4" ] || [ ! -s "$tmp/v.truth.jsonl" ] || [ ! -s "$tmp/v.truth.sgf" ]; then
     echo "FAIL video: missing output"; ls -l "$tmp"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 
+# a drifting camera: the truth corners follow it; nonsense is refused
+check drift 0 "$bin" render "$classic" -o "$tmp/d" --moves 2 --size 160x120 --fps 8 --pace 3 --drift 30
+first=$(head -1 "$tmp/d/truth.jsonl" | grep -o '"corners":[^]]*]')
+last=$(tail -1 "$tmp/d/truth.jsonl" | grep -o '"corners":[^]]*]')
+if [ -z "$first" ] || [ "$first" = "$last" ]; then echo "FAIL drift: corners did not move ($first / $last)"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+check drift-bad 1 "$bin" render "$classic" -o "$tmp/d2" --moves 2 --size 160x120 --drift abc
+
 check bench-help 0 "$bin" bench render --help
 check bench-bad 1 "$bin" bench render --size 1x1
 echo "cli_render: $pass passed, $fail failed"

@@ -73,8 +73,30 @@ static const rcase cases[] = {
      * shows it then the next one): flagged at move 3 */
     {"moved stone flagged at the move after which it moved", "",
      {{"B cc"}, {"W gg"}, {"B ee"}, {"- gg, W gh"}, {"W ef"}}, 5, 4, 1, "moved_stone", 3, true},
+    /* the same push seen in the view that shows Black's move 3 */
+    {"move and a moved stone in one view: the move stands, the push is flagged", "",
+     {{"B cc"}, {"W gg"}, {"B ee, - cc, B cd"}, {"W hh"}}, 4, 4, 1, "moved_stone", 3, true},
     {"setup position: side to move from the counts", "B cc, B gg, W cg", {{"W gc"}, {"B ee"}}, 2, 2, 0, NULL, 0, true},
     {"handicap stones then white moves", "B cc, B gg, B cg, B gc", {{"W ee"}, {"B ef"}}, 2, 2, 0, NULL, 0, true},
+    /* Black plays after White's unannounced pass (one view), and White
+     * captures that stone at once: both views are moves */
+    {"stone out of turn captured at the next view: still a double move", "",
+     {{"B ee"}, {"W ba"}, {"B gg"}, {"B aa"}, {"W ab, - aa"}, {"B hh"}}, 6, 7, 1, "double_move", 4, true},
+    /* a stone lifted wrongly and left off while play goes on: one flag,
+     * then the record follows the board */
+    {"wrong capture left uncorrected: flagged once", "",
+     {{"B cc"}, {"W dc"}, {"B ee"}, {"W bc, - cc"}, {"B ff"}, {"W gh"}, {"B fg"}, {"W hg"}, {"B eg"}, {"W ag"}}, 10,
+     10, 1, "wrong_capture", 4, true},
+    /* Black plays out of turn and lifts a white stone beside it in the same
+     * view; the stone goes back: the move stands, the wrong capture is
+     * flagged at it */
+    {"out of turn with a wrong capture put back", "",
+     {{"B cc"}, {"W dc"}, {"B gg"}, {"B db, - dc"}, {"W dc"}, {"W hh"}}, 6, 6, 2, "wrong_capture", 5, true},
+    /* a capture not lifted, its move seen only with the next one out of
+     * turn: the missed capture is flagged at the capturing move, no more */
+    {"missed capture behind an out-of-turn view", "",
+     {{"B aa"}, {"W ba"}, {"B bb"}, {"W gg"}, {"B ee"}, {"B ca"}, {"B ii"}, {"W ah"}}, 8, 10, 3, "missed_capture", 7,
+     false},
     {"three stones at once are followed and flagged", "", {{"B cc"}, {"W gg"}, {"W cg, W gc, W ee"}, {"B ef"}}, 4, 9, 3,
      "double_move", 0, true},
 };

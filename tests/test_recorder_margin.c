@@ -103,6 +103,53 @@ static void test_margin_scan_finds_stones(void **state)
     scene_free(&f);
 }
 
+/* Stones standing on the outer lines, rendered with their height under
+ * tilted cameras, lean into the margin band in the picture: they are not
+ * margin stones (the false resignation signals seen on rendered games). */
+static void test_first_line_stones_are_not_margin_stones(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        render_params p;
+        render_params_from_seed(&p, seed, 9, 640, 360);
+        p.bump_ms = -1;
+        p.flicker = 0;
+        p.slow_amp = 0;
+        gs_error e;
+        render_scene *sc = render_scene_create(&p, &e);
+        assert_non_null(sc);
+        vision_grid g;
+        render_grid(sc, 0, &g);
+        render_state st;
+        render_state_init(&st, 9);
+        /* every edge point, colours in runs of two (a pair of one colour
+         * on the margin would read as a resignation) */
+        for (int k = 0; k < 9; k++) {
+            gs_color c = (k / 2) % 2 ? GS_WHITE : GS_BLACK;
+            gs_position_set(&st.pos, k, 0, c);
+            gs_position_set(&st.pos, k, 8, c);
+            gs_position_set(&st.pos, 0, k, gs_color_other(c));
+            gs_position_set(&st.pos, 8, k, gs_color_other(c));
+        }
+        gs_image *img = gs_image_create(640, 360, 3);
+        assert_non_null(img);
+        assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
+        margin_view m;
+        margin_scan(img, &g, &m);
+        assert_true(m.valid);
+        margin_view_drop_beside(&m, &st.pos);
+        if (m.n != 0) fail_msg("seed %d: %d margin stones seen where there are none", (int)seed, m.n);
+        /* a real one beside stones of the other colour is still seen */
+        draw_stone(img, &g, 2.5, -0.65, GS_BLACK);
+        margin_scan(img, &g, &m);
+        margin_view_drop_beside(&m, &st.pos);
+        if (m.n != 1 || m.stones[0].color != GS_BLACK || m.stones[0].side != MARGIN_TOP)
+            fail_msg("seed %d: the black margin stone by white edge stones: %d stones seen", (int)seed, m.n);
+        gs_image_destroy(img);
+        render_scene_destroy(sc);
+    }
+}
+
 static int count_code(recorder *r, const char *code, gs_color *c)
 {
     const recorder_event *ev;
@@ -188,6 +235,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_margin_scan_finds_stones),
+        cmocka_unit_test(test_first_line_stones_are_not_margin_stones),
         cmocka_unit_test(test_signals_through_tracker_and_recorder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

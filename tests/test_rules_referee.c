@@ -149,6 +149,11 @@ static const ref_case CASES[] = {
     {"moved stone", SETUP_A, "B H1", 0, 0,
      ".........\n.........\n......W..\n.........\n...BWB...\n....B....\n.........\n..W......\n.......BB\n",
      RULES_EV_MOVED_STONE, 0, "C7", 0, -1},
+    /* Black plays G1 and, in the same view, the black stone C7 has been
+     * pushed to C6: one move and a moved stone */
+    {"move and a moved stone in one view", SETUP_A, NULL, GS_BLACK, 0,
+     ".........\n.........\n......W..\n..B......\n...BWB...\n....B....\n.........\n..W......\n......B..\n",
+     RULES_EV_MOVED_STONE, 1, "G1", 0, -1},
     {"stone removed for no reason", SETUP_A, NULL, GS_BLACK, 0,
      ".........\n.........\n..B......\n.........\n...BWB...\n....B....\n.........\n..W......\n.........\n",
      RULES_EV_STONE_REMOVED, 0, "G7", 0, -1},
@@ -213,6 +218,12 @@ static void run_case(const ref_case *c)
         rules_game_position(h, &got);
         for (int i = 0; i < r->nevents; i++)
             if (r->events[i].type == RULES_EV_MISSED_CAPTURE)
+                for (int k = 0; k < r->events[i].npoints; k++)
+                    gs_position_set(&got, r->events[i].points[k].x, r->events[i].points[k].y,
+                                    gs_position_get(&obs, r->events[i].points[k].x, r->events[i].points[k].y));
+        /* ... and the two points of a moved stone */
+        for (int i = 0; i < r->nevents; i++)
+            if (r->events[i].type == RULES_EV_MOVED_STONE)
                 for (int k = 0; k < r->events[i].npoints; k++)
                     gs_position_set(&got, r->events[i].points[k].x, r->events[i].points[k].y,
                                     gs_position_get(&obs, r->events[i].points[k].x, r->events[i].points[k].y));

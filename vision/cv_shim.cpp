@@ -8,6 +8,7 @@
 #include <opencv2/videoio.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -283,6 +284,39 @@ int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_imag
         *nsegs = (int)lines.size();
         *response = r;
         *grey = gr;
+        return 0;
+    } catch (const std::exception &e) {
+        set_err(err, errlen, e.what());
+    } catch (...) {
+        set_err(err, errlen, "unknown OpenCV failure");
+    }
+    return -1;
+}
+
+// ---- following a drifting board (record/tracker.c) ----
+
+int cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int n, double (*shift)[2], double *peak,
+                        char *err, size_t errlen)
+{
+    try {
+        if (!ref || !cur || side < 8 || n < 1 || ref->channels != 1 || cur->channels != 1 || ref->width != side ||
+            cur->width != side || ref->height < n * side || cur->height < n * side) {
+            set_err(err, errlen, "patch_shifts: patches must be side x side grey, stacked");
+            return -1;
+        }
+        cv::Mat win;
+        cv::createHanningWindow(win, cv::Size(side, side), CV_32F);
+        cv::Mat a, b;
+        for (int i = 0; i < n; i++) {
+            cv::Rect r(0, i * side, side, side);
+            mat_view(ref)(r).convertTo(a, CV_32F);
+            mat_view(cur)(r).convertTo(b, CV_32F);
+            double resp = 0;
+            cv::Point2d d = cv::phaseCorrelate(a, b, win, &resp);
+            shift[i][0] = d.x;
+            shift[i][1] = d.y;
+            peak[i] = std::isfinite(resp) ? resp : 0;
+        }
         return 0;
     } catch (const std::exception &e) {
         set_err(err, errlen, e.what());

@@ -84,6 +84,21 @@ typedef struct cvshim_segment { float x1, y1, x2, y2; } cvshim_segment;
 int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
                        cvshim_segment **segs, int *nsegs, char *err, size_t errlen);
 
+/* ---- following a drifting board (record/tracker.c) ---- */
+
+/* How far the board moved since a reference, measured on n small square
+ * grey patches (e.g. around the board's corners): ref and cur each hold n
+ * patches of side x side pixels stacked top to bottom (1 channel, width
+ * side, height n*side; side a power of two is fastest), patch i of cur cut
+ * from the same place relative to where the caller expects it.  For each
+ * patch, shift[i] is how far ref's content lies moved in cur (cur(p) ~
+ * ref(p - shift)), in patch pixels, by phase correlation under a Hann
+ * window, and peak[i] how clear that match is (about 0..1: near 1 for the
+ * same picture moved, low when a hand covers the patch or the content
+ * changed).  Returns 0, or -1 with a message in err. */
+int cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int n, double (*shift)[2], double *peak,
+                        char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,11 +6,16 @@
  *     of the board (a point at infinity when lines are parallel);
  *  3. sending the line through both vanishing points to infinity makes the
  *     families parallel, where the board's lines are equally spaced: a
- *     Fourier comb search gives spacing and phase per family;
+ *     Fourier comb search over the pieces gives spacing and phase per
+ *     family, made exact on a dense profile of the line pixels (the pieces
+ *     of a crowded board are too few to pin the spacing);
  *  4. the board size and which lines are the outer ones: the window of
  *     9/13/19 comb lines whose dark-line pixel evidence is high inside and
- *     low just outside (lines outside the frame count as unknown, so a
- *     board cut by the frame still fits);
+ *     low just outside, and whose strips just outside are crossed by none
+ *     of the other family's lines (a board edge about a cell beyond the
+ *     outer line looks like one more line, but no line crosses the margin);
+ *     lines outside the frame count as unknown, so a board cut by the frame
+ *     still fits;
  *  5. refinement on the line response: each grid line is re-fitted to the
  *     dark-line pixels near it, and the homography to all intersections;
  *     the radial distortion k1 is the one that makes those lines
@@ -195,8 +200,57 @@ typedef struct comb {
     double support[64]; /* per line index k - kmin */
     int inside[64];     /* 1 when that line lies mostly inside the image */
     double pix[64];     /* fraction of the line on dark-line pixels */
+    double strip[64];   /* fraction of the other family's lines seen in
+                           the strip between lines j and j+1 (-1 unknown) */
     int kmin, nk;
 } comb;
+
+/* The comb's index range (the values' span and two lines beyond each end)
+ * and per-line support: the weight of the values within 0.2 period of each
+ * line.  -1 when the range is too long. */
+static int comb_support(comb *c, const double *val, const double *w, int n)
+{
+    double lo = 1e300, hi = -1e300, p = c->period, ph = c->phase;
+    for (int i = 0; i < n; i++) {
+        if (val[i] < lo) lo = val[i];
+        if (val[i] > hi) hi = val[i];
+    }
+    c->kmin = (int)floor((lo - ph) / p) - 2;
+    int kmax = (int)ceil((hi - ph) / p) + 2;
+    c->nk = kmax - c->kmin + 1;
+    if (c->nk > 64 || c->nk < 1) return -1;
+    memset(c->support, 0, sizeof c->support);
+    for (int i = 0; i < n; i++) {
+        double kf = (val[i] - ph) / p, k = floor(kf + 0.5);
+        if (fabs(kf - k) > 0.2) continue;
+        int j = (int)k - c->kmin;
+        if (j >= 0 && j < c->nk) c->support[j] += w[i];
+    }
+    return 0;
+}
+
+/* Refines period *p and phase *ph of a comb by weighted regression
+ * x = ph + k p over the values within 0.2 period of a comb line (3 rounds);
+ * a new period outside lo_ratio..hi_ratio times the old one stops it. */
+static void refine_comb(const double *x, const double *w, int n, double lo_ratio, double hi_ratio, double *p,
+                        double *ph)
+{
+    for (int it = 0; it < 3; it++) {
+        double sw = 0, sk = 0, sv = 0, skk = 0, skv = 0;
+        for (int i = 0; i < n; i++) {
+            double kf = (x[i] - *ph) / *p, k = floor(kf + 0.5);
+            if (fabs(kf - k) > 0.2) continue;
+            sw += w[i]; sk += w[i] * k; sv += w[i] * x[i]; skk += w[i] * k * k; skv += w[i] * k * x[i];
+        }
+        double den = sw * skk - sk * sk;
+        if (sw <= 0 || fabs(den) < 1e-12) break;
+        double np_ = (sw * skv - sk * sv) / den;
+        double nph = (sv - np_ * sk) / sw;
+        if (!(np_ > lo_ratio * *p && np_ < hi_ratio * *p)) break;
+        *p = np_;
+        *ph = nph;
+    }
+}
 
 /* Finds the dominant spacing of the values val (weights w) by a Fourier
  * comb: for each trial period the weighted resultant of the phases; the
@@ -245,61 +299,124 @@ static int fit_comb(const double *val, const double *w, int n, comb *c)
     double ph = atan2(S, C) / (2 * M_PI) * p;
     /* Refine period and phase by weighted regression val = ph + k p over
      * the values near a comb line. */
-    for (int it = 0; it < 3; it++) {
-        double sw = 0, sk = 0, sv = 0, skk = 0, skv = 0;
-        for (int i = 0; i < n; i++) {
-            double kf = (val[i] - ph) / p, k = floor(kf + 0.5);
-            if (fabs(kf - k) > 0.2) continue;
-            sw += w[i]; sk += w[i] * k; sv += w[i] * val[i]; skk += w[i] * k * k; skv += w[i] * k * val[i];
-        }
-        double den = sw * skk - sk * sk;
-        if (sw <= 0 || fabs(den) < 1e-12) break;
-        double np_ = (sw * skv - sk * sv) / den;
-        double nph = (sv - np_ * sk) / sw;
-        if (!(np_ > 0.5 * p && np_ < 2 * p)) break;
-        p = np_;
-        ph = nph;
-    }
+    refine_comb(val, w, n, 0.5, 2, &p, &ph);
     c->period = p;
     c->phase = ph;
-    c->kmin = (int)floor((lo - ph) / p) - 2;
-    int kmax = (int)ceil((hi - ph) / p) + 2;
-    c->nk = kmax - c->kmin + 1;
-    if (c->nk > 64) return -1;
-    memset(c->support, 0, sizeof c->support);
-    for (int i = 0; i < n; i++) {
-        double kf = (val[i] - ph) / p, k = floor(kf + 0.5);
-        if (fabs(kf - k) > 0.2) continue;
-        int j = (int)k - c->kmin;
-        if (j >= 0 && j < c->nk) c->support[j] += w[i];
+    return comb_support(c, val, w, n);
+}
+
+/* The spacing and phase of the lines of one family from a dense profile:
+ * h[i] = dark-line pixels whose rectified coordinate falls in bin i (bins of
+ * width bw from lo).  Unlike the Hough pieces, which a crowded board cuts
+ * into a few scattered bits that spacings some 10% off explain as well,
+ * every visible stretch of every line adds to the profile.  The same
+ * period search as fit_comb on the profile less its mean (the other
+ * family's lines add a flat floor), but the pieces' spacing (hint) sets the
+ * scale: the strongest peak within -25%..+33% of it wins, which leaves out
+ * the comb of half the spacing that the dark seams between rows of stones
+ * make on a crowded board (it can outweigh the few lines still seen) and
+ * the double.  It must be a clear peak inside that range.  Then the phase,
+ * and the period refined by regression of the bins near the comb lines.
+ * Returns 0, or -1 when no spacing stands out. */
+static int fit_comb_profile(const double *h, int nb, double lo, double bw, double hint, double *period, double *phase)
+{
+    if (nb < 16) return -1;
+    double mean = 0, asum = 0;
+    for (int i = 0; i < nb; i++) mean += h[i] / nb;
+    for (int i = 0; i < nb; i++) asum += fabs(h[i] - mean);
+    if (asum <= 0) return -1;
+    /* periods from 0.75 to 1.33 times the hint, as finely as fit_comb's */
+    enum { NP = 140 };
+    double mags[NP], pers[NP];
+    int pick = -1;
+    for (int k = 0; k < NP; k++) {
+        double p = hint * 0.75 * pow(1.33 / 0.75, (double)k / (NP - 1));
+        /* sum of (h - mean) e^(2 pi i x / p) over the bin centres x, by
+         * rotating one phasor a bin at a time */
+        double t0 = 2 * M_PI * (lo + 0.5 * bw) / p, dt = 2 * M_PI * bw / p;
+        double zr = cos(t0), zi = sin(t0), rr = cos(dt), ri = sin(dt), C = 0, S = 0;
+        for (int i = 0; i < nb; i++) {
+            double v = h[i] - mean;
+            C += v * zr;
+            S += v * zi;
+            double nr = zr * rr - zi * ri;
+            zi = zr * ri + zi * rr;
+            zr = nr;
+        }
+        pers[k] = p;
+        mags[k] = sqrt(C * C + S * S) / asum;
+        if (pick < 0 || mags[k] > mags[pick]) pick = k;
     }
+    /* a peak inside the range, and a clear one */
+    if (pick <= 0 || pick >= NP - 1 || mags[pick] < 0.1) return -1;
+#ifdef GRID_DEBUG
+    fprintf(stderr, "  profile peak p %.5f mag %.3f\n", pers[pick], mags[pick]);
+#endif
+    double p = pers[pick], C = 0, S = 0;
+    for (int i = 0; i < nb; i++) {
+        double t = 2 * M_PI * (lo + (i + 0.5) * bw) / p;
+        C += (h[i] - mean) * cos(t);
+        S += (h[i] - mean) * sin(t);
+    }
+    double ph = atan2(S, C) / (2 * M_PI) * p;
+    double *x = malloc(sizeof(double) * (size_t)nb * 2);
+    if (x) {
+        double *wt = x + nb;
+        int m = 0;
+        for (int i = 0; i < nb; i++)
+            if (h[i] > mean) {
+                x[m] = lo + (i + 0.5) * bw;
+                wt[m++] = h[i] - mean;
+            }
+        refine_comb(x, wt, m, 0.8, 1.25, &p, &ph);
+        free(x);
+    }
+    *period = p;
+    *phase = ph;
     return 0;
 }
 
-/* Best window of n lines in a comb: mean normalised support inside minus the
- * stronger of the two lines just outside.  *k0 gets the window's first
- * index (absolute k). */
-static double comb_window(const comb *c, int n, int *k0)
+/* Evidence per comb entry (raw[i] < 0: not measured; inside[i] == 0: not
+ * in the frame, when inside is given) relative to the typical well-seen one
+ * (the 5th best, or the median of few), capped at 1; known[i] = 0 where
+ * nothing could be measured.  Returns 0, or -1 when too little was seen. */
+static int comb_evidence(const double *raw, const int *inside, int nv, double *ev, int *known)
 {
-    /* Evidence per line: the dark-line pixel fraction along it, relative to
-     * the typical well-seen line (the 5th best). */
     double sorted[64];
     int m = 0;
-    for (int i = 0; i < c->nk; i++)
-        if (c->inside[i] && c->pix[i] >= 0) sorted[m++] = c->pix[i];
+    for (int i = 0; i < nv; i++) {
+        known[i] = (!inside || inside[i]) && raw[i] >= 0;
+        if (known[i]) sorted[m++] = raw[i];
+    }
     for (int i = 1; i < m; i++)
         for (int j = i; j > 0 && sorted[j] > sorted[j - 1]; j--) {
             double t = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = t;
         }
-    if (m < 3) return -1e9;
+    if (m < 3) return -1;
     double ref = sorted[m < 9 ? m / 2 : 4];
-    if (ref <= 0.05) return -1e9;
+    if (ref <= 0.05) return -1;
+    for (int i = 0; i < nv; i++) ev[i] = known[i] ? fmin(raw[i] / ref, 1.0) : 0;
+    return 0;
+}
+
+/* Best window of n lines in a comb.  Two cues, averaged:
+ *  - the lines themselves: mean normalised evidence inside minus the
+ *    stronger of the two lines just outside;
+ *  - the strips between them: the other family's lines cross every strip
+ *    inside the board and stop at the outer lines, so the strips just
+ *    outside must be empty.  This tells the outer line from a board edge,
+ *    a shadow or a grain streak lying about a cell beyond it, which look
+ *    like one more line to the first cue.
+ * *k0 gets the window's first index (absolute k). */
+static double comb_window(const comb *c, int n, int *k0)
+{
+    double sev[64];
+    int sknown[64];
+    int strips = c->nk > 1 && comb_evidence(c->strip, NULL, c->nk - 1, sev, sknown) == 0;
+    /* Evidence per line: the dark-line pixel fraction along it. */
     double ev[64];
     int known[64];
-    for (int i = 0; i < c->nk; i++) {
-        known[i] = c->inside[i] && c->pix[i] >= 0;
-        ev[i] = known[i] ? fmin(c->pix[i] / ref, 1.0) : 0;
-    }
+    if (comb_evidence(c->pix, c->inside, c->nk, ev, known) != 0) return -1e9;
     double best = -1e9;
     for (int s = 0; s + n <= c->nk; s++) {
         double in = 0;
@@ -311,6 +428,14 @@ static double comb_window(const comb *c, int n, int *k0)
         if (s > 0 && known[s - 1]) out = fmax(out, ev[s - 1]);
         if (s + n < c->nk && known[s + n]) out = fmax(out, ev[s + n]);
         double sc = in - out;
+        if (strips) {
+            double sin_ = 0, sout = 0;
+            for (int j = s; j < s + n - 1; j++) sin_ += sknown[j] ? sev[j] : 0.8;
+            sin_ /= n - 1;
+            if (s > 0 && sknown[s - 1]) sout = fmax(sout, sev[s - 1]);
+            if (s + n - 1 < c->nk - 1 && sknown[s + n - 1]) sout = fmax(sout, sev[s + n - 1]);
+            sc = 0.5 * (sc + sin_ - sout);
+        }
         if (sc > best) { best = sc; *k0 = s + c->kmin; }
     }
     return best;
@@ -706,10 +831,13 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
         return gs_error_set(err, GS_ERR_INTERNAL, "line detection failed: %s", msg);
     gs_status st = GS_OK;
     seg *s = NULL;
-    double *val = NULL, *wt = NULL;
+    double *val = NULL, *wt = NULL, *prof = NULL;
     linepts *lp = NULL;
     info->nsegs = nraw;
     DBG_T("lines");
+#ifdef GRID_DEBUG
+    if (getenv("GRID_DEBUG_RESP")) gs_image_write_png(resp, getenv("GRID_DEBUG_RESP"), NULL);
+#endif
     if (nraw < 20) {
         st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (too few straight lines)");
         goto out;
@@ -782,28 +910,105 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
     double Rect[9]; /* working pixels -> rectified (a, b) */
     mat3_mul(Hp, Tn, Rect);
     mat3_mul(R, Rect, Rect);
-    /* The combs: family 1 lines have constant b, family 2 constant a. */
+    double thr = response_threshold(resp);
+    /* The dense profiles (see fit_comb_profile) over the region the pieces
+     * span: span[f] = range of family f's coordinate (b for family 1, a
+     * for family 2). */
+    enum { NBIN = 256 };
+    double span[2][2] = {{1e300, -1e300}, {1e300, -1e300}};
+    for (int i = 0; i < nraw; i++) {
+        if (s[i].fam != 1 && s[i].fam != 2) continue;
+        double ab[2];
+        mat3_apply(Rect, s[i].m[0] * sn + cx, s[i].m[1] * sn + cy, &ab[0], &ab[1]);
+        int f = s[i].fam - 1;
+        double x = f == 0 ? ab[1] : ab[0];
+        span[f][0] = fmin(span[f][0], x);
+        span[f][1] = fmax(span[f][1], x);
+    }
+    prof = calloc(2 * NBIN, sizeof *prof);
+    if (!prof) { st = gs_error_set(err, GS_ERR_NOMEM, "out of memory"); goto out; }
+    /* The combs: family 1 lines have constant b, family 2 constant a;
+     * family f's values are val[off[f]] .. val[off[f] + cnt[f] - 1]. */
     comb cb[2];
+    int off[2] = {0, 0}, cnt[2] = {0, 0};
     for (int f = 0; f < 2; f++) {
         int m = 0;
+        off[f] = f == 0 ? 0 : cnt[0];
         for (int i = 0; i < nraw; i++) {
             if (s[i].fam != f + 1) continue;
             double a, b;
             mat3_apply(Rect, s[i].m[0] * sn + cx, s[i].m[1] * sn + cy, &a, &b);
-            val[m] = f == 0 ? b : a;
-            wt[m] = s[i].len;
+            val[off[f] + m] = f == 0 ? b : a;
+            wt[off[f] + m] = s[i].len;
             m++;
         }
-        if (fit_comb(val, wt, m, &cb[f]) != 0) {
+        cnt[f] = m;
+        if (fit_comb(val + off[f], wt + off[f], m, &cb[f]) != 0) {
             st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (no evenly spaced lines)");
             goto out;
         }
     }
-    double thr = response_threshold(resp);
+    /* The profiles of the line pixels that run on along a family's
+     * direction for 0.3 cell (by the pieces' spacing) each way: the lines,
+     * not the rims of the white stones (rings centred on the points, which
+     * add a comb of half the spacing) nor the other family's lines. */
+    double Rinv0[9];
+    if (span[0][1] > span[0][0] && span[1][1] > span[1][0] && mat3_inv(Rect, Rinv0) == 0) {
+        double ac = 0.5 * (span[1][0] + span[1][1]), bc = 0.5 * (span[0][0] + span[0][1]), x0, y0, x1, y1, L[2];
+        mat3_apply(Rinv0, ac, bc, &x0, &y0);
+        for (int f = 0; f < 2; f++) {
+            if (f == 0) mat3_apply(Rinv0, ac, bc + cb[f].period, &x1, &y1);
+            else mat3_apply(Rinv0, ac + cb[f].period, bc, &x1, &y1);
+            L[f] = fmax(2, 0.3 * hypot(x1 - x0, y1 - y0));
+        }
+        /* only the pixels of the region (its bounding box) */
+        double bx0 = W, by0 = Hh, bx1 = 0, by1 = 0;
+        for (int k = 0; k < 4; k++) {
+            double x, y;
+            mat3_apply(Rinv0, span[1][k & 1], span[0][k >> 1], &x, &y);
+            bx0 = fmin(bx0, x); by0 = fmin(by0, y); bx1 = fmax(bx1, x); by1 = fmax(by1, y);
+        }
+        int xs = (int)fmax(0, bx0) & ~1, ys = (int)fmax(0, by0) & ~1;
+        int xe = (int)fmin(W - 1, bx1), ye = (int)fmin(Hh - 1, by1);
+        double bw[2] = {(span[0][1] - span[0][0]) / NBIN, (span[1][1] - span[1][0]) / NBIN};
+        for (int y = ys; y <= ye; y += 2)
+            for (int x = xs; x <= xe; x += 2) {
+                if (resp->buf[(size_t)y * resp->stride + x] <= thr) continue;
+                double ab[2];
+                mat3_apply(Rect, x, y, &ab[0], &ab[1]);
+                if (ab[0] < span[1][0] || ab[0] > span[1][1] || ab[1] < span[0][0] || ab[1] > span[0][1]) continue;
+                for (int f = 0; f < 2; f++) {
+                    const double *v = f == 0 ? v1 : v2;
+                    double dx = v[0] - (x - cx) / sn * v[2], dy = v[1] - (y - cy) / sn * v[2], dn = hypot(dx, dy);
+                    if (dn < 1e-12) continue;
+                    dx *= L[f] / dn;
+                    dy *= L[f] / dn;
+                    int xa = (int)lround(x + dx), ya = (int)lround(y + dy), xb = (int)lround(x - dx), yb = (int)lround(y - dy);
+                    if (xa < 0 || xb < 0 || ya < 0 || yb < 0 || xa >= W || xb >= W || ya >= Hh || yb >= Hh) continue;
+                    if (resp->buf[(size_t)ya * resp->stride + xa] <= thr || resp->buf[(size_t)yb * resp->stride + xb] <= thr)
+                        continue;
+                    double av = f == 0 ? ab[1] : ab[0];
+                    int ib = (int)((av - span[f][0]) / bw[f]);
+                    if (ib >= 0 && ib < NBIN) prof[f * NBIN + ib] += 1;
+                }
+            }
+        DBG_T("profile");
+        /* The profile's spacing, with the pieces' support per line. */
+        for (int f = 0; f < 2; f++) {
+            double pp, pph;
+            if (fit_comb_profile(prof + f * NBIN, NBIN, span[f][0], bw[f], cb[f].period, &pp, &pph) != 0) continue;
+#ifdef GRID_DEBUG
+            fprintf(stderr, "fam %d pieces period %.5f phase %.5f, profile %.5f %.5f\n", f, cb[f].period, cb[f].phase, pp, pph);
+#endif
+            comb d = cb[f];
+            d.period = pp;
+            d.phase = pph;
+            if (comb_support(&d, val + off[f], wt + off[f], cnt[f]) == 0) cb[f] = d;
+        }
+    }
     /* Which comb lines lie inside the frame: sample each along the span of
      * the other family's supported lines. */
     {
-        double Rinv0[9];
         if (mat3_inv(Rect, Rinv0) != 0) {
             st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (degenerate grid)");
             goto out;
@@ -847,6 +1052,43 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
                   fprintf(stderr, "f%d k%d (%.0f,%.0f) in %d sup %.0f pix %.2f\n", f, cb[f].kmin + j, x, y, in, cb[f].support[j], cb[f].pix[j]); }
 #endif
             }
+        }
+        /* The strips between neighbouring lines of a family: how much of
+         * the other family's well-seen lines runs through each (see
+         * comb_window), sampled in the middle of the strip, away from the
+         * crossings. */
+        for (int f = 0; f < 2; f++) {
+            const comb *o = &cb[1 - f];
+            double oev[64];
+            int oknown[64];
+            for (int j = 0; j < 64; j++) cb[f].strip[j] = -1;
+            if (comb_evidence(o->pix, o->inside, o->nk, oev, oknown) != 0) continue;
+            enum { NT = 3, NL = 64 * NT };
+            for (int j = 0; j + 1 < cb[f].nk; j++) {
+                double pts[NL][2], nrm[NL][2], tol[NL];
+                int np_ = 0;
+                for (int i = 0; i < o->nk; i++) {
+                    if (!oknown[i] || oev[i] < 0.5) continue;
+                    double q = o->phase + (o->kmin + i) * o->period, qa = q + 0.5 * o->period;
+                    for (int t = 0; t < NT; t++) {
+                        double pos = cb[f].phase + (cb[f].kmin + j + 0.3 + 0.2 * t) * cb[f].period, x, y, xa, ya;
+                        if (f == 0) { mat3_apply(Rinv0, q, pos, &x, &y); mat3_apply(Rinv0, qa, pos, &xa, &ya); }
+                        else { mat3_apply(Rinv0, pos, q, &x, &y); mat3_apply(Rinv0, pos, qa, &xa, &ya); }
+                        double dx = xa - x, dy = ya - y, dn = hypot(dx, dy) + 1e-9;
+                        pts[np_][0] = x; pts[np_][1] = y;
+                        nrm[np_][0] = dx / dn; nrm[np_][1] = dy / dn;
+                        tol[np_] = 0.4 * dn; /* 0.2 cell */
+                        np_++;
+                    }
+                }
+                if (np_ > 0)
+                    cb[f].strip[j] = line_evidence(resp, thr, (const double(*)[2])pts, np_, (const double(*)[2])nrm, tol);
+            }
+#ifdef GRID_DEBUG
+            fprintf(stderr, "strips f%d:", f);
+            for (int j = 0; j + 1 < cb[f].nk; j++) fprintf(stderr, " %.2f", cb[f].strip[j]);
+            fprintf(stderr, "\n");
+#endif
         }
     }
     DBG_T("combs");
@@ -944,7 +1186,7 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
         goto out;
     }
 out:
-    free(s); free(val); free(wt); free(raw); free(lp);
+    free(s); free(val); free(wt); free(prof); free(raw); free(lp);
     gs_image_destroy(resp);
     gs_image_destroy(grey);
     return st;

@@ -1,0 +1,223 @@
+/* record/occlusion.c: points covered from outside the board (see
+ * occlusion.h). */
+#include "record/occlusion.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OC_STEP 0.25      /* lattice step, cells */
+#define OC_OUT 1.5        /* the lattice starts this far outside the lines */
+/* a sample changed: sum of the three channel differences of 3x3 means;
+ * above sensor and compression noise, below most of what a hand changes
+ * (skin over wood is close in colour, but the lines vanish under it and
+ * its shading and shadow are darker) */
+#define OC_DIFF 40
+/* more of the board than this changed: light or camera, not a hand */
+#define OC_GLOBAL 0.35
+/* a hand's changed area, in samples (16 per cell): two and a half cells */
+#define OC_MIN_AREA 40
+#define OC_MAXN (4 * (GS_MAX_SIZE + 3) + 1)
+
+struct occlusion {
+    gs_image *ref;
+};
+
+occlusion *occlusion_create(void) { return calloc(1, sizeof(occlusion)); }
+
+void occlusion_destroy(occlusion *o)
+{
+    if (!o) return;
+    gs_image_destroy(o->ref);
+    free(o);
+}
+
+void occlusion_reset(occlusion *o)
+{
+    if (!o) return;
+    gs_image_destroy(o->ref);
+    o->ref = NULL;
+}
+
+/* mean BGR of 3x3 pixels at (x, y); false off the image */
+static bool mean3(const gs_image *img, int x, int y, int out[3])
+{
+    if (x < 1 || y < 1 || x >= img->width - 1 || y >= img->height - 1) return false;
+    int s[3] = {0, 0, 0};
+    for (int dy = -1; dy <= 1; dy++) {
+        const uint8_t *p = img->buf + (size_t)(y + dy) * (size_t)img->stride + (size_t)(x - 1) * (size_t)img->channels;
+        for (int dx = 0; dx < 3; dx++, p += img->channels)
+            for (int c = 0; c < 3; c++) s[c] += p[img->channels == 3 ? c : 0];
+    }
+    for (int c = 0; c < 3; c++) out[c] = s[c] / 9;
+    return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* median of cur/ref in channel c over the samples on the image (1 when
+ * too few are bright enough to tell) */
+static double median_ratio(int16_t (*cur)[3], int16_t (*ref)[3], const uint8_t *st, int n, int c)
+{
+    double *r = malloc(sizeof(double) * (size_t)n);
+    if (!r) return 1;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (st[i] != 2 && ref[i][c] >= 24) r[k++] = (double)cur[i][c] / ref[i][c];
+    double g = 1;
+    if (k >= 16) {
+        qsort(r, (size_t)k, sizeof r[0], cmp_double);
+        g = r[k / 2];
+    }
+    free(r);
+    return g;
+}
+
+static void keep_ref(occlusion *o, const gs_image *img)
+{
+    gs_image *copy = gs_image_copy(img);
+    if (!copy) return; /* out of memory: keep the old one */
+    gs_image_destroy(o->ref);
+    o->ref = copy;
+}
+
+int occlusion_mark(occlusion *o, const gs_image *img, const vision_grid *g, uint8_t *covered, bool *reaching)
+{
+    if (reaching) *reaching = false;
+    if (!o || !img || !img->buf || !g || g->size < 2 || g->size > GS_MAX_SIZE || !covered) return 0;
+    int n = g->size;
+    memset(covered, 0, (size_t)n * (size_t)n);
+    if (!o->ref || o->ref->width != img->width || o->ref->height != img->height ||
+        o->ref->channels != img->channels) {
+        keep_ref(o, img);
+        return 0;
+    }
+    int m = (int)lround((n - 1 + 2 * OC_OUT) / OC_STEP) + 1;
+    if (m > OC_MAXN) return 0;
+    /* state per sample: 0 unchanged, 1 changed, 2 off the image */
+    static const int dx4[4] = {1, -1, 0, 0}, dy4[4] = {0, 0, 1, -1};
+    uint8_t st[OC_MAXN * OC_MAXN], ch[OC_MAXN * OC_MAXN];
+    int16_t cur[OC_MAXN * OC_MAXN][3], ref[OC_MAXN * OC_MAXN][3];
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < m; i++) {
+            double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP, x, y;
+            vision_grid_map(g, u, v, &x, &y);
+            int a[3], b[3];
+            int k = j * m + i;
+            st[k] = 0;
+            if (!mean3(img, (int)lround(x), (int)lround(y), a) || !mean3(o->ref, (int)lround(x), (int)lround(y), b)) {
+                st[k] = 2;
+                continue;
+            }
+            for (int c = 0; c < 3; c++) {
+                cur[k][c] = (int16_t)a[c];
+                ref[k][c] = (int16_t)b[c];
+            }
+        }
+    /* an exposure or white-balance step between the views (photos, auto
+     * exposure) scales every channel: compensated with the median ratio */
+    double gain[3];
+    for (int c = 0; c < 3; c++) gain[c] = median_ratio(cur, ref, st, m * m, c);
+    int inside = 0, inside_changed = 0, inside_raw = 0;
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < m; i++) {
+            int k = j * m + i;
+            if (st[k] == 2) continue;
+            double d = 0, d_raw = 0;
+            for (int c = 0; c < 3; c++) {
+                d += fabs(cur[k][c] - gain[c] * ref[k][c]);
+                d_raw += abs(cur[k][c] - ref[k][c]);
+            }
+            st[k] = d > OC_DIFF;
+            double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP;
+            if (u >= -0.01 && v >= -0.01 && u <= n - 1 + 0.01 && v <= n - 1 + 0.01) {
+                inside++;
+                inside_changed += st[k];
+                inside_raw += d_raw > OC_DIFF;
+            }
+        }
+    /* (a light change that no gain explains, e.g. clipped highlights, still
+     * changes most of the board before compensation) */
+    if (inside == 0 || inside_changed > OC_GLOBAL * inside || inside_raw > 2 * OC_GLOBAL * inside) {
+        keep_ref(o, img); /* a new look of the whole board: start from it */
+        return 0;
+    }
+    /* close small gaps (skin over wood changes little in places) */
+    for (int k = 0; k < m * m; k++) {
+        ch[k] = st[k] == 1;
+        if (ch[k] || st[k] == 2) continue;
+        int i = k % m, j = k / m;
+        for (int d = 0; d < 4 && !ch[k]; d++) {
+            int ai = i + dx4[d], aj = j + dy4[d];
+            if (ai >= 0 && aj >= 0 && ai < m && aj < m && st[aj * m + ai] == 1) ch[k] = 2; /* bridged */
+        }
+    }
+    /* what reaches in: connected changed regions that touch the outer
+     * ring of the lattice (or the picture's edge a cell or more outside
+     * the lines) and are big enough for a hand: a stone near the far edge,
+     * seen obliquely with its shadow, can stretch a cell outside the lines,
+     * but not over two cells of area */
+    int *queue = malloc(sizeof(int) * (size_t)(m * m));
+    uint8_t reach[OC_MAXN * OC_MAXN], seen[OC_MAXN * OC_MAXN];
+    if (!queue) return 0;
+    memset(reach, 0, (size_t)(m * m));
+    memset(seen, 0, (size_t)(m * m));
+    for (int k0 = 0; k0 < m * m; k0++) {
+        if (!ch[k0] || seen[k0]) continue;
+        int qh = 0, qt = 0, area = 0;
+        bool seeded = false;
+        seen[k0] = 1;
+        queue[qt++] = k0;
+        while (qh < qt) {
+            int k = queue[qh++], i = k % m, j = k / m;
+            int ring = i < j ? i : j;
+            if (m - 1 - i < ring) ring = m - 1 - i;
+            if (m - 1 - j < ring) ring = m - 1 - j;
+            if (ch[k] == 1) {
+                area++;
+                if (ring == 0) seeded = true;
+            }
+            for (int d = 0; d < 4; d++) {
+                int ai = i + dx4[d], aj = j + dy4[d];
+                if (ai < 0 || aj < 0 || ai >= m || aj >= m) continue;
+                int a = aj * m + ai;
+                if (st[a] == 2 && ch[k] == 1 && ring <= 2) seeded = true;
+                if (seen[a] || !ch[a]) continue;
+                seen[a] = 1;
+                queue[qt++] = a;
+            }
+        }
+        if (seeded && area >= OC_MIN_AREA)
+            for (int q = 0; q < qt; q++) reach[queue[q]] = 1;
+        /* smaller, but from outside across the outer line: something at
+         * the edge (fingers), enough to distrust the margin */
+        if (seeded && area >= OC_MIN_AREA / 3 && reaching)
+            for (int q = 0; q < qt && !*reaching; q++) {
+                int i = queue[q] % m, j = queue[q] / m;
+                double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP;
+                *reaching = u >= -0.25 && v >= -0.25 && u <= n - 1 + 0.25 && v <= n - 1 + 0.25;
+            }
+    }
+    free(queue);
+    /* points within half a cell (two samples) of what reached in */
+    int off = (int)lround(OC_OUT / OC_STEP), ncov = 0;
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            int ci = off + 4 * x, cj = off + 4 * y;
+            bool c = false;
+            for (int dj = -2; dj <= 2 && !c; dj++)
+                for (int di = -2; di <= 2 && !c; di++) {
+                    if (abs(di) + abs(dj) > 3) continue;
+                    int i = ci + di, j = cj + dj;
+                    if (i >= 0 && j >= 0 && i < m && j < m) c = reach[j * m + i];
+                }
+            covered[y * n + x] = c;
+            ncov += c;
+        }
+    if (ncov == 0 && !(reaching && *reaching)) keep_ref(o, img);
+    return ncov;
+}
