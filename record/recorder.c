@@ -1077,6 +1077,10 @@ static gs_status classify_and_commit(recorder *r, const gs_position *obs_in, boo
             }
             np = plan_additions(r, &back, plan, (int)(sizeof plan / sizeof plan[0]));
             if (np > 0) {
+                /* flagged at the view's first stone played (the push comes
+                 * with it, or just after it) */
+                int at = game_moves(r) + 1;
+                for (int k = 0; k < np && plan[k].pass; k++) at++;
                 gs_status st = commit_plan(r, &back, plan, np, err);
                 if (st != GS_OK) return st;
                 for (int k = 0; k < npush; k++) {
@@ -1090,7 +1094,7 @@ static gs_status classify_and_commit(recorder *r, const gs_position *obs_in, boo
                     snprintf(words, sizeof words,
                              "a %s stone vanished from %s and one appeared at %s: moved stone; put it back "
                              "(Art. 17.3)", c == GS_BLACK ? "Black" : "White", hf, ht);
-                    flag(r, "moved_stone", game_moves(r), c, to[k], words, d);
+                    flag(r, "moved_stone", at, c, to[k], words, d);
                 }
                 gs_position fol = p;
                 drop_ghosts(r, &fol);

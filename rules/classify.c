@@ -416,8 +416,7 @@ static bool single_stone(ctx *c, gs_point p, gs_color col, const gs_point *R, co
 /* Moves and, in the same view, a stone pushed to a neighbouring empty point
  * (a sleeve while playing): a removed stone with a new stone of its colour
  * beside it is taken as moved back, and the other new stones must be legal
- * moves in alternation.  The moved stone is numbered after the moves (the
- * push was seen with them). */
+ * moves in alternation. */
 static bool moves_and_moved_stone(ctx *c, const gs_point *A, const gs_color *Acol, int nA, const gs_point *R,
                                   const gs_color *Rcol, int nR)
 {
@@ -450,9 +449,12 @@ static bool moves_and_moved_stone(ctx *c, const gs_point *A, const gs_color *Aco
             rules_point_human(R[i], c->n, hq);
             rules_point_human(A[j], c->n, hp);
             gs_point pts[2] = {R[i], A[j]};
-            add_event(c, RULES_EV_MOVED_STONE, Rcol[i], rules_game_move_count(c->g) + n2 + 1, pts, 2,
+            /* numbered like a lone moved stone, as the move it would have
+             * been after the view's first move: a push comes with the stone
+             * being played (a sleeve), or just after it */
+            add_event(c, RULES_EV_MOVED_STONE, Rcol[i], rules_game_move_count(c->g) + 2, pts, 2,
                       "a %s stone vanished from %s and one appeared at %s in the view that shows move %d: "
-                      "moved stone; put it back", cname(Rcol[i]), hq, hp, rules_game_move_count(c->g) + n2);
+                      "moved stone; put it back", cname(Rcol[i]), hq, hp, rules_game_move_count(c->g) + 1);
             return true;
         }
     return false;
