@@ -618,11 +618,10 @@ static void mark_ghosts(recorder *r, const gs_position *obs)
  * and returns their count, or -1 if the change is not of that kind. */
 typedef struct plan_move { gs_color c; gs_point p; bool pass; } plan_move;
 
-static int plan_additions_on(const recorder *r, const rules_game *base, const gs_position *obs, plan_move *plan,
-                             int max)
+static int plan_additions(recorder *r, const gs_position *obs, plan_move *plan, int max)
 {
     gs_position rec;
-    rules_game_position(base, &rec);
+    rules_game_position(r->game, &rec);
     int n = r->size * r->size;
     gs_point add[2][REC_NPTS];
     int nadd[2] = {0, 0};
@@ -633,7 +632,7 @@ static int plan_additions_on(const recorder *r, const rules_game *base, const gs
         add[k][nadd[k]++] = (gs_point){(int8_t)(i % r->size), (int8_t)(i / r->size)};
     }
     if (nadd[0] + nadd[1] == 0 || nadd[0] + nadd[1] > max / 2) return -1;
-    rules_game *g = rules_game_clone(base);
+    rules_game *g = rules_game_clone(r->game);
     if (!g) return -1;
     int np = 0;
     bool used[2][REC_NPTS];
@@ -668,11 +667,6 @@ static int plan_additions_on(const recorder *r, const rules_game *base, const gs
     }
     rules_game_destroy(g);
     return ok ? np : -1;
-}
-
-static int plan_additions(recorder *r, const gs_position *obs, plan_move *plan, int max)
-{
-    return plan_additions_on(r, r->game, obs, plan, max);
 }
 
 /* The pending view was real, and play went on from it: obs follows from
@@ -860,29 +854,6 @@ static gs_status commit_plan(recorder *r, const gs_position *obs, const plan_mov
     return GS_OK;
 }
 
-/* The classification names a stone removed without capture that has a new
- * stone of its own colour beside it in obs. */
-static bool removal_beside_own(const recorder *r, const rules_classification *cls, const gs_position *obs)
-{
-    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-    gs_position rec;
-    rules_game_position(r->game, &rec);
-    for (int e = 0; e < cls->nevents; e++) {
-        if (cls->events[e].type != RULES_EV_WRONG_CAPTURE && cls->events[e].type != RULES_EV_STONE_REMOVED) continue;
-        for (int k = 0; k < cls->events[e].npoints; k++) {
-            gs_point q = cls->events[e].points[k];
-            gs_color c = gs_position_get(&rec, q.x, q.y);
-            for (int d = 0; d < 4; d++) {
-                int ax = q.x + dx[d], ay = q.y + dy[d];
-                if (ax < 0 || ay < 0 || ax >= r->size || ay >= r->size) continue;
-                if (c != GS_EMPTY && gs_position_get(obs, ax, ay) == c && gs_position_get(&rec, ax, ay) == GS_EMPTY)
-                    return true;
-            }
-        }
-    }
-    return false;
-}
-
 /* Stones of the record missing from p with a new stone of their colour on
  * a neighbouring point (each new stone used once): pushed there. */
 static int find_pushes(recorder *r, const gs_position *p, gs_point *from, gs_point *to, int max)
@@ -989,7 +960,7 @@ static gs_status classify_and_commit(recorder *r, const gs_position *obs_in, boo
         /* moves that leave a stone "removed" beside a new stone of its own
          * colour are more likely a push with other moves (out of turn
          * too): judged as irregular, with the next view */
-        bool pushed = cls->nmoves > 0 && !confirm_pending && removal_beside_own(r, cls, obs);
+        bool pushed = cls->nmoves > 0 && !confirm_pending && rules_classification_push_shape(r->game, obs, cls);
         if (!confirm_pending && !pushed && (cls->unchanged || cls->nmoves > 0)) {
             if (r->have_pending && !(at_end && round == 0))
                 add_event(r, REC_EV_NOTE, "unconfirmed", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
@@ -1006,10 +977,10 @@ static gs_status classify_and_commit(recorder *r, const gs_position *obs_in, boo
                 }
             gs_status st = commit_classified(r, obs, err);
             if (st != GS_OK) return st;
-            if (moved) r->ghost_move[dest.y * r->size + dest.x] = 0; /* pushed there, not captured */
             /* a stone pushed while the moves were played: flagged, and the
              * record follows the board (as for a moved stone alone) */
             if (moved) {
+                r->ghost_move[dest.y * r->size + dest.x] = 0; /* pushed there, not captured */
                 gs_position fol = *obs;
                 drop_ghosts(r, &fol);
                 st = resync(r, &fol, err);

@@ -240,38 +240,21 @@ static void signature(const tracker *t, const gs_image *img, int16_t sig[][3])
     }
 }
 
-/* Number of points whose signature differs by more than TR_MOVE_DIFF. */
-static int sig_changed(const tracker *t, int16_t a[][3], int16_t b[][3])
+/* Spots whose signature differs by more than TR_MOVE_DIFF; *big (may be
+ * NULL) gets those differing by more than twice that. */
+static int sig_changed_ex(const tracker *t, int16_t a[][3], int16_t b[][3], int *big)
 {
-    int n = 0;
+    int n = 0, nb = 0;
     for (int i = 0; i < t->nsig; i++) {
         int d = abs(a[i][0] - b[i][0]) + abs(a[i][1] - b[i][1]) + abs(a[i][2] - b[i][2]);
         n += d > TR_MOVE_DIFF;
+        nb += d > 2 * TR_MOVE_DIFF;
     }
+    if (big) *big = nb;
     return n;
 }
 
-/* Motion between two signatures: one spot changed a lot, or two or more
- * changed.  A lone spot that changed a little is sensor or compression
- * noise (an H.264 frame refining after a hand left), and taking it for
- * motion can cost a short still view its settle time. */
-static bool sig_motion(const tracker *t, int16_t a[][3], int16_t b[][3])
-{
-    int n = 0;
-    for (int i = 0; i < t->nsig; i++) {
-        int d = abs(a[i][0] - b[i][0]) + abs(a[i][1] - b[i][1]) + abs(a[i][2] - b[i][2]);
-        if (d > 2 * TR_MOVE_DIFF) return true;
-        n += d > TR_MOVE_DIFF;
-    }
-    return n >= 2;
-}
-
-static bool sig_big_change(const tracker *t, int16_t a[][3], int16_t b[][3])
-{
-    for (int i = 0; i < t->nsig; i++)
-        if (abs(a[i][0] - b[i][0]) + abs(a[i][1] - b[i][1]) + abs(a[i][2] - b[i][2]) > 2 * TR_MOVE_DIFF) return true;
-    return false;
-}
+static int sig_changed(const tracker *t, int16_t a[][3], int16_t b[][3]) { return sig_changed_ex(t, a, b, NULL); }
 
 /* ------------------------------------------------------ drift following */
 
@@ -638,11 +621,16 @@ gs_status tracker_feed(tracker *t, const gs_image *frame, double t_ms, bool sett
     }
     int16_t sig[TR_NSIG][3];
     signature(t, frame, sig);
-    int n_prev = t->have_prev ? sig_changed(t, sig, t->sig_prev) : t->nsig;
-    /* against the start of the still period only a big change counts (a
-     * hand creeping slowly); small ones there are light and the encoder
-     * settling after a hand left */
-    bool moved = !t->have_prev || sig_motion(t, sig, t->sig_prev) || sig_big_change(t, sig, t->sig_anchor);
+    /* Motion since the previous frame: one spot changed a lot, or two or
+     * more changed (a lone spot that changed a little is sensor or
+     * compression noise, an H.264 frame refining after a hand left, and
+     * taking it for motion can cost a short still view its settle time).
+     * Against the start of the still period only a big change counts (a
+     * hand creeping slowly); small ones there are light and the encoder. */
+    int big_prev = 0, big_anchor = 0;
+    int n_prev = t->have_prev ? sig_changed_ex(t, sig, t->sig_prev, &big_prev) : t->nsig;
+    if (t->have_prev) sig_changed_ex(t, sig, t->sig_anchor, &big_anchor);
+    bool moved = !t->have_prev || big_prev > 0 || n_prev >= 2 || big_anchor > 0;
     /* only a view without motion tells a drift from a hand; the reference
      * is taken once the view has been calm for a few frames (a drifting
      * camera may never look still long enough to settle before it) */

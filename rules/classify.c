@@ -460,18 +460,23 @@ static bool moves_and_moved_stone(ctx *c, const gs_point *A, const gs_color *Aco
     return false;
 }
 
-/* The classification in c->out names a stone removed with no capture (wrong
- * capture, stone removed) that has a new stone of its own colour beside it. */
-static bool own_removal_beside_new(const ctx *c, const gs_point *A, const gs_color *Acol, int nA)
+bool rules_classification_push_shape(const rules_game *g, const gs_position *observed,
+                                     const rules_classification *cls)
 {
-    const rules_classification *o = c->out;
-    for (int e = 0; e < o->nevents; e++) {
-        if (o->events[e].type != RULES_EV_WRONG_CAPTURE && o->events[e].type != RULES_EV_STONE_REMOVED) continue;
-        for (int k = 0; k < o->events[e].npoints; k++) {
-            gs_point r = o->events[e].points[k];
-            gs_color rc = gs_position_get(&c->cur, r.x, r.y);
-            for (int j = 0; j < nA; j++)
-                if (Acol[j] == rc && abs(A[j].x - r.x) + abs(A[j].y - r.y) == 1) return true;
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    gs_position cur;
+    rules_game_position(g, &cur);
+    int n = cur.size;
+    for (int e = 0; e < cls->nevents; e++) {
+        if (cls->events[e].type != RULES_EV_WRONG_CAPTURE && cls->events[e].type != RULES_EV_STONE_REMOVED) continue;
+        for (int k = 0; k < cls->events[e].npoints; k++) {
+            gs_point q = cls->events[e].points[k];
+            gs_color c = gs_position_get(&cur, q.x, q.y);
+            for (int d = 0; d < 4 && c != GS_EMPTY; d++) {
+                int ax = q.x + dx[d], ay = q.y + dy[d];
+                if (ax < 0 || ay < 0 || ax >= n || ay >= n) continue;
+                if (gs_position_get(observed, ax, ay) == c && gs_position_get(&cur, ax, ay) == GS_EMPTY) return true;
+            }
         }
     }
     return false;
@@ -554,7 +559,7 @@ gs_status rules_classify(const rules_game *g, const gs_position *observed, rules
         /* a stone of one's own colour "removed" beside a new stone of that
          * colour is more likely pushed there than the new stone a move:
          * the push wins when it explains the view as well */
-        if (nX == 0 && own_removal_beside_new(&c, A, Acol, nA)) {
+        if (nX == 0 && rules_classification_push_shape(g, observed, out)) {
             rules_classification *saved = malloc(sizeof *saved);
             if (saved) {
                 memcpy(saved, out, sizeof *saved);

@@ -286,6 +286,13 @@ typedef struct rules_classification {
     rules_event events[RULES_CLASSIFY_MAX_EVENTS];
 } rules_classification;
 
+/* The classification (of `observed` against g) names a stone removed with
+ * no capture (wrong capture, stone removed) that has a new stone of its own
+ * colour on a neighbouring point: the shape of a stone pushed aside, more
+ * likely than a player lifting his own stone. */
+bool rules_classification_push_shape(const rules_game *g, const gs_position *observed,
+                                     const rules_classification *cls);
+
 /* Compares the observed position with the game's current position and
  * explains the difference.  Never changes the game.  GS_ERR_USAGE if the
  * sizes differ.  `out` is large (tens of KB): allocate it, don't put it
