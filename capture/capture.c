@@ -3,7 +3,7 @@
  * backend lives in capture_v4l2.c. */
 #include "capture/capture_impl.h"
 
-#include "vision/cv_shim.h"
+#include "cvshim/cvshim.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -127,7 +127,7 @@ static capture_result folder_read(capture_source *s, const gs_image **frame, cap
     snprintf(path, len, "%s/%s", f->dir, name);
     gs_error err = {0};
     gs_image_destroy(f->frame);
-    f->frame = gs_image_load(path, &err);
+    f->frame = cvshim_image_load(path, &err);
     free(path);
     if (!f->frame) {
         /* one broken photo does not end the game: report and go on */

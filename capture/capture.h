@@ -4,7 +4,7 @@
  * functions (read / close); the backends are
  *   - a folder of photos, read in natural name order (2.jpg before 10.jpg),
  *     each photo flagged as a settled view;
- *   - a video file (decoded through vision/cv_shim.h);
+ *   - a video file (decoded through cvshim/cvshim.h);
  *   - a V4L2 camera through libv4l2 (BGR24 via libv4l2's conversion, so
  *     MJPEG and YUYV cameras both work), with frame timestamps, and reopened
  *     when it comes back after being unplugged;

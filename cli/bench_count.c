@@ -3,7 +3,6 @@
  * 19x19 games, one core, as `goscribe count` runs it by default. */
 #include "cli/cli.h"
 #include "cli/cmd_count.h"
-#include "rules/estimate.h"
 #include "rules/rules.h"
 
 #include <dirent.h>

@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 
 #include "capture/capture.h"
-#include "record/recorder_run.h"
+#include "record/record.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -32,7 +32,7 @@ static double cpu_ms(void)
     return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }
 
-static int run_pass(const char *video, recorder_run_options *o, recorder_run_stats *st, double *wall, double *cpu)
+static int run_pass(const char *video, record_run_options *o, record_run_stats *st, double *wall, double *cpu)
 {
     gs_error err = {0};
     capture_source *src = capture_open_video(video, &err);
@@ -41,7 +41,7 @@ static int run_pass(const char *video, recorder_run_options *o, recorder_run_sta
         return gs_status_exit_code(err.status);
     }
     double c0 = cpu_ms(), w0 = gs_now_ms();
-    gs_status s = recorder_run(src, o, st, &err);
+    gs_status s = record_run(src, o, st, &err);
     *wall = gs_now_ms() - w0;
     *cpu = cpu_ms() - c0;
     capture_close(src);
@@ -103,14 +103,14 @@ int bench_record(int argc, char **argv)
         CPU_SET(cpu < 0 ? 0 : cpu, &set);
         if (sched_setaffinity(0, sizeof set, &set) != 0) fprintf(stderr, "bench record: could not pin to one core\n");
     }
-    recorder_run_options o;
-    recorder_run_options_init(&o);
-    recorder_run_stats dec, rec;
+    record_run_options o;
+    record_run_options_init(&o);
+    record_run_stats dec, rec;
     double dw, dc, rw, rc;
     o.decode_only = true;
     int rcode = run_pass(video, &o, &dec, &dw, &dc);
     if (rcode) return rcode;
-    recorder_run_options_init(&o);
+    record_run_options_init(&o);
     o.tracker.settle_ms = settle * 1000.0;
     o.tracker.size_hint = (int)size;
     o.recorder.size = (int)size;

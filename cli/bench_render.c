@@ -2,7 +2,7 @@
  * synthetic camera on one core, rendering alone and with encoding. */
 #include "cli/cli.h"
 #include "samples/render.h"
-#include "vision/cv_shim.h"
+#include "cvshim/cvshim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * native resolution, pinned to one core, and the median over the photos.
  * Decoding the file is timed apart: it is not part of the reading. */
 #define _GNU_SOURCE
+#include "cvshim/cvshim.h"
 #include "cli/cli.h"
 #include "vision/vision.h"
 
@@ -127,7 +128,7 @@ int bench_scan(int argc, char **argv)
     for (int i = 0; i < l.n; i++) {
         gs_error err = {0};
         double t0 = gs_now_ms();
-        gs_image *img = gs_image_load(l.v[i], &err);
+        gs_image *img = cvshim_image_load(l.v[i], &err);
         double tdec = gs_now_ms() - t0;
         if (!img) { printf("%-60s %s\n", l.v[i], err.msg); continue; }
         vision_scan_result *res = malloc(sizeof *res);

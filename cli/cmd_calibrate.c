@@ -2,10 +2,10 @@
  * board once (photo, video, photo folder or camera) and save the grid in the
  * calibration file format of calib/calib.h, for `scan` and `record
  * --calibration FILE`. */
+#include "cvshim/cvshim.h"
 #include "calib/calib.h"
 #include "capture/capture.h"
 #include "cli/cli.h"
-#include "vision/grid_find.h"
 #include "vision/vision.h"
 
 #include <ctype.h>
@@ -174,10 +174,10 @@ int cmd_calibrate(int argc, char **argv)
     struct stat sb;
     /* A photo by name, or any regular file that decodes as an image. */
     if (is_photo_name(source)) {
-        img = gs_image_load(source, &err);
+        img = cvshim_image_load(source, &err);
         if (!img) { cli_error("%s", err.msg); return GS_EXIT_ERROR; }
     } else if (stat(source, &sb) == 0 && S_ISREG(sb.st_mode)) {
-        img = gs_image_load(source, &err);
+        img = cvshim_image_load(source, &err);
     }
     if (img) {
         st = grid_of(img, (int)size, cp, &cal.grid, &fit, ms, &err);

@@ -2,7 +2,7 @@
  * the rules (rules_replay), lists illegal moves and counts the final board
  * with the dead stones taken from the last node's TB/TW marks. */
 #include "cli/cli.h"
-#include "record/sgf.h"
+#include "sgf/sgf.h"
 #include "rules/rules.h"
 
 #include <math.h>

@@ -2,10 +2,10 @@
  * board under the Chinese rules (area, in stones), with the dead stones
  * given by the players, taken from the SGF's TB/TW marks, or estimated
  * (rules/estimate.h) and then clearly marked as an estimate to confirm. */
+#include "cvshim/cvshim.h"
 #include "cli/cli.h"
 #include "cli/cmd_count.h"
-#include "record/sgf.h"
-#include "rules/estimate.h"
+#include "sgf/sgf.h"
 #include "rules/rules.h"
 #include "vision/vision.h"
 
@@ -543,7 +543,7 @@ int cmd_count(int argc, char **argv)
         }
     } else {
         r->source = "photo";
-        img = gs_image_load(input, &err);
+        img = cvshim_image_load(input, &err);
         if (!img) {
             cli_error("%s", err.msg);
             rc = gs_status_exit_code(err.status);

@@ -1,6 +1,6 @@
 /* cli/cmd_hall.c: `goscribe hall`, one page listing every board of a club. */
 #include "cli/cli.h"
-#include "record/serve.h"
+#include "broadcast/broadcast.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -84,20 +84,20 @@ int cmd_hall(int argc, char **argv)
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
-    serve_hall_config cfg = {addr, (int)port, boards, nboards, mqtt, (int)poll_ms};
+    broadcast_hall_config cfg = {addr, (int)port, boards, nboards, mqtt, (int)poll_ms};
     gs_error err = {0};
-    serve_hall *h = serve_hall_start(&cfg, &err);
+    broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     if (!h) {
         cli_error("hall: %s", err.msg);
         rc = gs_status_exit_code(err.status);
         goto out;
     }
-    printf("goscribe hall: http://%s:%d/ (%d board address%s%s%s)\n", addr, serve_hall_port(h), nboards,
+    printf("goscribe hall: http://%s:%d/ (%d board address%s%s%s)\n", addr, broadcast_hall_port(h), nboards,
            nboards == 1 ? "" : "es", mqtt ? ", MQTT " : "", mqtt ? mqtt : "");
     fflush(stdout);
     int sig = 0;
     sigwait(&set, &sig);
-    serve_hall_stop(h);
+    broadcast_hall_stop(h);
     rc = GS_EXIT_OK;
 out:
     free(boards);

@@ -1,11 +1,11 @@
 /* cli/cmd_record.c: `goscribe record SOURCE -o game.sgf`: watch a game and
- * keep its record live (capture -> tracker -> recorder, record/recorder_run). */
+ * keep its record live (capture -> tracker -> recorder, record/record_run). */
 #include "cli/cli.h"
 
 #include "calib/calib.h"
 #include "capture/capture.h"
-#include "record/recorder_run.h"
-#include "record/serve.h"
+#include "record/record.h"
+#include "broadcast/broadcast.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -168,8 +168,8 @@ static int parse_serve_addr(const char *s, char *bind, size_t bindlen, int *port
 int cmd_record(int argc, char **argv)
 {
     const char *source = NULL, *out = NULL, *calfile = NULL, *corners = NULL, *final_path = NULL;
-    recorder_run_options o;
-    recorder_run_options_init(&o);
+    record_run_options o;
+    record_run_options_init(&o);
     capture_options co;
     memset(&co, 0, sizeof co);
     bool no_stdin = false, quiet = false, no_evidence = false;
@@ -317,8 +317,8 @@ int cmd_record(int argc, char **argv)
         cli_error("record: --board-name, --token, --mqtt, --hall and --linger need --serve [ADDR:]PORT");
         return GS_EXIT_ERROR;
     }
-    serve_config scfg;
-    serve_config_init(&scfg);
+    broadcast_config scfg;
+    broadcast_config_init(&scfg);
     char bind[128] = "";
     if (serve_arg && parse_serve_addr(serve_arg, bind, sizeof bind, &scfg.port)) {
         cli_error("record: --serve %s: expected [ADDR:]PORT with PORT 0..65535", serve_arg);
@@ -374,17 +374,17 @@ int cmd_record(int argc, char **argv)
     }
     (void)cal_w;
     (void)cal_h;
-    serve_board *sb = NULL;
+    broadcast_board *sb = NULL;
     if (serve_arg) {
-        sb = serve_board_start(&scfg, &err);
+        sb = broadcast_board_start(&scfg, &err);
         if (!sb) {
             cli_error("record: --serve %s: %s", serve_arg, err.msg);
             capture_close(src);
             return gs_status_exit_code(err.status);
         }
-        const char *url = serve_board_url(sb);
+        const char *url = broadcast_board_url(sb);
         fprintf(stderr, "goscribe record: live %s/\n", url);
-        fprintf(stderr, "goscribe record: referee %s/referee token %s\n", url, serve_board_token(sb));
+        fprintf(stderr, "goscribe record: referee %s/referee token %s\n", url, broadcast_board_token(sb));
         fflush(stderr);
         o.serve = sb;
     }
@@ -402,8 +402,8 @@ int cmd_record(int argc, char **argv)
     sigaction(SIGINT, &sa, &old);
     g_stop = 0;
     o.stop = &g_stop;
-    recorder_run_stats stats;
-    gs_status st = recorder_run(src, &o, &stats, &err);
+    record_run_stats stats;
+    gs_status st = record_run(src, &o, &stats, &err);
     if (o.progress) fputc('\n', stderr);
     capture_close(src);
     if (sb && linger > 0) {
@@ -416,7 +416,7 @@ int cmd_record(int argc, char **argv)
         }
     }
     sigaction(SIGINT, &old, NULL);
-    serve_board_stop(sb);
+    broadcast_board_stop(sb);
     if (st == GS_OK && final_path && stats.have_final) {
         char buf[GS_MAX_SIZE * GS_MAX_SIZE * 2 + 2];
         gs_position_format(&stats.final_pos, buf, sizeof buf);

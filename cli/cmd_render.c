@@ -2,9 +2,9 @@
  * record as a synthetic camera video (or PNG frames) plus its truth. */
 #include "cli/cli.h"
 #include "calib/calib.h"
-#include "record/sgf.h"
+#include "sgf/sgf.h"
 #include "samples/render.h"
-#include "vision/cv_shim.h"
+#include "cvshim/cvshim.h"
 
 #include <errno.h>
 #include <math.h>

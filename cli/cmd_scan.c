@@ -1,9 +1,10 @@
 /* cli/cmd_scan.c: `goscribe scan PHOTO`: find the board in one photo, read
  * every intersection and print the grid (the .txt format of the test data),
  * or JSON with corners, confidences and timings. */
+#include "cvshim/cvshim.h"
 #include "calib/calib.h"
 #include "cli/cli.h"
-#include "vision/read.h"
+#include "vision/vision.h"
 #include "vision/vision.h"
 
 #include <stdio.h>
@@ -112,7 +113,7 @@ int cmd_scan(int argc, char **argv)
 
     gs_error err = {0};
     double t0 = gs_now_ms();
-    gs_image *img = gs_image_load(photo, &err);
+    gs_image *img = cvshim_image_load(photo, &err);
     if (!img) { cli_error("%s", err.msg); return gs_status_exit_code(err.status); }
 
     vision_scan_options opt = {.size_hint = (int)size, .corners = have_corners ? (const double (*)[2])corners : NULL};

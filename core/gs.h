@@ -57,7 +57,7 @@ gs_status gs_error_set(gs_error *err, gs_status status, const char *fmt, ...)
 
 /* An image view: `channels` bytes per pixel (1 = grey, 3 = B,G,R as OpenCV
  * orders them), rows `stride` bytes apart.  A view does not own buf unless it
- * came from gs_image_create / gs_image_load. */
+ * came from gs_image_create / cvshim_image_load. */
 typedef struct gs_image {
     int width, height, stride, channels;
     uint8_t *buf;
@@ -65,16 +65,10 @@ typedef struct gs_image {
 
 /* Allocates a zeroed image; the caller frees it with gs_image_destroy. */
 gs_image *gs_image_create(int width, int height, int channels);
-/* Frees an image made by gs_image_create / gs_image_load / gs_image_copy. */
+/* Frees an image made by gs_image_create / cvshim_image_load / gs_image_copy. */
 void gs_image_destroy(gs_image *img);
 /* Deep copy; caller frees. NULL on allocation failure. */
 gs_image *gs_image_copy(const gs_image *img);
-
-/* Loads a photo (JPEG, PNG, BMP, ... via OpenCV; EXIF orientation ignored:
- * rows follow the stored pixels, as the ground-truth grids do)
- * as 3-channel BGR. Returns NULL and fills err on failure: a missing file is
- * GS_ERR_IO, an empty or undecodable one GS_ERR_FORMAT.  Caller frees. */
-gs_image *gs_image_load(const char *path, gs_error *err);
 
 /* Writes img (1 or 3 channels, BGR) as PNG with libpng. */
 gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *err);

@@ -1,7 +1,6 @@
-/* core/gs_image.c: image allocation and PNG writing (libpng). Decoding goes
- * through the OpenCV shim because photos are mostly JPEG. */
+/* core/gs_image.c: image allocation and PNG writing (libpng). Decoding
+ * photos (mostly JPEG) is cvshim_image_load's job (cvshim/). */
 #include "core/gs.h"
-#include "vision/cv_shim.h"
 
 #include <errno.h>
 #include <png.h>
@@ -37,19 +36,6 @@ gs_image *gs_image_copy(const gs_image *src)
     if (!img) return NULL;
     for (int y = 0; y < src->height; y++)
         memcpy(img->buf + (size_t)y * img->stride, src->buf + (size_t)y * src->stride, (size_t)src->width * src->channels);
-    return img;
-}
-
-gs_image *gs_image_load(const char *path, gs_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) { gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno)); return NULL; }
-    int c = fgetc(f);
-    fclose(f);
-    if (c == EOF) { gs_error_set(err, GS_ERR_FORMAT, "%s: empty file", path); return NULL; }
-    char msg[256];
-    gs_image *img = cvshim_image_read(path, msg, sizeof msg);
-    if (!img) gs_error_set(err, GS_ERR_FORMAT, "%s: %s", path, msg);
     return img;
 }
 

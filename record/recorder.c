@@ -1,9 +1,9 @@
 /* record/recorder.c: settled positions -> rules referee -> SGF + events.
  * See recorder.h for the contract.  The SGF tree is grown node by node and
  * saved atomically after every change (sgf_save). */
-#include "record/recorder.h"
+#include "record/record.h"
 
-#include "record/sgf.h"
+#include "sgf/sgf.h"
 #include "rules/rules.h"
 
 #include <errno.h>
@@ -16,8 +16,8 @@
 
 #define REC_NPTS (GS_MAX_SIZE * GS_MAX_SIZE)
 
-struct recorder {
-    recorder_options opt;
+struct record {
+    record_options opt;
     char *sgf_path;
     char *evidence_dir;      /* NULL = none */
     bool evidence_ready;     /* directory created */
@@ -61,7 +61,7 @@ struct recorder {
     char result[24];
     gs_image *prev_frame, *cur_frame;
     double prev_t, cur_t;
-    recorder_event *events;
+    record_event *events;
     size_t n_events, cap_events, n_printed;
     int n_referee;
     rules_classification *cls;  /* big: kept on the heap */
@@ -69,7 +69,7 @@ struct recorder {
     bool confirm_seen[3], resign_seen[3];
 };
 
-void recorder_options_init(recorder_options *o)
+void record_options_init(record_options *o)
 {
     memset(o, 0, sizeof *o);
     o->to_move = GS_EMPTY;
@@ -93,16 +93,16 @@ static void fmt_time(double t_ms, char buf[24])
     snprintf(buf, 24, "%02d:%02d.%d", (ds / 600) % 100000, (ds / 10) % 60, ds % 10);
 }
 
-static int game_moves(const recorder *r) { return r->move_offset + (r->game ? rules_game_move_count(r->game) : 0); }
+static int game_moves(const record *r) { return r->move_offset + (r->game ? rules_game_move_count(r->game) : 0); }
 
-static void ensure_evidence_dir(recorder *r)
+static void ensure_evidence_dir(record *r)
 {
     if (!r->evidence_dir || r->evidence_ready) return;
     if (mkdir(r->evidence_dir, 0755) == 0 || errno == EEXIST) r->evidence_ready = true;
 }
 
 /* Saves the before/after frames of an event; fills prefix ("" if none). */
-static void keep_evidence(recorder *r, int move_number, const char *code, char prefix[64])
+static void keep_evidence(record *r, int move_number, const char *code, char prefix[64])
 {
     prefix[0] = 0;
     if (!r->evidence_dir || !r->cur_frame) return;
@@ -145,21 +145,21 @@ static void keep_evidence(recorder *r, int move_number, const char *code, char p
 }
 
 /* Appends an event, prints its line, keeps evidence for referee events. */
-static recorder_event *add_event(recorder *r, recorder_event_kind kind, const char *code, int move_number,
+static record_event *add_event(record *r, record_event_kind kind, const char *code, int move_number,
                                  gs_color color, gs_point pt, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
-static recorder_event *add_event(recorder *r, recorder_event_kind kind, const char *code, int move_number,
+static record_event *add_event(record *r, record_event_kind kind, const char *code, int move_number,
                                  gs_color color, gs_point pt, const char *fmt, ...)
 {
     if (r->n_events == r->cap_events) {
         size_t nc = r->cap_events ? r->cap_events * 2 : 64;
-        recorder_event *ne = realloc(r->events, nc * sizeof *ne);
+        record_event *ne = realloc(r->events, nc * sizeof *ne);
         if (!ne) return NULL;
         r->events = ne;
         r->cap_events = nc;
     }
-    recorder_event *ev = &r->events[r->n_events];
+    record_event *ev = &r->events[r->n_events];
     memset(ev, 0, sizeof *ev);
     ev->kind = kind;
     snprintf(ev->code, sizeof ev->code, "%s", code);
@@ -171,8 +171,8 @@ static recorder_event *add_event(recorder *r, recorder_event_kind kind, const ch
     va_start(ap, fmt);
     vsnprintf(ev->text, sizeof ev->text, fmt, ap);
     va_end(ap);
-    if (kind == REC_EV_REFEREE || kind == REC_EV_SIGNAL) {
-        r->n_referee += kind == REC_EV_REFEREE;
+    if (kind == RECORD_EV_REFEREE || kind == RECORD_EV_SIGNAL) {
+        r->n_referee += kind == RECORD_EV_REFEREE;
         keep_evidence(r, move_number, code, ev->evidence);
     }
     r->n_events++;
@@ -181,13 +181,13 @@ static recorder_event *add_event(recorder *r, recorder_event_kind kind, const ch
 
 /* Prints the events not printed yet.  Called after the SGF was saved, so a
  * printed move is always in the file (the kill test relies on it). */
-static void print_events(recorder *r)
+static void print_events(record *r)
 {
     FILE *f = r->opt.out;
     for (; r->n_printed < r->n_events; r->n_printed++) {
         if (!f) continue;
-        const recorder_event *ev = &r->events[r->n_printed];
-        recorder_event_kind kind = ev->kind;
+        const record_event *ev = &r->events[r->n_printed];
+        record_event_kind kind = ev->kind;
         int move_number = ev->move_number;
         gs_color color = ev->color;
         gs_point pt = ev->point;
@@ -212,7 +212,7 @@ static void print_events(recorder *r)
             gs_json_write_string(f, ev->text);
             fprintf(f, "}\n");
         } else {
-            const char *tag = kind == REC_EV_REFEREE ? "FLAG " : kind == REC_EV_SIGNAL ? "SIGNAL " : "";
+            const char *tag = kind == RECORD_EV_REFEREE ? "FLAG " : kind == RECORD_EV_SIGNAL ? "SIGNAL " : "";
             fprintf(f, "[%s] %s%s", tb, tag, ev->text);
             if (ev->evidence[0]) fprintf(f, " (evidence %s/%s-*.png)", r->evidence_dir, ev->evidence);
             fputc('\n', f);
@@ -221,7 +221,7 @@ static void print_events(recorder *r)
     if (f) fflush(f);
 }
 
-static gs_status save(recorder *r, gs_error *err)
+static gs_status save(record *r, gs_error *err)
 {
     if (!r->sgf_path || !r->tree) {
         print_events(r);
@@ -234,13 +234,13 @@ static gs_status save(recorder *r, gs_error *err)
     return GS_OK;
 }
 
-static sgf_node *node_of_move(recorder *r, int move_number)
+static sgf_node *node_of_move(record *r, int move_number)
 {
     if (move_number > 0 && move_number < r->n_move_node && r->move_node[move_number]) return r->move_node[move_number];
     return move_number <= 0 ? r->root : r->last;
 }
 
-static void remember_node(recorder *r, int move_number, sgf_node *n)
+static void remember_node(record *r, int move_number, sgf_node *n)
 {
     if (move_number >= r->cap_move_node) {
         int nc = r->cap_move_node ? r->cap_move_node * 2 : 256;
@@ -257,19 +257,19 @@ static void remember_node(recorder *r, int move_number, sgf_node *n)
 
 /* Flags a referee event: line, evidence, SGF GSEV + comment on the node of
  * the move concerned. */
-static void flag(recorder *r, const char *code, int move_number, gs_color c, gs_point pt, const char *words,
+static void flag(record *r, const char *code, int move_number, gs_color c, gs_point pt, const char *words,
                  const char *detail)
 {
     /* one irregularity seen in several views is flagged once */
     for (size_t i = 0; i < r->n_events; i++) {
-        const recorder_event *ev = &r->events[i];
-        if (ev->kind == REC_EV_REFEREE && ev->move_number == move_number && !strcmp(ev->code, code) &&
+        const record_event *ev = &r->events[i];
+        if (ev->kind == RECORD_EV_REFEREE && ev->move_number == move_number && !strcmp(ev->code, code) &&
             ev->point.x == pt.x && ev->point.y == pt.y)
             return;
     }
     char h[8] = "";
     if (pt.x >= 0) rules_point_human(pt, r->size, h);
-    add_event(r, REC_EV_REFEREE, code, move_number, c, pt, "%s at move %d%s%s: %s", code, move_number,
+    add_event(r, RECORD_EV_REFEREE, code, move_number, c, pt, "%s at move %d%s%s: %s", code, move_number,
               h[0] ? " " : "", h, words);
     gs_error e;
     sgf_node *n = node_of_move(r, move_number);
@@ -278,7 +278,7 @@ static void flag(recorder *r, const char *code, int move_number, gs_color c, gs_
 
 /* ---------------------------------------------------------- the game */
 
-static gs_status new_game_from(recorder *r, const gs_position *pos, gs_color to_move, int handicap, gs_error *err)
+static gs_status new_game_from(record *r, const gs_position *pos, gs_color to_move, int handicap, gs_error *err)
 {
     rules_game_destroy(r->game);
     r->game = rules_game_create(r->size, err);
@@ -297,7 +297,7 @@ static gs_status new_game_from(recorder *r, const gs_position *pos, gs_color to_
     return GS_OK;
 }
 
-static gs_status start_game(recorder *r, const gs_position *pos, gs_error *err)
+static gs_status start_game(record *r, const gs_position *pos, gs_error *err)
 {
     if (r->size == 0) r->size = pos->size;
     int nb = gs_position_count(pos, GS_BLACK), nw = gs_position_count(pos, GS_WHITE);
@@ -342,13 +342,13 @@ static gs_status start_game(recorder *r, const gs_position *pos, gs_error *err)
     r->last = r->root;
     r->started = true;
     if (nb + nw == 0)
-        add_event(r, REC_EV_START, "start", 0, to_move, (gs_point){-1, -1}, "start: empty %dx%d board, %s to move",
+        add_event(r, RECORD_EV_START, "start", 0, to_move, (gs_point){-1, -1}, "start: empty %dx%d board, %s to move",
                   r->size, r->size, rules_color_name(to_move));
     else if (handicap)
-        add_event(r, REC_EV_START, "start", 0, to_move, (gs_point){-1, -1},
+        add_event(r, RECORD_EV_START, "start", 0, to_move, (gs_point){-1, -1},
                   "start: %d handicap stones, %s to move", handicap, rules_color_name(to_move));
     else
-        add_event(r, REC_EV_START, "start", 0, to_move, (gs_point){-1, -1},
+        add_event(r, RECORD_EV_START, "start", 0, to_move, (gs_point){-1, -1},
                   "start: %d black and %d white stones already on the board (setup), %s to move%s", nb, nw,
                   rules_color_name(to_move), r->to_move_guessed ? " (guessed from the counts)" : "");
     return save(r, err);
@@ -356,7 +356,7 @@ static gs_status start_game(recorder *r, const gs_position *pos, gs_error *err)
 
 /* Resume: the file's game is replayed into the rules engine and its tree
  * kept, so earlier comments and events survive. */
-static gs_status resume_game(recorder *r, gs_error *err)
+static gs_status resume_game(record *r, gs_error *err)
 {
     gs_error e;
     sgf_tree *t = NULL;
@@ -364,7 +364,7 @@ static gs_status resume_game(recorder *r, gs_error *err)
      * writes this game now */
     int stale = sgf_file_remove_stale_temps(r->sgf_path);
     if (stale > 0)
-        add_event(r, REC_EV_NOTE, "stale_temps", 0, GS_EMPTY, (gs_point){-1, -1},
+        add_event(r, RECORD_EV_NOTE, "stale_temps", 0, GS_EMPTY, (gs_point){-1, -1},
                   "removed %d unfinished temp file%s of %s left by a killed recording", stale, stale == 1 ? "" : "s",
                   r->sgf_path);
     if (sgf_load(r->sgf_path, &t, &e) != GS_OK)
@@ -409,28 +409,28 @@ static gs_status resume_game(recorder *r, gs_error *err)
     r->last = sgf_node_main_line_last(r->root);
     r->tree = t;
     r->started = true;
-    add_event(r, REC_EV_START, "resume", game_moves(r), rules_game_to_move(r->game), (gs_point){-1, -1},
+    add_event(r, RECORD_EV_START, "resume", game_moves(r), rules_game_to_move(r->game), (gs_point){-1, -1},
               "resumed %s: %d moves, %s to move", r->sgf_path, game_moves(r),
               rules_color_name(rules_game_to_move(r->game)));
     sgf_game_free(&g);
     return GS_OK;
 }
 
-recorder *recorder_create(const recorder_options *opt, gs_error *err)
+record *record_create(const record_options *opt, gs_error *err)
 {
-    recorder *r = calloc(1, sizeof *r);
+    record *r = calloc(1, sizeof *r);
     if (!r) {
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    recorder_options_init(&r->opt);
+    record_options_init(&r->opt);
     if (opt) r->opt = *opt;
     r->size = r->opt.size;
     r->cls = malloc(sizeof *r->cls);
     if (!r->cls) goto nomem;
     if (r->size && (r->size < RULES_MIN_SIZE || r->size > GS_MAX_SIZE)) {
         gs_error_set(err, GS_ERR_USAGE, "board size %d out of range", r->size);
-        recorder_destroy(r);
+        record_destroy(r);
         return NULL;
     }
     if (r->opt.sgf_path) {
@@ -454,11 +454,11 @@ recorder *recorder_create(const recorder_options *opt, gs_error *err)
     if (r->opt.resume) {
         if (!r->sgf_path) {
             gs_error_set(err, GS_ERR_USAGE, "--resume needs the SGF file");
-            recorder_destroy(r);
+            record_destroy(r);
             return NULL;
         }
         if (resume_game(r, err) != GS_OK) {
-            recorder_destroy(r);
+            record_destroy(r);
             return NULL;
         }
         print_events(r);
@@ -467,11 +467,11 @@ recorder *recorder_create(const recorder_options *opt, gs_error *err)
     return r;
 nomem:
     gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-    recorder_destroy(r);
+    record_destroy(r);
     return NULL;
 }
 
-void recorder_destroy(recorder *r)
+void record_destroy(record *r)
 {
     if (!r) return;
     rules_game_destroy(r->game);
@@ -487,7 +487,7 @@ void recorder_destroy(recorder *r)
 }
 
 /* Commits one move (already checked legal) to the game and the SGF. */
-static gs_status commit_move(recorder *r, gs_color c, gs_point p, bool pass, bool announced, gs_error *err)
+static gs_status commit_move(record *r, gs_color c, gs_point p, bool pass, bool announced, gs_error *err)
 {
     gs_error e;
     rules_move_result *res = NULL;
@@ -509,29 +509,29 @@ static gs_status commit_move(recorder *r, gs_color c, gs_point p, bool pass, boo
         remember_node(r, num, n);
     }
     if (pass) {
-        add_event(r, REC_EV_PASS, "pass", num, c, (gs_point){-1, -1}, "move %d: %s passes%s", num, rules_color_name(c),
+        add_event(r, RECORD_EV_PASS, "pass", num, c, (gs_point){-1, -1}, "move %d: %s passes%s", num, rules_color_name(c),
                   announced ? "" : " (not announced)");
     } else {
         char h[8];
         rules_point_human(p, r->size, h);
         if (res->ncaptured) r->last_capture_move = num;
         if (res->ncaptured)
-            add_event(r, REC_EV_MOVE, "move", num, c, p, "move %d: %s %s, captures %d", num, rules_color_name(c), h,
+            add_event(r, RECORD_EV_MOVE, "move", num, c, p, "move %d: %s %s, captures %d", num, rules_color_name(c), h,
                       res->ncaptured);
         else
-            add_event(r, REC_EV_MOVE, "move", num, c, p, "move %d: %s %s", num, rules_color_name(c), h);
+            add_event(r, RECORD_EV_MOVE, "move", num, c, p, "move %d: %s %s", num, rules_color_name(c), h);
     }
     free(res);
     if (rules_game_two_passes(r->game)) {
         r->ended = true;
-        add_event(r, REC_EV_END, "two_passes", num, GS_EMPTY, (gs_point){-1, -1}, "game over: two passes in a row");
+        add_event(r, RECORD_EV_END, "two_passes", num, GS_EMPTY, (gs_point){-1, -1}, "game over: two passes in a row");
     }
     return GS_OK;
 }
 
 /* Observed position with unreadable points and captured-but-not-yet-lifted
  * stones (ghosts) replaced by what the record says. */
-static void clean_view(recorder *r, const gs_position *pos, const uint8_t *uncertain, gs_position *out)
+static void clean_view(record *r, const gs_position *pos, const uint8_t *uncertain, gs_position *out)
 {
     gs_position rec;
     rules_game_position(r->game, &rec);
@@ -556,7 +556,7 @@ static void clean_view(recorder *r, const gs_position *pos, const uint8_t *uncer
 
 /* Flags captures still on the board when the opponent moves (or at the
  * end): a missed capture belongs to the capturing move. */
-static void flag_ghosts(recorder *r, const char *why)
+static void flag_ghosts(record *r, const char *why)
 {
     int n = r->size * r->size;
     for (int i = 0; i < n; i++) {
@@ -591,7 +591,7 @@ static bool pos_equal(const gs_position *a, const gs_position *b)
 
 /* Ghosts (captured stones still seen) read as the empty points they are
  * in the record. */
-static void drop_ghosts(recorder *r, gs_position *p)
+static void drop_ghosts(record *r, gs_position *p)
 {
     gs_position rec;
     rules_game_position(r->game, &rec);
@@ -600,7 +600,7 @@ static void drop_ghosts(recorder *r, gs_position *p)
 }
 
 /* Stones the record says were captured but are still seen: being lifted. */
-static void mark_ghosts(recorder *r, const gs_position *obs)
+static void mark_ghosts(record *r, const gs_position *obs)
 {
     gs_position rec;
     rules_game_position(r->game, &rec);
@@ -618,7 +618,7 @@ static void mark_ghosts(recorder *r, const gs_position *obs)
  * and returns their count, or -1 if the change is not of that kind. */
 typedef struct plan_move { gs_color c; gs_point p; bool pass; } plan_move;
 
-static int plan_additions(recorder *r, const gs_position *obs, plan_move *plan, int max)
+static int plan_additions(record *r, const gs_position *obs, plan_move *plan, int max)
 {
     gs_position rec;
     rules_game_position(r->game, &rec);
@@ -674,7 +674,7 @@ static int plan_additions(recorder *r, const gs_position *obs, plan_move *plan, 
  * referee events than obs directly from the record (direct_events).  E.g.
  * a stone played after an unannounced pass, seen once, then captured by
  * the next move: the capture hides it from every later view. */
-static bool pending_continues(recorder *r, const gs_position *obs, int direct_events)
+static bool pending_continues(record *r, const gs_position *obs, int direct_events)
 {
     plan_move plan[2 * RULES_CLASSIFY_MAX_MOVES * 4];
     int np = plan_additions(r, &r->pending_obs, plan, (int)(sizeof plan / sizeof plan[0]));
@@ -696,7 +696,7 @@ static bool pending_continues(recorder *r, const gs_position *obs, int direct_ev
 /* Makes the record follow the board after an irregular change it could not
  * explain: a setup node (AB/AW/AE) with the seen position, the game
  * restarted from it (same side to move). */
-static gs_status resync_to(recorder *r, const gs_position *obs, bool irregular, gs_error *err)
+static gs_status resync_to(record *r, const gs_position *obs, bool irregular, gs_error *err)
 {
     gs_position rec;
     rules_game_position(r->game, &rec);
@@ -729,15 +729,15 @@ static gs_status resync_to(recorder *r, const gs_position *obs, bool irregular, 
     memset(r->absent_views, 0, sizeof r->absent_views);
     memset(r->absent_flagged, 0, sizeof r->absent_flagged);
     if (!irregular) return GS_OK; /* a referee's correction: the ruling says why */
-    add_event(r, REC_EV_NOTE, "resync", moves, GS_EMPTY, (gs_point){-1, -1},
+    add_event(r, RECORD_EV_NOTE, "resync", moves, GS_EMPTY, (gs_point){-1, -1},
               "record follows the board again: %d point%s set as seen (setup node)", cnt, cnt == 1 ? "" : "s");
     sgf_append_comment(n, "goscribe: the board changed in a way no legal play explains; the record follows the board from here.", &e);
     return GS_OK;
 }
 
-static gs_status resync(recorder *r, const gs_position *obs, gs_error *err) { return resync_to(r, obs, true, err); }
+static gs_status resync(record *r, const gs_position *obs, gs_error *err) { return resync_to(r, obs, true, err); }
 
-static void keep_frame(recorder *r, const gs_image *frame, double t_ms)
+static void keep_frame(record *r, const gs_image *frame, double t_ms)
 {
     /* prev = the settled view before this one, cur = this one */
     gs_image_destroy(r->prev_frame);
@@ -747,7 +747,7 @@ static void keep_frame(recorder *r, const gs_image *frame, double t_ms)
     r->cur_t = t_ms;
 }
 
-static void flag_classified_events(recorder *r, const rules_classification *cls, int base_move)
+static void flag_classified_events(record *r, const rules_classification *cls, int base_move)
 {
     for (int i = 0; i < cls->nevents; i++) {
         const rules_event *ev = &cls->events[i];
@@ -808,7 +808,7 @@ static void flag_classified_events(recorder *r, const rules_classification *cls,
 
 
 /* Commits the moves of a successful classification in r->cls. */
-static gs_status commit_classified(recorder *r, const gs_position *obs, gs_error *err)
+static gs_status commit_classified(record *r, const gs_position *obs, gs_error *err)
 {
     rules_classification *cls = r->cls;
     int base = game_moves(r) + 1;
@@ -828,7 +828,7 @@ static gs_status commit_classified(recorder *r, const gs_position *obs, gs_error
 
 /* Commits a plan of plan_additions (stones out of alternation), flagging
  * each inserted pass as a double move. */
-static gs_status commit_plan(recorder *r, const gs_position *obs, const plan_move *plan, int np, gs_error *err)
+static gs_status commit_plan(record *r, const gs_position *obs, const plan_move *plan, int np, gs_error *err)
 {
     flag_ghosts(r, "when the next move was played");
     int adds = 0;
@@ -856,7 +856,7 @@ static gs_status commit_plan(recorder *r, const gs_position *obs, const plan_mov
 
 /* Stones of the record missing from p with a new stone of their colour on
  * a neighbouring point (each new stone used once): pushed there. */
-static int find_pushes(recorder *r, const gs_position *p, gs_point *from, gs_point *to, int max)
+static int find_pushes(record *r, const gs_position *p, gs_point *from, gs_point *to, int max)
 {
     static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
     gs_position rec;
@@ -884,7 +884,7 @@ static int find_pushes(recorder *r, const gs_position *p, gs_point *from, gs_poi
  * stone next to a plan move of the other colour was lifted as if that move
  * had captured it: a wrong capture, corrected (RULES.md: warning, stones
  * put back), flagged at that move.  Others were a misread or an occlusion. */
-static void flag_restored(recorder *r, const int *restored, int n, const plan_move *plan, int np, int base)
+static void flag_restored(record *r, const int *restored, int n, const plan_move *plan, int np, int base)
 {
     for (int k = 0; k < n; k++) {
         int i = restored[k];
@@ -909,7 +909,7 @@ static void flag_restored(recorder *r, const int *restored, int n, const plan_mo
 /* Every change the pending view showed is still there in obs: the pending
  * view really happened (it is not a misread), e.g. a double move followed by
  * the opponent's stone, which alone would look like two moves in order. */
-static bool pending_persists(recorder *r, const gs_position *obs)
+static bool pending_persists(record *r, const gs_position *obs)
 {
     gs_position rec;
     rules_game_position(r->game, &rec);
@@ -936,7 +936,7 @@ static bool is_illegal_move_event(rules_event_type t)
  *    confirmed, stones added out of turn are followed with flagged passes,
  *    other changes are flagged and the record follows the board (setup
  *    node).  at_end: no later view will come, so confirm now. */
-static gs_status classify_and_commit(recorder *r, const gs_position *obs_in, bool at_end, gs_error *err)
+static gs_status classify_and_commit(record *r, const gs_position *obs_in, bool at_end, gs_error *err)
 {
     gs_error e;
     gs_position cur = *obs_in;
@@ -963,7 +963,7 @@ static gs_status classify_and_commit(recorder *r, const gs_position *obs_in, boo
         bool pushed = cls->nmoves > 0 && !confirm_pending && rules_classification_push_shape(r->game, obs, cls);
         if (!confirm_pending && !pushed && (cls->unchanged || cls->nmoves > 0)) {
             if (r->have_pending && !(at_end && round == 0))
-                add_event(r, REC_EV_NOTE, "unconfirmed", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+                add_event(r, RECORD_EV_NOTE, "unconfirmed", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                           "an irregular view was not confirmed by the next one: ignored (misread, or undone at once)");
             r->have_pending = false;
             r->have_flagged = false;
@@ -1099,7 +1099,7 @@ static gs_status classify_and_commit(recorder *r, const gs_position *obs_in, boo
 #define REC_ABSENT_VIEWS 4
 #define REC_ABSENT_MS 30000.0
 
-static bool any_absent(const recorder *r)
+static bool any_absent(const record *r)
 {
     for (int i = 0; i < r->size * r->size; i++)
         if (r->absent_views[i] > 0) return true;
@@ -1115,7 +1115,7 @@ static bool view_is_clean(const rules_classification *cls)
  * flagged once, as stone_removed at the move after which the stone was
  * first missed (wrong_capture when that move captured), and the record
  * follows the board there (setup node). */
-static gs_status confirm_absences(recorder *r, const gs_position *obs, bool force, double t_ms, gs_error *err)
+static gs_status confirm_absences(record *r, const gs_position *obs, bool force, double t_ms, gs_error *err)
 {
     gs_position rec;
     rules_game_position(r->game, &rec);
@@ -1185,7 +1185,7 @@ static gs_status confirm_absences(recorder *r, const gs_position *obs, bool forc
 
 /* A stone gained at a neighbour of point i in obs (a move that might have
  * lifted i as a capture, right or wrong). */
-static bool beside_new_stone(const recorder *r, const gs_position *rec, const gs_position *obs, int i)
+static bool beside_new_stone(const record *r, const gs_position *rec, const gs_position *obs, int i)
 {
     static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
     int x = i % r->size, y = i / r->size;
@@ -1198,7 +1198,7 @@ static bool beside_new_stone(const recorder *r, const gs_position *rec, const gs
     return false;
 }
 
-static gs_status hold_absences(recorder *r, gs_position *obs, double t_ms, gs_error *err)
+static gs_status hold_absences(record *r, gs_position *obs, double t_ms, gs_error *err)
 {
     gs_position rec;
     rules_game_position(r->game, &rec);
@@ -1213,7 +1213,7 @@ static gs_status hold_absences(recorder *r, gs_position *obs, double t_ms, gs_er
             char h[8];
             gs_point p = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
             rules_point_human(p, r->size, h);
-            add_event(r, REC_EV_NOTE, "misread", game_moves(r), (gs_color)rec.cell[i], p,
+            add_event(r, RECORD_EV_NOTE, "misread", game_moves(r), (gs_color)rec.cell[i], p,
                       "stone at %s not seen for %d view%s and back: a misread or occlusion, no move", h,
                       r->absent_views[i], r->absent_views[i] == 1 ? "" : "s");
         }
@@ -1265,7 +1265,7 @@ static gs_status hold_absences(recorder *r, gs_position *obs, double t_ms, gs_er
     return GS_OK;
 }
 
-static gs_status observe_impl(recorder *r, const gs_position *pos, const uint8_t *uncertain, double t_ms,
+static gs_status observe_impl(record *r, const gs_position *pos, const uint8_t *uncertain, double t_ms,
                               const gs_image *frame, gs_error *err)
 {
     if (r->finished) return GS_OK;
@@ -1294,7 +1294,7 @@ static gs_status observe_impl(recorder *r, const gs_position *pos, const uint8_t
             gs_color tm = rules_game_to_move(r->game);
             rules_game_set_to_move(r->game, gs_color_other(tm));
             if (rules_classify(r->game, &obs, cls, &e) == GS_OK && cls->nmoves > 0 && cls->nevents == 0) {
-                add_event(r, REC_EV_NOTE, "to_move", 0, gs_color_other(tm), (gs_point){-1, -1},
+                add_event(r, RECORD_EV_NOTE, "to_move", 0, gs_color_other(tm), (gs_point){-1, -1},
                           "%s moves first (the stone counts alone could not tell)",
                           rules_color_name(gs_color_other(tm)));
                 gs_error e2;
@@ -1309,7 +1309,7 @@ static gs_status observe_impl(recorder *r, const gs_position *pos, const uint8_t
     return classify_and_commit(r, &obs, false, err);
 }
 
-gs_status recorder_observe(recorder *r, const gs_position *pos, const uint8_t *uncertain, double t_ms,
+gs_status record_observe(record *r, const gs_position *pos, const uint8_t *uncertain, double t_ms,
                            const gs_image *frame, gs_error *err)
 {
     gs_status st = observe_impl(r, pos, uncertain, t_ms, frame, err);
@@ -1317,7 +1317,7 @@ gs_status recorder_observe(recorder *r, const gs_position *pos, const uint8_t *u
     return st;
 }
 
-gs_status recorder_pass(recorder *r, gs_color c, double t_ms, gs_error *err)
+gs_status record_pass(record *r, gs_color c, double t_ms, gs_error *err)
 {
     if (!r->started || r->finished || r->ended) return GS_OK;
     r->cur_t = t_ms;
@@ -1332,7 +1332,7 @@ gs_status recorder_pass(recorder *r, gs_color c, double t_ms, gs_error *err)
     return save(r, err);
 }
 
-gs_status recorder_resign(recorder *r, gs_color c, double t_ms, gs_error *err)
+gs_status record_resign(record *r, gs_color c, double t_ms, gs_error *err)
 {
     if (!r->started || r->finished) return GS_OK;
     r->cur_t = t_ms;
@@ -1341,7 +1341,7 @@ gs_status recorder_resign(recorder *r, gs_color c, double t_ms, gs_error *err)
     r->resigned = c;
     r->ended = true;
     snprintf(r->result, sizeof r->result, "%s+R", c == GS_BLACK ? "W" : "B");
-    add_event(r, REC_EV_RESIGN, "resign", game_moves(r), c, (gs_point){-1, -1}, "%s resigns: %s", rules_color_name(c),
+    add_event(r, RECORD_EV_RESIGN, "resign", game_moves(r), c, (gs_point){-1, -1}, "%s resigns: %s", rules_color_name(c),
               r->result);
     gs_error e;
     sgf_node_set_text(r->root, "RE", r->result, &e);
@@ -1351,12 +1351,12 @@ gs_status recorder_resign(recorder *r, gs_color c, double t_ms, gs_error *err)
 static const char *const ruling_kind_names[] = {"void", "restore", "remove_dead", "warn",
                                                   "accept", "pass", "end", "resign"};
 
-gs_status recorder_apply_ruling(recorder *r, const recorder_ruling *ru, double t_ms, gs_error *err)
+gs_status record_apply_ruling(record *r, const record_ruling *ru, double t_ms, gs_error *err)
 {
-    if ((unsigned)ru->kind > REC_RULING_RESIGN) return gs_error_set(err, GS_ERR_USAGE, "unknown ruling %d", (int)ru->kind);
+    if ((unsigned)ru->kind > RECORD_RULING_RESIGN) return gs_error_set(err, GS_ERR_USAGE, "unknown ruling %d", (int)ru->kind);
     const char *kname = ruling_kind_names[ru->kind];
     if (!r->started || r->finished) {
-        add_event(r, REC_EV_NOTE, "ruling_ignored", game_moves(r), ru->color, (gs_point){-1, -1},
+        add_event(r, RECORD_EV_NOTE, "ruling_ignored", game_moves(r), ru->color, (gs_point){-1, -1},
                   "referee ruling (%s) ignored: %s", kname, r->started ? "the record is closed" : "no game yet");
         print_events(r);
         return GS_OK;
@@ -1368,7 +1368,7 @@ gs_status recorder_apply_ruling(recorder *r, const recorder_ruling *ru, double t
     gs_position rec, want;
     rules_game_position(r->game, &rec);
     want = rec;
-    bool takes_off = ru->kind == REC_RULING_VOID || ru->kind == REC_RULING_REMOVE_DEAD || ru->kind == REC_RULING_PASS;
+    bool takes_off = ru->kind == RECORD_RULING_VOID || ru->kind == RECORD_RULING_REMOVE_DEAD || ru->kind == RECORD_RULING_PASS;
     int changed = 0;
     for (int i = 0; i < ru->npoints && ru->points; i++) {
         gs_point p = ru->points[i];
@@ -1377,7 +1377,7 @@ gs_status recorder_apply_ruling(recorder *r, const recorder_ruling *ru, double t
         if (takes_off && want.cell[k] != GS_EMPTY) {
             want.cell[k] = GS_EMPTY;
             changed++;
-        } else if (ru->kind == REC_RULING_RESTORE && ru->before && ru->before->size == r->size &&
+        } else if (ru->kind == RECORD_RULING_RESTORE && ru->before && ru->before->size == r->size &&
                    ru->before->cell[k] != GS_EMPTY && want.cell[k] == GS_EMPTY) {
             want.cell[k] = ru->before->cell[k];
             changed++;
@@ -1393,7 +1393,7 @@ gs_status recorder_apply_ruling(recorder *r, const recorder_ruling *ru, double t
         r->have_flagged = false;
     }
     /* 2. a pass in place of the void move */
-    if (ru->kind == REC_RULING_PASS && !r->ended) {
+    if (ru->kind == RECORD_RULING_PASS && !r->ended) {
         gs_color c = ru->color == GS_EMPTY ? rules_game_to_move(r->game) : ru->color;
         if (c != rules_game_to_move(r->game)) {
             st = commit_move(r, gs_color_other(c), (gs_point){-1, -1}, true, true, err);
@@ -1417,7 +1417,7 @@ gs_status recorder_apply_ruling(recorder *r, const recorder_ruling *ru, double t
     else snprintf(words, sizeof words, "Referee: %s%s%s (warnings: Black %d, White %d)", kname,
                   warned ? ", warning to " : "", warned ? rules_color_name(ru->color) : "", wb, ww);
     sgf_append_comment(n, words, &e);
-    add_event(r, REC_EV_RULING, kname, game_moves(r), ru->color,
+    add_event(r, RECORD_EV_RULING, kname, game_moves(r), ru->color,
               ru->npoints && ru->points ? ru->points[0] : (gs_point){-1, -1}, "%s", words);
     /* 5. how the game goes on */
     int nwarn = warned ? rules_game_warnings(r->game, ru->color) : 0;
@@ -1430,32 +1430,32 @@ gs_status recorder_apply_ruling(recorder *r, const recorder_ruling *ru, double t
         char why[200];
         snprintf(why, sizeof why, "%s has received a second warning and loses the game (two warnings lose, "
                  "Chinese rules): %s", rules_color_name(loser), r->result);
-        add_event(r, REC_EV_END, "forfeit", game_moves(r), loser, (gs_point){-1, -1}, "%s", why);
+        add_event(r, RECORD_EV_END, "forfeit", game_moves(r), loser, (gs_point){-1, -1}, "%s", why);
         sgf_append_comment(n, why, &e);
         sgf_node_set_text(r->root, "RE", r->result, &e);
-    } else if (ru->kind == REC_RULING_RESIGN && !r->forfeit && r->resigned == GS_EMPTY) {
+    } else if (ru->kind == RECORD_RULING_RESIGN && !r->forfeit && r->resigned == GS_EMPTY) {
         gs_color c = ru->color == GS_EMPTY ? rules_game_to_move(r->game) : ru->color;
         rules_game_resign(r->game, c);
         r->resigned = c;
         r->ended = true;
         snprintf(r->result, sizeof r->result, "%s+R", c == GS_BLACK ? "W" : "B");
-        add_event(r, REC_EV_RESIGN, "resign", game_moves(r), c, (gs_point){-1, -1}, "%s resigns (referee): %s",
+        add_event(r, RECORD_EV_RESIGN, "resign", game_moves(r), c, (gs_point){-1, -1}, "%s resigns (referee): %s",
                   rules_color_name(c), r->result);
         sgf_node_set_text(r->root, "RE", r->result, &e);
-    } else if (ru->kind == REC_RULING_END && !r->ended) {
+    } else if (ru->kind == RECORD_RULING_END && !r->ended) {
         flag_ghosts(r, "at the end of the game");
         r->ended = true;
-        add_event(r, REC_EV_END, "end", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+        add_event(r, RECORD_EV_END, "end", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                   "game over (referee) after %d moves: lift the dead stones, the last settled view is counted",
                   game_moves(r));
     }
     return save(r, err);
 }
 
-gs_status recorder_note(recorder *r, const char *code, const char *text, double t_ms, gs_error *err)
+gs_status record_note(record *r, const char *code, const char *text, double t_ms, gs_error *err)
 {
     r->cur_t = t_ms;
-    add_event(r, REC_EV_NOTE, code, game_moves(r), GS_EMPTY, (gs_point){-1, -1}, "%s", text);
+    add_event(r, RECORD_EV_NOTE, code, game_moves(r), GS_EMPTY, (gs_point){-1, -1}, "%s", text);
     if (!r->started) {
         print_events(r);
         return GS_OK;
@@ -1465,7 +1465,7 @@ gs_status recorder_note(recorder *r, const char *code, const char *text, double 
     return save(r, err);
 }
 
-gs_status recorder_finish(recorder *r, double t_ms, gs_error *err)
+gs_status record_finish(record *r, double t_ms, gs_error *err)
 {
     if (r->finished) return GS_OK;
     r->cur_t = t_ms > 0 ? t_ms : r->cur_t;
@@ -1491,7 +1491,7 @@ gs_status recorder_finish(recorder *r, double t_ms, gs_error *err)
         }
     }
     if (!r->ended)
-        add_event(r, REC_EV_END, "end", game_moves(r), GS_EMPTY, (gs_point){-1, -1}, "end of the game after %d moves",
+        add_event(r, RECORD_EV_END, "end", game_moves(r), GS_EMPTY, (gs_point){-1, -1}, "end of the game after %d moves",
                   game_moves(r));
     r->ended = true;
     r->finished = true;
@@ -1509,7 +1509,7 @@ gs_status recorder_finish(recorder *r, double t_ms, gs_error *err)
             char words[300];
             snprintf(words, sizeof words, "count (area, Chinese rules): Black %.1f, White %.1f stones, komi %.1f: %s",
                      cnt->black, cnt->white, o.komi, cnt->text);
-            add_event(r, REC_EV_COUNT, "count", game_moves(r), cnt->winner, (gs_point){-1, -1}, "%s (RE %s)", words,
+            add_event(r, RECORD_EV_COUNT, "count", game_moves(r), cnt->winner, (gs_point){-1, -1}, "%s (RE %s)", words,
                       cnt->sgf);
             sgf_set_final_count(r->last, &cnt->owner, words, cnt->sgf, &e);
         }
@@ -1518,73 +1518,73 @@ gs_status recorder_finish(recorder *r, double t_ms, gs_error *err)
     return save(r, err);
 }
 
-gs_status recorder_end_game(recorder *r, double t_ms, gs_error *err)
+gs_status record_end_game(record *r, double t_ms, gs_error *err)
 {
     if (!r->started || r->finished || r->ended) return GS_OK;
     r->cur_t = t_ms;
     flag_ghosts(r, "at the end of the game");
     r->ended = true;
-    add_event(r, REC_EV_END, "end", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+    add_event(r, RECORD_EV_END, "end", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
               "game over after %d moves: lift the dead stones, the last settled view is counted", game_moves(r));
     return save(r, err);
 }
 
-gs_status recorder_stop(recorder *r, double t_ms, gs_error *err)
+gs_status record_stop(record *r, double t_ms, gs_error *err)
 {
     if (r->finished) return GS_OK;
-    if (r->ended || !r->started) return recorder_finish(r, t_ms, err);
+    if (r->ended || !r->started) return record_finish(r, t_ms, err);
     r->cur_t = t_ms > 0 ? t_ms : r->cur_t;
     r->finished = true;
-    add_event(r, REC_EV_END, "stop", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+    add_event(r, RECORD_EV_END, "stop", game_moves(r), GS_EMPTY, (gs_point){-1, -1},
               "recording stopped after %d moves (game not finished: no count)", game_moves(r));
     return save(r, err);
 }
 
-int recorder_move_count(const recorder *r) { return game_moves(r); }
-bool recorder_started(const recorder *r) { return r->started; }
-bool recorder_finished(const recorder *r) { return r->finished; }
-gs_color recorder_to_move(const recorder *r) { return r->game ? rules_game_to_move(r->game) : GS_BLACK; }
+int record_move_count(const record *r) { return game_moves(r); }
+bool record_started(const record *r) { return r->started; }
+bool record_finished(const record *r) { return r->finished; }
+gs_color record_to_move(const record *r) { return r->game ? rules_game_to_move(r->game) : GS_BLACK; }
 
-void recorder_position(const recorder *r, gs_position *out)
+void record_position(const record *r, gs_position *out)
 {
     if (r->game) rules_game_position(r->game, out);
     else gs_position_clear(out, r->size ? r->size : 19);
 }
 
-size_t recorder_events(const recorder *r, const recorder_event **ev)
+size_t record_events(const record *r, const record_event **ev)
 {
     *ev = r->events;
     return r->n_events;
 }
 
-int recorder_referee_count(const recorder *r) { return r->n_referee; }
-int recorder_warnings(const recorder *r, gs_color c) { return r->game ? rules_game_warnings(r->game, c) : 0; }
-bool recorder_ended(const recorder *r) { return r->ended; }
+int record_referee_count(const record *r) { return r->n_referee; }
+int record_warnings(const record *r, gs_color c) { return r->game ? rules_game_warnings(r->game, c) : 0; }
+bool record_ended(const record *r) { return r->ended; }
 
-void recorder_frames(const recorder *r, const gs_image **before, const gs_image **after)
+void record_frames(const record *r, const gs_image **before, const gs_image **after)
 {
     if (before) *before = r->prev_frame;
     if (after) *after = r->cur_frame;
 }
 
-gs_status recorder_sgf_text(const recorder *r, char **out, size_t *len, gs_error *err)
+gs_status record_sgf_text(const record *r, char **out, size_t *len, gs_error *err)
 {
     if (!r->tree) return gs_error_set(err, GS_ERR_USAGE, "no game yet");
     return sgf_write(r->tree, out, len, err);
 }
-const char *recorder_result(const recorder *r) { return r->result; }
+const char *record_result(const record *r) { return r->result; }
 
-gs_status recorder_margin(recorder *r, const margin_view *m, double t_ms, gs_error *err)
+gs_status record_margin(record *r, const track_margin_view *m, double t_ms, gs_error *err)
 {
     if (!r->started || r->finished || !m || !m->valid) return GS_OK;
     r->cur_t = t_ms;
-    margin_view mv = *m;
-    if (r->have_last_obs) margin_view_drop_beside(&mv, &r->last_obs);
+    track_margin_view mv = *m;
+    if (r->have_last_obs) track_margin_view_drop_beside(&mv, &r->last_obs);
     m = &mv;
     int count[3] = {0, 0, 0}, corner[3] = {0, 0, 0};
-    const margin_stone *first[3] = {NULL, NULL, NULL}, *first_corner[3] = {NULL, NULL, NULL};
+    const track_margin_stone *first[3] = {NULL, NULL, NULL}, *first_corner[3] = {NULL, NULL, NULL};
     for (int i = 0; i < m->n; i++) {
-        const margin_stone *s = &m->stones[i];
+        const track_margin_stone *s = &m->stones[i];
         if (s->color != GS_BLACK && s->color != GS_WHITE) continue;
         count[s->color]++;
         if (!first[s->color]) first[s->color] = s;
@@ -1604,9 +1604,9 @@ gs_status recorder_margin(recorder *r, const margin_view *m, double t_ms, gs_err
                 snprintf(words, sizeof words,
                          "resignation signal: %d %s stones on the margin outside the lines (%s): %s resigns? "
                          "(Chinese rules: two of one's own stones on the margin)",
-                         count[c], c == GS_BLACK ? "black" : "white", margin_place_name(first[c]),
+                         count[c], c == GS_BLACK ? "black" : "white", track_margin_place_name(first[c]),
                          rules_color_name(col));
-                add_event(r, REC_EV_SIGNAL, "resign_signal", game_moves(r), col, (gs_point){-1, -1}, "%s", words);
+                add_event(r, RECORD_EV_SIGNAL, "resign_signal", game_moves(r), col, (gs_point){-1, -1}, "%s", words);
                 sgf_add_event(r->last, "resign_signal", color_letter(col), words, &e);
                 added = true;
             }
@@ -1620,10 +1620,10 @@ gs_status recorder_margin(recorder *r, const margin_view *m, double t_ms, gs_err
                 snprintf(words, sizeof words,
                          "end-of-game confirmation signal: a %s stone outside the lines at the %s: %s confirms "
                          "the game is over%s",
-                         c == GS_BLACK ? "black" : "white", margin_place_name(first_corner[c]),
+                         c == GS_BLACK ? "black" : "white", track_margin_place_name(first_corner[c]),
                          rules_color_name(other),
                          r->confirm_seen[col] ? " (both players have confirmed)" : "");
-                add_event(r, REC_EV_SIGNAL, "confirm_signal", game_moves(r), other, (gs_point){-1, -1}, "%s", words);
+                add_event(r, RECORD_EV_SIGNAL, "confirm_signal", game_moves(r), other, (gs_point){-1, -1}, "%s", words);
                 sgf_add_event(r->last, "confirm_signal", color_letter(other), words, &e);
                 added = true;
             }

@@ -8,7 +8,6 @@
  * sides pass.  The area owner of every point is then tallied; chains are
  * judged as units from the share of playouts in which the opponent owns
  * their points. */
-#include "rules/estimate.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>

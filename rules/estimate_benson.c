@@ -6,7 +6,7 @@
  * chain are removed until nothing changes.  A region is vital to a chain
  * when every empty point of it is a liberty of that chain.  Plain arrays on
  * the stack: at most 625 points. */
-#include "rules/estimate.h"
+#include "rules/rules.h"
 
 #include <string.h>
 

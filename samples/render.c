@@ -15,7 +15,7 @@
  */
 #include "samples/render.h"
 #include "samples/render_internal.h"
-#include "vision/cv_shim.h"
+#include "cvshim/cvshim.h"
 
 #include <math.h>
 #include <stdlib.h>

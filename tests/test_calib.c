@@ -1,4 +1,5 @@
 /* tests/test_calib.c: the calibration file format (calib/calib.h). */
+#include "cvshim/cvshim.h"
 #include "tests/testutil.h"
 
 #include "calib/calib.h"
@@ -148,7 +149,7 @@ static void test_colour_model(void **state)
     (void)state;
     GS_REQUIRE_DATA(photo, "photos/imago/t2/t2_101.jpg");
     gs_error e;
-    gs_image *img = gs_image_load(photo, &e);
+    gs_image *img = cvshim_image_load(photo, &e);
     assert_non_null(img);
     vision_grid g;
     assert_int_equal(vision_grid_find(img, 0, &g, &e), GS_OK);

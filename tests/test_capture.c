@@ -4,7 +4,7 @@
 #include "testutil.h"
 
 #include "capture/capture.h"
-#include "vision/cv_shim.h"
+#include "cvshim/cvshim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* tests/test_core.c: the shared types: grid text, errors, images. */
+#include "cvshim/cvshim.h"
 #include "tests/testutil.h"
 
 #include <stdio.h>
@@ -67,7 +68,7 @@ static void test_image_png_and_load(void **state)
     close(fd);
     gs_error e;
     assert_int_equal(gs_image_write_png(img, path, &e), GS_OK);
-    gs_image *back = gs_image_load(path, &e);
+    gs_image *back = cvshim_image_load(path, &e);
     assert_non_null(back);
     assert_int_equal(back->width, 37);
     assert_int_equal(back->height, 21);
@@ -80,10 +81,10 @@ static void test_image_png_and_load(void **state)
     FILE *f = fopen(path, "wb");
     fputs("not a png", f);
     fclose(f);
-    assert_null(gs_image_load(path, &e));
+    assert_null(cvshim_image_load(path, &e));
     assert_int_equal(e.status, GS_ERR_FORMAT);
     unlink(path);
-    assert_null(gs_image_load(path, &e));
+    assert_null(cvshim_image_load(path, &e));
     assert_int_equal(e.status, GS_ERR_IO);
 }
 

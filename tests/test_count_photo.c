@@ -3,9 +3,9 @@
  * dead-stone setting: all alive, and the estimate (fixed playouts, so the
  * two runs see the same random numbers).  This depends on the scan reading
  * every intersection right: it fails when the reading is wrong. */
+#include "cvshim/cvshim.h"
 #include "tests/testutil.h"
 
-#include "rules/estimate.h"
 #include "rules/rules.h"
 #include "vision/vision.h"
 
@@ -46,7 +46,7 @@ static void test_photo_count_matches_grid(void **state)
         gs_error e = {0};
         gs_position truth;
         assert_int_equal(gs_position_load(&truth, txt_path, &e), GS_OK);
-        gs_image *img = gs_image_load(img_path, &e);
+        gs_image *img = cvshim_image_load(img_path, &e);
         assert_non_null(img);
         vision_scan_result *scan = calloc(1, sizeof *scan);
         assert_non_null(scan);

@@ -4,8 +4,7 @@
  * marks say which stones the players agreed were dead. */
 #include "tests/testutil.h"
 
-#include "record/sgf.h"
-#include "rules/estimate.h"
+#include "sgf/sgf.h"
 #include "rules/rules.h"
 
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* tests/test_grid.c: board finding and grid fit (vision_grid_find):
  * synthetic drawn boards with known corners, images without a board, and
  * the real photos of ../shared/data (sizes, orientation, clicked corners). */
+#include "cvshim/cvshim.h"
 #include "tests/testutil.h"
 
-#include "vision/grid_find.h"
 #include "vision/vision.h"
 
 #include <dirent.h>
@@ -296,7 +296,7 @@ static void test_gomrade_sequence_clicks(void **state)
         char path[4200];
         snprintf(path, sizeof path, "%s/%d.jpg", d, i);
         gs_error e;
-        gs_image *img = gs_image_load(path, &e);
+        gs_image *img = cvshim_image_load(path, &e);
         assert_non_null(img);
         vision_grid g;
         assert_int_equal(vision_grid_find(img, 0, &g, &e), GS_OK);
@@ -328,7 +328,7 @@ static void test_gomrade_singles_shape(void **state)
         double clicks[4][2];
         assert_int_equal(read_clicks(dir, clicks), 0);
         gs_error e;
-        gs_image *img = gs_image_load(path, &e);
+        gs_image *img = cvshim_image_load(path, &e);
         assert_non_null(img);
         vision_grid g;
         assert_int_equal(vision_grid_find(img, 0, &g, &e), GS_OK);
@@ -372,7 +372,7 @@ static void test_imago_sizes(void **state)
             gs_position truth;
             gs_error e;
             assert_int_equal(gs_position_load(&truth, tpath, &e), GS_OK);
-            gs_image *img = gs_image_load(path, &e);
+            gs_image *img = cvshim_image_load(path, &e);
             assert_non_null(img);
             vision_grid g;
             vision_grid_find_info info;

@@ -5,7 +5,7 @@
  * the whole board covers nothing. */
 #include "testutil.h"
 
-#include "record/occlusion.h"
+#include "track/track.h"
 #include "samples/render.h"
 
 #include <math.h>
@@ -48,12 +48,12 @@ static void fix_free(fix *f)
     gs_image_destroy(f->img);
 }
 
-static int mark(fix *f, occlusion *o, uint8_t *cov)
+static int mark(fix *f, track_hands *o, uint8_t *cov)
 {
     gs_error e;
     assert_int_equal(render_frame(f->scene, &f->st, f->img, &e), GS_OK);
     bool reaching;
-    int n = occlusion_mark(o, f->img, &f->grid, cov, &reaching);
+    int n = track_hands_mark(o, f->img, &f->grid, cov, &reaching);
     if (n > 0) assert_true(reaching); /* covering implies reaching in */
     return n;
 }
@@ -71,7 +71,7 @@ static void test_resting_hand_covers_its_points_only(void **state)
     for (uint64_t seed = 1; seed <= 4; seed++) {
         fix f;
         fix_make(&f, seed);
-        occlusion *o = occlusion_create();
+        track_hands *o = track_hands_create();
         assert_non_null(o);
         uint8_t cov[N * N];
         assert_int_equal(mark(&f, o, cov), 0); /* first view: the reference */
@@ -98,7 +98,7 @@ static void test_resting_hand_covers_its_points_only(void **state)
             f.st.hand.present = false;
             assert_int_equal(mark(&f, o, cov), 0); /* gone: clear again */
         }
-        occlusion_destroy(o);
+        track_hands_destroy(o);
         fix_free(&f);
     }
 }
@@ -109,7 +109,7 @@ static void test_edge_stone_and_light_cover_nothing(void **state)
     for (uint64_t seed = 5; seed <= 8; seed++) {
         fix f;
         fix_make(&f, seed);
-        occlusion *o = occlusion_create();
+        track_hands *o = track_hands_create();
         uint8_t cov[N * N];
         mark(&f, o, cov);
         /* stones put on edge and corner points */
@@ -125,10 +125,10 @@ static void test_edge_stone_and_light_cover_nothing(void **state)
         f.scene = render_scene_create(&f.p, &e);
         assert_non_null(f.scene);
         if (mark(&f, o, cov) != 0) fail_msg("seed %d: a light change taken for a hand", (int)seed);
-        occlusion_destroy(o);
+        track_hands_destroy(o);
         fix_free(&f);
     }
-    occlusion_destroy(NULL); /* NULL safe */
+    track_hands_destroy(NULL); /* NULL safe */
 }
 
 int main(void)

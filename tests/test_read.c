@@ -1,8 +1,9 @@
 /* tests/test_read.c: point reading (vision_read) on a synthetic board and on
  * real photos with grids from clicked corners, and the scan pipeline's
  * error paths. */
+#include "cvshim/cvshim.h"
 #include "testutil.h"
-#include "vision/read.h"
+#include "vision/vision.h"
 #include "vision/vision.h"
 
 #include <math.h>
@@ -236,7 +237,7 @@ static void test_real_photos_clicked_grid(void **state)
         snprintf(path, sizeof path, "%s/%d.txt", dir, i);
         assert_int_equal(gs_position_load(&truth, path, &err), GS_OK);
         snprintf(path, sizeof path, "%s/%d.jpg", dir, i);
-        gs_image *img = gs_image_load(path, &err);
+        gs_image *img = cvshim_image_load(path, &err);
         assert_non_null(img);
         vision_grid g;
         assert_int_equal(vision_grid_from_corners(&g, truth.size, (const double (*)[2])c, &err), GS_OK);
@@ -272,7 +273,7 @@ static void test_scan_real_photos(void **state)
         snprintf(path, sizeof path, "%s/%s.txt", dir, names[i]);
         assert_int_equal(gs_position_load(&truth, path, &err), GS_OK);
         snprintf(path, sizeof path, "%s/%s.%s", dir, names[i], ext[i]);
-        gs_image *img = gs_image_load(path, &err);
+        gs_image *img = cvshim_image_load(path, &err);
         assert_non_null(img);
         gs_status st = vision_scan(img, NULL, res, &err);
         if (st != GS_OK) print_message("%s: %s\n", names[i], err.msg);
@@ -306,7 +307,7 @@ static void test_scan_occlusion_and_glare(void **state)
         snprintf(path, sizeof path, "%s/%s.txt", dir, names[i]);
         assert_int_equal(gs_position_load(&truth, path, &err), GS_OK);
         snprintf(path, sizeof path, "%s/%s.jpg", dir, names[i]);
-        gs_image *img = gs_image_load(path, &err);
+        gs_image *img = cvshim_image_load(path, &err);
         assert_non_null(img);
         assert_int_equal(vision_scan(img, NULL, res, &err), GS_OK);
         assert_int_equal(res->reading.pos.size, truth.size);
@@ -327,7 +328,7 @@ static void test_scan_occlusion_and_glare(void **state)
         snprintf(path, sizeof path, "%s/gomrade/1/11.txt", dir);
         assert_int_equal(gs_position_load(&truth, path, &err), GS_OK);
         snprintf(path, sizeof path, "%s/gomrade/1/11.jpg", dir);
-        gs_image *img = gs_image_load(path, &err);
+        gs_image *img = cvshim_image_load(path, &err);
         assert_non_null(img);
         assert_int_equal(vision_scan(img, NULL, res, &err), GS_OK);
         assert_int_equal(res->reading.pos.size, truth.size);

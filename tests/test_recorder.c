@@ -3,8 +3,8 @@
  * referee events, start anywhere, SGF on disk after every move, resume. */
 #include "testutil.h"
 
-#include "record/recorder.h"
-#include "record/sgf.h"
+#include "record/record.h"
+#include "sgf/sgf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,56 +101,56 @@ static const rcase cases[] = {
      "double_move", 0, true},
 };
 
-static int count_code(recorder *r, const char *code, int move)
+static int count_code(record *r, const char *code, int move)
 {
-    const recorder_event *ev;
-    size_t n = recorder_events(r, &ev);
+    const record_event *ev;
+    size_t n = record_events(r, &ev);
     int k = 0;
     for (size_t i = 0; i < n; i++)
-        if (ev[i].kind == REC_EV_REFEREE && !strcmp(ev[i].code, code) && (move == 0 || ev[i].move_number == move)) k++;
+        if (ev[i].kind == RECORD_EV_REFEREE && !strcmp(ev[i].code, code) && (move == 0 || ev[i].move_number == move)) k++;
     return k;
 }
 
 static void run_case(const rcase *c, const char *sgf)
 {
-    recorder_options o;
-    recorder_options_init(&o);
+    record_options o;
+    record_options_init(&o);
     o.sgf_path = sgf;
     o.evidence_dir = "";
     gs_error err = {0};
-    recorder *r = recorder_create(&o, &err);
+    record *r = record_create(&o, &err);
     assert_non_null(r);
     gs_position p;
     gs_position_clear(&p, 9);
     edit(&p, c->setup);
-    assert_int_equal(recorder_observe(r, &p, NULL, 0, NULL, &err), GS_OK);
+    assert_int_equal(record_observe(r, &p, NULL, 0, NULL, &err), GS_OK);
     for (int i = 0; i < c->nsteps; i++) {
         edit(&p, c->steps[i].edits);
-        assert_int_equal(recorder_observe(r, &p, NULL, 1000.0 * (i + 1), NULL, &err), GS_OK);
+        assert_int_equal(record_observe(r, &p, NULL, 1000.0 * (i + 1), NULL, &err), GS_OK);
         /* the file on disk holds every committed move at every moment */
         sgf_game g;
         memset(&g, 0, sizeof g);
         assert_int_equal(sgf_game_load(sgf, &g, &err), GS_OK);
-        assert_int_equal((int)g.move_count, recorder_move_count(r));
+        assert_int_equal((int)g.move_count, record_move_count(r));
         sgf_game_free(&g);
     }
-    assert_int_equal(recorder_finish(r, 1000.0 * (c->nsteps + 1), &err), GS_OK);
-    if (recorder_move_count(r) != c->want_moves || recorder_referee_count(r) != c->want_referee) {
-        const recorder_event *ev;
-        size_t n = recorder_events(r, &ev);
+    assert_int_equal(record_finish(r, 1000.0 * (c->nsteps + 1), &err), GS_OK);
+    if (record_move_count(r) != c->want_moves || record_referee_count(r) != c->want_referee) {
+        const record_event *ev;
+        size_t n = record_events(r, &ev);
         for (size_t i = 0; i < n; i++) print_message("  %s: %s\n", ev[i].code, ev[i].text);
     }
-    print_message("%s: %d moves, %d flags\n", c->name, recorder_move_count(r), recorder_referee_count(r));
-    assert_int_equal(recorder_move_count(r), c->want_moves);
-    assert_int_equal(recorder_referee_count(r), c->want_referee);
+    print_message("%s: %d moves, %d flags\n", c->name, record_move_count(r), record_referee_count(r));
+    assert_int_equal(record_move_count(r), c->want_moves);
+    assert_int_equal(record_referee_count(r), c->want_referee);
     if (c->want_code) assert_true(count_code(r, c->want_code, c->want_code_move) >= 1);
     if (c->want_final_equals_last_view) {
         gs_position fin;
-        recorder_position(r, &fin);
+        record_position(r, &fin);
         assert_memory_equal(fin.cell, p.cell, 81);
     }
-    assert_true(recorder_result(r)[0] != 0); /* counted at the end */
-    recorder_destroy(r);
+    assert_true(record_result(r)[0] != 0); /* counted at the end */
+    record_destroy(r);
 }
 
 static void test_cases(void **state)
@@ -172,21 +172,21 @@ static void test_handicap_and_resume(void **state)
     assert_non_null(mkdtemp(dir));
     char sgf[128];
     snprintf(sgf, sizeof sgf, "%s/game.sgf", dir);
-    recorder_options o;
-    recorder_options_init(&o);
+    record_options o;
+    record_options_init(&o);
     o.sgf_path = sgf;
     o.evidence_dir = "";
     gs_error err = {0};
-    recorder *r = recorder_create(&o, &err);
+    record *r = record_create(&o, &err);
     gs_position p;
     gs_position_clear(&p, 9);
     edit(&p, "B cc, B gg, B cg");
-    recorder_observe(r, &p, NULL, 0, NULL, &err);
-    assert_int_equal(recorder_to_move(r), GS_WHITE);
+    record_observe(r, &p, NULL, 0, NULL, &err);
+    assert_int_equal(record_to_move(r), GS_WHITE);
     edit(&p, "W ee");
-    recorder_observe(r, &p, NULL, 1000, NULL, &err);
-    assert_int_equal(recorder_move_count(r), 1);
-    recorder_destroy(r); /* as if the process died */
+    record_observe(r, &p, NULL, 1000, NULL, &err);
+    assert_int_equal(record_move_count(r), 1);
+    record_destroy(r); /* as if the process died */
 
     sgf_game g;
     memset(&g, 0, sizeof g);
@@ -196,19 +196,19 @@ static void test_handicap_and_resume(void **state)
     sgf_game_free(&g);
 
     o.resume = true;
-    r = recorder_create(&o, &err);
+    r = record_create(&o, &err);
     assert_non_null(r);
-    assert_int_equal(recorder_move_count(r), 1);
-    assert_int_equal(recorder_to_move(r), GS_BLACK);
-    recorder_observe(r, &p, NULL, 2000, NULL, &err); /* first view: unchanged */
+    assert_int_equal(record_move_count(r), 1);
+    assert_int_equal(record_to_move(r), GS_BLACK);
+    record_observe(r, &p, NULL, 2000, NULL, &err); /* first view: unchanged */
     edit(&p, "B ef");
-    recorder_observe(r, &p, NULL, 3000, NULL, &err);
-    assert_int_equal(recorder_move_count(r), 2);
-    assert_int_equal(recorder_referee_count(r), 0);
-    assert_int_equal(recorder_resign(r, GS_WHITE, 4000, &err), GS_OK);
-    assert_string_equal(recorder_result(r), "B+R");
-    assert_int_equal(recorder_finish(r, 5000, &err), GS_OK);
-    recorder_destroy(r);
+    record_observe(r, &p, NULL, 3000, NULL, &err);
+    assert_int_equal(record_move_count(r), 2);
+    assert_int_equal(record_referee_count(r), 0);
+    assert_int_equal(record_resign(r, GS_WHITE, 4000, &err), GS_OK);
+    assert_string_equal(record_result(r), "B+R");
+    assert_int_equal(record_finish(r, 5000, &err), GS_OK);
+    record_destroy(r);
     memset(&g, 0, sizeof g);
     assert_int_equal(sgf_game_load(sgf, &g, &err), GS_OK);
     assert_int_equal((int)g.move_count, 2);
@@ -221,51 +221,51 @@ static void test_handicap_and_resume(void **state)
 static void test_passes_end_game(void **state)
 {
     (void)state;
-    recorder_options o;
-    recorder_options_init(&o);
+    record_options o;
+    record_options_init(&o);
     gs_error err = {0};
-    recorder *r = recorder_create(&o, &err);
+    record *r = record_create(&o, &err);
     gs_position p;
     gs_position_clear(&p, 9);
-    recorder_observe(r, &p, NULL, 0, NULL, &err);
+    record_observe(r, &p, NULL, 0, NULL, &err);
     edit(&p, "B cc");
-    recorder_observe(r, &p, NULL, 1000, NULL, &err);
-    recorder_pass(r, GS_EMPTY, 2000, &err); /* white */
-    recorder_pass(r, GS_EMPTY, 3000, &err); /* black: two passes end it */
-    assert_int_equal(recorder_move_count(r), 3);
+    record_observe(r, &p, NULL, 1000, NULL, &err);
+    record_pass(r, GS_EMPTY, 2000, &err); /* white */
+    record_pass(r, GS_EMPTY, 3000, &err); /* black: two passes end it */
+    assert_int_equal(record_move_count(r), 3);
     edit(&p, "W gg"); /* after the end: ignored */
-    recorder_observe(r, &p, NULL, 4000, NULL, &err);
-    assert_int_equal(recorder_move_count(r), 3);
-    recorder_finish(r, 5000, &err);
+    record_observe(r, &p, NULL, 4000, NULL, &err);
+    assert_int_equal(record_move_count(r), 3);
+    record_finish(r, 5000, &err);
     /* lone black stone owns the board (W gg ignored? no: the last view is
      * counted, and it has both) */
-    assert_true(recorder_result(r)[0] != 0);
-    recorder_destroy(r);
-    recorder_destroy(NULL);
+    assert_true(record_result(r)[0] != 0);
+    record_destroy(r);
+    record_destroy(NULL);
 }
 
 static void test_uncertain_points_keep_the_record(void **state)
 {
     (void)state;
-    recorder_options o;
-    recorder_options_init(&o);
+    record_options o;
+    record_options_init(&o);
     gs_error err = {0};
-    recorder *r = recorder_create(&o, &err);
+    record *r = record_create(&o, &err);
     gs_position p;
     gs_position_clear(&p, 9);
-    recorder_observe(r, &p, NULL, 0, NULL, &err);
+    record_observe(r, &p, NULL, 0, NULL, &err);
     edit(&p, "B cc");
-    recorder_observe(r, &p, NULL, 1000, NULL, &err);
+    record_observe(r, &p, NULL, 1000, NULL, &err);
     /* a hand-shaped blob read as stones, but every point flagged unsure */
     gs_position q = p;
     uint8_t unc[81] = {0};
     edit(&q, "W dd, W de, W ed, - cc");
     unc[3 * 9 + 3] = unc[4 * 9 + 3] = unc[3 * 9 + 4] = unc[2 * 9 + 2] = 1;
-    recorder_observe(r, &q, unc, 2000, NULL, &err);
-    recorder_observe(r, &q, unc, 3000, NULL, &err);
-    assert_int_equal(recorder_move_count(r), 1);
-    assert_int_equal(recorder_referee_count(r), 0);
-    recorder_destroy(r);
+    record_observe(r, &q, unc, 2000, NULL, &err);
+    record_observe(r, &q, unc, 3000, NULL, &err);
+    assert_int_equal(record_move_count(r), 1);
+    assert_int_equal(record_referee_count(r), 0);
+    record_destroy(r);
 }
 
 int main(void)

@@ -1,12 +1,12 @@
 /* tests/test_recorder_margin.c: end-of-game signals on the margin outside
  * the lines (RULES.md, "End of game"): stones drawn on a rendered board's
- * margin are found by margin_scan, go through the tracker as a settled
+ * margin are found by track_margin_scan, go through the tracker as a settled
  * view, and the recorder flags a confirmation / a resignation signal. */
 #include "testutil.h"
 
-#include "record/margin.h"
-#include "record/recorder.h"
-#include "record/tracker.h"
+#include "track/track.h"
+#include "record/record.h"
+#include "track/track.h"
 #include "samples/render.h"
 
 #include <math.h>
@@ -67,14 +67,14 @@ static void test_margin_scan_finds_stones(void **state)
     (void)state;
     scene_fix f;
     scene_make(&f, 11);
-    margin_view m;
-    margin_scan(f.board, &f.grid, &m);
+    track_margin_view m;
+    track_margin_scan(f.board, &f.grid, &m);
     assert_true(m.valid);
     assert_int_equal(m.n, 0); /* bare margin: nothing */
     gs_image *img = gs_image_copy(f.board);
     draw_stone(img, &f.grid, 8.65, 8.4, GS_WHITE);   /* right edge, by corner (8,8) */
     draw_stone(img, &f.grid, 3.0, -0.65, GS_BLACK);  /* top edge, middle */
-    margin_scan(img, &f.grid, &m);
+    track_margin_scan(img, &f.grid, &m);
     assert_int_equal(m.n, 2);
     int seen_white = 0, seen_black = 0;
     for (int i = 0; i < m.n; i++) {
@@ -82,11 +82,11 @@ static void test_margin_scan_finds_stones(void **state)
             seen_white++;
             assert_true(m.stones[i].corner);
             assert_int_equal(m.stones[i].corner_index, 2);
-            assert_int_equal(m.stones[i].side, MARGIN_RIGHT);
+            assert_int_equal(m.stones[i].side, TRACK_MARGIN_RIGHT);
         } else {
             seen_black++;
             assert_false(m.stones[i].corner);
-            assert_int_equal(m.stones[i].side, MARGIN_TOP);
+            assert_int_equal(m.stones[i].side, TRACK_MARGIN_TOP);
         }
     }
     assert_int_equal(seen_white, 1);
@@ -97,7 +97,7 @@ static void test_margin_scan_finds_stones(void **state)
     draw_stone(img, &f.grid, 0, 0, GS_BLACK);
     draw_stone(img, &f.grid, 8, 8, GS_WHITE);
     draw_stone(img, &f.grid, 4, 4, GS_BLACK);
-    margin_scan(img, &f.grid, &m);
+    track_margin_scan(img, &f.grid, &m);
     assert_int_equal(m.n, 0);
     gs_image_destroy(img);
     scene_free(&f);
@@ -134,26 +134,26 @@ static void test_first_line_stones_are_not_margin_stones(void **state)
         gs_image *img = gs_image_create(640, 360, 3);
         assert_non_null(img);
         assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
-        margin_view m;
-        margin_scan(img, &g, &m);
+        track_margin_view m;
+        track_margin_scan(img, &g, &m);
         assert_true(m.valid);
-        margin_view_drop_beside(&m, &st.pos);
+        track_margin_view_drop_beside(&m, &st.pos);
         if (m.n != 0) fail_msg("seed %d: %d margin stones seen where there are none", (int)seed, m.n);
         /* a real one beside stones of the other colour is still seen */
         draw_stone(img, &g, 2.5, -0.65, GS_BLACK);
-        margin_scan(img, &g, &m);
-        margin_view_drop_beside(&m, &st.pos);
-        if (m.n != 1 || m.stones[0].color != GS_BLACK || m.stones[0].side != MARGIN_TOP)
+        track_margin_scan(img, &g, &m);
+        track_margin_view_drop_beside(&m, &st.pos);
+        if (m.n != 1 || m.stones[0].color != GS_BLACK || m.stones[0].side != TRACK_MARGIN_TOP)
             fail_msg("seed %d: the black margin stone by white edge stones: %d stones seen", (int)seed, m.n);
         gs_image_destroy(img);
         render_scene_destroy(sc);
     }
 }
 
-static int count_code(recorder *r, const char *code, gs_color *c)
+static int count_code(record *r, const char *code, gs_color *c)
 {
-    const recorder_event *ev;
-    size_t n = recorder_events(r, &ev);
+    const record_event *ev;
+    size_t n = record_events(r, &ev);
     int k = 0;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(ev[i].code, code)) {
@@ -170,20 +170,20 @@ static void test_signals_through_tracker_and_recorder(void **state)
     (void)state;
     scene_fix f;
     scene_make(&f, 23);
-    tracker_options to;
-    tracker_options_init(&to);
+    track_options to;
+    track_options_init(&to);
     to.have_grid = true;
     to.grid = f.grid;
     to.settle_ms = 300;
     gs_error e;
-    tracker *tr = tracker_create(&to, &e);
+    track *tr = track_create(&to, &e);
     assert_non_null(tr);
-    recorder_options ro;
-    recorder_options_init(&ro);
-    recorder *rec = recorder_create(&ro, &e);
+    record_options ro;
+    record_options_init(&ro);
+    record *rec = record_create(&ro, &e);
     assert_non_null(rec);
     gs_image *img = gs_image_copy(f.board);
-    tracker_update *up = malloc(sizeof *up);
+    track_update *up = malloc(sizeof *up);
     assert_non_null(up);
     double t = 0;
     int phase_confirms = 0;
@@ -200,10 +200,10 @@ static void test_signals_through_tracker_and_recorder(void **state)
             draw_stone(img, &f.grid, 5.0, 8.65, GS_WHITE);
         }
         for (int k = 0; k < 8; k++, t += 100) {
-            assert_int_equal(tracker_feed(tr, img, t, false, up, &e), GS_OK);
+            assert_int_equal(track_feed(tr, img, t, false, up, &e), GS_OK);
             if (!up->settled) continue;
-            assert_int_equal(recorder_observe(rec, &up->pos, NULL, t, img, &e), GS_OK);
-            assert_int_equal(recorder_margin(rec, &up->margin, t, &e), GS_OK);
+            assert_int_equal(record_observe(rec, &up->pos, NULL, t, img, &e), GS_OK);
+            assert_int_equal(record_margin(rec, &up->margin, t, &e), GS_OK);
         }
         if (phase == 1) {
             gs_color c = GS_EMPTY;
@@ -219,15 +219,15 @@ static void test_signals_through_tracker_and_recorder(void **state)
     /* the signals are in the SGF */
     char *txt = NULL;
     size_t len = 0;
-    assert_int_equal(recorder_sgf_text(rec, &txt, &len, &e), GS_OK);
+    assert_int_equal(record_sgf_text(rec, &txt, &len, &e), GS_OK);
     assert_non_null(strstr(txt, "confirm_signal"));
     assert_non_null(strstr(txt, "resign_signal"));
     free(txt);
-    assert_int_equal(recorder_move_count(rec), 0); /* no stone on the board */
+    assert_int_equal(record_move_count(rec), 0); /* no stone on the board */
     free(up);
     gs_image_destroy(img);
-    recorder_destroy(rec);
-    tracker_destroy(tr);
+    record_destroy(rec);
+    track_destroy(tr);
     scene_free(&f);
 }
 

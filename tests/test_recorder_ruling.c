@@ -5,8 +5,8 @@
  * ruling written into the SGF on disk (comment + GSRL). */
 #include "testutil.h"
 
-#include "record/recorder.h"
-#include "record/sgf.h"
+#include "record/record.h"
+#include "sgf/sgf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ static void edit(gs_position *p, const char *ops)
 
 typedef struct fixture {
     char sgf[64];
-    recorder *r;
+    record *r;
     gs_position view;
     double t;
 } fixture;
@@ -34,16 +34,16 @@ typedef struct fixture {
 static void start(fixture *f)
 {
     snprintf(f->sgf, sizeof f->sgf, "/tmp/gs_test_ruling_%d.sgf", (int)getpid());
-    recorder_options o;
-    recorder_options_init(&o);
+    record_options o;
+    record_options_init(&o);
     o.sgf_path = f->sgf;
     o.evidence_dir = "";
     gs_error err = {0};
-    f->r = recorder_create(&o, &err);
+    f->r = record_create(&o, &err);
     assert_non_null(f->r);
     gs_position_clear(&f->view, 9);
     f->t = 0;
-    assert_int_equal(recorder_observe(f->r, &f->view, NULL, f->t, NULL, &err), GS_OK);
+    assert_int_equal(record_observe(f->r, &f->view, NULL, f->t, NULL, &err), GS_OK);
 }
 
 static void see(fixture *f, const char *ops)
@@ -51,7 +51,7 @@ static void see(fixture *f, const char *ops)
     gs_error err = {0};
     edit(&f->view, ops);
     f->t += 1000;
-    assert_int_equal(recorder_observe(f->r, &f->view, NULL, f->t, NULL, &err), GS_OK);
+    assert_int_equal(record_observe(f->r, &f->view, NULL, f->t, NULL, &err), GS_OK);
 }
 
 static char *file_text(const char *path)
@@ -68,26 +68,26 @@ static char *file_text(const char *path)
 
 static void finish(fixture *f)
 {
-    recorder_destroy(f->r);
+    record_destroy(f->r);
     unlink(f->sgf);
 }
 
-static int count_kind(recorder *r, recorder_event_kind k, const char *code)
+static int count_kind(record *r, record_event_kind k, const char *code)
 {
-    const recorder_event *ev;
-    size_t n = recorder_events(r, &ev);
+    const record_event *ev;
+    size_t n = record_events(r, &ev);
     int c = 0;
     for (size_t i = 0; i < n; i++) c += ev[i].kind == k && (!code || !strcmp(ev[i].code, code));
     return c;
 }
 
 /* The point of the last double_move flag (what the console sends). */
-static gs_point double_move_point(recorder *r)
+static gs_point double_move_point(record *r)
 {
-    const recorder_event *ev;
-    size_t n = recorder_events(r, &ev);
+    const record_event *ev;
+    size_t n = record_events(r, &ev);
     for (size_t i = n; i-- > 0;)
-        if (ev[i].kind == REC_EV_REFEREE && !strcmp(ev[i].code, "double_move")) return ev[i].point;
+        if (ev[i].kind == RECORD_EV_REFEREE && !strcmp(ev[i].code, "double_move")) return ev[i].point;
     return (gs_point){-1, -1};
 }
 
@@ -101,14 +101,14 @@ static void test_void_double_move(void **state)
     see(&f, "B ce");
     see(&f, "B ee"); /* Black again: held until the next view confirms it */
     see(&f, "W gc");
-    assert_int_equal(recorder_referee_count(f.r), 1);
+    assert_int_equal(record_referee_count(f.r), 1);
     gs_point p = double_move_point(f.r);
     assert_int_equal(p.x, 4); /* the second stone in a row: ee */
     assert_int_equal(p.y, 4);
 
-    recorder_ruling ru;
+    record_ruling ru;
     memset(&ru, 0, sizeof ru);
-    ru.kind = REC_RULING_VOID;
+    ru.kind = RECORD_RULING_VOID;
     ru.color = GS_BLACK;
     ru.warning = true;
     ru.npoints = 1;
@@ -116,15 +116,15 @@ static void test_void_double_move(void **state)
     ru.words = "Referee (12:00:00 UTC): move void, warning to Black (warning 1). stone off";
     ru.unix_ms = 1700000000000LL;
     gs_error err = {0};
-    int moves = recorder_move_count(f.r);
-    assert_int_equal(recorder_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
+    int moves = record_move_count(f.r);
+    assert_int_equal(record_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
     gs_position rec;
-    recorder_position(f.r, &rec);
+    record_position(f.r, &rec);
     assert_int_equal(gs_position_get(&rec, 4, 4), GS_EMPTY);      /* off the record */
     assert_int_equal(gs_position_get(&rec, 6, 2), GS_WHITE);      /* the rest stays */
-    assert_int_equal(recorder_warnings(f.r, GS_BLACK), 1);
-    assert_int_equal(recorder_move_count(f.r), moves);
-    assert_int_equal(count_kind(f.r, REC_EV_RULING, "void"), 1);
+    assert_int_equal(record_warnings(f.r, GS_BLACK), 1);
+    assert_int_equal(record_move_count(f.r), moves);
+    assert_int_equal(count_kind(f.r, RECORD_EV_RULING, "void"), 1);
     char *txt = file_text(f.sgf);
     assert_non_null(strstr(txt, "GSRL[void:B:1:0:2023-11-14T22:13:20.000Z]"));
     assert_non_null(strstr(txt, "move void, warning to Black (warning 1). stone off"));
@@ -133,14 +133,14 @@ static void test_void_double_move(void **state)
 
     /* the stone is still on the board for a while: no new flag */
     see(&f, "");
-    assert_int_equal(recorder_referee_count(f.r), 1);
+    assert_int_equal(record_referee_count(f.r), 1);
     /* it is lifted, then play goes on normally */
     see(&f, "- ee");
     see(&f, "B ef");
-    assert_int_equal(recorder_referee_count(f.r), 1);
-    assert_int_equal(recorder_move_count(f.r), moves + 1);
-    assert_int_equal(recorder_finish(f.r, f.t + 1000, &err), GS_OK);
-    assert_true(recorder_result(f.r)[0] != 0);
+    assert_int_equal(record_referee_count(f.r), 1);
+    assert_int_equal(record_move_count(f.r), moves + 1);
+    assert_int_equal(record_finish(f.r, f.t + 1000, &err), GS_OK);
+    assert_true(record_result(f.r)[0] != 0);
     /* the file reads back as a game */
     sgf_game g;
     memset(&g, 0, sizeof g);
@@ -156,25 +156,25 @@ static void test_two_warnings_lose(void **state)
     start(&f);
     see(&f, "B cc");
     see(&f, "W gg");
-    recorder_ruling ru;
+    record_ruling ru;
     memset(&ru, 0, sizeof ru);
-    ru.kind = REC_RULING_WARN;
+    ru.kind = RECORD_RULING_WARN;
     ru.color = GS_WHITE;
     ru.warning = true;
     gs_error err = {0};
-    assert_int_equal(recorder_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
-    assert_false(recorder_ended(f.r));
-    assert_string_equal(recorder_result(f.r), "");
+    assert_int_equal(record_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
+    assert_false(record_ended(f.r));
+    assert_string_equal(record_result(f.r), "");
     see(&f, "B ee");
-    assert_int_equal(recorder_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
-    assert_true(recorder_ended(f.r));
-    assert_string_equal(recorder_result(f.r), "B+F");
-    assert_int_equal(count_kind(f.r, REC_EV_END, "forfeit"), 1);
+    assert_int_equal(record_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
+    assert_true(record_ended(f.r));
+    assert_string_equal(record_result(f.r), "B+F");
+    assert_int_equal(count_kind(f.r, RECORD_EV_END, "forfeit"), 1);
     /* later moves are not recorded, the count does not replace the result */
     see(&f, "W gc");
-    assert_int_equal(recorder_move_count(f.r), 3);
-    assert_int_equal(recorder_finish(f.r, f.t + 1000, &err), GS_OK);
-    assert_string_equal(recorder_result(f.r), "B+F");
+    assert_int_equal(record_move_count(f.r), 3);
+    assert_int_equal(record_finish(f.r, f.t + 1000, &err), GS_OK);
+    assert_string_equal(record_result(f.r), "B+F");
     char *txt = file_text(f.sgf);
     assert_non_null(strstr(txt, "RE[B+F]"));
     assert_non_null(strstr(txt, "GSRL[warn:W:0:1:"));
@@ -192,7 +192,7 @@ static void test_restore_pass_resign(void **state)
     see(&f, "B cc");
     see(&f, "W gg");
     gs_position before;
-    recorder_position(f.r, &before);
+    record_position(f.r, &before);
     gs_error err = {0};
     /* put back: White's stone, known from the position before the event */
     gs_point gg = {6, 6};
@@ -202,63 +202,63 @@ static void test_restore_pass_resign(void **state)
     see(&f, "B eg");
     see(&f, "W fg"); /* confirmed: the record followed the board (flagged) */
     gs_position rec;
-    recorder_position(f.r, &rec);
+    record_position(f.r, &rec);
     assert_int_equal(gs_position_get(&rec, 6, 6), GS_EMPTY);
-    int flags = recorder_referee_count(f.r);
+    int flags = record_referee_count(f.r);
     assert_true(flags >= 1);
-    recorder_ruling ru;
+    record_ruling ru;
     memset(&ru, 0, sizeof ru);
-    ru.kind = REC_RULING_RESTORE;
+    ru.kind = RECORD_RULING_RESTORE;
     ru.npoints = 1;
     ru.points = &gg;
     ru.before = &before;
-    assert_int_equal(recorder_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
-    recorder_position(f.r, &rec);
+    assert_int_equal(record_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
+    record_position(f.r, &rec);
     assert_int_equal(gs_position_get(&rec, 6, 6), GS_WHITE);
     see(&f, "W gg"); /* put back on the board: nothing new */
-    assert_int_equal(recorder_referee_count(f.r), flags);
+    assert_int_equal(record_referee_count(f.r), flags);
 
     /* a pass ruling records a pass by the side named */
-    int moves = recorder_move_count(f.r);
-    gs_color tm = recorder_to_move(f.r);
+    int moves = record_move_count(f.r);
+    gs_color tm = record_to_move(f.r);
     memset(&ru, 0, sizeof ru);
-    ru.kind = REC_RULING_PASS;
+    ru.kind = RECORD_RULING_PASS;
     ru.color = tm;
-    assert_int_equal(recorder_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
-    assert_int_equal(recorder_move_count(f.r), moves + 1);
-    assert_int_equal(recorder_to_move(f.r), gs_color_other(tm));
+    assert_int_equal(record_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
+    assert_int_equal(record_move_count(f.r), moves + 1);
+    assert_int_equal(record_to_move(f.r), gs_color_other(tm));
 
     memset(&ru, 0, sizeof ru);
-    ru.kind = REC_RULING_RESIGN;
+    ru.kind = RECORD_RULING_RESIGN;
     ru.color = GS_BLACK;
-    assert_int_equal(recorder_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
-    assert_string_equal(recorder_result(f.r), "W+R");
-    assert_int_equal(recorder_finish(f.r, f.t + 1000, &err), GS_OK);
-    assert_string_equal(recorder_result(f.r), "W+R");
+    assert_int_equal(record_apply_ruling(f.r, &ru, f.t, &err), GS_OK);
+    assert_string_equal(record_result(f.r), "W+R");
+    assert_int_equal(record_finish(f.r, f.t + 1000, &err), GS_OK);
+    assert_string_equal(record_result(f.r), "W+R");
     finish(&f);
 }
 
 static void test_ruling_before_the_game(void **state)
 {
     (void)state;
-    recorder_options o;
-    recorder_options_init(&o);
+    record_options o;
+    record_options_init(&o);
     gs_error err = {0};
-    recorder *r = recorder_create(&o, &err);
+    record *r = record_create(&o, &err);
     assert_non_null(r);
-    recorder_ruling ru;
+    record_ruling ru;
     memset(&ru, 0, sizeof ru);
-    ru.kind = REC_RULING_WARN;
+    ru.kind = RECORD_RULING_WARN;
     ru.color = GS_BLACK;
     ru.warning = true;
-    assert_int_equal(recorder_apply_ruling(r, &ru, 0, &err), GS_OK);
-    assert_int_equal(count_kind(r, REC_EV_NOTE, "ruling_ignored"), 1);
-    ru.kind = (recorder_ruling_kind)99;
-    assert_int_not_equal(recorder_apply_ruling(r, &ru, 0, &err), GS_OK);
+    assert_int_equal(record_apply_ruling(r, &ru, 0, &err), GS_OK);
+    assert_int_equal(count_kind(r, RECORD_EV_NOTE, "ruling_ignored"), 1);
+    ru.kind = (record_ruling_kind)99;
+    assert_int_not_equal(record_apply_ruling(r, &ru, 0, &err), GS_OK);
     char *text = NULL;
     size_t len = 0;
-    assert_int_not_equal(recorder_sgf_text(r, &text, &len, &err), GS_OK);
-    recorder_destroy(r);
+    assert_int_not_equal(record_sgf_text(r, &text, &len, &err), GS_OK);
+    record_destroy(r);
 }
 
 int main(void)

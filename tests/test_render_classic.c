@@ -2,7 +2,7 @@
  * classic.sgf, typed in by hand) replays legally, move for move. */
 #include "testutil.h"
 
-#include "record/sgf.h"
+#include "sgf/sgf.h"
 #include "rules/rules.h"
 
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/sgf.h"
+#include "sgf/sgf.h"
 #include "rules/rules.h"
 
 static int games, numeric_marked, reproduced, with_illegal;

@@ -1,8 +1,8 @@
 /* tests/test_serve.c: the live broadcast server, hall and MQTT, end to end
  * over loopback sockets (no recorder needed). */
 #include "testutil.h"
-#include "record/serve.h"
-#include "record/serve_internal.h"
+#include "broadcast/broadcast.h"
+#include "broadcast/broadcast_internal.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,28 +21,28 @@
 
 extern char **environ;
 
-static serve_board *start_board(const char *name, const char *mqtt)
+static broadcast_board *start_board(const char *name, const char *mqtt)
 {
-    serve_config cfg;
-    serve_config_init(&cfg);
+    broadcast_config cfg;
+    broadcast_config_init(&cfg);
     cfg.board_name = name;
     cfg.token = "test-token-123";
     cfg.mqtt = mqtt;
     gs_error err = {0};
-    serve_board *sb = serve_board_start(&cfg, &err);
-    if (!sb) print_message("serve_board_start: %s\n", err.msg);
+    broadcast_board *sb = broadcast_board_start(&cfg, &err);
+    if (!sb) print_message("broadcast_board_start: %s\n", err.msg);
     assert_non_null(sb);
     return sb;
 }
 
-static int req(serve_board *sb, const char *method, const char *path, const char *body, const char *hdr,
+static int req(broadcast_board *sb, const char *method, const char *path, const char *body, const char *hdr,
                char **out)
 {
     char url[256], err[256];
-    snprintf(url, sizeof url, "%s%s", serve_board_url(sb), path);
+    snprintf(url, sizeof url, "%s%s", broadcast_board_url(sb), path);
     int status = 0;
     char *o = NULL;
-    int rc = serve_http_request(url, method, body, hdr, 5000, &status, &o, NULL, err, sizeof err);
+    int rc = broadcast_http_request(url, method, body, hdr, 5000, &status, &o, NULL, err, sizeof err);
     if (rc) print_message("%s %s: %s\n", method, path, err);
     assert_int_equal(rc, 0);
     if (out) *out = o;
@@ -66,7 +66,7 @@ static int sse_open(int port)
 }
 
 /* Reads from fd until `needle` shows up or timeout; keeps text in buf. */
-static bool sse_wait_for(int fd, serve_buf *buf, const char *needle, int timeout_ms)
+static bool sse_wait_for(int fd, broadcast_buf *buf, const char *needle, int timeout_ms)
 {
     double end = gs_now_ms() + timeout_ms;
     while (!(buf->p && strstr(buf->p, needle))) {
@@ -77,7 +77,7 @@ static bool sse_wait_for(int fd, serve_buf *buf, const char *needle, int timeout
         char tmp[4096];
         ssize_t n = recv(fd, tmp, sizeof tmp, 0);
         if (n <= 0) return false;
-        serve_buf_add(buf, tmp, (size_t)n);
+        broadcast_buf_add(buf, tmp, (size_t)n);
     }
     return true;
 }
@@ -85,7 +85,7 @@ static bool sse_wait_for(int fd, serve_buf *buf, const char *needle, int timeout
 static void test_pages_and_paths(void **state)
 {
     (void)state;
-    serve_board *sb = start_board("Table 1", NULL);
+    broadcast_board *sb = start_board("Table 1", NULL);
     char *body = NULL;
     assert_int_equal(req(sb, "GET", "/", NULL, NULL, &body), 200);
     assert_non_null(strstr(body, "<svg id=\"board\""));
@@ -98,30 +98,30 @@ static void test_pages_and_paths(void **state)
     assert_int_equal(req(sb, "GET", "/game.sgf", NULL, NULL, NULL), 503);
     assert_int_equal(req(sb, "GET", "/frame.jpg", NULL, NULL, NULL), 503);
 
-    serve_state s;
-    serve_state_init(&s, 9);
+    broadcast_state s;
+    broadcast_state_init(&s, 9);
     gs_position_set(&s.pos, 2, 3, GS_BLACK);
     s.move_number = 1;
     s.last_color = GS_BLACK;
     s.last_point = (gs_point){2, 3};
     s.to_move = GS_WHITE;
     snprintf(s.black, sizeof s.black, "Ann \"the <b>\"");
-    serve_board_publish_state(sb, &s);
+    broadcast_board_publish_state(sb, &s);
     assert_int_equal(req(sb, "GET", "/state.json", NULL, NULL, &body), 200);
-    serve_json *j = serve_json_parse(body, strlen(body), NULL, 0);
+    broadcast_json *j = broadcast_json_parse(body, strlen(body), NULL, 0);
     assert_non_null(j);
-    assert_int_equal((int)serve_json_num(j, "size", 0), 9);
-    assert_int_equal((int)serve_json_num(j, "move_number", 0), 1);
-    assert_string_equal(serve_json_str(j, "black", ""), "Ann \"the <b>\"");
-    const char *grid = serve_json_str(j, "grid", "");
+    assert_int_equal((int)broadcast_json_num(j, "size", 0), 9);
+    assert_int_equal((int)broadcast_json_num(j, "move_number", 0), 1);
+    assert_string_equal(broadcast_json_str(j, "black", ""), "Ann \"the <b>\"");
+    const char *grid = broadcast_json_str(j, "grid", "");
     assert_int_equal(strlen(grid), 81);
     assert_int_equal(grid[3 * 9 + 2], 'B');
-    assert_string_equal(serve_json_str(serve_json_get(j, "last"), "point", ""), "cd");
-    serve_json_free(j);
+    assert_string_equal(broadcast_json_str(broadcast_json_get(j, "last"), "point", ""), "cd");
+    broadcast_json_free(j);
     free(body);
 
     const char *sgf = "(;GM[1]FF[4]SZ[9];B[cd])";
-    serve_board_set_sgf(sb, sgf, strlen(sgf));
+    broadcast_board_set_sgf(sb, sgf, strlen(sgf));
     assert_int_equal(req(sb, "GET", "/game.sgf", NULL, NULL, &body), 200);
     assert_string_equal(body, sgf);
     free(body);
@@ -131,32 +131,32 @@ static void test_pages_and_paths(void **state)
     vision_grid g;
     double corners[4][2] = {{8, 4}, {56, 4}, {56, 44}, {8, 44}};
     assert_int_equal(vision_grid_from_corners(&g, 9, corners, NULL), GS_OK);
-    serve_board_publish_frame(sb, img, &g);
+    broadcast_board_publish_frame(sb, img, &g);
     gs_image_destroy(img);
     assert_int_equal(req(sb, "GET", "/frame.jpg", NULL, NULL, &body), 200);
     assert_int_equal((unsigned char)body[0], 0xff);
     assert_int_equal((unsigned char)body[1], 0xd8);
     free(body);
-    serve_board_stop(sb);
-    serve_board_stop(NULL);
+    broadcast_board_stop(sb);
+    broadcast_board_stop(NULL);
 }
 
 static void test_referee_token_and_bad_input(void **state)
 {
     (void)state;
-    serve_board *sb = start_board("Table 2", NULL);
+    broadcast_board *sb = start_board("Table 2", NULL);
     gs_position before, after;
     gs_position_clear(&before, 19);
     after = before;
     gs_position_set(&after, 3, 3, GS_BLACK);
     gs_point pts[1] = {{3, 3}};
-    serve_event ev = {"double_move", "Black played twice", GS_BLACK, 12, 1, pts, &before, &after, NULL, NULL};
-    int id = serve_board_publish_event(sb, &ev);
+    broadcast_event ev = {"double_move", "Black played twice", GS_BLACK, 12, 1, pts, &before, &after, NULL, NULL};
+    int id = broadcast_board_publish_event(sb, &ev);
     assert_true(id >= 1);
     const char *tok = "X-Goscribe-Token: test-token-123";
     char good[128];
     snprintf(good, sizeof good, "{\"event\":%d,\"ruling\":\"void\",\"warning\":true}", id);
-    serve_ruling r;
+    broadcast_ruling r;
 
     assert_int_equal(req(sb, "POST", "/api/ruling", good, NULL, NULL), 403);
     assert_int_equal(req(sb, "POST", "/api/ruling", good, "X-Goscribe-Token: wrong-token-123", NULL), 403);
@@ -178,7 +178,7 @@ static void test_referee_token_and_bad_input(void **state)
     huge[100000] = '\0';
     assert_int_equal(req(sb, "POST", "/api/ruling", huge, tok, NULL), 413);
     free(huge);
-    assert_false(serve_board_poll_ruling(sb, &r));
+    assert_false(broadcast_board_poll_ruling(sb, &r));
 
     char *body = NULL;
     assert_int_equal(req(sb, "GET", "/api/events?token=test-token-123", NULL, NULL, &body), 200);
@@ -188,50 +188,50 @@ static void test_referee_token_and_bad_input(void **state)
     free(body);
 
     assert_int_equal(req(sb, "POST", "/api/ruling", good, tok, NULL), 200);
-    assert_true(serve_board_poll_ruling(sb, &r));
-    assert_int_equal(r.kind, SERVE_RULING_VOID);
+    assert_true(broadcast_board_poll_ruling(sb, &r));
+    assert_int_equal(r.kind, BROADCAST_RULING_VOID);
     assert_int_equal(r.event_id, id);
     assert_int_equal(r.color, GS_BLACK);   /* taken from the event */
     assert_true(r.warning);
     assert_int_equal(r.warnings_black, 1);
     assert_int_equal(r.loser, GS_EMPTY);
     assert_true(r.unix_ms > 0);
-    assert_false(serve_board_poll_ruling(sb, &r));
+    assert_false(broadcast_board_poll_ruling(sb, &r));
     char words[300];
-    serve_ruling_describe(&r, words, sizeof words);
+    broadcast_ruling_describe(&r, words, sizeof words);
     assert_non_null(strstr(words, "warning to Black (warning 1)"));
 
     /* the second warning loses the game */
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"warn\",\"color\":\"B\",\"note\":\"clock\"}",
                          "Authorization: Bearer test-token-123", NULL), 200);
-    assert_true(serve_board_poll_ruling(sb, &r));
-    assert_int_equal(r.kind, SERVE_RULING_WARN);
+    assert_true(broadcast_board_poll_ruling(sb, &r));
+    assert_int_equal(r.kind, BROADCAST_RULING_WARN);
     assert_int_equal(r.warnings_black, 2);
     assert_int_equal(r.loser, GS_BLACK);
     assert_string_equal(r.note, "clock");
-    serve_board_stop(sb);
+    broadcast_board_stop(sb);
 }
 
 static void test_sse_stream(void **state)
 {
     (void)state;
-    serve_board *sb = start_board("Table 3", NULL);
-    serve_state s;
-    serve_state_init(&s, 19);
-    serve_board_publish_state(sb, &s);
-    int fd = sse_open(serve_board_port(sb));
-    serve_buf buf = {0};
+    broadcast_board *sb = start_board("Table 3", NULL);
+    broadcast_state s;
+    broadcast_state_init(&s, 19);
+    broadcast_board_publish_state(sb, &s);
+    int fd = sse_open(broadcast_board_port(sb));
+    broadcast_buf buf = {0};
     assert_true(sse_wait_for(fd, &buf, "\"type\":\"state\"", 5000));
     for (int i = 1; i <= 5; i++) {
         gs_position_set(&s.pos, i, i, i % 2 ? GS_BLACK : GS_WHITE);
         s.move_number = i;
         s.last_color = i % 2 ? GS_BLACK : GS_WHITE;
         s.last_point = (gs_point){(int8_t)i, (int8_t)i};
-        serve_board_publish_state(sb, &s);
-        serve_board_publish_state(sb, &s); /* unchanged: no message */
+        broadcast_board_publish_state(sb, &s);
+        broadcast_board_publish_state(sb, &s); /* unchanged: no message */
     }
-    serve_event ev = {"ko", "retook the ko", GS_WHITE, 6, 0, NULL, NULL, NULL, NULL, NULL};
-    serve_board_publish_event(sb, &ev);
+    broadcast_event ev = {"ko", "retook the ko", GS_WHITE, 6, 0, NULL, NULL, NULL, NULL, NULL};
+    broadcast_board_publish_event(sb, &ev);
     assert_true(sse_wait_for(fd, &buf, "retook the ko", 5000));
     const char *moves[] = {"\"point\":\"bb\"", "\"point\":\"cc\"", "\"point\":\"dd\"", "\"point\":\"ee\"", "\"point\":\"ff\""};
     const char *prev = buf.p;
@@ -240,13 +240,13 @@ static void test_sse_stream(void **state)
         assert_non_null(m);  /* in order */
         prev = m;
     }
-    serve_stats st;
-    serve_board_stats(sb, &st);
+    broadcast_stats st;
+    broadcast_board_stats(sb, &st);
     assert_int_equal(st.viewers, 1);
     assert_int_equal(st.messages, 12); /* first state, 5 x (move + state), event */
     close(fd);
-    serve_buf_free(&buf);
-    serve_board_stop(sb);
+    broadcast_buf_free(&buf);
+    broadcast_board_stop(sb);
 }
 
 /* Many SSE viewers, some never reading, while the publisher runs flat out:
@@ -307,23 +307,23 @@ static void test_many_viewers_never_block(void **state)
     (void)state;
     const char *nv = getenv("GS_SERVE_LOAD_VIEWERS");
     int nviewers = nv && atoi(nv) >= 2 ? atoi(nv) : gs_test_sanitized() ? 40 : 200;
-    serve_board *sb = start_board("Table 4", NULL);
+    broadcast_board *sb = start_board("Table 4", NULL);
     viewers_ctx v = {.fds = calloc((size_t)nviewers, sizeof(int)), .n = nviewers};
-    for (int i = 0; i < nviewers; i++) v.fds[i] = sse_open(serve_board_port(sb));
+    for (int i = 0; i < nviewers; i++) v.fds[i] = sse_open(broadcast_board_port(sb));
     double t0 = gs_now_ms();
     for (;;) {
-        serve_stats st;
-        serve_board_stats(sb, &st);
+        broadcast_stats st;
+        broadcast_board_stats(sb, &st);
         if (st.viewers == nviewers || gs_now_ms() - t0 > 20000) break;
         usleep(20000);
     }
-    serve_stats st;
-    serve_board_stats(sb, &st);
+    broadcast_stats st;
+    broadcast_board_stats(sb, &st);
     assert_int_equal(st.viewers, nviewers);
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, viewers_main, &v), 0);
-    serve_state s;
-    serve_state_init(&s, 19);
+    broadcast_state s;
+    broadcast_state_init(&s, 19);
     double worst = 0;
     /* scripts/load-serve.sh sets GS_SERVE_LOAD_SECONDS for a longer run */
     const char *secs = getenv("GS_SERVE_LOAD_SECONDS");
@@ -341,26 +341,26 @@ static void test_many_viewers_never_block(void **state)
         double wait = next - gs_now_ms();
         if (wait > 0) usleep((useconds_t)(wait * 1000));
         double c0 = gs_now_ms();
-        serve_board_publish_frame(sb, frame, NULL);
+        broadcast_board_publish_frame(sb, frame, NULL);
         if (i % 10 == 5) {
             char msg[48];
             snprintf(msg, sizeof msg, "t=%.3f", gs_now_ms());
-            serve_event le = {"note", msg, GS_EMPTY, i, 0, NULL, NULL, NULL, NULL, NULL};
-            serve_board_publish_event(sb, &le);
+            broadcast_event le = {"note", msg, GS_EMPTY, i, 0, NULL, NULL, NULL, NULL, NULL};
+            broadcast_board_publish_event(sb, &le);
         }
         calls[i] = gs_now_ms() - c0;
         s.move_number = i + 1;
         s.last_color = i % 2 ? GS_WHITE : GS_BLACK;
         s.last_point = (gs_point){(int8_t)(i % 19), (int8_t)((i / 19) % 19)};
         double a = gs_now_ms();
-        serve_board_publish_state(sb, &s);
+        broadcast_board_publish_state(sb, &s);
         double d = gs_now_ms() - a;
         calls[i] += d;
         if (calls[i] > worst) worst = calls[i];
     }
     double loop_ms = gs_now_ms() - loop0;
-    serve_event ev = {"note", "THE-END", GS_EMPTY, 0, 0, NULL, NULL, NULL, NULL, NULL};
-    serve_board_publish_event(sb, &ev);
+    broadcast_event ev = {"note", "THE-END", GS_EMPTY, 0, 0, NULL, NULL, NULL, NULL, NULL};
+    broadcast_board_publish_event(sb, &ev);
     pthread_join(th, NULL);
     qsort(calls, (size_t)frames, sizeof *calls, cmp_double);
     print_message("%d viewers on /events (half never reading), %d frames in %.1f s = %.1f frames/s; "
@@ -376,83 +376,83 @@ static void test_many_viewers_never_block(void **state)
     /* a publisher that waited on the non-reading viewers would never come
      * back; the bound is generous because the machine may be loaded */
     assert_true(worst < 1000.0);
-    serve_board_stats(sb, &st);
+    broadcast_board_stats(sb, &st);
     assert_true(st.resyncs >= 0);
     for (int i = 0; i < nviewers; i++) close(v.fds[i]);
     free(v.fds);
-    serve_board_stop(sb);
+    broadcast_board_stop(sb);
 }
 
-static bool wait_hall(serve_hall *h, int n, int timeout_ms)
+static bool wait_hall(broadcast_hall *h, int n, int timeout_ms)
 {
     double end = gs_now_ms() + timeout_ms;
-    while (serve_hall_board_count(h) < n && gs_now_ms() < end) usleep(50000);
-    return serve_hall_board_count(h) >= n;
+    while (broadcast_hall_board_count(h) < n && gs_now_ms() < end) usleep(50000);
+    return broadcast_hall_board_count(h) >= n;
 }
 
-static void check_hall_json(serve_hall *h, const char *a, const char *b)
+static void check_hall_json(broadcast_hall *h, const char *a, const char *b)
 {
     char url[128], err[200], *body = NULL;
     int status = 0;
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/state.json", serve_hall_port(h));
-    assert_int_equal(serve_http_request(url, "GET", NULL, NULL, 5000, &status, &body, NULL, err, sizeof err), 0);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/state.json", broadcast_hall_port(h));
+    assert_int_equal(broadcast_http_request(url, "GET", NULL, NULL, 5000, &status, &body, NULL, err, sizeof err), 0);
     assert_int_equal(status, 200);
-    serve_json *j = serve_json_parse(body, strlen(body), NULL, 0);
+    broadcast_json *j = broadcast_json_parse(body, strlen(body), NULL, 0);
     assert_non_null(j);
-    const serve_json *boards = serve_json_get(j, "boards");
+    const broadcast_json *boards = broadcast_json_get(j, "boards");
     assert_non_null(boards);
     assert_int_equal(boards->n, 2);
     assert_non_null(strstr(body, a));
     assert_non_null(strstr(body, b));
-    serve_json_free(j);
+    broadcast_json_free(j);
     free(body);
 }
 
-static void publish_some(serve_board *sb, const char *black, int moves)
+static void publish_some(broadcast_board *sb, const char *black, int moves)
 {
-    serve_state s;
-    serve_state_init(&s, 19);
+    broadcast_state s;
+    broadcast_state_init(&s, 19);
     snprintf(s.black, sizeof s.black, "%s", black);
     s.move_number = moves;
     s.last_color = GS_BLACK;
     s.last_point = (gs_point){3, 3};
     gs_position_set(&s.pos, 3, 3, GS_BLACK);
-    serve_board_publish_state(sb, &s);
+    broadcast_board_publish_state(sb, &s);
 }
 
 static void test_hall_two_boards_http(void **state)
 {
     (void)state;
-    serve_board *a = start_board("Table A", NULL), *b = start_board("Table B", NULL);
+    broadcast_board *a = start_board("Table A", NULL), *b = start_board("Table B", NULL);
     publish_some(a, "Alice", 7);
     publish_some(b, "Bob", 9);
-    const char *urls[2] = {serve_board_url(a), serve_board_url(b)};
-    serve_hall_config cfg = {NULL, 0, urls, 2, NULL, 200};
+    const char *urls[2] = {broadcast_board_url(a), broadcast_board_url(b)};
+    broadcast_hall_config cfg = {NULL, 0, urls, 2, NULL, 200};
     gs_error err = {0};
-    serve_hall *h = serve_hall_start(&cfg, &err);
+    broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     assert_non_null(h);
     assert_true(wait_hall(h, 2, 10000));
     check_hall_json(h, "\"black\":\"Alice\"", "\"black\":\"Bob\"");
-    serve_hall_stop(h);
+    broadcast_hall_stop(h);
 
     /* a recorder announcing itself joins a hall that did not know it */
-    serve_hall_config cfg2 = {NULL, 0, NULL, 0, NULL, 200};
-    h = serve_hall_start(&cfg2, &err);
+    broadcast_hall_config cfg2 = {NULL, 0, NULL, 0, NULL, 200};
+    h = broadcast_hall_start(&cfg2, &err);
     assert_non_null(h);
     char hall_url[64];
-    snprintf(hall_url, sizeof hall_url, "http://127.0.0.1:%d", serve_hall_port(h));
-    serve_config c;
-    serve_config_init(&c);
+    snprintf(hall_url, sizeof hall_url, "http://127.0.0.1:%d", broadcast_hall_port(h));
+    broadcast_config c;
+    broadcast_config_init(&c);
     c.board_name = "Table C";
     c.announce = hall_url;
-    serve_board *cb = serve_board_start(&c, &err);
+    broadcast_board *cb = broadcast_board_start(&c, &err);
     assert_non_null(cb);
     publish_some(cb, "Carol", 3);
     assert_true(wait_hall(h, 1, 10000));
-    serve_board_stop(cb);
-    serve_hall_stop(h);
-    serve_board_stop(a);
-    serve_board_stop(b);
+    broadcast_board_stop(cb);
+    broadcast_hall_stop(h);
+    broadcast_board_stop(a);
+    broadcast_board_stop(b);
 }
 
 static int free_port(void)
@@ -500,33 +500,33 @@ static void test_hall_two_boards_mqtt(void **state)
         if (!up) usleep(50000);
     }
     assert_true(up);
-    serve_board *a = start_board("Table M1", broker), *b = start_board("Table M2", broker);
+    broadcast_board *a = start_board("Table M1", broker), *b = start_board("Table M2", broker);
     publish_some(a, "Mia", 11);
     publish_some(b, "Max", 13);
-    serve_hall_config cfg = {NULL, 0, NULL, 0, broker, 200};
+    broadcast_hall_config cfg = {NULL, 0, NULL, 0, broker, 200};
     gs_error err = {0};
-    serve_hall *h = serve_hall_start(&cfg, &err);
+    broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     if (!h) print_message("hall: %s\n", err.msg);
     assert_non_null(h);
     assert_true(wait_hall(h, 2, 10000));
     double end = gs_now_ms() + 5000;
     char url[128], e2[200], *body = NULL;
     int status;
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/state.json", serve_hall_port(h));
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/state.json", broadcast_hall_port(h));
     /* retained "waiting" states come first; the published moves follow */
     for (;;) {
         free(body);
         body = NULL;
-        assert_int_equal(serve_http_request(url, "GET", NULL, NULL, 5000, &status, &body, NULL, e2, sizeof e2), 0);
+        assert_int_equal(broadcast_http_request(url, "GET", NULL, NULL, 5000, &status, &body, NULL, e2, sizeof e2), 0);
         if ((strstr(body, "\"black\":\"Mia\"") && strstr(body, "\"black\":\"Max\"")) || gs_now_ms() > end) break;
         usleep(50000);
     }
     free(body);
     check_hall_json(h, "\"black\":\"Mia\"", "\"black\":\"Max\"");
     assert_non_null(strstr(url, "state.json"));
-    serve_hall_stop(h);
-    serve_board_stop(a);
-    serve_board_stop(b);
+    broadcast_hall_stop(h);
+    broadcast_board_stop(a);
+    broadcast_board_stop(b);
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);
 }
@@ -537,19 +537,19 @@ static void test_json_reader(void **state)
     const char *bad[] = {"", "{", "{\"a\":}", "[1,]", "01", "\"\\x\"", "{\"a\":1} x", "nul", "[\"a\n\"]", "1e", "-"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char err[128];
-        serve_json *j = serve_json_parse(bad[i], strlen(bad[i]), err, sizeof err);
+        broadcast_json *j = broadcast_json_parse(bad[i], strlen(bad[i]), err, sizeof err);
         assert_null(j);
     }
     char deep[200];
     memset(deep, '[', sizeof deep);
-    assert_null(serve_json_parse(deep, sizeof deep, NULL, 0));
+    assert_null(broadcast_json_parse(deep, sizeof deep, NULL, 0));
     const char *good = "{\"s\":\"a\\u00e9\\n\\\"\",\"n\":-1.5e2,\"t\":true,\"z\":null,\"a\":[1,{\"b\":[]}]}";
-    serve_json *j = serve_json_parse(good, strlen(good), NULL, 0);
+    broadcast_json *j = broadcast_json_parse(good, strlen(good), NULL, 0);
     assert_non_null(j);
-    assert_string_equal(serve_json_str(j, "s", ""), "a\xc3\xa9\n\"");
-    assert_true(serve_json_num(j, "n", 0) == -150.0);
-    assert_int_equal(serve_json_get(j, "a")->n, 2);
-    serve_json_free(j);
+    assert_string_equal(broadcast_json_str(j, "s", ""), "a\xc3\xa9\n\"");
+    assert_true(broadcast_json_num(j, "n", 0) == -150.0);
+    assert_int_equal(broadcast_json_get(j, "a")->n, 2);
+    broadcast_json_free(j);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* tests/test_sgf.c: the SGF reader and writer (record/sgf.h). */
+/* tests/test_sgf.c: the SGF reader and writer (sgf/sgf.h). */
 #define _GNU_SOURCE
 #include "testutil.h"
 
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/sgf.h"
+#include "sgf/sgf.h"
 
 /* ---------------------------------------------------------------- helpers */
 

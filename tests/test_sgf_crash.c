@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/sgf.h"
+#include "sgf/sgf.h"
 
 /* Move i of the test game: a deterministic walk over a 19x19 board. */
 static gs_point move_point(size_t i)

@@ -1,16 +1,16 @@
 /* tests/test_tracker_drift.c: the tracker follows a camera that drifts
- * slowly (record/tracker.h).  A short game is rendered in memory with the
+ * slowly (track/track.h).  A short game is rendered in memory with the
  * camera panning steadily (render_params.drift_deg_min) by well over a
  * cell over the game; every frame goes through the tracker, which starts
  * from the true grid of the first frame (as with --calibration).  With
  * drift following the settled views read exactly what is on the table and
  * the grid stays on the true corners; with it turned off
- * (tracker_options.no_follow) the same footage is misread, which shows the
+ * (track_options.no_follow) the same footage is misread, which shows the
  * footage needs following.  A still camera with hands coming and going must
  * not move the grid at all. */
 #include "testutil.h"
 
-#include "record/tracker.h"
+#include "track/track.h"
 #include "samples/render.h"
 #include "vision/vision.h"
 
@@ -78,15 +78,15 @@ static void run(uint64_t seed, double drift_deg_min, bool follow, int hover_pct,
     render_script *sc = render_script_create(size, game9, NMOVES, &so, &err);
     assert_non_null(sc);
 
-    tracker_options o;
-    tracker_options_init(&o);
+    track_options o;
+    track_options_init(&o);
     o.size_hint = size;
     o.have_grid = true;
     render_grid(scene, 0, &o.grid);
     o.no_follow = !follow;
-    tracker *tr = tracker_create(&o, &err);
+    track *tr = track_create(&o, &err);
     assert_non_null(tr);
-    tracker_update *up = malloc(sizeof *up);
+    track_update *up = malloc(sizeof *up);
     gs_image *img = gs_image_create(W, H, 3);
     assert_non_null(up);
     assert_non_null(img);
@@ -102,9 +102,9 @@ static void run(uint64_t seed, double drift_deg_min, bool follow, int hover_pct,
         render_script_state(sc, t, &st);
         st.frame = f;
         assert_int_equal(render_frame(scene, &st, img, &err), GS_OK);
-        assert_int_equal(tracker_feed(tr, img, t, false, up, &err), GS_OK);
+        assert_int_equal(track_feed(tr, img, t, false, up, &err), GS_OK);
         render_grid(scene, t, &gt);
-        const vision_grid *g = tracker_grid(tr);
+        const vision_grid *g = track_grid(tr);
         assert_non_null(g);
         double ce = corner_error(g, &gt);
         if (strstr(up->note, "drift")) rs->notes++;
@@ -135,7 +135,7 @@ static void run(uint64_t seed, double drift_deg_min, bool follow, int hover_pct,
                   rs->worst_any, rs->end_err, rs->end_wrong, rs->drift_cells, rs->notes);
     gs_image_destroy(img);
     free(up);
-    tracker_destroy(tr);
+    track_destroy(tr);
     render_script_destroy(sc);
     render_scene_destroy(scene);
 }

@@ -1,6 +1,6 @@
 /* vision/grid_common.c: the grid mapping shared by every stage. */
 #include "vision/vision.h"
-#include "vision/grid_find.h"
+#include "vision/vision_internal.h"
 
 #include <math.h>
 #include <string.h>

@@ -24,8 +24,8 @@
  *     midpoint is highest, corners clockwise on screen), cell aspect from
  *     the homography.
  * Nothing is kept between calls. */
-#include "vision/grid_find.h"
-#include "vision/cv_shim.h"
+#include "vision/vision_internal.h"
+#include "cvshim/cvshim.h"
 
 #include <math.h>
 #include <stdlib.h>

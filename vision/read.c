@@ -29,7 +29,7 @@
  *     well beyond the board edge, unlike the table beside the board, is a
  *     hand or sleeve reaching in, not a stone: read as empty, unsure.
  */
-#include "vision/read.h"
+#include "vision/vision.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -495,7 +495,7 @@ static int cmp_float(const void *a, const void *b)
 #define GREY_HUE 0.30f     /* under 30% of the wood's hue: colourless */
 #define LOCAL_R 3          /* neighbourhood (points) for the typical line contrast */
 
-/* ------------------------------------------------------------- occlusion */
+/* ------------------------------------------------------------- track_hands */
 
 /* Colour likeness for the occlusion test: brightness within 20% and
  * chromaticity within OCC_CHROMA. */

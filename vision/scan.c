@@ -1,6 +1,6 @@
 /* vision/scan.c: the whole single-photo pipeline (grid, then points) and the
  * overlay drawing used by `goscribe scan --overlay`. */
-#include "vision/read.h"
+#include "vision/vision.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -73,6 +73,57 @@ typedef struct vision_scan_result {
 
 gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, vision_scan_result *out, gs_error *err);
 
+
+/* ---- diagnostics of the board finder (vision_grid_find in
+ * vision.h is the main entry).  For tests, the calibrate command and
+ * evaluation tools that want to know why a photo failed. Plain data. */
+
+typedef struct vision_grid_find_info {
+    int nsegs;            /* line pieces found in the working image */
+    double support[2];    /* length of the pieces of each line family */
+    double window_score;  /* 0..1 how clearly the outer lines stand out */
+    double found_frac;    /* fraction of grid-line samples on a dark line */
+    double resid_p90;     /* 90th percentile distance (cells) from the fitted
+                             grid lines to the dark line pixels near them */
+    double resid_worst_line; /* largest per-line median of that distance */
+} vision_grid_find_info;
+
+/* vision_grid_find with diagnostics; info is always filled (zeros when the
+ * stage that sets a field was not reached). */
+gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *out, vision_grid_find_info *info,
+                              gs_error *err);
+
+
+/* ---- extras of the point-reading stage (vision_read in
+ * vision/vision.h is the main entry): the overlay drawing used by
+ * `goscribe scan --overlay` and per-point features for tests and tuning.
+ * Everything here is stateless; results are plain data owned by the caller. */
+
+/* What vision_read measured at one intersection, relative to the board's
+ * own wood colour at that place (so 1.0 means "like the wood"). */
+typedef struct vision_point_features {
+    float lum;       /* median brightness of the stone-sized disc / wood brightness */
+    float dark;      /* fraction of the disc much darker than the wood */
+    float neutral;   /* fraction of the disc bright and colourless (white-stone-like) */
+    float woodlike;  /* median "wood hue" strength of the disc: 1 wood, ~0 grey */
+    float spread;    /* interquartile range of brightness / wood brightness */
+    float lines;     /* contrast of the two grid lines through the point (at the
+                        board surface): depth of the deepest dip across each
+                        line (darker than both sides, so a stone's or a
+                        shadow's edge does not count) / wood brightness;
+                        high when empty */
+} vision_point_features;
+
+/* Measures every intersection of g in img (row-major, size*size entries
+ * written to feat, which the caller provides). */
+gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err);
+
+/* Draws the grid and every reading onto img (3-channel, modified in place):
+ * grid lines in green, black readings as a filled dark disc with a white
+ * ring, white readings as a white disc with a black ring, low-confidence
+ * points (< 0.6) marked with a red square.  reading may be NULL (grid only). */
+void vision_draw_overlay(gs_image *img, const vision_grid *g, const vision_reading *reading);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,4 @@
-// tests/browser/cdp_test.mjs: browser test of the live pages (record/web).
+// tests/browser/cdp_test.mjs: browser test of the live pages (broadcast/web).
 //
 // Drives headless Chromium through the DevTools protocol over a pipe
 // (--remote-debugging-pipe: NUL-separated JSON on fds 3 and 4), so it needs

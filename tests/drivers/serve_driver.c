@@ -1,9 +1,9 @@
 /* tests/drivers/serve_driver.c: a stand-in recorder for the browser test
- * (tests/browser_serve.sh).  It starts serve_board on a loopback port,
+ * (tests/browser_serve.sh).  It starts broadcast_board on a loopback port,
  * prints "url URL" and "token TOKEN" on stdout, then publishes a scripted
  * game the way `goscribe record --serve` does: positions move by move at a
  * recording's pace, camera frames, an SGF kept up to date with
- * serve_board_set_sgf(), one seeded violation (Black plays twice in a row:
+ * broadcast_board_set_sgf(), one seeded violation (Black plays twice in a row:
  * a "double_move" event with before/after positions), and every ruling the
  * referee makes written into the SGF as a comment on the last node.
  *
@@ -17,8 +17,8 @@
  * Lines printed on stdout (flushed at once) tell the test what happened:
  *   url http://127.0.0.1:PORT / token T / move N / done / event ID /
  *   ruling ID KIND TEXT / voided. */
-#include "record/serve.h"
-#include "record/sgf.h"
+#include "broadcast/broadcast.h"
+#include "sgf/sgf.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -38,11 +38,11 @@ static const char *const script[] = {"cc", "cg", "gc", "gg", "ec", "eg", "ce",
 static const char *const violation_point = "ed";
 
 typedef struct driver {
-    serve_board *sb;
+    broadcast_board *sb;
     sgf_tree *tree;
     sgf_node *last;
-    serve_state st;
-    serve_state before_violation;
+    broadcast_state st;
+    broadcast_state before_violation;
     int size;
     int violation_id;   /* event id of the double move, 0 = none yet */
     bool void_pending;  /* the referee voided it: undo, then White plays */
@@ -68,7 +68,7 @@ static void publish_sgf(driver *d)
     char *text = NULL;
     size_t len = 0;
     gs_error err = {0};
-    if (sgf_write(d->tree, &text, &len, &err) == GS_OK) serve_board_set_sgf(d->sb, text, len);
+    if (sgf_write(d->tree, &text, &len, &err) == GS_OK) broadcast_board_set_sgf(d->sb, text, len);
     else fprintf(stderr, "serve_driver: sgf_write: %s\n", err.msg);
     free(text);
 }
@@ -110,7 +110,7 @@ static bool play(driver *d, int i)
     d->st.last_pass = false;
     d->st.last_move_unix_ms = now;
     publish_sgf(d);  /* the recorder saves, then tells the server */
-    serve_board_publish_state(d->sb, &d->st);
+    broadcast_board_publish_state(d->sb, &d->st);
     say("move", i + 1);
     return true;
 }
@@ -127,7 +127,7 @@ static bool seed_violation(driver *d)
     d->st.move_number++;
     d->st.last_point = pt;
     d->st.last_move_unix_ms = unix_ms();
-    serve_board_publish_state(d->sb, &d->st);
+    broadcast_board_publish_state(d->sb, &d->st);
     char words[160], detail[8];
     snprintf(words, sizeof words, "Black played twice in a row (moves %d and %d) with no pass announced",
              d->st.move_number - 1, d->st.move_number);
@@ -138,12 +138,12 @@ static bool seed_violation(driver *d)
         return false;
     }
     publish_sgf(d);
-    serve_event ev = {.code = "double_move", .message = words, .color = GS_BLACK,
+    broadcast_event ev = {.code = "double_move", .message = words, .color = GS_BLACK,
                       .move_number = d->st.move_number, .npoints = 1, .points = &pt,
                       .before = &d->before_violation.pos, .after = &after};
     gs_image *fb = make_frame(d->size);
     ev.frame_before = ev.frame_after = fb;
-    int id = serve_board_publish_event(d->sb, &ev);
+    int id = broadcast_board_publish_event(d->sb, &ev);
     gs_image_destroy(fb);
     if (id <= 0) return false;
     d->violation_id = id;
@@ -154,19 +154,19 @@ static bool seed_violation(driver *d)
 /* What the recorder does with each ruling: a comment in the record. */
 static bool take_rulings(driver *d)
 {
-    serve_ruling r;
-    while (serve_board_poll_ruling(d->sb, &r)) {
+    broadcast_ruling r;
+    while (broadcast_board_poll_ruling(d->sb, &r)) {
         char words[400];
-        serve_ruling_describe(&r, words, sizeof words);
+        broadcast_ruling_describe(&r, words, sizeof words);
         gs_error err = {0};
         if (sgf_append_comment(d->last, words, &err) != GS_OK) {
             fprintf(stderr, "serve_driver: sgf_append_comment: %s\n", err.msg);
             return false;
         }
         publish_sgf(d);
-        printf("ruling %d %s %s\n", r.id, serve_ruling_name(r.kind), words);
+        printf("ruling %d %s %s\n", r.id, broadcast_ruling_name(r.kind), words);
         fflush(stdout);
-        if (r.event_id && r.event_id == d->violation_id && r.kind == SERVE_RULING_VOID) d->void_pending = true;
+        if (r.event_id && r.event_id == d->violation_id && r.kind == BROADCAST_RULING_VOID) d->void_pending = true;
     }
     return true;
 }
@@ -203,12 +203,12 @@ int main(int argc, char **argv)
 
     driver d = {0};
     d.size = size;
-    serve_config cfg;
-    serve_config_init(&cfg);
+    broadcast_config cfg;
+    broadcast_config_init(&cfg);
     cfg.board_name = name;
     cfg.token = token;
     gs_error err = {0};
-    d.sb = serve_board_start(&cfg, &err);
+    d.sb = broadcast_board_start(&cfg, &err);
     if (!d.sb) {
         fprintf(stderr, "serve_driver: %s\n", err.msg);
         return 1;
@@ -224,19 +224,19 @@ int main(int argc, char **argv)
     d.tree = sgf_new_game(&info, NULL, &root, &err);
     if (!d.tree) {
         fprintf(stderr, "serve_driver: %s\n", err.msg);
-        serve_board_stop(d.sb);
+        broadcast_board_stop(d.sb);
         return 1;
     }
     d.last = root;
-    serve_state_init(&d.st, size);
+    broadcast_state_init(&d.st, size);
     d.st.komi = 7.5;
     snprintf(d.st.black, sizeof d.st.black, "%.60s", info.black);
     snprintf(d.st.white, sizeof d.st.white, "%.60s", info.white);
     snprintf(d.st.status, sizeof d.st.status, "%s", wait_go ? "waiting" : "playing");
-    serve_board_publish_state(d.sb, &d.st);
+    broadcast_board_publish_state(d.sb, &d.st);
     publish_sgf(&d);
 
-    printf("url %s\ntoken %s\n", serve_board_url(d.sb), serve_board_token(d.sb));
+    printf("url %s\ntoken %s\n", broadcast_board_url(d.sb), broadcast_board_token(d.sb));
     fflush(stdout);
 
     gs_image *frame = make_frame(size);
@@ -263,13 +263,13 @@ int main(int argc, char **argv)
                 ok = seed_violation(&d);
             }
         }
-        if (frame) serve_board_publish_frame(d.sb, frame, NULL);
+        if (frame) broadcast_board_publish_frame(d.sb, frame, NULL);
         if (ok) ok = take_rulings(&d);
         if (ok && d.void_pending) {
             /* the stone is taken off, then White plays where White wanted */
             d.void_pending = false;
             d.st = d.before_violation;
-            serve_board_publish_state(d.sb, &d.st);
+            broadcast_board_publish_state(d.sb, &d.st);
             say("voided", 0);
             ok = play(&d, SCRIPT_MOVES);
         }
@@ -298,7 +298,7 @@ int main(int argc, char **argv)
         }
     }
     gs_image_destroy(frame);
-    serve_board_stop(d.sb);
+    broadcast_board_stop(d.sb);
     sgf_tree_destroy(d.tree);
     return ok ? 0 : 1;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/sgf.h"
+#include "sgf/sgf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
-/* record/mqtt.c: MQTT publisher/subscriber over libmosquitto, loaded with
- * dlopen like libmicrohttpd (see serve_http.c) so nothing else needs it.
+/* broadcast/mqtt.c: MQTT publisher/subscriber over libmosquitto, loaded with
+ * dlopen like libmicrohttpd (see broadcast_http.c) so nothing else needs it.
  * libmosquitto runs its own network thread; publish only queues. */
-#include "record/serve_internal.h"
+#include "broadcast/broadcast_internal.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -11,33 +11,33 @@
 #if defined(__has_include)
 #if __has_include(<mosquitto.h>)
 #include <mosquitto.h>
-#define SERVE_HAVE_MOSQ_H 1
+#define BROADCAST_HAVE_MOSQ_H 1
 #endif
 #endif
 
-#ifndef SERVE_HAVE_MOSQ_H
+#ifndef BROADCAST_HAVE_MOSQ_H
 
-serve_mqtt *serve_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
-                            serve_mqtt_cb cb, void *ctx, gs_error *err)
+broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
+                            broadcast_mqtt_cb cb, void *ctx, gs_error *err)
 {
     (void)hostport; (void)client_id; (void)subscribe; (void)cb; (void)ctx;
     gs_error_set(err, GS_ERR_IO, "built without mosquitto.h (install libmosquitto-dev)");
     return NULL;
 }
-void serve_mqtt_publish(serve_mqtt *m, const char *topic, const char *payload, size_t len, bool retain)
+void broadcast_mqtt_publish(broadcast_mqtt *m, const char *topic, const char *payload, size_t len, bool retain)
 {
     (void)m; (void)topic; (void)payload; (void)len; (void)retain;
 }
-void serve_mqtt_close(serve_mqtt *m) { (void)m; }
+void broadcast_mqtt_close(broadcast_mqtt *m) { (void)m; }
 
 #else
 
-struct serve_mqtt {
+struct broadcast_mqtt {
     void *lib;
     struct mosquitto *mosq;
     bool loop_started;
     char *subscribe;
-    serve_mqtt_cb cb;
+    broadcast_mqtt_cb cb;
     void *ctx;
     int (*lib_init)(void);
     struct mosquitto *(*mnew)(const char *, bool, void *);
@@ -57,7 +57,7 @@ struct serve_mqtt {
 static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *msg)
 {
     (void)mosq;
-    serve_mqtt *m = obj;
+    broadcast_mqtt *m = obj;
     if (m->cb && msg && msg->topic && msg->payloadlen >= 0)
         m->cb(m->ctx, msg->topic, msg->payload ? (const char *)msg->payload : "", (size_t)msg->payloadlen);
 }
@@ -65,20 +65,20 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
 /* (Re)subscribes on every connection, so a broker restart is survived. */
 static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 {
-    serve_mqtt *m = obj;
+    broadcast_mqtt *m = obj;
     if (rc == 0 && m->subscribe) m->subscribe_fn(mosq, NULL, m->subscribe, 0);
 }
 
-serve_mqtt *serve_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
-                            serve_mqtt_cb cb, void *ctx, gs_error *err)
+broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
+                            broadcast_mqtt_cb cb, void *ctx, gs_error *err)
 {
     char host[256];
     int port;
-    if (serve_split_hostport(hostport, "127.0.0.1", host, sizeof host, &port) || port == 0) {
+    if (broadcast_split_hostport(hostport, "127.0.0.1", host, sizeof host, &port) || port == 0) {
         gs_error_set(err, GS_ERR_USAGE, "%s: expected HOST:PORT of an MQTT broker", hostport ? hostport : "");
         return NULL;
     }
-    serve_mqtt *m = calloc(1, sizeof *m);
+    broadcast_mqtt *m = calloc(1, sizeof *m);
     if (!m) {
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
@@ -122,13 +122,13 @@ serve_mqtt *serve_mqtt_open(const char *hostport, const char *client_id, const c
     int rc = m->connect(m->mosq, host, port, 30);
     if (rc) {
         gs_error_set(err, GS_ERR_IO, "%s: cannot reach the MQTT broker: %s", hostport, m->strerror(rc));
-        serve_mqtt_close(m);
+        broadcast_mqtt_close(m);
         return NULL;
     }
     rc = m->loop_start(m->mosq);
     if (rc) {
         gs_error_set(err, GS_ERR_IO, "MQTT thread: %s", m->strerror(rc));
-        serve_mqtt_close(m);
+        broadcast_mqtt_close(m);
         return NULL;
     }
     m->loop_started = true;
@@ -139,18 +139,18 @@ missing:
     gs_error_set(err, GS_ERR_IO, "libmosquitto too old (a function is missing)");
     return NULL;
 nomem:
-    serve_mqtt_close(m);
+    broadcast_mqtt_close(m);
     gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     return NULL;
 }
 
-void serve_mqtt_publish(serve_mqtt *m, const char *topic, const char *payload, size_t len, bool retain)
+void broadcast_mqtt_publish(broadcast_mqtt *m, const char *topic, const char *payload, size_t len, bool retain)
 {
     if (!m || !m->mosq || len > (1u << 20)) return;
     m->publish(m->mosq, NULL, topic, (int)len, payload, 0, retain);
 }
 
-void serve_mqtt_close(serve_mqtt *m)
+void broadcast_mqtt_close(broadcast_mqtt *m)
 {
     if (!m) return;
     if (m->mosq) {

@@ -1,4 +1,4 @@
-/* record/hall.c: the club hall, one page listing every board.
+/* broadcast/hall.c: the club hall, one page listing every board.
  *
  * Boards are found three ways: URLs given on the command line, recorders
  * announcing themselves (POST /api/announce), and retained MQTT topics
@@ -7,7 +7,7 @@
  * boards it hears about.  Everything a board reports is parsed and
  * re-serialised, never passed through, so a board cannot inject script or
  * links into the hall page. */
-#include "record/serve_internal.h"
+#include "broadcast/broadcast_internal.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -30,8 +30,8 @@ typedef struct hall_board {
     const char *source;       /* "http" or "mqtt" */
 } hall_board;
 
-struct serve_hall {
-    serve_httpd *httpd;
+struct broadcast_hall {
+    broadcast_httpd *httpd;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool stopping;
@@ -40,7 +40,7 @@ struct serve_hall {
     int poll_ms;
     pthread_t poller;
     bool has_poller;
-    serve_mqtt *mqtt;
+    broadcast_mqtt *mqtt;
 };
 
 static bool url_ok(const char *u)
@@ -57,7 +57,7 @@ static void copy_str(char *dst, size_t n, const char *src)
 }
 
 /* Finds the board by id or url, or adds one (mu held); NULL when full. */
-static hall_board *find_or_add_locked(serve_hall *h, const char *id, const char *url)
+static hall_board *find_or_add_locked(broadcast_hall *h, const char *id, const char *url)
 {
     for (int i = 0; i < h->nboards; i++) {
         hall_board *b = &h->boards[i];
@@ -73,32 +73,32 @@ static hall_board *find_or_add_locked(serve_hall *h, const char *id, const char 
 }
 
 /* Parses a board's state JSON into b (mu held).  False if it is not one. */
-static bool take_state_locked(hall_board *b, const serve_json *j, const char *source)
+static bool take_state_locked(hall_board *b, const broadcast_json *j, const char *source)
 {
-    if (!j || strcmp(serve_json_str(j, "type", ""), "state")) return false;
-    int size = (int)serve_json_num(j, "size", 0);
-    const char *grid = serve_json_str(j, "grid", "");
+    if (!j || strcmp(broadcast_json_str(j, "type", ""), "state")) return false;
+    int size = (int)broadcast_json_num(j, "size", 0);
+    const char *grid = broadcast_json_str(j, "grid", "");
     if (size < 5 || size > GS_MAX_SIZE || strlen(grid) != (size_t)(size * size)) return false;
     for (const char *g = grid; *g; g++)
         if (*g != '.' && *g != 'B' && *g != 'W') return false;
     b->size = size;
     memcpy(b->grid, grid, (size_t)(size * size) + 1);
-    double mn = serve_json_num(j, "move_number", 0);
+    double mn = broadcast_json_num(j, "move_number", 0);
     b->move_number = mn >= 0 && mn < 100000 ? (int)mn : 0;
-    copy_str(b->name, sizeof b->name, serve_json_str(j, "board", ""));
-    copy_str(b->black, sizeof b->black, serve_json_str(j, "black", ""));
-    copy_str(b->white, sizeof b->white, serve_json_str(j, "white", ""));
-    copy_str(b->result, sizeof b->result, serve_json_str(j, "result", ""));
-    copy_str(b->status, sizeof b->status, serve_json_str(j, "status", ""));
-    const char *id = serve_json_str(j, "id", "");
+    copy_str(b->name, sizeof b->name, broadcast_json_str(j, "board", ""));
+    copy_str(b->black, sizeof b->black, broadcast_json_str(j, "black", ""));
+    copy_str(b->white, sizeof b->white, broadcast_json_str(j, "white", ""));
+    copy_str(b->result, sizeof b->result, broadcast_json_str(j, "result", ""));
+    copy_str(b->status, sizeof b->status, broadcast_json_str(j, "status", ""));
+    const char *id = broadcast_json_str(j, "id", "");
     if (*id && strlen(id) < sizeof b->id) copy_str(b->id, sizeof b->id, id);
-    const char *url = serve_json_str(j, "url", "");
+    const char *url = broadcast_json_str(j, "url", "");
     if (!b->url[0] && url_ok(url)) copy_str(b->url, sizeof b->url, url);
-    const serve_json *last = serve_json_get(j, "last");
-    b->has_last = last && last->type == SERVE_JSON_OBJ;
+    const broadcast_json *last = broadcast_json_get(j, "last");
+    b->has_last = last && last->type == BROADCAST_JSON_OBJ;
     if (b->has_last) {
-        const char *p = serve_json_str(last, "point", "");
-        const char *c = serve_json_str(last, "color", "");
+        const char *p = broadcast_json_str(last, "point", "");
+        const char *c = broadcast_json_str(last, "color", "");
         b->last_pass = strlen(p) != 2 || p[0] < 'a' || p[0] >= 'a' + size || p[1] < 'a' || p[1] >= 'a' + size;
         copy_str(b->last_point, sizeof b->last_point, b->last_pass ? "" : p);
         copy_str(b->last_color, sizeof b->last_color, !strcmp(c, "W") ? "W" : "B");
@@ -111,7 +111,7 @@ static bool take_state_locked(hall_board *b, const serve_json *j, const char *so
 
 static void on_mqtt(void *ctx, const char *topic, const char *payload, size_t len)
 {
-    serve_hall *h = ctx;
+    broadcast_hall *h = ctx;
     /* goscribe/<id>/state */
     const char *id = topic + 9;
     const char *slash = strncmp(topic, "goscribe/", 9) ? NULL : strchr(id, '/');
@@ -119,21 +119,21 @@ static void on_mqtt(void *ctx, const char *topic, const char *payload, size_t le
     char idbuf[64];
     memcpy(idbuf, id, (size_t)(slash - id));
     idbuf[slash - id] = '\0';
-    serve_json *j = serve_json_parse(payload, len, NULL, 0);
+    broadcast_json *j = broadcast_json_parse(payload, len, NULL, 0);
     if (!j) return;
     pthread_mutex_lock(&h->mu);
-    hall_board *b = find_or_add_locked(h, idbuf, serve_json_str(j, "url", NULL));
+    hall_board *b = find_or_add_locked(h, idbuf, broadcast_json_str(j, "url", NULL));
     if (b) {
         take_state_locked(b, j, "mqtt");
         copy_str(b->id, sizeof b->id, idbuf);
     }
     pthread_mutex_unlock(&h->mu);
-    serve_json_free(j);
+    broadcast_json_free(j);
 }
 
 static void *poller_main(void *arg)
 {
-    serve_hall *h = arg;
+    broadcast_hall *h = arg;
     pthread_mutex_lock(&h->mu);
     while (!h->stopping) {
         char urls[HALL_MAX_BOARDS][200];
@@ -147,15 +147,15 @@ static void *poller_main(void *arg)
             int status = 0;
             char *body = NULL;
             size_t len = 0;
-            if (serve_http_request(u, "GET", NULL, NULL, 1500, &status, &body, &len, err, sizeof err)) continue;
-            serve_json *j = status == 200 ? serve_json_parse(body, len, NULL, 0) : NULL;
+            if (broadcast_http_request(u, "GET", NULL, NULL, 1500, &status, &body, &len, err, sizeof err)) continue;
+            broadcast_json *j = status == 200 ? broadcast_json_parse(body, len, NULL, 0) : NULL;
             free(body);
             if (!j) continue;
             pthread_mutex_lock(&h->mu);
             hall_board *b = find_or_add_locked(h, NULL, urls[i]);
             if (b) take_state_locked(b, j, "http");
             pthread_mutex_unlock(&h->mu);
-            serve_json_free(j);
+            broadcast_json_free(j);
         }
         pthread_mutex_lock(&h->mu);
         struct timespec ts;
@@ -169,90 +169,90 @@ static void *poller_main(void *arg)
     return NULL;
 }
 
-static void hall_json_locked(serve_hall *h, serve_buf *b)
+static void hall_json_locked(broadcast_hall *h, broadcast_buf *b)
 {
     double now = gs_now_ms();
-    serve_buf_puts(b, "{\"boards\":[");
+    broadcast_buf_puts(b, "{\"boards\":[");
     int k = 0;
     for (int i = 0; i < h->nboards; i++) {
         hall_board *x = &h->boards[i];
         if (!x->heard) continue;
-        if (k++) serve_buf_puts(b, ",");
-        serve_buf_puts(b, "{\"board\":");
-        serve_buf_json_str(b, x->name[0] ? x->name : x->id);
-        serve_buf_puts(b, ",\"id\":");
-        serve_buf_json_str(b, x->id);
-        serve_buf_puts(b, ",\"url\":");
-        serve_buf_json_str(b, x->url);
-        serve_buf_puts(b, ",\"black\":");
-        serve_buf_json_str(b, x->black);
-        serve_buf_puts(b, ",\"white\":");
-        serve_buf_json_str(b, x->white);
-        serve_buf_puts(b, ",\"result\":");
-        serve_buf_json_str(b, x->result);
-        serve_buf_puts(b, ",\"status\":");
-        serve_buf_json_str(b, x->status);
-        serve_buf_printf(b, ",\"size\":%d,\"grid\":\"%s\",\"move_number\":%d,", x->size, x->grid, x->move_number);
+        if (k++) broadcast_buf_puts(b, ",");
+        broadcast_buf_puts(b, "{\"board\":");
+        broadcast_buf_json_str(b, x->name[0] ? x->name : x->id);
+        broadcast_buf_puts(b, ",\"id\":");
+        broadcast_buf_json_str(b, x->id);
+        broadcast_buf_puts(b, ",\"url\":");
+        broadcast_buf_json_str(b, x->url);
+        broadcast_buf_puts(b, ",\"black\":");
+        broadcast_buf_json_str(b, x->black);
+        broadcast_buf_puts(b, ",\"white\":");
+        broadcast_buf_json_str(b, x->white);
+        broadcast_buf_puts(b, ",\"result\":");
+        broadcast_buf_json_str(b, x->result);
+        broadcast_buf_puts(b, ",\"status\":");
+        broadcast_buf_json_str(b, x->status);
+        broadcast_buf_printf(b, ",\"size\":%d,\"grid\":\"%s\",\"move_number\":%d,", x->size, x->grid, x->move_number);
         if (x->has_last)
-            serve_buf_printf(b, "\"last\":{\"color\":\"%s\",\"point\":\"%s\",\"pass\":%s},", x->last_color,
+            broadcast_buf_printf(b, "\"last\":{\"color\":\"%s\",\"point\":\"%s\",\"pass\":%s},", x->last_color,
                              x->last_point, x->last_pass ? "true" : "false");
         else
-            serve_buf_puts(b, "\"last\":null,");
+            broadcast_buf_puts(b, "\"last\":null,");
         bool online = !strcmp(x->source, "mqtt") || now - x->seen_ms < 3.0 * h->poll_ms + 2000.0;
-        serve_buf_printf(b, "\"source\":\"%s\",\"online\":%s}", x->source, online ? "true" : "false");
+        broadcast_buf_printf(b, "\"source\":\"%s\",\"online\":%s}", x->source, online ? "true" : "false");
     }
-    serve_buf_puts(b, "]}");
+    broadcast_buf_puts(b, "]}");
 }
 
-static void hall_handler(void *ctx, const serve_req *req, serve_resp *resp)
+static void hall_handler(void *ctx, const broadcast_req *req, broadcast_resp *resp)
 {
-    serve_hall *h = ctx;
+    broadcast_hall *h = ctx;
     const char *p = req->path;
     bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
-    if (get && serve_static_page(p, "/", serve_page_hall, resp)) {
+    if (get && serve_static_page(p, "/", broadcast_page_hall, resp)) {
         /* page, script or style */
     } else if (get && !strcmp(p, "/state.json")) {
-        serve_buf b = {0};
+        broadcast_buf b = {0};
         pthread_mutex_lock(&h->mu);
         hall_json_locked(h, &b);
         pthread_mutex_unlock(&h->mu);
-        serve_resp_json(resp, &b, true);
+        broadcast_resp_json(resp, &b, true);
     } else if (!strcmp(p, "/api/announce")) {
         if (strcmp(req->method, "POST")) {
-            serve_resp_error(resp, 405, "method not allowed");
+            broadcast_resp_error(resp, 405, "method not allowed");
             return;
         }
         char err[160];
-        serve_json *j = serve_json_parse(req->body, req->body_len, err, sizeof err);
+        broadcast_json *j = broadcast_json_parse(req->body, req->body_len, err, sizeof err);
         if (!j) {
-            serve_resp_error(resp, 400, err);
+            broadcast_resp_error(resp, 400, err);
             return;
         }
-        const char *url = serve_json_str(j, "url", NULL);
+        const char *url = broadcast_json_str(j, "url", NULL);
         if (!url_ok(url)) {
-            serve_json_free(j);
-            serve_resp_error(resp, 400, "\"url\" must be an http:// address");
+            broadcast_json_free(j);
+            broadcast_resp_error(resp, 400, "\"url\" must be an http:// address");
             return;
         }
         pthread_mutex_lock(&h->mu);
         hall_board *b = find_or_add_locked(h, NULL, url);
         pthread_mutex_unlock(&h->mu);
-        serve_json_free(j);
+        broadcast_json_free(j);
         if (!b) {
-            serve_resp_error(resp, 503, "the hall is full");
+            broadcast_resp_error(resp, 503, "the hall is full");
             return;
         }
         resp->status = 200;
         resp->content_type = "application/json";
         resp->static_body = "{\"ok\":true}\n";
     } else {
-        serve_resp_error(resp, 404, "no such page");
+        broadcast_resp_error(resp, 404, "no such page");
     }
 }
 
-serve_hall *serve_hall_start(const serve_hall_config *cfg, gs_error *err)
+broadcast_hall *broadcast_hall_start(const broadcast_hall_config *cfg, gs_error *err)
 {
-    serve_hall *h = calloc(1, sizeof *h);
+    broadcast_hall *h = calloc(1, sizeof *h);
     if (!h) {
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
@@ -267,39 +267,39 @@ serve_hall *serve_hall_start(const serve_hall_config *cfg, gs_error *err)
         while (l && u[l - 1] == '/') u[--l] = '\0';
         if (!url_ok(u)) {
             gs_error_set(err, GS_ERR_USAGE, "%s: a board address is http://HOST:PORT", cfg->boards[i]);
-            serve_hall_stop(h);
+            broadcast_hall_stop(h);
             return NULL;
         }
         if (!find_or_add_locked(h, NULL, u)) {
             gs_error_set(err, GS_ERR_USAGE, "more than %d boards", HALL_MAX_BOARDS);
-            serve_hall_stop(h);
+            broadcast_hall_stop(h);
             return NULL;
         }
     }
-    h->httpd = serve_httpd_start(cfg->bind_addr, cfg->port, 256, hall_handler, h, err);
+    h->httpd = broadcast_httpd_start(cfg->bind_addr, cfg->port, 256, hall_handler, h, err);
     if (!h->httpd) {
-        serve_hall_stop(h);
+        broadcast_hall_stop(h);
         return NULL;
     }
     if (cfg->mqtt && *cfg->mqtt) {
         char cid[64];
-        snprintf(cid, sizeof cid, "goscribe-hall-%d-%d", serve_httpd_port(h->httpd), (int)(gs_now_ms()) % 100000);
-        h->mqtt = serve_mqtt_open(cfg->mqtt, cid, "goscribe/+/state", on_mqtt, h, err);
+        snprintf(cid, sizeof cid, "goscribe-hall-%d-%d", broadcast_httpd_port(h->httpd), (int)(gs_now_ms()) % 100000);
+        h->mqtt = broadcast_mqtt_open(cfg->mqtt, cid, "goscribe/+/state", on_mqtt, h, err);
         if (!h->mqtt) {
-            serve_hall_stop(h);
+            broadcast_hall_stop(h);
             return NULL;
         }
     }
     if (pthread_create(&h->poller, NULL, poller_main, h)) {
         gs_error_set(err, GS_ERR_INTERNAL, "cannot start the poller thread");
-        serve_hall_stop(h);
+        broadcast_hall_stop(h);
         return NULL;
     }
     h->has_poller = true;
     return h;
 }
 
-void serve_hall_stop(serve_hall *h)
+void broadcast_hall_stop(broadcast_hall *h)
 {
     if (!h) return;
     pthread_mutex_lock(&h->mu);
@@ -307,16 +307,16 @@ void serve_hall_stop(serve_hall *h)
     pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
     if (h->has_poller) pthread_join(h->poller, NULL);
-    serve_mqtt_close(h->mqtt);   /* before the server: its callback uses h */
-    serve_httpd_stop(h->httpd);
+    broadcast_mqtt_close(h->mqtt);   /* before the server: its callback uses h */
+    broadcast_httpd_stop(h->httpd);
     pthread_cond_destroy(&h->cv);
     pthread_mutex_destroy(&h->mu);
     free(h);
 }
 
-int serve_hall_port(const serve_hall *h) { return h ? serve_httpd_port(h->httpd) : 0; }
+int broadcast_hall_port(const broadcast_hall *h) { return h ? broadcast_httpd_port(h->httpd) : 0; }
 
-int serve_hall_board_count(serve_hall *h)
+int broadcast_hall_board_count(broadcast_hall *h)
 {
     if (!h) return 0;
     int n = 0;

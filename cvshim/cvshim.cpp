@@ -1,6 +1,6 @@
-// vision/cv_shim.cpp: the only C++ file; wraps OpenCV 4 behind task-level C
+// cvshim/cvshim.cpp: the only C++ file; wraps OpenCV 4 behind task-level C
 // functions (see cv_shim.h). Every entry point catches exceptions.
-#include "vision/cv_shim.h"
+#include "cvshim/cvshim.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -293,7 +293,7 @@ int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_imag
     return -1;
 }
 
-// ---- following a drifting board (record/tracker.c) ----
+// ---- following a drifting board (track/tracker.c) ----
 
 int cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int n, double (*shift)[2], double *peak,
                         char *err, size_t errlen)

@@ -1,8 +1,8 @@
-/* record/sgf_internal.h: what the sgf*.c files share; not a public API. */
+/* sgf/sgf_internal.h: what the sgf*.c files share; not a public API. */
 #ifndef GS_SGF_INTERNAL_H
 #define GS_SGF_INTERNAL_H
 
-#include "record/sgf.h"
+#include "sgf/sgf.h"
 
 /* Converts SGF bytes to UTF-8 according to CA[] (see sgf.h, "Character
  * sets").  *out is malloc'ed (NUL-terminated, *outlen excludes the NUL);

@@ -1,12 +1,12 @@
-/* record/tracker.c: frames -> settled positions (see tracker.h).
+/* track/tracker.c: frames -> settled positions (see tracker.h).
  *
  * Per frame only a tiny signature is taken (mean colour of a few pixels
  * around each intersection), so following a video costs little more than
  * decoding it; the full reader runs only when a still view differs from the
  * last settled one.  On calm frames, four corner patches measured against
  * a reference keep the grid on a slowly drifting board (see tracker.h). */
-#include "record/tracker.h"
-#include "vision/cv_shim.h"
+#include "track/track.h"
+#include "cvshim/cvshim.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #define TR_NPTS (GS_MAX_SIZE * GS_MAX_SIZE)
 /* sample spots per point, each a 2x2 pixel block */
 #define TR_SAMPLES 4
-/* margin sample spots (record/margin.h) follow the points in signatures */
+/* margin sample spots (track/track.h) follow the points in signatures */
 #define TR_MARG (4 * (2 * GS_MAX_SIZE + 1))
 #define TR_NSIG (TR_NPTS + TR_MARG)
 /* A point "moved" when its mean colour changed by more than this (sum of
@@ -65,8 +65,8 @@
  * then at twice, four times ... that */
 #define TR_DRIFT_NOTE 0.25
 
-struct tracker {
-    tracker_options opt;
+struct track {
+    track_options opt;
     bool have_grid;
     vision_grid grid;
     int npts;
@@ -107,38 +107,38 @@ struct tracker {
     double next_note;           /* drift (cells) worth the next note */
 };
 
-void tracker_options_init(tracker_options *o)
+void track_options_init(track_options *o)
 {
     memset(o, 0, sizeof *o);
     o->settle_ms = 500;
     o->min_confidence = 0.35;
 }
 
-tracker *tracker_create(const tracker_options *opt, gs_error *err)
+track *track_create(const track_options *opt, gs_error *err)
 {
-    tracker *t = calloc(1, sizeof *t);
+    track *t = calloc(1, sizeof *t);
     if (!t || !(t->reading = malloc(sizeof *t->reading))) {
         if (t) free(t);
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    tracker_options_init(&t->opt);
+    track_options_init(&t->opt);
     if (opt) t->opt = *opt;
     if (!(t->opt.settle_ms > 0)) t->opt.settle_ms = 500;
     if (!(t->opt.min_confidence > 0)) t->opt.min_confidence = 0.35;
     return t;
 }
 
-void tracker_destroy(tracker *t)
+void track_destroy(track *t)
 {
     if (!t) return;
     free(t->reading);
     free(t);
 }
 
-const vision_grid *tracker_grid(const tracker *t) { return t->have_grid ? &t->grid : NULL; }
+const vision_grid *track_grid(const track *t) { return t->have_grid ? &t->grid : NULL; }
 
-void tracker_reset_settle(tracker *t)
+void track_reset_settle(track *t)
 {
     t->have_last = false;
     t->calm = 0;
@@ -158,7 +158,7 @@ static void outer_corners(const vision_grid *g, double c[4][2])
 /* Precomputes the pixel of every point and the sample pattern; the settle
  * state is kept (a grid that followed a drift still samples the same spots
  * of the board). */
-static void place_grid(tracker *t, const vision_grid *g, int w, int h)
+static void place_grid(track *t, const vision_grid *g, int w, int h)
 {
     t->grid = *g;
     t->have_grid = true;
@@ -191,9 +191,9 @@ static void place_grid(tracker *t, const vision_grid *g, int w, int h)
         }
     /* the margin too: a stone put outside the lines (an end-of-game
      * signal) changes no point but must make a settled view */
-    int nm = margin_spot_count(g->size);
+    int nm = track_margin_spot_count(g->size);
     double mu[TR_MARG], mv[TR_MARG];
-    margin_spots(g->size, mu, mv);
+    track_margin_spots(g->size, mu, mv);
     for (int k = 0; k < nm; k++) {
         double x, y;
         vision_grid_map(g, mu[k], mv[k], &x, &y);
@@ -206,7 +206,7 @@ static void place_grid(tracker *t, const vision_grid *g, int w, int h)
 
 /* Precomputes everything for a grid found anew: the settle state and the
  * drift reference start over. */
-static void set_grid(tracker *t, const vision_grid *g, int w, int h)
+static void set_grid(track *t, const vision_grid *g, int w, int h)
 {
     place_grid(t, g, w, h);
     t->have_prev = false;
@@ -220,7 +220,7 @@ static void set_grid(tracker *t, const vision_grid *g, int w, int h)
     outer_corners(g, t->found_c);
 }
 
-static void signature(const tracker *t, const gs_image *img, int16_t sig[][3])
+static void signature(const track *t, const gs_image *img, int16_t sig[][3])
 {
     int ch = img->channels;
     for (int i = 0; i < t->nsig; i++) {
@@ -242,7 +242,7 @@ static void signature(const tracker *t, const gs_image *img, int16_t sig[][3])
 
 /* Spots whose signature differs by more than TR_MOVE_DIFF; *big (may be
  * NULL) gets those differing by more than twice that. */
-static int sig_changed_ex(const tracker *t, int16_t a[][3], int16_t b[][3], int *big)
+static int sig_changed_ex(const track *t, int16_t a[][3], int16_t b[][3], int *big)
 {
     int n = 0, nb = 0;
     for (int i = 0; i < t->nsig; i++) {
@@ -254,7 +254,7 @@ static int sig_changed_ex(const tracker *t, int16_t a[][3], int16_t b[][3], int 
     return n;
 }
 
-static int sig_changed(const tracker *t, int16_t a[][3], int16_t b[][3]) { return sig_changed_ex(t, a, b, NULL); }
+static int sig_changed(const track *t, int16_t a[][3], int16_t b[][3]) { return sig_changed_ex(t, a, b, NULL); }
 
 /* ------------------------------------------------------ drift following */
 
@@ -262,7 +262,7 @@ static int sig_changed(const tracker *t, int16_t a[][3], int16_t b[][3]) { retur
  * picture (a corner near the frame's edge): the patch stays centred on the
  * corner, since phase correlation under a window underestimates shifts
  * that are not small. */
-static void patch_origin(const tracker *t, double x, double y, int *ox, int *oy)
+static void patch_origin(const track *t, double x, double y, int *ox, int *oy)
 {
     int span = TR_PATCH * t->patch_k;
     double cx = fmin(fmax(x, -1e6), 1e6), cy = fmin(fmax(y, -1e6), 1e6);
@@ -295,7 +295,7 @@ static void patch_cut(const gs_image *img, int ox, int oy, int k, uint8_t *dst)
 }
 
 /* Takes the drift reference from a still view with the current grid. */
-static void drift_take_ref(tracker *t, const gs_image *img)
+static void drift_take_ref(track *t, const gs_image *img)
 {
     if (t->opt.no_follow || t->pitch <= 0) return;
     int k = (int)lround(TR_PATCH_CELLS * t->pitch / TR_PATCH);
@@ -331,7 +331,7 @@ static void grid_undistort(const vision_grid *g, double *x, double *y)
 }
 
 /* True (and remembered) when a drift measure is due at frame time t_ms. */
-static bool drift_due(tracker *t, double t_ms)
+static bool drift_due(track *t, double t_ms)
 {
     bool active = t_ms >= t->last_move_ms && t_ms - t->last_move_ms < TR_DRIFT_ACTIVE_MS;
     double every = active ? TR_DRIFT_EVERY_MS : TR_DRIFT_IDLE_MS;
@@ -388,7 +388,7 @@ static int drift_odd_one(const double res[4][2], const bool good[4], double tol)
 
 /* Measures the drift of the four corners since the reference and moves the
  * grid when it is clear (see tracker.h).  Returns true when it moved. */
-static bool drift_follow(tracker *t, const gs_image *img, tracker_update *out)
+static bool drift_follow(track *t, const gs_image *img, track_update *out)
 {
     double cur[4][2], disp[4][2], res[4][2], peak[4], sh[4][2];
     int ox[4], oy[4], k = t->patch_k;
@@ -476,7 +476,7 @@ static bool drift_follow(tracker *t, const gs_image *img, tracker_update *out)
 /* Reads img with grid g; fills the position (uncertain points kept from the
  * last settled position) and returns the number of points that differ from
  * it (all stones when there is none). */
-static int read_with(tracker *t, const gs_image *img, const vision_grid *g, gs_position *pos, uint8_t *unc,
+static int read_with(track *t, const gs_image *img, const vision_grid *g, gs_position *pos, uint8_t *unc,
                      int *n_unc, double *mean_conf, gs_error *err)
 {
     if (vision_read(img, g, t->reading, err) != GS_OK) return -1;
@@ -538,7 +538,7 @@ static void grid_keep_orientation(vision_grid *g, const vision_grid *old)
 
 /* The full read of a still view, with a new board search when the reading
  * looks like the camera or the board moved. */
-static gs_status settle(tracker *t, const gs_image *img, tracker_update *out, gs_error *err)
+static gs_status settle(track *t, const gs_image *img, track_update *out, gs_error *err)
 {
     gs_position pos;
     int nu = 0;
@@ -569,7 +569,7 @@ static gs_status settle(tracker *t, const gs_image *img, tracker_update *out, gs
             }
         }
     }
-    margin_scan(img, &t->grid, &out->margin);
+    track_margin_scan(img, &t->grid, &out->margin);
     /* a still view read with the grid in place: the reference for the
      * drift (again, when a corner's patch no longer matches well, or when
      * the reference has stopped matching at all) */
@@ -583,10 +583,10 @@ static gs_status settle(tracker *t, const gs_image *img, tracker_update *out, gs
     return GS_OK;
 }
 
-gs_status tracker_feed(tracker *t, const gs_image *frame, double t_ms, bool settled_hint, tracker_update *out,
+gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_hint, track_update *out,
                        gs_error *err)
 {
-    memset(out, 0, offsetof(tracker_update, uncertain));
+    memset(out, 0, offsetof(track_update, uncertain));
     out->reads = 0;
     out->margin.valid = false;
     out->margin.n = 0;

@@ -1,6 +1,6 @@
-/* record/serve_util.c: text buffer, a small JSON reader, the state's JSON
+/* broadcast/util.c: text buffer, a small JSON reader, the state's JSON
  * and a minimal HTTP/1.0 client for the hall and the announcer. */
-#include "record/serve_internal.h"
+#include "broadcast/broadcast_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,7 +17,7 @@
 
 /* ---------------------------------------------------------------- buffer */
 
-void serve_buf_add(serve_buf *b, const char *s, size_t n)
+void broadcast_buf_add(broadcast_buf *b, const char *s, size_t n)
 {
     if (b->oom) return;
     if (b->len + n + 1 > b->cap) {
@@ -33,9 +33,9 @@ void serve_buf_add(serve_buf *b, const char *s, size_t n)
     b->p[b->len] = '\0';
 }
 
-void serve_buf_puts(serve_buf *b, const char *s) { serve_buf_add(b, s, strlen(s)); }
+void broadcast_buf_puts(broadcast_buf *b, const char *s) { broadcast_buf_add(b, s, strlen(s)); }
 
-void serve_buf_printf(serve_buf *b, const char *fmt, ...)
+void broadcast_buf_printf(broadcast_buf *b, const char *fmt, ...)
 {
     char tmp[512];
     va_list ap;
@@ -43,38 +43,38 @@ void serve_buf_printf(serve_buf *b, const char *fmt, ...)
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n < 0) { b->oom = true; return; }
-    if ((size_t)n < sizeof tmp) { serve_buf_add(b, tmp, (size_t)n); return; }
+    if ((size_t)n < sizeof tmp) { broadcast_buf_add(b, tmp, (size_t)n); return; }
     char *big = malloc((size_t)n + 1);
     if (!big) { b->oom = true; return; }
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    serve_buf_add(b, big, (size_t)n);
+    broadcast_buf_add(b, big, (size_t)n);
     free(big);
 }
 
-void serve_buf_json_str(serve_buf *b, const char *s)
+void broadcast_buf_json_str(broadcast_buf *b, const char *s)
 {
-    serve_buf_add(b, "\"", 1);
+    broadcast_buf_add(b, "\"", 1);
     if (s) {
         for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
             if (*p == '"' || *p == '\\') {
                 char e[2] = {'\\', (char)*p};
-                serve_buf_add(b, e, 2);
+                broadcast_buf_add(b, e, 2);
             } else if (*p < 0x20 || *p == 0x7f) {
-                serve_buf_printf(b, "\\u%04x", *p);
+                broadcast_buf_printf(b, "\\u%04x", *p);
             } else if (*p == '<') {
                 /* keeps "</script>" and HTML out of strings pages may insert */
-                serve_buf_add(b, "\\u003c", 6);
+                broadcast_buf_add(b, "\\u003c", 6);
             } else {
-                serve_buf_add(b, (const char *)p, 1);
+                broadcast_buf_add(b, (const char *)p, 1);
             }
         }
     }
-    serve_buf_add(b, "\"", 1);
+    broadcast_buf_add(b, "\"", 1);
 }
 
-void serve_buf_free(serve_buf *b)
+void broadcast_buf_free(broadcast_buf *b)
 {
     free(b->p);
     b->p = NULL;
@@ -102,7 +102,7 @@ static void jws(jparser *p)
     while (p->s < p->end && (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r')) p->s++;
 }
 
-static void put_utf8(serve_buf *b, unsigned cp)
+static void put_utf8(broadcast_buf *b, unsigned cp)
 {
     char u[4];
     size_t n;
@@ -110,7 +110,7 @@ static void put_utf8(serve_buf *b, unsigned cp)
     else if (cp < 0x800) { u[0] = (char)(0xc0 | (cp >> 6)); u[1] = (char)(0x80 | (cp & 0x3f)); n = 2; }
     else if (cp < 0x10000) { u[0] = (char)(0xe0 | (cp >> 12)); u[1] = (char)(0x80 | ((cp >> 6) & 0x3f)); u[2] = (char)(0x80 | (cp & 0x3f)); n = 3; }
     else { u[0] = (char)(0xf0 | (cp >> 18)); u[1] = (char)(0x80 | ((cp >> 12) & 0x3f)); u[2] = (char)(0x80 | ((cp >> 6) & 0x3f)); u[3] = (char)(0x80 | (cp & 0x3f)); n = 4; }
-    serve_buf_add(b, u, n);
+    broadcast_buf_add(b, u, n);
 }
 
 static int hex4(const char *s, unsigned *out)
@@ -132,24 +132,24 @@ static char *jstring(jparser *p)
 {
     /* p->s at the opening quote */
     p->s++;
-    serve_buf b = {0};
-    serve_buf_add(&b, "", 0);
+    broadcast_buf b = {0};
+    broadcast_buf_add(&b, "", 0);
     while (p->s < p->end && *p->s != '"') {
         unsigned char c = (unsigned char)*p->s;
         if (c < 0x20) { jfail(p, "control character in string"); break; }
-        if (c != '\\') { serve_buf_add(&b, p->s, 1); p->s++; continue; }
+        if (c != '\\') { broadcast_buf_add(&b, p->s, 1); p->s++; continue; }
         if (p->end - p->s < 2) { jfail(p, "truncated escape"); break; }
         char e = p->s[1];
         p->s += 2;
         switch (e) {
-        case '"': serve_buf_add(&b, "\"", 1); break;
-        case '\\': serve_buf_add(&b, "\\", 1); break;
-        case '/': serve_buf_add(&b, "/", 1); break;
-        case 'b': serve_buf_add(&b, "\b", 1); break;
-        case 'f': serve_buf_add(&b, "\f", 1); break;
-        case 'n': serve_buf_add(&b, "\n", 1); break;
-        case 'r': serve_buf_add(&b, "\r", 1); break;
-        case 't': serve_buf_add(&b, "\t", 1); break;
+        case '"': broadcast_buf_add(&b, "\"", 1); break;
+        case '\\': broadcast_buf_add(&b, "\\", 1); break;
+        case '/': broadcast_buf_add(&b, "/", 1); break;
+        case 'b': broadcast_buf_add(&b, "\b", 1); break;
+        case 'f': broadcast_buf_add(&b, "\f", 1); break;
+        case 'n': broadcast_buf_add(&b, "\n", 1); break;
+        case 'r': broadcast_buf_add(&b, "\r", 1); break;
+        case 't': broadcast_buf_add(&b, "\t", 1); break;
         case 'u': {
             unsigned cp;
             if (p->end - p->s < 4 || hex4(p->s, &cp)) { jfail(p, "bad \\u escape"); break; }
@@ -173,20 +173,20 @@ static char *jstring(jparser *p)
     if (!p->failed) p->s++;
     if (p->failed || b.oom) {
         if (b.oom) jfail(p, "out of memory");
-        serve_buf_free(&b);
+        broadcast_buf_free(&b);
         return NULL;
     }
     return b.p;
 }
 
-static serve_json *jvalue(jparser *p, int depth);
+static broadcast_json *jvalue(jparser *p, int depth);
 
-static bool jpush(serve_json *j, serve_json *kid, char *key)
+static bool jpush(broadcast_json *j, broadcast_json *kid, char *key)
 {
-    serve_json **k = realloc(j->kids, sizeof *k * (size_t)(j->n + 1));
+    broadcast_json **k = realloc(j->kids, sizeof *k * (size_t)(j->n + 1));
     if (!k) return false;
     j->kids = k;
-    if (j->type == SERVE_JSON_OBJ) {
+    if (j->type == BROADCAST_JSON_OBJ) {
         char **ks = realloc(j->keys, sizeof *ks * (size_t)(j->n + 1));
         if (!ks) return false;
         j->keys = ks;
@@ -196,11 +196,11 @@ static bool jpush(serve_json *j, serve_json *kid, char *key)
     return true;
 }
 
-static serve_json *jcontainer(jparser *p, int depth, bool obj)
+static broadcast_json *jcontainer(jparser *p, int depth, bool obj)
 {
-    serve_json *j = calloc(1, sizeof *j);
+    broadcast_json *j = calloc(1, sizeof *j);
     if (!j) { jfail(p, "out of memory"); return NULL; }
-    j->type = obj ? SERVE_JSON_OBJ : SERVE_JSON_ARR;
+    j->type = obj ? BROADCAST_JSON_OBJ : BROADCAST_JSON_ARR;
     p->s++;
     jws(p);
     char close = obj ? '}' : ']';
@@ -216,39 +216,39 @@ static serve_json *jcontainer(jparser *p, int depth, bool obj)
             if (p->s >= p->end || *p->s != ':') { free(key); jfail(p, "expected ':'"); break; }
             p->s++;
         }
-        serve_json *kid = jvalue(p, depth + 1);
+        broadcast_json *kid = jvalue(p, depth + 1);
         if (!kid) { free(key); break; }
-        if (!jpush(j, kid, key)) { free(key); serve_json_free(kid); jfail(p, "out of memory"); break; }
+        if (!jpush(j, kid, key)) { free(key); broadcast_json_free(kid); jfail(p, "out of memory"); break; }
         jws(p);
         if (p->s < p->end && *p->s == ',') { p->s++; continue; }
         if (p->s < p->end && *p->s == close) { p->s++; return j; }
         jfail(p, obj ? "expected ',' or '}'" : "expected ',' or ']'");
         break;
     }
-    serve_json_free(j);
+    broadcast_json_free(j);
     return NULL;
 }
 
-static serve_json *jvalue(jparser *p, int depth)
+static broadcast_json *jvalue(jparser *p, int depth)
 {
     if (depth > 32) { jfail(p, "nested too deep"); return NULL; }
     jws(p);
     if (p->s >= p->end) { jfail(p, "unexpected end"); return NULL; }
     char c = *p->s;
     if (c == '{' || c == '[') return jcontainer(p, depth, c == '{');
-    serve_json *j = calloc(1, sizeof *j);
+    broadcast_json *j = calloc(1, sizeof *j);
     if (!j) { jfail(p, "out of memory"); return NULL; }
     size_t left = (size_t)(p->end - p->s);
     if (c == '"') {
-        j->type = SERVE_JSON_STR;
+        j->type = BROADCAST_JSON_STR;
         j->str = jstring(p);
         if (!j->str) { free(j); return NULL; }
     } else if (left >= 4 && !memcmp(p->s, "true", 4)) {
-        j->type = SERVE_JSON_BOOL; j->b = true; p->s += 4;
+        j->type = BROADCAST_JSON_BOOL; j->b = true; p->s += 4;
     } else if (left >= 5 && !memcmp(p->s, "false", 5)) {
-        j->type = SERVE_JSON_BOOL; p->s += 5;
+        j->type = BROADCAST_JSON_BOOL; p->s += 5;
     } else if (left >= 4 && !memcmp(p->s, "null", 4)) {
-        j->type = SERVE_JSON_NULL; p->s += 4;
+        j->type = BROADCAST_JSON_NULL; p->s += 4;
     } else if (c == '-' || (c >= '0' && c <= '9')) {
         /* strict JSON number grammar, then strtod on a bounded copy */
         const char *q = p->s;
@@ -272,7 +272,7 @@ static serve_json *jvalue(jparser *p, int depth)
         if (n >= sizeof tmp) { free(j); jfail(p, "number too long"); return NULL; }
         memcpy(tmp, p->s, n);
         tmp[n] = '\0';
-        j->type = SERVE_JSON_NUM;
+        j->type = BROADCAST_JSON_NUM;
         j->num = strtod(tmp, NULL);
         p->s = q;
     } else {
@@ -283,26 +283,26 @@ static serve_json *jvalue(jparser *p, int depth)
     return j;
 }
 
-serve_json *serve_json_parse(const char *text, size_t len, char *err, size_t errlen)
+broadcast_json *broadcast_json_parse(const char *text, size_t len, char *err, size_t errlen)
 {
     jparser p = {text, text + len, text, err, errlen, false};
     if (!text) { jfail(&p, "no input"); return NULL; }
-    serve_json *j = jvalue(&p, 0);
+    broadcast_json *j = jvalue(&p, 0);
     if (!j) return NULL;
     jws(&p);
     if (p.s != p.end) {
         jfail(&p, "trailing characters");
-        serve_json_free(j);
+        broadcast_json_free(j);
         return NULL;
     }
     return j;
 }
 
-void serve_json_free(serve_json *j)
+void broadcast_json_free(broadcast_json *j)
 {
     if (!j) return;
     for (int i = 0; i < j->n; i++) {
-        serve_json_free(j->kids[i]);
+        broadcast_json_free(j->kids[i]);
         if (j->keys) free(j->keys[i]);
     }
     free(j->kids);
@@ -311,34 +311,34 @@ void serve_json_free(serve_json *j)
     free(j);
 }
 
-const serve_json *serve_json_get(const serve_json *j, const char *key)
+const broadcast_json *broadcast_json_get(const broadcast_json *j, const char *key)
 {
-    if (!j || j->type != SERVE_JSON_OBJ) return NULL;
+    if (!j || j->type != BROADCAST_JSON_OBJ) return NULL;
     for (int i = 0; i < j->n; i++)
         if (!strcmp(j->keys[i], key)) return j->kids[i];
     return NULL;
 }
 
-const char *serve_json_str(const serve_json *j, const char *key, const char *dflt)
+const char *broadcast_json_str(const broadcast_json *j, const char *key, const char *dflt)
 {
-    const serve_json *v = serve_json_get(j, key);
-    return v && v->type == SERVE_JSON_STR ? v->str : dflt;
+    const broadcast_json *v = broadcast_json_get(j, key);
+    return v && v->type == BROADCAST_JSON_STR ? v->str : dflt;
 }
 
-double serve_json_num(const serve_json *j, const char *key, double dflt)
+double broadcast_json_num(const broadcast_json *j, const char *key, double dflt)
 {
-    const serve_json *v = serve_json_get(j, key);
-    return v && v->type == SERVE_JSON_NUM ? v->num : dflt;
+    const broadcast_json *v = broadcast_json_get(j, key);
+    return v && v->type == BROADCAST_JSON_NUM ? v->num : dflt;
 }
 
 /* --------------------------------------------------------- state as JSON */
 
-const char *serve_color_name(gs_color c)
+const char *broadcast_color_name(gs_color c)
 {
     return c == GS_BLACK ? "B" : c == GS_WHITE ? "W" : "";
 }
 
-void serve_state_json(serve_buf *b, const serve_state *s, const char *name, const char *id,
+void broadcast_state_json(broadcast_buf *b, const broadcast_state *s, const char *name, const char *id,
                       const char *url, int warn_b, int warn_w)
 {
     int size = s->pos.size >= 5 && s->pos.size <= GS_MAX_SIZE ? s->pos.size : 19;
@@ -348,15 +348,15 @@ void serve_state_json(serve_buf *b, const serve_state *s, const char *name, cons
         grid[i] = c == GS_BLACK ? 'B' : c == GS_WHITE ? 'W' : '.';
     }
     grid[size * size] = '\0';
-    serve_buf_puts(b, "{\"type\":\"state\",\"board\":");
-    serve_buf_json_str(b, name);
-    serve_buf_puts(b, ",\"id\":");
-    serve_buf_json_str(b, id);
-    serve_buf_puts(b, ",\"url\":");
-    serve_buf_json_str(b, url);
-    serve_buf_printf(b, ",\"size\":%d,\"grid\":\"%s\",\"move_number\":%d,\"to_move\":\"%s\","
+    broadcast_buf_puts(b, "{\"type\":\"state\",\"board\":");
+    broadcast_buf_json_str(b, name);
+    broadcast_buf_puts(b, ",\"id\":");
+    broadcast_buf_json_str(b, id);
+    broadcast_buf_puts(b, ",\"url\":");
+    broadcast_buf_json_str(b, url);
+    broadcast_buf_printf(b, ",\"size\":%d,\"grid\":\"%s\",\"move_number\":%d,\"to_move\":\"%s\","
                         "\"captures\":{\"B\":%d,\"W\":%d},\"warnings\":{\"B\":%d,\"W\":%d},\"komi\":%g,",
-                     size, grid, s->move_number, serve_color_name(s->to_move),
+                     size, grid, s->move_number, broadcast_color_name(s->to_move),
                      s->captures_black, s->captures_white, warn_b, warn_w,
                      isfinite(s->komi) ? s->komi : 0.0);
     if (s->last_color == GS_BLACK || s->last_color == GS_WHITE) {
@@ -366,26 +366,26 @@ void serve_state_json(serve_buf *b, const serve_state *s, const char *name, cons
             pt[0] = (char)('a' + s->last_point.x);
             pt[1] = (char)('a' + s->last_point.y);
         }
-        serve_buf_printf(b, "\"last\":{\"color\":\"%s\",\"point\":\"%s\",\"pass\":%s,\"unix_ms\":%lld},",
-                         serve_color_name(s->last_color), pt, s->last_pass || !pt[0] ? "true" : "false",
+        broadcast_buf_printf(b, "\"last\":{\"color\":\"%s\",\"point\":\"%s\",\"pass\":%s,\"unix_ms\":%lld},",
+                         broadcast_color_name(s->last_color), pt, s->last_pass || !pt[0] ? "true" : "false",
                          (long long)s->last_move_unix_ms);
     } else {
-        serve_buf_puts(b, "\"last\":null,");
+        broadcast_buf_puts(b, "\"last\":null,");
     }
-    serve_buf_puts(b, "\"black\":");
-    serve_buf_json_str(b, s->black);
-    serve_buf_puts(b, ",\"white\":");
-    serve_buf_json_str(b, s->white);
-    serve_buf_puts(b, ",\"result\":");
-    serve_buf_json_str(b, s->result);
-    serve_buf_puts(b, ",\"status\":");
-    serve_buf_json_str(b, s->status[0] ? s->status : "playing");
-    serve_buf_printf(b, ",\"server_unix_ms\":%lld}", (long long)serve_unix_ms());
+    broadcast_buf_puts(b, "\"black\":");
+    broadcast_buf_json_str(b, s->black);
+    broadcast_buf_puts(b, ",\"white\":");
+    broadcast_buf_json_str(b, s->white);
+    broadcast_buf_puts(b, ",\"result\":");
+    broadcast_buf_json_str(b, s->result);
+    broadcast_buf_puts(b, ",\"status\":");
+    broadcast_buf_json_str(b, s->status[0] ? s->status : "playing");
+    broadcast_buf_printf(b, ",\"server_unix_ms\":%lld}", (long long)serve_unix_ms());
 }
 
 /* --------------------------------------------------------------- helpers */
 
-int serve_split_hostport(const char *s, const char *dflt_host, char *host, size_t hostlen, int *port)
+int broadcast_split_hostport(const char *s, const char *dflt_host, char *host, size_t hostlen, int *port)
 {
     if (!s || !*s) return -1;
     const char *colon = strrchr(s, ':');
@@ -428,7 +428,7 @@ static int wait_fd(int fd, short ev, double deadline)
     }
 }
 
-int serve_http_request(const char *url, const char *method, const char *body,
+int broadcast_http_request(const char *url, const char *method, const char *body,
                        const char *extra_header, int timeout_ms, int *status,
                        char **out, size_t *outlen, char *err, size_t errlen)
 {
@@ -444,7 +444,7 @@ int serve_http_request(const char *url, const char *method, const char *body,
     memcpy(hostport, hp, hpl);
     hostport[hpl] = '\0';
     if (strchr(hostport, ':')) {
-        if (serve_split_hostport(hostport, "127.0.0.1", host, sizeof host, &port)) {
+        if (broadcast_split_hostport(hostport, "127.0.0.1", host, sizeof host, &port)) {
             snprintf(err, errlen, "%s: bad port", url);
             return -1;
         }
@@ -472,42 +472,42 @@ int serve_http_request(const char *url, const char *method, const char *body,
             goto fail_conn;
         }
     }
-    serve_buf req = {0};
-    serve_buf_printf(&req, "%s %s HTTP/1.0\r\nHost: %s\r\nConnection: close\r\n", method, path, hostport);
-    if (extra_header) serve_buf_printf(&req, "%s\r\n", extra_header);
-    if (body) serve_buf_printf(&req, "Content-Type: application/json\r\nContent-Length: %zu\r\n", strlen(body));
-    serve_buf_puts(&req, "\r\n");
-    if (body) serve_buf_puts(&req, body);
-    if (req.oom) { serve_buf_free(&req); close(fd); snprintf(err, errlen, "out of memory"); return -1; }
+    broadcast_buf req = {0};
+    broadcast_buf_printf(&req, "%s %s HTTP/1.0\r\nHost: %s\r\nConnection: close\r\n", method, path, hostport);
+    if (extra_header) broadcast_buf_printf(&req, "%s\r\n", extra_header);
+    if (body) broadcast_buf_printf(&req, "Content-Type: application/json\r\nContent-Length: %zu\r\n", strlen(body));
+    broadcast_buf_puts(&req, "\r\n");
+    if (body) broadcast_buf_puts(&req, body);
+    if (req.oom) { broadcast_buf_free(&req); close(fd); snprintf(err, errlen, "out of memory"); return -1; }
     size_t sent = 0;
     while (sent < req.len) {
         ssize_t n = send(fd, req.p + sent, req.len - sent, MSG_NOSIGNAL);
         if (n > 0) { sent += (size_t)n; continue; }
         if (n < 0 && (errno == EAGAIN || errno == EINTR) && !wait_fd(fd, POLLOUT, deadline)) continue;
-        serve_buf_free(&req);
+        broadcast_buf_free(&req);
         goto fail_conn;
     }
-    serve_buf_free(&req);
-    serve_buf resp = {0};
+    broadcast_buf_free(&req);
+    broadcast_buf resp = {0};
     for (;;) {
         char tmp[8192];
         ssize_t n = recv(fd, tmp, sizeof tmp, 0);
         if (n > 0) {
-            serve_buf_add(&resp, tmp, (size_t)n);
+            broadcast_buf_add(&resp, tmp, (size_t)n);
             if (resp.len > (1u << 20) || resp.oom) break;
             continue;
         }
         if (n == 0) break;
         if ((errno == EAGAIN || errno == EINTR) && !wait_fd(fd, POLLIN, deadline)) continue;
-        serve_buf_free(&resp);
+        broadcast_buf_free(&resp);
         goto fail_conn;
     }
     close(fd);
-    if (resp.oom || resp.len > (1u << 20)) { serve_buf_free(&resp); snprintf(err, errlen, "%s: response too large", url); return -1; }
+    if (resp.oom || resp.len > (1u << 20)) { broadcast_buf_free(&resp); snprintf(err, errlen, "%s: response too large", url); return -1; }
     int st = 0;
     char *hdr_end = resp.p ? strstr(resp.p, "\r\n\r\n") : NULL;
     if (!hdr_end || sscanf(resp.p, "HTTP/%*d.%*d %d", &st) != 1) {
-        serve_buf_free(&resp);
+        broadcast_buf_free(&resp);
         snprintf(err, errlen, "%s: not an HTTP response", url);
         return -1;
     }
@@ -525,11 +525,11 @@ fail_conn:
     return -1;
 }
 
-void serve_resp_json(serve_resp *resp, serve_buf *b, bool no_cache)
+void broadcast_resp_json(broadcast_resp *resp, broadcast_buf *b, bool no_cache)
 {
     if (b->oom) {
-        serve_buf_free(b);
-        serve_resp_error(resp, 500, "out of memory");
+        broadcast_buf_free(b);
+        broadcast_resp_error(resp, 500, "out of memory");
         return;
     }
     resp->status = 200;
@@ -539,7 +539,7 @@ void serve_resp_json(serve_resp *resp, serve_buf *b, bool no_cache)
     resp->no_cache = no_cache;
 }
 
-bool serve_static_page(const char *path, const char *page_path, const char *page, serve_resp *resp)
+bool serve_static_page(const char *path, const char *page_path, const char *page, broadcast_resp *resp)
 {
     static const struct { const char *path, *type; } shared[] = {
         {"/app.js", "text/javascript; charset=utf-8"},
@@ -547,8 +547,8 @@ bool serve_static_page(const char *path, const char *page_path, const char *page
     };
     const char *body = NULL, *type = "text/html; charset=utf-8";
     if (!strcmp(path, page_path)) body = page;
-    else if (!strcmp(path, shared[0].path)) { body = serve_page_js; type = shared[0].type; }
-    else if (!strcmp(path, shared[1].path)) { body = serve_page_css; type = shared[1].type; }
+    else if (!strcmp(path, shared[0].path)) { body = broadcast_page_js; type = shared[0].type; }
+    else if (!strcmp(path, shared[1].path)) { body = broadcast_page_css; type = shared[1].type; }
     if (!body) return false;
     resp->status = 200;
     resp->content_type = type;

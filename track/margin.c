@@ -1,5 +1,5 @@
-/* record/margin.c: stones on the margin outside the lines (see margin.h). */
-#include "record/margin.h"
+/* track/margin.c: stones on the margin outside the lines (see margin.h). */
+#include "track/track.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
  * cell after the last */
 static int per_side(int size) { return 2 * size + 1; }
 
-int margin_spot_count(int size) { return 4 * per_side(size); }
+int track_margin_spot_count(int size) { return 4 * per_side(size); }
 
 /* spot k of side s: position t along the edge and the board point */
 static void spot(int size, int side, int k, double *u, double *v, double *t)
@@ -19,14 +19,14 @@ static void spot(int size, int side, int k, double *u, double *v, double *t)
     double tt = -0.5 + 0.5 * k, lo = -MG_OUT, hi = size - 1 + MG_OUT;
     *t = tt;
     switch (side) {
-    case MARGIN_TOP: *u = tt; *v = lo; break;
-    case MARGIN_RIGHT: *u = hi; *v = tt; break;
-    case MARGIN_BOTTOM: *u = size - 1 - tt; *v = hi; break;
+    case TRACK_MARGIN_TOP: *u = tt; *v = lo; break;
+    case TRACK_MARGIN_RIGHT: *u = hi; *v = tt; break;
+    case TRACK_MARGIN_BOTTOM: *u = size - 1 - tt; *v = hi; break;
     default: *u = lo; *v = size - 1 - tt; break;
     }
 }
 
-void margin_spots(int size, double *u, double *v)
+void track_margin_spots(int size, double *u, double *v)
 {
     int m = per_side(size);
     for (int s = 0; s < 4; s++)
@@ -62,7 +62,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void margin_scan(const gs_image *img, const vision_grid *g, margin_view *out)
+void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_view *out)
 {
     memset(out, 0, sizeof *out);
     if (!img || !img->buf || !g || g->size < 2) return;
@@ -103,11 +103,11 @@ void margin_scan(const gs_image *img, const vision_grid *g, margin_view *out)
             int e = k;
             while (e + 1 < m && cls[e + 1] == cls[k]) e++;
             int len = e - k + 1;
-            if (len <= 3 && out->n < MARGIN_MAX_STONES) {
-                margin_stone *s = &out->stones[out->n++];
+            if (len <= 3 && out->n < TRACK_MARGIN_MAX) {
+                track_margin_stone *s = &out->stones[out->n++];
                 int c = (k + e) / 2;
                 s->color = cls[k];
-                s->side = (margin_side)side;
+                s->side = (track_margin_side)side;
                 s->u = (u[k] + u[e]) / 2;
                 s->v = (v[k] + v[e]) / 2;
                 double tc = (t[k] + t[e]) / 2;
@@ -132,16 +132,16 @@ void margin_scan(const gs_image *img, const vision_grid *g, margin_view *out)
     out->n = w;
 }
 
-void margin_view_drop_beside(margin_view *m, const gs_position *board)
+void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board)
 {
     if (!m || !board || board->size < 2) return;
     int n = board->size, w = 0;
     for (int i = 0; i < m->n; i++) {
-        const margin_stone *s = &m->stones[i];
+        const track_margin_stone *s = &m->stones[i];
         /* the edge points within 0.6 cell along the edge of its centre */
-        bool horiz = s->side == MARGIN_TOP || s->side == MARGIN_BOTTOM;
+        bool horiz = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_BOTTOM;
         double along = horiz ? s->u : s->v;
-        int fixed = s->side == MARGIN_TOP || s->side == MARGIN_LEFT ? 0 : n - 1;
+        int fixed = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_LEFT ? 0 : n - 1;
         bool beside = false;
         for (int k = (int)ceil(along - 0.6); k <= (int)floor(along + 0.6) && !beside; k++) {
             if (k < 0 || k >= n) continue;
@@ -153,7 +153,7 @@ void margin_view_drop_beside(margin_view *m, const gs_position *board)
     m->n = w;
 }
 
-const char *margin_place_name(const margin_stone *s)
+const char *track_margin_place_name(const track_margin_stone *s)
 {
     static const char *const sides[] = {"top edge", "right edge", "bottom edge", "left edge"};
     static const char *const corners[] = {"top-left corner", "top-right corner", "bottom-right corner",

@@ -1,4 +1,4 @@
-/* vision/cv_shim.h: the one door to OpenCV 4 (whose C API is gone).
+/* cvshim/cvshim.h: the one door to OpenCV 4 (whose C API is gone).
  *
  * Task-level entry points only ("decode this photo", "open this video",
  * "find the board", "warp"), never "give me a Mat".  Every entry catches
@@ -7,8 +7,8 @@
  * them: images/video here, board finding below (vision/), video writing
  * (samples/).
  */
-#ifndef CV_SHIM_H
-#define CV_SHIM_H
+#ifndef CVSHIM_H
+#define CVSHIM_H
 
 #include "core/gs.h"
 
@@ -18,7 +18,13 @@ extern "C" {
 
 /* ---- images ---- */
 
-/* Decodes an image file to 3-channel BGR (EXIF orientation ignored, see gs_image_load).
+/* Loads a photo (JPEG, PNG, BMP, ... via OpenCV; EXIF orientation ignored:
+ * rows follow the stored pixels, as the ground-truth grids do)
+ * as 3-channel BGR. Returns NULL and fills err on failure: a missing file is
+ * GS_ERR_IO, an empty or undecodable one GS_ERR_FORMAT.  Caller frees. */
+gs_image *cvshim_image_load(const char *path, gs_error *err);
+
+/* Decodes an image file to 3-channel BGR (EXIF orientation ignored, see cvshim_image_load).
  * NULL with a message in err on failure; caller frees with gs_image_destroy. */
 gs_image *cvshim_image_read(const char *path, char *err, size_t errlen);
 
@@ -84,7 +90,7 @@ typedef struct cvshim_segment { float x1, y1, x2, y2; } cvshim_segment;
 int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
                        cvshim_segment **segs, int *nsegs, char *err, size_t errlen);
 
-/* ---- following a drifting board (record/tracker.c) ---- */
+/* ---- following a drifting board (track/tracker.c) ---- */
 
 /* How far the board moved since a reference, measured on n small square
  * grey patches (e.g. around the board's corners): ref and cur each hold n

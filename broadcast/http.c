@@ -1,10 +1,10 @@
-/* record/serve_http.c: the HTTP server layer over libmicrohttpd.
+/* record/broadcast_http.c: the HTTP server layer over libmicrohttpd.
  *
  * libmicrohttpd is loaded with dlopen when a server starts, so the goscribe
  * binary (and every other subcommand) works on machines without it, and
  * the library needs no extra link flags.  One thread per connection: an SSE
  * viewer blocks only its own thread, never the recorder or other viewers. */
-#include "record/serve_internal.h"
+#include "broadcast/broadcast_internal.h"
 
 #include <arpa/inet.h>
 #include <dlfcn.h>
@@ -17,24 +17,24 @@
 #if defined(__has_include)
 #if __has_include(<microhttpd.h>)
 #include <microhttpd.h>
-#define SERVE_HAVE_MHD_H 1
+#define BROADCAST_HAVE_MHD_H 1
 #endif
 #endif
 
-#ifndef SERVE_HAVE_MHD_H
+#ifndef BROADCAST_HAVE_MHD_H
 
-struct serve_httpd { int unused; };
-const char *serve_req_header(const serve_req *r, const char *name) { (void)r; (void)name; return NULL; }
-const char *serve_req_query(const serve_req *r, const char *name) { (void)r; (void)name; return NULL; }
-serve_httpd *serve_httpd_start(const char *bind_addr, int port, int max_conn,
+struct broadcast_httpd { int unused; };
+const char *broadcast_req_header(const broadcast_req *r, const char *name) { (void)r; (void)name; return NULL; }
+const char *broadcast_req_query(const broadcast_req *r, const char *name) { (void)r; (void)name; return NULL; }
+broadcast_httpd *broadcast_httpd_start(const char *bind_addr, int port, int max_conn,
                                serve_handler handler, void *ctx, gs_error *err)
 {
     (void)bind_addr; (void)port; (void)max_conn; (void)handler; (void)ctx;
     gs_error_set(err, GS_ERR_IO, "built without microhttpd.h (install libmicrohttpd-dev)");
     return NULL;
 }
-int serve_httpd_port(const serve_httpd *h) { (void)h; return 0; }
-void serve_httpd_stop(serve_httpd *h) { (void)h; }
+int broadcast_httpd_port(const broadcast_httpd *h) { (void)h; return 0; }
+void broadcast_httpd_stop(broadcast_httpd *h) { (void)h; }
 
 #else
 
@@ -53,7 +53,7 @@ typedef struct mhd_api {
     const char *(*lookup)(struct MHD_Connection *, enum MHD_ValueKind, const char *);
 } mhd_api;
 
-struct serve_httpd {
+struct broadcast_httpd {
     mhd_api api;
     struct MHD_Daemon *daemon;
     serve_handler handler;
@@ -101,12 +101,12 @@ missing:
     return -1;
 }
 
-const char *serve_req_header(const serve_req *r, const char *name)
+const char *broadcast_req_header(const broadcast_req *r, const char *name)
 {
     return r->httpd_->api.lookup((struct MHD_Connection *)r->conn_, MHD_HEADER_KIND, name);
 }
 
-const char *serve_req_query(const serve_req *r, const char *name)
+const char *broadcast_req_query(const broadcast_req *r, const char *name)
 {
     return r->httpd_->api.lookup((struct MHD_Connection *)r->conn_, MHD_GET_ARGUMENT_KIND, name);
 }
@@ -132,10 +132,10 @@ static void stream_free(void *cls)
     free(s);
 }
 
-static enum MHD_Result send_resp(serve_httpd *h, struct MHD_Connection *c, serve_resp *r)
+static enum MHD_Result send_resp(broadcast_httpd *h, struct MHD_Connection *c, broadcast_resp *r)
 {
     struct MHD_Response *resp = NULL;
-    if (r->status == 0) serve_resp_error(r, 404, "no such page");
+    if (r->status == 0) broadcast_resp_error(r, 404, "no such page");
     if (r->stream) {
         stream_ctx *s = malloc(sizeof *s);
         if (s) {
@@ -167,7 +167,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                   size_t *upload_size, void **con_cls)
 {
     (void)version;
-    serve_httpd *h = cls;
+    broadcast_httpd *h = cls;
     bool is_post = !strcmp(method, "POST") || !strcmp(method, "PUT");
     if (!*con_cls) {
         req_state *rs = calloc(1, sizeof *rs);
@@ -176,9 +176,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (is_post) {
             /* refuse a huge body before reading it */
             const char *cl = h->api.lookup(c, MHD_HEADER_KIND, "Content-Length");
-            if (cl && strtoull(cl, NULL, 10) > SERVE_MAX_BODY) {
-                serve_resp r = {0};
-                serve_resp_error(&r, 413, "body too large");
+            if (cl && strtoull(cl, NULL, 10) > BROADCAST_MAX_BODY) {
+                broadcast_resp r = {0};
+                broadcast_resp_error(&r, 413, "body too large");
                 rs->too_big = true;
                 return send_resp(h, c, &r);
             }
@@ -188,7 +188,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     req_state *rs = *con_cls;
     if (is_post && *upload_size) {
         if (!rs->too_big) {
-            if (rs->len + *upload_size > SERVE_MAX_BODY) {
+            if (rs->len + *upload_size > BROADCAST_MAX_BODY) {
                 rs->too_big = true;
             } else {
                 char *nb = realloc(rs->body, rs->len + *upload_size + 1);
@@ -202,12 +202,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
-    serve_resp r = {0};
+    broadcast_resp r = {0};
     if (rs->too_big) {
-        serve_resp_error(&r, 413, "body too large");
+        broadcast_resp_error(&r, 413, "body too large");
         return send_resp(h, c, &r);
     }
-    serve_req req = {method, url, rs->body ? rs->body : (is_post ? "" : NULL), rs->len, c, h};
+    broadcast_req req = {method, url, rs->body ? rs->body : (is_post ? "" : NULL), rs->len, c, h};
     h->handler(h->ctx, &req, &r);
     return send_resp(h, c, &r);
 }
@@ -224,7 +224,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     }
 }
 
-serve_httpd *serve_httpd_start(const char *bind_addr, int port, int max_conn,
+broadcast_httpd *broadcast_httpd_start(const char *bind_addr, int port, int max_conn,
                                serve_handler handler, void *ctx, gs_error *err)
 {
     if (port < 0 || port > 65535) {
@@ -241,7 +241,7 @@ serve_httpd *serve_httpd_start(const char *bind_addr, int port, int max_conn,
         gs_error_set(err, GS_ERR_USAGE, "%s: not an IPv4 address", addr);
         return NULL;
     }
-    serve_httpd *h = calloc(1, sizeof *h);
+    broadcast_httpd *h = calloc(1, sizeof *h);
     if (!h) {
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
@@ -271,9 +271,9 @@ serve_httpd *serve_httpd_start(const char *bind_addr, int port, int max_conn,
     return h;
 }
 
-int serve_httpd_port(const serve_httpd *h) { return h ? h->port : 0; }
+int broadcast_httpd_port(const broadcast_httpd *h) { return h ? h->port : 0; }
 
-void serve_httpd_stop(serve_httpd *h)
+void broadcast_httpd_stop(broadcast_httpd *h)
 {
     if (!h) return;
     if (h->daemon) h->api.stop_daemon(h->daemon);
@@ -283,18 +283,18 @@ void serve_httpd_stop(serve_httpd *h)
 
 #endif
 
-void serve_resp_error(serve_resp *resp, int status, const char *msg)
+void broadcast_resp_error(broadcast_resp *resp, int status, const char *msg)
 {
-    serve_buf b = {0};
-    serve_buf_puts(&b, "{\"error\":");
-    serve_buf_json_str(&b, msg);
-    serve_buf_puts(&b, "}\n");
+    broadcast_buf b = {0};
+    broadcast_buf_puts(&b, "{\"error\":");
+    broadcast_buf_json_str(&b, msg);
+    broadcast_buf_puts(&b, "}\n");
     free(resp->body);
     memset(resp, 0, sizeof *resp);
     resp->status = status;
     resp->content_type = "application/json";
     if (b.oom) {
-        serve_buf_free(&b);
+        broadcast_buf_free(&b);
         resp->static_body = "{}\n";
     } else {
         resp->body = b.p;

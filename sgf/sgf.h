@@ -1,4 +1,4 @@
-/* record/sgf.h: SGF FF[4] reader and writer, and a crash-safe file writer.
+/* sgf/sgf.h: SGF FF[4] reader and writer, and a crash-safe file writer.
  *
  * Three layers:
  *  1. A general game tree (sgf_tree / sgf_node / sgf_prop): parse any FF[1-4]

@@ -1,9 +1,9 @@
-/* record/sgf.c: the SGF game tree, its iterative parser and writer.
+/* sgf/sgf.c: the SGF game tree, its iterative parser and writer.
  *
  * Nodes are malloc'ed one by one and also listed in the tree's `all` array,
  * so destroying a tree of any depth is a flat loop (no recursion).  The
  * parser keeps its open game trees on a heap array for the same reason. */
-#include "record/sgf_internal.h"
+#include "sgf/sgf_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

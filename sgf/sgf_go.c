@@ -1,6 +1,6 @@
-/* record/sgf_go.c: the Go layer over the SGF tree: points, komi, game info,
+/* sgf/sgf_go.c: the Go layer over the SGF tree: points, komi, game info,
  * reading a game's main line, and the builders a recorder uses. */
-#include "record/sgf_internal.h"
+#include "sgf/sgf_internal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
-/* record/sgf_file.c: reading SGF files and writing them crash-safely. */
-#include "record/sgf_internal.h"
+/* sgf/sgf_file.c: reading SGF files and writing them crash-safely. */
+#include "sgf/sgf_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

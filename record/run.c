@@ -1,6 +1,6 @@
-/* record/recorder_run.c: the recording loop (see recorder_run.h). */
-#include "record/recorder_run.h"
-#include "record/occlusion.h"
+/* record/record_run.c: the recording loop (see record_run.h). */
+#include "record/record.h"
+#include "track/track.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ typedef struct live_event {
 } live_event;
 
 typedef struct live {
-    serve_board *sb;
+    broadcast_board *sb;
     size_t n_seen;             /* recorder events already published */
     gs_color last_color;       /* last move published */
     gs_point last_point;
@@ -29,7 +29,7 @@ typedef struct live {
     bool have_seen;
     live_event *ev;
     size_t n_ev, cap_ev;
-    const recorder_options *ro;
+    const record_options *ro;
 } live;
 
 static int64_t wall_ms(void)
@@ -39,50 +39,50 @@ static int64_t wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void live_state(live *L, recorder *rec, serve_state *s)
+static void live_state(live *L, record *rec, broadcast_state *s)
 {
     gs_position pos;
-    recorder_position(rec, &pos);
-    serve_state_init(s, pos.size);
+    record_position(rec, &pos);
+    broadcast_state_init(s, pos.size);
     s->pos = pos;
-    s->move_number = recorder_move_count(rec);
-    s->to_move = recorder_to_move(rec);
+    s->move_number = record_move_count(rec);
+    s->to_move = record_to_move(rec);
     s->last_color = L->last_color;
     s->last_point = L->last_point;
     s->last_pass = L->last_pass;
     s->last_move_unix_ms = L->last_move_ms;
     if (L->ro->black) snprintf(s->black, sizeof s->black, "%s", L->ro->black);
     if (L->ro->white) snprintf(s->white, sizeof s->white, "%s", L->ro->white);
-    snprintf(s->result, sizeof s->result, "%s", recorder_result(rec));
+    snprintf(s->result, sizeof s->result, "%s", record_result(rec));
     snprintf(s->status, sizeof s->status, "%s",
-             !recorder_started(rec) ? "waiting" : recorder_ended(rec) ? "ended" : "playing");
+             !record_started(rec) ? "waiting" : record_ended(rec) ? "ended" : "playing");
     s->komi = L->ro->has_komi ? L->ro->komi : 7.5;
 }
 
 /* Publishes what changed in the record since the last call: one state per
  * move (so viewers get every move, even several from one view), each
  * flagged event with its evidence, then the state and the SGF text. */
-static void live_sync(live *L, recorder *rec)
+static void live_sync(live *L, record *rec)
 {
     if (!L->sb || !rec) return;
-    const recorder_event *ev;
-    size_t n = recorder_events(rec, &ev);
+    const record_event *ev;
+    size_t n = record_events(rec, &ev);
     if (n == L->n_seen) return;
-    serve_state s;
+    broadcast_state s;
     for (size_t i = L->n_seen; i < n; i++) {
-        const recorder_event *e = &ev[i];
-        if (e->kind == REC_EV_MOVE || e->kind == REC_EV_PASS) {
+        const record_event *e = &ev[i];
+        if (e->kind == RECORD_EV_MOVE || e->kind == RECORD_EV_PASS) {
             L->last_color = e->color;
             L->last_point = e->point;
-            L->last_pass = e->kind == REC_EV_PASS;
+            L->last_pass = e->kind == RECORD_EV_PASS;
             L->last_move_ms = wall_ms();
             live_state(L, rec, &s);
             s.move_number = e->move_number;
-            serve_board_publish_state(L->sb, &s);
-        } else if (e->kind == REC_EV_REFEREE || e->kind == REC_EV_SIGNAL) {
+            broadcast_board_publish_state(L->sb, &s);
+        } else if (e->kind == RECORD_EV_REFEREE || e->kind == RECORD_EV_SIGNAL) {
             const gs_image *fb = NULL, *fa = NULL;
-            recorder_frames(rec, &fb, &fa);
-            serve_event se;
+            record_frames(rec, &fb, &fa);
+            broadcast_event se;
             memset(&se, 0, sizeof se);
             se.code = e->code;
             se.message = e->text;
@@ -94,7 +94,7 @@ static void live_sync(live *L, recorder *rec)
             se.after = L->have_seen ? &L->seen : NULL;
             se.frame_before = fb;
             se.frame_after = fa;
-            int id = serve_board_publish_event(L->sb, &se);
+            int id = broadcast_board_publish_event(L->sb, &se);
             if (id > 0) {
                 if (L->n_ev == L->cap_ev) {
                     size_t nc = L->cap_ev ? L->cap_ev * 2 : 16;
@@ -112,26 +112,26 @@ static void live_sync(live *L, recorder *rec)
     }
     L->n_seen = n;
     live_state(L, rec, &s);
-    serve_board_publish_state(L->sb, &s);
+    broadcast_board_publish_state(L->sb, &s);
     char *text = NULL;
     size_t len = 0;
     gs_error e;
-    if (recorder_sgf_text(rec, &text, &len, &e) == GS_OK) serve_board_set_sgf(L->sb, text, len);
+    if (record_sgf_text(rec, &text, &len, &e) == GS_OK) broadcast_board_set_sgf(L->sb, text, len);
     free(text);
 }
 
 /* Applies the rulings the referee made since the last frame. */
-static gs_status live_rulings(live *L, recorder *rec, double t_ms, gs_error *err)
+static gs_status live_rulings(live *L, record *rec, double t_ms, gs_error *err)
 {
     if (!L->sb || !rec) return GS_OK;
-    serve_ruling sr;
-    while (serve_board_poll_ruling(L->sb, &sr)) {
+    broadcast_ruling sr;
+    while (broadcast_board_poll_ruling(L->sb, &sr)) {
         const live_event *le = NULL;
         for (size_t i = 0; i < L->n_ev && sr.event_id > 0; i++)
             if (L->ev[i].serve_id == sr.event_id) le = &L->ev[i];
-        recorder_ruling ru;
+        record_ruling ru;
         memset(&ru, 0, sizeof ru);
-        ru.kind = (recorder_ruling_kind)sr.kind;
+        ru.kind = (record_ruling_kind)sr.kind;
         ru.color = sr.color;
         ru.warning = sr.warning;
         ru.npoints = sr.npoints;
@@ -143,19 +143,19 @@ static gs_status live_rulings(live *L, recorder *rec, double t_ms, gs_error *err
             ru.points = &le->point;
         }
         char words[400];
-        serve_ruling_describe(&sr, words, sizeof words);
+        broadcast_ruling_describe(&sr, words, sizeof words);
         ru.words = words;
-        gs_status st = recorder_apply_ruling(rec, &ru, t_ms, err);
+        gs_status st = record_apply_ruling(rec, &ru, t_ms, err);
         if (st != GS_OK) return st;
     }
     return GS_OK;
 }
 
-void recorder_run_options_init(recorder_run_options *o)
+void record_run_options_init(record_run_options *o)
 {
     memset(o, 0, sizeof *o);
-    tracker_options_init(&o->tracker);
-    recorder_options_init(&o->recorder);
+    track_options_init(&o->tracker);
+    record_options_init(&o->recorder);
 }
 
 static gs_color parse_color(const char *s)
@@ -166,7 +166,7 @@ static gs_color parse_color(const char *s)
 }
 
 /* Returns 1 to stop (q), 0 otherwise. */
-static int do_command(recorder *r, char *line, double t_ms, const char **reason)
+static int do_command(record *r, char *line, double t_ms, const char **reason)
 {
     size_t n = strlen(line);
     while (n && isspace((unsigned char)line[n - 1])) line[--n] = 0;
@@ -179,52 +179,52 @@ static int do_command(recorder *r, char *line, double t_ms, const char **reason)
         return 1;
     }
     if (!strcmp(s, "end")) {
-        recorder_end_game(r, t_ms, &e);
+        record_end_game(r, t_ms, &e);
         return 0;
     }
     if (!strncmp(s, "pass", 4) && (s[4] == 0 || isspace((unsigned char)s[4]))) {
-        recorder_pass(r, parse_color(s + 4), t_ms, &e);
+        record_pass(r, parse_color(s + 4), t_ms, &e);
         return 0;
     }
     if (!strncmp(s, "resign", 6) && (s[6] == 0 || isspace((unsigned char)s[6]))) {
-        recorder_resign(r, parse_color(s + 6), t_ms, &e);
+        record_resign(r, parse_color(s + 6), t_ms, &e);
         return 0;
     }
     char msg[160];
     snprintf(msg, sizeof msg, "unknown command \"%.40s\" (q, end, pass [B|W], resign B|W)", s);
-    recorder_note(r, "command", msg, t_ms, &e);
+    record_note(r, "command", msg, t_ms, &e);
     return 0;
 }
 
-gs_status recorder_run(capture_source *src, const recorder_run_options *o, recorder_run_stats *stats,
+gs_status record_run(capture_source *src, const record_run_options *o, record_run_stats *stats,
                        gs_error *err)
 {
-    recorder_run_stats tmp;
+    record_run_stats tmp;
     if (!stats) stats = &tmp;
     memset(stats, 0, sizeof *stats);
     stats->stop_reason = "end of input";
-    tracker *tr = NULL;
-    recorder *rec = NULL;
-    tracker_update *up = malloc(sizeof *up);
-    occlusion *oc = occlusion_create();
+    track *tr = NULL;
+    record *rec = NULL;
+    track_update *up = malloc(sizeof *up);
+    track_hands *oc = track_hands_create();
     uint8_t covered[GS_MAX_SIZE * GS_MAX_SIZE];
     if (!up || !oc) {
         free(up);
-        occlusion_destroy(oc);
+        track_hands_destroy(oc);
         return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     }
     if (!o->decode_only) {
-        tr = tracker_create(&o->tracker, err);
+        tr = track_create(&o->tracker, err);
         if (!tr) {
             free(up);
-            occlusion_destroy(oc);
+            track_hands_destroy(oc);
             return err ? err->status : GS_ERR_NOMEM;
         }
-        rec = recorder_create(&o->recorder, err);
+        rec = record_create(&o->recorder, err);
         if (!rec) {
-            tracker_destroy(tr);
+            track_destroy(tr);
             free(up);
-            occlusion_destroy(oc);
+            track_hands_destroy(oc);
             return err ? err->status : GS_ERR_NOMEM;
         }
     }
@@ -256,7 +256,7 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
         }
         /* commands wait for the first settled view: a pass or a
          * resignation needs a game to belong to */
-        if (polling && rec && recorder_started(rec)) {
+        if (polling && rec && record_started(rec)) {
             char line[256];
             int pr;
             while ((pr = o->poll(o->poll_user, line, sizeof line)) == 1) {
@@ -295,14 +295,14 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
         if (cr == CAPTURE_LOST && !camera) {
             if (rec) {
                 gs_error e;
-                recorder_note(rec, "frame", capture_last_error(src), last_t, &e);
+                record_note(rec, "frame", capture_last_error(src), last_t, &e);
             }
             continue;
         }
         if (cr == CAPTURE_LOST) {
             if (!lost && rec) {
                 gs_error e;
-                recorder_note(rec, "camera_lost", capture_last_error(src), last_t, &e);
+                record_note(rec, "camera_lost", capture_last_error(src), last_t, &e);
             }
             lost = true;
             continue;
@@ -311,8 +311,8 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
             lost = false;
             if (rec) {
                 gs_error e;
-                recorder_note(rec, "camera_back", "camera back: carrying on with the same game", info.t_ms, &e);
-                tracker_reset_settle(tr);
+                record_note(rec, "camera_back", "camera back: carrying on with the same game", info.t_ms, &e);
+                track_reset_settle(tr);
             }
         }
         stats->frames++;
@@ -322,19 +322,19 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
             o->progress(o->progress_user, stats->frames, total);
         }
         if (o->decode_only) continue;
-        if (L.sb) serve_board_publish_frame(L.sb, frame, tracker_grid(tr));
+        if (L.sb) broadcast_board_publish_frame(L.sb, frame, track_grid(tr));
         gs_error e;
-        if (tracker_feed(tr, frame, info.t_ms, info.settled, up, &e) != GS_OK) {
+        if (track_feed(tr, frame, info.t_ms, info.settled, up, &e) != GS_OK) {
             /* a broken frame or a failed read is not the end of a game */
-            recorder_note(rec, "frame", e.msg, info.t_ms, &e);
+            record_note(rec, "frame", e.msg, info.t_ms, &e);
             continue;
         }
         stats->full_reads += up->reads;
         if (up->note[0]) {
             if (!up->have_grid) {
                 if (!first_note[0]) snprintf(first_note, sizeof first_note, "%s", up->note);
-            } else if (recorder_started(rec)) {
-                recorder_note(rec, "board", up->note, info.t_ms, &e);
+            } else if (record_started(rec)) {
+                record_note(rec, "board", up->note, info.t_ms, &e);
             }
         }
         if (o->frame_delay_ms > 0) {
@@ -344,55 +344,55 @@ gs_status recorder_run(capture_source *src, const recorder_run_options *o, recor
         if (!up->settled) continue;
         stats->settled_views++;
         if (L.sb) {
-            recorder_position(rec, &L.before);
+            record_position(rec, &L.before);
             L.seen = up->pos;
             L.have_seen = true;
         }
         /* a hand resting on the board stays still too: what reaches in
          * from outside is not read (the record's value is kept there) */
-        if (up->refound) occlusion_reset(oc);
+        if (up->refound) track_hands_reset(oc);
         bool reaching = false;
-        int ncov = tracker_grid(tr) ? occlusion_mark(oc, frame, tracker_grid(tr), covered, &reaching) : 0;
+        int ncov = track_grid(tr) ? track_hands_mark(oc, frame, track_grid(tr), covered, &reaching) : 0;
         stats->covered_views += ncov > 0;
         int npt = up->pos.size * up->pos.size;
         bool any_unc = up->n_uncertain > 0 || ncov > 0;
         for (int i = 0; i < npt && ncov > 0; i++) up->uncertain[i] |= covered[i];
-        st = recorder_observe(rec, &up->pos, any_unc ? up->uncertain : NULL, info.t_ms, frame, err);
+        st = record_observe(rec, &up->pos, any_unc ? up->uncertain : NULL, info.t_ms, frame, err);
         if (st != GS_OK) break;
         /* end-of-game signals count on a clear view only */
-        if (ncov == 0 && !reaching) st = recorder_margin(rec, &up->margin, info.t_ms, err);
+        if (ncov == 0 && !reaching) st = record_margin(rec, &up->margin, info.t_ms, err);
         if (st != GS_OK) break;
     }
     (void)game_over_asked;
     if (rec) {
         gs_error e;
         gs_status fs;
-        if (!recorder_started(rec)) {
+        if (!record_started(rec)) {
             fs = gs_error_set(&e, GS_ERR_NOBOARD, "no board found in %ld frames%s%s", stats->frames,
                               first_note[0] ? ": " : "", first_note);
         } else if (end_of_input && !stopped) {
-            fs = recorder_finish(rec, last_t, &e);
+            fs = record_finish(rec, last_t, &e);
         } else {
-            fs = recorder_stop(rec, last_t, &e);
+            fs = record_stop(rec, last_t, &e);
         }
         if (st == GS_OK && fs != GS_OK) {
             st = fs;
             if (err) *err = e;
         }
-        stats->moves = recorder_move_count(rec);
-        stats->referee_events = recorder_referee_count(rec);
-        if (recorder_started(rec)) {
+        stats->moves = record_move_count(rec);
+        stats->referee_events = record_referee_count(rec);
+        if (record_started(rec)) {
             stats->have_final = true;
-            recorder_position(rec, &stats->final_pos);
+            record_position(rec, &stats->final_pos);
         }
-        snprintf(stats->result, sizeof stats->result, "%s", recorder_result(rec));
+        snprintf(stats->result, sizeof stats->result, "%s", record_result(rec));
         live_sync(&L, rec); /* viewers see the end and the result */
     }
     free(L.ev);
     stats->ms_total = gs_now_ms() - t0;
-    recorder_destroy(rec);
-    tracker_destroy(tr);
-    occlusion_destroy(oc);
+    record_destroy(rec);
+    track_destroy(tr);
+    track_hands_destroy(oc);
     free(up);
     return st;
 }

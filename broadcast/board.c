@@ -1,11 +1,11 @@
-/* record/serve.c: one board's live pages, SSE stream and referee console.
+/* broadcast/board.c: one board's live pages, SSE stream and referee console.
  *
  * Publishers (the recorder's thread) copy into this object under `mu` and
  * broadcast `cv`; viewers' threads (one per HTTP connection) wait on `cv`
  * and copy messages out of a bounded ring.  No publisher call ever touches
  * a socket, so the recorder's frame loop cannot be stalled by a viewer. */
-#include "record/serve_internal.h"
-#include "vision/cv_shim.h"
+#include "broadcast/broadcast_internal.h"
+#include "cvshim/cvshim.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 /* Events and rulings a viewer connecting late still gets (the newest). */
-#define SERVE_HISTORY (2 * SERVE_EVENTS_KEPT)
+#define BROADCAST_HISTORY (2 * BROADCAST_EVENTS_KEPT)
 
 typedef struct ring_msg {
     long seq;
@@ -33,33 +33,33 @@ typedef struct kept_event {
     gs_image *img[2];  /* evidence frames, before / after */
 } kept_event;
 
-struct serve_board {
-    serve_httpd *httpd;
+struct broadcast_board {
+    broadcast_httpd *httpd;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool stopping;
     char name[64], id[64], token[72], url[160];
 
     /* last state */
-    serve_state state;
+    broadcast_state state;
     bool has_state;
     char *state_json;
 
-    /* SSE ring: messages next_seq-SERVE_RING .. next_seq-1 */
-    ring_msg ring[SERVE_RING];
+    /* SSE ring: messages next_seq-BROADCAST_RING .. next_seq-1 */
+    ring_msg ring[BROADCAST_RING];
     long next_seq;
 
     /* flagged events */
-    kept_event events[SERVE_EVENTS_KEPT];
+    kept_event events[BROADCAST_EVENTS_KEPT];
     int next_event_id;
 
     /* public "event" and "ruling" messages, replayed to a viewer who
      * connects (or resyncs) later so its events panel is not empty */
-    char *history[SERVE_HISTORY];
+    char *history[BROADCAST_HISTORY];
     long hist_next;
 
-    /* rulings waiting for the recorder */
-    serve_ruling queue[64];
+    /* rulings waiting for the record */
+    broadcast_ruling queue[64];
     int q_head, q_count, next_ruling_id;
     int warnings[3];   /* indexed by gs_color */
 
@@ -77,9 +77,9 @@ struct serve_board {
     char *sgf;
     size_t sgf_len;
 
-    serve_stats stats;
+    broadcast_stats stats;
 
-    serve_mqtt *mqtt;
+    broadcast_mqtt *mqtt;
     char topic_state[128], topic_events[128];
 
     pthread_t announcer;
@@ -89,9 +89,9 @@ struct serve_board {
 
 /* ----------------------------------------------------------- small stuff */
 
-void serve_config_init(serve_config *cfg) { memset(cfg, 0, sizeof *cfg); }
+void broadcast_config_init(broadcast_config *cfg) { memset(cfg, 0, sizeof *cfg); }
 
-void serve_state_init(serve_state *s, int size)
+void broadcast_state_init(broadcast_state *s, int size)
 {
     memset(s, 0, sizeof *s);
     gs_position_clear(&s->pos, size);
@@ -99,19 +99,19 @@ void serve_state_init(serve_state *s, int size)
     snprintf(s->status, sizeof s->status, "playing");
 }
 
-static const char *const ruling_names[SERVE_RULING_COUNT_] = {
+static const char *const ruling_names[BROADCAST_RULING_COUNT_] = {
     "void", "restore", "remove_dead", "warn", "accept", "pass", "end", "resign"};
 
-const char *serve_ruling_name(serve_ruling_kind k)
+const char *broadcast_ruling_name(broadcast_ruling_kind k)
 {
-    return (unsigned)k < SERVE_RULING_COUNT_ ? ruling_names[k] : NULL;
+    return (unsigned)k < BROADCAST_RULING_COUNT_ ? ruling_names[k] : NULL;
 }
 
-bool serve_ruling_parse_kind(const char *name, serve_ruling_kind *out)
+bool broadcast_ruling_parse_kind(const char *name, broadcast_ruling_kind *out)
 {
-    for (int i = 0; name && i < SERVE_RULING_COUNT_; i++)
+    for (int i = 0; name && i < BROADCAST_RULING_COUNT_; i++)
         if (!strcmp(name, ruling_names[i])) {
-            *out = (serve_ruling_kind)i;
+            *out = (broadcast_ruling_kind)i;
             return true;
         }
     return false;
@@ -119,23 +119,23 @@ bool serve_ruling_parse_kind(const char *name, serve_ruling_kind *out)
 
 static const char *color_word(gs_color c) { return c == GS_BLACK ? "Black" : c == GS_WHITE ? "White" : "nobody"; }
 
-size_t serve_ruling_describe(const serve_ruling *r, char *buf, size_t len)
+size_t broadcast_ruling_describe(const broadcast_ruling *r, char *buf, size_t len)
 {
-    static const char *const what[SERVE_RULING_COUNT_] = {
+    static const char *const what[BROADCAST_RULING_COUNT_] = {
         "move void", "stones put back", "dead stones removed", "warning",
         "move accepted", "move void, counted as a pass", "game ended", "resigns"};
     time_t t = (time_t)(r->unix_ms / 1000);
     struct tm tm;
     gmtime_r(&t, &tm);
-    const char *w = (unsigned)r->kind < SERVE_RULING_COUNT_ ? what[r->kind] : "ruling";
+    const char *w = (unsigned)r->kind < BROADCAST_RULING_COUNT_ ? what[r->kind] : "ruling";
     int n;
-    if (r->kind == SERVE_RULING_RESIGN)
+    if (r->kind == BROADCAST_RULING_RESIGN)
         n = snprintf(buf, len, "Referee (%02d:%02d:%02d UTC): %s resigns", tm.tm_hour, tm.tm_min, tm.tm_sec,
                      color_word(r->color));
     else
         n = snprintf(buf, len, "Referee (%02d:%02d:%02d UTC): %s", tm.tm_hour, tm.tm_min, tm.tm_sec, w);
     size_t used = n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
-    if (r->warning && r->kind != SERVE_RULING_WARN && used < len)
+    if (r->warning && r->kind != BROADCAST_RULING_WARN && used < len)
         used += (size_t)snprintf(buf + used, len - used, ", warning");
     if (r->warning && used < len) {
         int cnt = r->color == GS_BLACK ? r->warnings_black : r->warnings_white;
@@ -144,7 +144,7 @@ size_t serve_ruling_describe(const serve_ruling *r, char *buf, size_t len)
     }
     if ((r->loser == GS_BLACK || r->loser == GS_WHITE) && used < len) {
         n = snprintf(buf + used, len - used, "; %s loses the game%s", color_word(r->loser),
-                     r->kind == SERVE_RULING_RESIGN ? "" : " (two warnings)");
+                     r->kind == BROADCAST_RULING_RESIGN ? "" : " (two warnings)");
         used = n < 0 || used + (size_t)n >= len ? len - 1 : used + (size_t)n;
     }
     if (r->note[0] && used < len) {
@@ -155,7 +155,7 @@ size_t serve_ruling_describe(const serve_ruling *r, char *buf, size_t len)
 }
 
 /* Constant-time comparison so the token cannot be guessed byte by byte. */
-static bool token_ok(const serve_board *sb, const char *given)
+static bool token_ok(const broadcast_board *sb, const char *given)
 {
     if (!given) return false;
     size_t a = strlen(sb->token), b = strlen(given);
@@ -164,37 +164,37 @@ static bool token_ok(const serve_board *sb, const char *given)
     return diff == 0;
 }
 
-static bool request_token_ok(const serve_board *sb, const serve_req *req)
+static bool request_token_ok(const broadcast_board *sb, const broadcast_req *req)
 {
-    const char *auth = serve_req_header(req, "Authorization");
+    const char *auth = broadcast_req_header(req, "Authorization");
     if (auth && !strncmp(auth, "Bearer ", 7)) return token_ok(sb, auth + 7);
-    const char *x = serve_req_header(req, "X-Goscribe-Token");
+    const char *x = broadcast_req_header(req, "X-Goscribe-Token");
     if (x) return token_ok(sb, x);
-    return token_ok(sb, serve_req_query(req, "token"));
+    return token_ok(sb, broadcast_req_query(req, "token"));
 }
 
 /* Keeps a copy of a public event/ruling message for late viewers (mu held). */
-static void history_push_locked(serve_board *sb, const char *json)
+static void history_push_locked(broadcast_board *sb, const char *json)
 {
     char *c = strdup(json);
     if (!c) return;  /* only late viewers miss it */
-    char **slot = &sb->history[sb->hist_next++ % SERVE_HISTORY];
+    char **slot = &sb->history[sb->hist_next++ % BROADCAST_HISTORY];
     free(*slot);
     *slot = c;
 }
 
 /* Writes the kept events and rulings, oldest first (mu held). */
-static void history_replay_locked(const serve_board *sb, serve_buf *out)
+static void history_replay_locked(const broadcast_board *sb, broadcast_buf *out)
 {
-    long first = sb->hist_next - SERVE_HISTORY;
+    long first = sb->hist_next - BROADCAST_HISTORY;
     for (long i = first < 0 ? 0 : first; i < sb->hist_next; i++)
-        serve_buf_printf(out, "data: %s\n\n", sb->history[i % SERVE_HISTORY]);
+        broadcast_buf_printf(out, "data: %s\n\n", sb->history[i % BROADCAST_HISTORY]);
 }
 
 /* Appends one message to the ring (mu held); takes json. */
-static void ring_push_locked(serve_board *sb, char *json, size_t len)
+static void ring_push_locked(broadcast_board *sb, char *json, size_t len)
 {
-    ring_msg *m = &sb->ring[sb->next_seq % SERVE_RING];
+    ring_msg *m = &sb->ring[sb->next_seq % BROADCAST_RING];
     free(m->json);
     m->seq = sb->next_seq++;
     m->json = json;
@@ -210,7 +210,7 @@ static void grid_text(const gs_position *p, char *out)
     out[n] = '\0';
 }
 
-static bool state_equal(const serve_state *a, const serve_state *b)
+static bool state_equal(const broadcast_state *a, const broadcast_state *b)
 {
     return a->pos.size == b->pos.size &&
            !memcmp(a->pos.cell, b->pos.cell, (size_t)(a->pos.size * a->pos.size)) &&
@@ -223,29 +223,29 @@ static bool state_equal(const serve_state *a, const serve_state *b)
            !strcmp(a->status, b->status) && a->komi == b->komi;
 }
 
-static void mqtt_send(serve_board *sb, const char *topic, const char *json, size_t len)
+static void mqtt_send(broadcast_board *sb, const char *topic, const char *json, size_t len)
 {
-    if (sb->mqtt) serve_mqtt_publish(sb->mqtt, topic, json, len, true);
+    if (sb->mqtt) broadcast_mqtt_publish(sb->mqtt, topic, json, len, true);
 }
 
 /* ------------------------------------------------------------ publishers */
 
-void serve_board_publish_state(serve_board *sb, const serve_state *in)
+void broadcast_board_publish_state(broadcast_board *sb, const broadcast_state *in)
 {
     if (!sb || !in || in->pos.size < 5 || in->pos.size > GS_MAX_SIZE) return;
-    serve_state s = *in;
+    broadcast_state s = *in;
     s.black[sizeof s.black - 1] = s.white[sizeof s.white - 1] = '\0';
     s.result[sizeof s.result - 1] = s.status[sizeof s.status - 1] = '\0';
     pthread_mutex_lock(&sb->mu);
     bool same = sb->has_state && state_equal(&sb->state, &s);
-    serve_state prev = sb->state;
+    broadcast_state prev = sb->state;
     bool had = sb->has_state;
     int wb = sb->warnings[GS_BLACK], ww = sb->warnings[GS_WHITE];
     pthread_mutex_unlock(&sb->mu);
     if (same) return;
 
-    serve_buf st = {0}, mv = {0};
-    serve_state_json(&st, &s, sb->name, sb->id, sb->url, wb, ww);
+    broadcast_buf st = {0}, mv = {0};
+    broadcast_state_json(&st, &s, sb->name, sb->id, sb->url, wb, ww);
     bool new_move = (s.last_color == GS_BLACK || s.last_color == GS_WHITE) &&
                     (!had || s.move_number != prev.move_number || s.last_move_unix_ms != prev.last_move_unix_ms);
     if (new_move) {
@@ -255,14 +255,14 @@ void serve_board_publish_state(serve_board *sb, const serve_state *in)
             pt[0] = (char)('a' + s.last_point.x);
             pt[1] = (char)('a' + s.last_point.y);
         }
-        serve_buf_printf(&mv, "{\"type\":\"move\",\"move_number\":%d,\"color\":\"%s\",\"point\":\"%s\","
+        broadcast_buf_printf(&mv, "{\"type\":\"move\",\"move_number\":%d,\"color\":\"%s\",\"point\":\"%s\","
                               "\"pass\":%s,\"unix_ms\":%lld}",
-                         s.move_number, serve_color_name(s.last_color), pt, pt[0] ? "false" : "true",
+                         s.move_number, broadcast_color_name(s.last_color), pt, pt[0] ? "false" : "true",
                          (long long)s.last_move_unix_ms);
     }
     if (st.oom || mv.oom) {
-        serve_buf_free(&st);
-        serve_buf_free(&mv);
+        broadcast_buf_free(&st);
+        broadcast_buf_free(&mv);
         return;
     }
     char *for_mqtt = st.p ? strdup(st.p) : NULL;
@@ -278,7 +278,7 @@ void serve_board_publish_state(serve_board *sb, const serve_state *in)
     free(for_mqtt);
 }
 
-int serve_board_publish_event(serve_board *sb, const serve_event *ev)
+int broadcast_board_publish_event(broadcast_board *sb, const broadcast_event *ev)
 {
     if (!sb || !ev) return 0;
     gs_image *img[2] = {ev->frame_before ? gs_image_copy(ev->frame_before) : NULL,
@@ -287,48 +287,48 @@ int serve_board_publish_event(serve_board *sb, const serve_event *ev)
     int id = ++sb->next_event_id;
     pthread_mutex_unlock(&sb->mu);
 
-    serve_buf pub = {0};
-    serve_buf_printf(&pub, "{\"type\":\"event\",\"id\":%d,\"code\":", id);
-    serve_buf_json_str(&pub, ev->code ? ev->code : "note");
-    serve_buf_puts(&pub, ",\"message\":");
-    serve_buf_json_str(&pub, ev->message ? ev->message : "");
-    serve_buf_printf(&pub, ",\"color\":\"%s\",\"move_number\":%d,\"points\":[", serve_color_name(ev->color),
+    broadcast_buf pub = {0};
+    broadcast_buf_printf(&pub, "{\"type\":\"event\",\"id\":%d,\"code\":", id);
+    broadcast_buf_json_str(&pub, ev->code ? ev->code : "note");
+    broadcast_buf_puts(&pub, ",\"message\":");
+    broadcast_buf_json_str(&pub, ev->message ? ev->message : "");
+    broadcast_buf_printf(&pub, ",\"color\":\"%s\",\"move_number\":%d,\"points\":[", broadcast_color_name(ev->color),
                      ev->move_number);
-    int np = ev->points ? (ev->npoints < SERVE_MAX_POINTS ? ev->npoints : SERVE_MAX_POINTS) : 0;
+    int np = ev->points ? (ev->npoints < BROADCAST_MAX_POINTS ? ev->npoints : BROADCAST_MAX_POINTS) : 0;
     int sz = ev->before ? ev->before->size : ev->after ? ev->after->size : GS_MAX_SIZE;
     int written = 0;
     for (int i = 0; i < np; i++) {
         gs_point p = ev->points[i];
         if (p.x < 0 || p.y < 0 || p.x >= sz || p.y >= sz) continue;
-        serve_buf_printf(&pub, "%s\"%c%c\"", written++ ? "," : "", 'a' + p.x, 'a' + p.y);
+        broadcast_buf_printf(&pub, "%s\"%c%c\"", written++ ? "," : "", 'a' + p.x, 'a' + p.y);
     }
-    serve_buf_printf(&pub, "],\"has_before\":%s,\"has_after\":%s,\"unix_ms\":%lld}", img[0] ? "true" : "false",
+    broadcast_buf_printf(&pub, "],\"has_before\":%s,\"has_after\":%s,\"unix_ms\":%lld}", img[0] ? "true" : "false",
                      img[1] ? "true" : "false", (long long)serve_unix_ms());
-    serve_buf det = {0};
+    broadcast_buf det = {0};
     if (!pub.oom) {
-        serve_buf_add(&det, pub.p, pub.len - 1);
+        broadcast_buf_add(&det, pub.p, pub.len - 1);
         char g[GS_MAX_SIZE * GS_MAX_SIZE + 1];
         if (ev->before && ev->before->size >= 5 && ev->before->size <= GS_MAX_SIZE) {
             grid_text(ev->before, g);
-            serve_buf_printf(&det, ",\"size\":%d,\"before\":\"%s\"", ev->before->size, g);
+            broadcast_buf_printf(&det, ",\"size\":%d,\"before\":\"%s\"", ev->before->size, g);
         }
         if (ev->after && ev->after->size >= 5 && ev->after->size <= GS_MAX_SIZE) {
             grid_text(ev->after, g);
-            serve_buf_printf(&det, "%s,\"after\":\"%s\"", ev->before ? "" : "", g);
-            if (!ev->before) serve_buf_printf(&det, ",\"size\":%d", ev->after->size);
+            broadcast_buf_printf(&det, "%s,\"after\":\"%s\"", ev->before ? "" : "", g);
+            if (!ev->before) broadcast_buf_printf(&det, ",\"size\":%d", ev->after->size);
         }
-        serve_buf_puts(&det, "}");
+        broadcast_buf_puts(&det, "}");
     }
     if (pub.oom || det.oom) {
-        serve_buf_free(&pub);
-        serve_buf_free(&det);
+        broadcast_buf_free(&pub);
+        broadcast_buf_free(&det);
         gs_image_destroy(img[0]);
         gs_image_destroy(img[1]);
         return 0;
     }
     char *for_mqtt = strdup(pub.p);
     pthread_mutex_lock(&sb->mu);
-    kept_event *k = &sb->events[id % SERVE_EVENTS_KEPT];
+    kept_event *k = &sb->events[id % BROADCAST_EVENTS_KEPT];
     char *old_json = k->json, *old_det = k->detail;
     gs_image *old_img[2] = {k->img[0], k->img[1]};
     k->id = id;
@@ -350,7 +350,7 @@ int serve_board_publish_event(serve_board *sb, const serve_event *ev)
     return id;
 }
 
-void serve_board_publish_frame(serve_board *sb, const gs_image *frame, const vision_grid *grid)
+void broadcast_board_publish_frame(broadcast_board *sb, const gs_image *frame, const vision_grid *grid)
 {
     if (!sb || !frame || !frame->buf || frame->width <= 0 || frame->height <= 0) return;
     double now = gs_now_ms();
@@ -373,7 +373,7 @@ void serve_board_publish_frame(serve_board *sb, const gs_image *frame, const vis
     gs_image_destroy(old);
 }
 
-void serve_board_set_sgf(serve_board *sb, const char *text, size_t len)
+void broadcast_board_set_sgf(broadcast_board *sb, const char *text, size_t len)
 {
     if (!sb || !text) return;
     char *c = malloc(len + 1);
@@ -388,7 +388,7 @@ void serve_board_set_sgf(serve_board *sb, const char *text, size_t len)
     free(old);
 }
 
-bool serve_board_poll_ruling(serve_board *sb, serve_ruling *out)
+bool broadcast_board_poll_ruling(broadcast_board *sb, broadcast_ruling *out)
 {
     if (!sb) return false;
     bool got = false;
@@ -403,7 +403,7 @@ bool serve_board_poll_ruling(serve_board *sb, serve_ruling *out)
     return got;
 }
 
-void serve_board_stats(serve_board *sb, serve_stats *out)
+void broadcast_board_stats(broadcast_board *sb, broadcast_stats *out)
 {
     memset(out, 0, sizeof *out);
     if (!sb) return;
@@ -412,48 +412,48 @@ void serve_board_stats(serve_board *sb, serve_stats *out)
     pthread_mutex_unlock(&sb->mu);
 }
 
-int serve_board_port(const serve_board *sb) { return sb ? serve_httpd_port(sb->httpd) : 0; }
-const char *serve_board_token(const serve_board *sb) { return sb ? sb->token : ""; }
-const char *serve_board_url(const serve_board *sb) { return sb ? sb->url : ""; }
+int broadcast_board_port(const broadcast_board *sb) { return sb ? broadcast_httpd_port(sb->httpd) : 0; }
+const char *broadcast_board_token(const broadcast_board *sb) { return sb ? sb->token : ""; }
+const char *broadcast_board_url(const broadcast_board *sb) { return sb ? sb->url : ""; }
 
 /* ------------------------------------------------------------ SSE stream */
 
 typedef struct viewer {
-    serve_board *sb;
+    broadcast_board *sb;
     long next_seq;
     bool started;
-    serve_buf out;
+    broadcast_buf out;
     size_t off;
 } viewer;
 
 /* Fills v->out with what the viewer should get next (mu held). */
 static bool viewer_fill_locked(viewer *v)
 {
-    serve_board *sb = v->sb;
+    broadcast_board *sb = v->sb;
     if (!v->started) {
         v->started = true;
-        serve_buf_puts(&v->out, "retry: 2000\n\n");
-        if (sb->state_json) serve_buf_printf(&v->out, "data: %s\n\n", sb->state_json);
+        broadcast_buf_puts(&v->out, "retry: 2000\n\n");
+        if (sb->state_json) broadcast_buf_printf(&v->out, "data: %s\n\n", sb->state_json);
         history_replay_locked(sb, &v->out);
         return true;
     }
-    long oldest = sb->next_seq - SERVE_RING;
+    long oldest = sb->next_seq - BROADCAST_RING;
     if (oldest < 0) oldest = 0;
     if (v->next_seq < oldest) {
         /* too slow: skip what the ring no longer holds and start over */
         sb->stats.resyncs++;
         v->next_seq = sb->next_seq;
-        serve_buf_puts(&v->out, "data: {\"type\":\"resync\"}\n\n");
-        if (sb->state_json) serve_buf_printf(&v->out, "data: %s\n\n", sb->state_json);
+        broadcast_buf_puts(&v->out, "data: {\"type\":\"resync\"}\n\n");
+        if (sb->state_json) broadcast_buf_printf(&v->out, "data: %s\n\n", sb->state_json);
         history_replay_locked(sb, &v->out);
         return true;
     }
     bool any = false;
     while (v->next_seq < sb->next_seq && v->out.len < 4096) { /* short lock hold */
-        ring_msg *m = &sb->ring[v->next_seq % SERVE_RING];
-        serve_buf_printf(&v->out, "id: %ld\ndata: ", m->seq);
-        serve_buf_add(&v->out, m->json, m->len);
-        serve_buf_add(&v->out, "\n\n", 2);
+        ring_msg *m = &sb->ring[v->next_seq % BROADCAST_RING];
+        broadcast_buf_printf(&v->out, "id: %ld\ndata: ", m->seq);
+        broadcast_buf_add(&v->out, m->json, m->len);
+        broadcast_buf_add(&v->out, "\n\n", 2);
         v->next_seq++;
         any = true;
     }
@@ -463,7 +463,7 @@ static bool viewer_fill_locked(viewer *v)
 static long viewer_read(void *cls, char *buf, size_t max)
 {
     viewer *v = cls;
-    serve_board *sb = v->sb;
+    broadcast_board *sb = v->sb;
     if (v->off >= v->out.len) {
         v->out.len = 0;
         v->off = 0;
@@ -474,7 +474,7 @@ static long viewer_read(void *cls, char *buf, size_t max)
             clock_gettime(CLOCK_REALTIME, &ts);
             ts.tv_sec += 10;
             if (pthread_cond_timedwait(&sb->cv, &sb->mu, &ts)) {
-                serve_buf_puts(&v->out, ":\n\n"); /* keep-alive comment */
+                broadcast_buf_puts(&v->out, ":\n\n"); /* keep-alive comment */
                 break;
             }
         }
@@ -495,7 +495,7 @@ static void viewer_done(void *cls)
     pthread_mutex_lock(&v->sb->mu);
     v->sb->stats.viewers--;
     pthread_mutex_unlock(&v->sb->mu);
-    serve_buf_free(&v->out);
+    broadcast_buf_free(&v->out);
     free(v);
 }
 
@@ -530,7 +530,7 @@ static void draw_grid(gs_image *img, const vision_grid *g)
         }
 }
 
-static void handle_frame(serve_board *sb, serve_resp *resp)
+static void handle_frame(broadcast_board *sb, broadcast_resp *resp)
 {
     gs_image *img = NULL;
     vision_grid grid;
@@ -575,7 +575,7 @@ static void handle_frame(serve_board *sb, serve_resp *resp)
     }
     pthread_mutex_unlock(&sb->mu);
     if (!resp->body) {
-        serve_resp_error(resp, 503, "no camera frame yet");
+        broadcast_resp_error(resp, 503, "no camera frame yet");
         return;
     }
     resp->status = 200;
@@ -583,22 +583,22 @@ static void handle_frame(serve_board *sb, serve_resp *resp)
     resp->no_cache = true;
 }
 
-static void handle_evidence(serve_board *sb, const char *rest, serve_resp *resp)
+static void handle_evidence(broadcast_board *sb, const char *rest, broadcast_resp *resp)
 {
     int id = 0;
     char which[16] = {0};
     if (sscanf(rest, "%d/%15[a-z].jpg", &id, which) != 2 || (strcmp(which, "before") && strcmp(which, "after"))) {
-        serve_resp_error(resp, 404, "no such evidence");
+        broadcast_resp_error(resp, 404, "no such evidence");
         return;
     }
     int k = !strcmp(which, "after");
     gs_image *copy = NULL;
     pthread_mutex_lock(&sb->mu);
-    kept_event *e = &sb->events[id % SERVE_EVENTS_KEPT];
+    kept_event *e = &sb->events[id % BROADCAST_EVENTS_KEPT];
     if (id > 0 && e->id == id && e->img[k]) copy = gs_image_copy(e->img[k]);
     pthread_mutex_unlock(&sb->mu);
     if (!copy) {
-        serve_resp_error(resp, 404, "no such evidence");
+        broadcast_resp_error(resp, 404, "no such evidence");
         return;
     }
     uint8_t *jpg = NULL;
@@ -606,7 +606,7 @@ static void handle_evidence(serve_board *sb, const char *rest, serve_resp *resp)
     int rc = cvshim_image_encode_jpeg(copy, 85, &jpg, &len);
     gs_image_destroy(copy);
     if (rc) {
-        serve_resp_error(resp, 500, "cannot encode the frame");
+        broadcast_resp_error(resp, 500, "cannot encode the frame");
         return;
     }
     resp->status = 200;
@@ -615,59 +615,59 @@ static void handle_evidence(serve_board *sb, const char *rest, serve_resp *resp)
     resp->body_len = len;
 }
 
-static void handle_event_list(serve_board *sb, serve_resp *resp)
+static void handle_event_list(broadcast_board *sb, broadcast_resp *resp)
 {
-    serve_buf b = {0};
-    serve_buf_puts(&b, "{\"events\":[");
+    broadcast_buf b = {0};
+    broadcast_buf_puts(&b, "{\"events\":[");
     pthread_mutex_lock(&sb->mu);
-    int first = sb->next_event_id - SERVE_EVENTS_KEPT + 1;
+    int first = sb->next_event_id - BROADCAST_EVENTS_KEPT + 1;
     bool any = false;
     for (int id = first < 1 ? 1 : first; id <= sb->next_event_id; id++) {
-        kept_event *e = &sb->events[id % SERVE_EVENTS_KEPT];
+        kept_event *e = &sb->events[id % BROADCAST_EVENTS_KEPT];
         if (e->id != id || !e->detail) continue;
-        if (any) serve_buf_puts(&b, ",");
-        serve_buf_printf(&b, "{\"ruled\":%s,\"event\":%s}", e->ruled ? "true" : "false", e->detail);
+        if (any) broadcast_buf_puts(&b, ",");
+        broadcast_buf_printf(&b, "{\"ruled\":%s,\"event\":%s}", e->ruled ? "true" : "false", e->detail);
         any = true;
     }
-    serve_buf_printf(&b, "],\"warnings\":{\"B\":%d,\"W\":%d}}", sb->warnings[GS_BLACK], sb->warnings[GS_WHITE]);
+    broadcast_buf_printf(&b, "],\"warnings\":{\"B\":%d,\"W\":%d}}", sb->warnings[GS_BLACK], sb->warnings[GS_WHITE]);
     pthread_mutex_unlock(&sb->mu);
-    serve_resp_json(resp, &b, true);
+    broadcast_resp_json(resp, &b, true);
 }
 
 /* Validates a ruling and queues it; 4xx with nothing queued otherwise. */
-static void handle_ruling(serve_board *sb, const serve_req *req, serve_resp *resp)
+static void handle_ruling(broadcast_board *sb, const broadcast_req *req, broadcast_resp *resp)
 {
     char err[160];
-    serve_json *j = serve_json_parse(req->body, req->body_len, err, sizeof err);
+    broadcast_json *j = broadcast_json_parse(req->body, req->body_len, err, sizeof err);
     if (!j) {
-        serve_resp_error(resp, 400, err);
+        broadcast_resp_error(resp, 400, err);
         return;
     }
-    serve_ruling r;
+    broadcast_ruling r;
     memset(&r, 0, sizeof r);
     const char *msg = NULL;
-    const serve_json *ev = serve_json_get(j, "event");
-    const serve_json *col = serve_json_get(j, "color");
-    const serve_json *warn = serve_json_get(j, "warning");
-    const serve_json *pts = serve_json_get(j, "points");
-    const serve_json *note = serve_json_get(j, "note");
-    if (j->type != SERVE_JSON_OBJ) msg = "a JSON object is expected";
-    else if (!serve_ruling_parse_kind(serve_json_str(j, "ruling", NULL), &r.kind))
+    const broadcast_json *ev = broadcast_json_get(j, "event");
+    const broadcast_json *col = broadcast_json_get(j, "color");
+    const broadcast_json *warn = broadcast_json_get(j, "warning");
+    const broadcast_json *pts = broadcast_json_get(j, "points");
+    const broadcast_json *note = broadcast_json_get(j, "note");
+    if (j->type != BROADCAST_JSON_OBJ) msg = "a JSON object is expected";
+    else if (!broadcast_ruling_parse_kind(broadcast_json_str(j, "ruling", NULL), &r.kind))
         msg = "\"ruling\" must be one of void, restore, remove_dead, warn, accept, pass, end, resign";
-    else if (ev && (ev->type != SERVE_JSON_NUM || ev->num < 0 || ev->num > 1e9 || ev->num != (int)ev->num))
+    else if (ev && (ev->type != BROADCAST_JSON_NUM || ev->num < 0 || ev->num > 1e9 || ev->num != (int)ev->num))
         msg = "\"event\" must be an event id";
-    else if (col && (col->type != SERVE_JSON_STR || (strcmp(col->str, "B") && strcmp(col->str, "W"))))
+    else if (col && (col->type != BROADCAST_JSON_STR || (strcmp(col->str, "B") && strcmp(col->str, "W"))))
         msg = "\"color\" must be \"B\" or \"W\"";
-    else if (warn && warn->type != SERVE_JSON_BOOL) msg = "\"warning\" must be true or false";
-    else if (pts && (pts->type != SERVE_JSON_ARR || pts->n > SERVE_MAX_POINTS)) msg = "\"points\" must be a short array";
-    else if (note && (note->type != SERVE_JSON_STR || strlen(note->str) >= sizeof r.note)) msg = "\"note\" must be a short string";
+    else if (warn && warn->type != BROADCAST_JSON_BOOL) msg = "\"warning\" must be true or false";
+    else if (pts && (pts->type != BROADCAST_JSON_ARR || pts->n > BROADCAST_MAX_POINTS)) msg = "\"points\" must be a short array";
+    else if (note && (note->type != BROADCAST_JSON_STR || strlen(note->str) >= sizeof r.note)) msg = "\"note\" must be a short string";
     if (!msg) {
         r.event_id = ev ? (int)ev->num : 0;
         r.color = col ? (col->str[0] == 'B' ? GS_BLACK : GS_WHITE) : GS_EMPTY;
-        r.warning = warn ? warn->b : r.kind == SERVE_RULING_WARN;
+        r.warning = warn ? warn->b : r.kind == BROADCAST_RULING_WARN;
         for (int i = 0; pts && i < pts->n && !msg; i++) {
-            const serve_json *p = pts->kids[i];
-            if (p->type != SERVE_JSON_STR || strlen(p->str) != 2 || p->str[0] < 'a' || p->str[0] >= 'a' + GS_MAX_SIZE ||
+            const broadcast_json *p = pts->kids[i];
+            if (p->type != BROADCAST_JSON_STR || strlen(p->str) != 2 || p->str[0] < 'a' || p->str[0] >= 'a' + GS_MAX_SIZE ||
                 p->str[1] < 'a' || p->str[1] >= 'a' + GS_MAX_SIZE)
                 msg = "\"points\" must hold SGF points like \"dd\"";
             else
@@ -675,21 +675,21 @@ static void handle_ruling(serve_board *sb, const serve_req *req, serve_resp *res
         }
         if (note) snprintf(r.note, sizeof r.note, "%s", note->str);
     }
-    serve_json_free(j);
+    broadcast_json_free(j);
     if (msg) {
-        serve_resp_error(resp, 400, msg);
+        broadcast_resp_error(resp, 400, msg);
         return;
     }
     int status = 200;
-    serve_buf b = {0}, sse = {0};
+    broadcast_buf b = {0}, sse = {0};
     pthread_mutex_lock(&sb->mu);
-    kept_event *e = r.event_id ? &sb->events[r.event_id % SERVE_EVENTS_KEPT] : NULL;
+    kept_event *e = r.event_id ? &sb->events[r.event_id % BROADCAST_EVENTS_KEPT] : NULL;
     if (e && e->id != r.event_id) {
         msg = "no such event";
         status = 404;
     } else {
         if (r.color == GS_EMPTY && e) r.color = e->color;
-        if (r.color == GS_EMPTY && (r.warning || r.kind == SERVE_RULING_RESIGN)) {
+        if (r.color == GS_EMPTY && (r.warning || r.kind == BROADCAST_RULING_RESIGN)) {
             msg = "\"color\" is needed for a warning or a resignation";
             status = 400;
         } else if (sb->q_count >= 64) {
@@ -703,43 +703,43 @@ static void handle_ruling(serve_board *sb, const serve_req *req, serve_resp *res
         if (r.warning) sb->warnings[r.color]++;
         r.warnings_black = sb->warnings[GS_BLACK];
         r.warnings_white = sb->warnings[GS_WHITE];
-        if (r.kind == SERVE_RULING_RESIGN || (r.warning && sb->warnings[r.color] >= 2)) r.loser = r.color;
+        if (r.kind == BROADCAST_RULING_RESIGN || (r.warning && sb->warnings[r.color] >= 2)) r.loser = r.color;
         sb->queue[(sb->q_head + sb->q_count) % 64] = r;
         sb->q_count++;
         if (e) e->ruled = true;
-        serve_buf_printf(&sse, "{\"type\":\"ruling\",\"id\":%d,\"event_id\":%d,\"ruling\":\"%s\",\"color\":\"%s\","
+        broadcast_buf_printf(&sse, "{\"type\":\"ruling\",\"id\":%d,\"event_id\":%d,\"ruling\":\"%s\",\"color\":\"%s\","
                                "\"warning\":%s,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\",\"unix_ms\":%lld,\"text\":",
-                         r.id, r.event_id, serve_ruling_name(r.kind), serve_color_name(r.color),
+                         r.id, r.event_id, broadcast_ruling_name(r.kind), broadcast_color_name(r.color),
                          r.warning ? "true" : "false", r.warnings_black, r.warnings_white,
-                         serve_color_name(r.loser), (long long)r.unix_ms);
+                         broadcast_color_name(r.loser), (long long)r.unix_ms);
         char words[400];
-        serve_ruling_describe(&r, words, sizeof words);
-        serve_buf_json_str(&sse, words);
-        serve_buf_puts(&sse, "}");
+        broadcast_ruling_describe(&r, words, sizeof words);
+        broadcast_buf_json_str(&sse, words);
+        broadcast_buf_puts(&sse, "}");
         if (!sse.oom) {
             history_push_locked(sb, sse.p);
             ring_push_locked(sb, sse.p, sse.len);
         } else {
-            serve_buf_free(&sse);
+            broadcast_buf_free(&sse);
         }
-        serve_buf_printf(&b, "{\"ok\":true,\"ruling\":%d,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\"}\n",
-                         r.id, r.warnings_black, r.warnings_white, serve_color_name(r.loser));
+        broadcast_buf_printf(&b, "{\"ok\":true,\"ruling\":%d,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\"}\n",
+                         r.id, r.warnings_black, r.warnings_white, broadcast_color_name(r.loser));
     }
     char *for_mqtt = !msg && sse.p && !sse.oom ? strdup(sse.p) : NULL;
     pthread_mutex_unlock(&sb->mu);
     if (for_mqtt) mqtt_send(sb, sb->topic_events, for_mqtt, strlen(for_mqtt));
     free(for_mqtt);
     if (msg) {
-        serve_buf_free(&b);
-        serve_resp_error(resp, status, msg);
+        broadcast_buf_free(&b);
+        broadcast_resp_error(resp, status, msg);
         return;
     }
-    serve_resp_json(resp, &b, false);
+    broadcast_resp_json(resp, &b, false);
 }
 
-static void board_handler(void *ctx, const serve_req *req, serve_resp *resp)
+static void board_handler(void *ctx, const broadcast_req *req, broadcast_resp *resp)
 {
-    serve_board *sb = ctx;
+    broadcast_board *sb = ctx;
     const char *p = req->path;
     bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
     bool post = !strcmp(req->method, "POST");
@@ -747,23 +747,23 @@ static void board_handler(void *ctx, const serve_req *req, serve_resp *resp)
     sb->stats.requests++;
     pthread_mutex_unlock(&sb->mu);
 
-    if (get && serve_static_page(p, "/", serve_page_board, resp)) {
+    if (get && serve_static_page(p, "/", broadcast_page_board, resp)) {
         /* page, script or style */
     } else if (get && !strcmp(p, "/state.json")) {
         pthread_mutex_lock(&sb->mu);
         if (sb->state_json) {
             resp->body = strdup(sb->state_json);
         } else {
-            serve_state s;
-            serve_state_init(&s, 19);
+            broadcast_state s;
+            broadcast_state_init(&s, 19);
             snprintf(s.status, sizeof s.status, "waiting");
-            serve_buf b = {0};
-            serve_state_json(&b, &s, sb->name, sb->id, sb->url, 0, 0);
+            broadcast_buf b = {0};
+            broadcast_state_json(&b, &s, sb->name, sb->id, sb->url, 0, 0);
             resp->body = b.p;
         }
         pthread_mutex_unlock(&sb->mu);
         if (!resp->body) {
-            serve_resp_error(resp, 500, "out of memory");
+            broadcast_resp_error(resp, 500, "out of memory");
             return;
         }
         resp->body_len = strlen(resp->body);
@@ -781,7 +781,7 @@ static void board_handler(void *ctx, const serve_req *req, serve_resp *resp)
         }
         pthread_mutex_unlock(&sb->mu);
         if (!resp->body) {
-            serve_resp_error(resp, 503, "no record yet");
+            broadcast_resp_error(resp, 503, "no record yet");
             return;
         }
         resp->status = 200;
@@ -790,18 +790,18 @@ static void board_handler(void *ctx, const serve_req *req, serve_resp *resp)
     } else if (get && !strcmp(p, "/events")) {
         viewer *v = calloc(1, sizeof *v);
         if (!v) {
-            serve_resp_error(resp, 503, "out of memory");
+            broadcast_resp_error(resp, 503, "out of memory");
             return;
         }
         v->sb = sb;
         pthread_mutex_lock(&sb->mu);
         v->next_seq = sb->next_seq;
         /* EventSource resumes where it left off when the ring still has it */
-        const char *last = serve_req_header(req, "Last-Event-ID");
+        const char *last = broadcast_req_header(req, "Last-Event-ID");
         if (last) {
             char *end;
             long id = strtol(last, &end, 10);
-            if (!*end && id >= 0 && id < sb->next_seq && id >= sb->next_seq - SERVE_RING) {
+            if (!*end && id >= 0 && id < sb->next_seq && id >= sb->next_seq - BROADCAST_RING) {
                 v->next_seq = id + 1;
                 v->started = true;
             }
@@ -819,10 +819,10 @@ static void board_handler(void *ctx, const serve_req *req, serve_resp *resp)
         /* the console page holds no data; its API calls need the token */
         resp->status = 200;
         resp->content_type = "text/html; charset=utf-8";
-        resp->static_body = serve_page_referee;
+        resp->static_body = broadcast_page_referee;
     } else if (!strncmp(p, "/api/", 5)) {
         if (!request_token_ok(sb, req)) {
-            serve_resp_error(resp, 403, "referee token missing or wrong");
+            broadcast_resp_error(resp, 403, "referee token missing or wrong");
         } else if (get && !strcmp(p, "/api/events")) {
             handle_event_list(sb, resp);
         } else if (get && !strncmp(p, "/api/evidence/", 14)) {
@@ -830,14 +830,14 @@ static void board_handler(void *ctx, const serve_req *req, serve_resp *resp)
         } else if (post && !strcmp(p, "/api/ruling")) {
             handle_ruling(sb, req, resp);
         } else if (!strcmp(p, "/api/ruling") || !strcmp(p, "/api/events")) {
-            serve_resp_error(resp, 405, "method not allowed");
+            broadcast_resp_error(resp, 405, "method not allowed");
         } else {
-            serve_resp_error(resp, 404, "no such page");
+            broadcast_resp_error(resp, 404, "no such page");
         }
     } else if (!get && !post) {
-        serve_resp_error(resp, 405, "method not allowed");
+        broadcast_resp_error(resp, 405, "method not allowed");
     } else {
-        serve_resp_error(resp, 404, "no such page");
+        broadcast_resp_error(resp, 404, "no such page");
     }
     if (resp->status >= 400) {
         pthread_mutex_lock(&sb->mu);
@@ -850,15 +850,15 @@ static void board_handler(void *ctx, const serve_req *req, serve_resp *resp)
 
 static void *announcer_main(void *arg)
 {
-    serve_board *sb = arg;
-    serve_buf body = {0};
-    serve_buf_puts(&body, "{\"url\":");
-    serve_buf_json_str(&body, sb->url);
-    serve_buf_puts(&body, ",\"name\":");
-    serve_buf_json_str(&body, sb->name);
-    serve_buf_puts(&body, ",\"id\":");
-    serve_buf_json_str(&body, sb->id);
-    serve_buf_puts(&body, "}");
+    broadcast_board *sb = arg;
+    broadcast_buf body = {0};
+    broadcast_buf_puts(&body, "{\"url\":");
+    broadcast_buf_json_str(&body, sb->url);
+    broadcast_buf_puts(&body, ",\"name\":");
+    broadcast_buf_json_str(&body, sb->name);
+    broadcast_buf_puts(&body, ",\"id\":");
+    broadcast_buf_json_str(&body, sb->id);
+    broadcast_buf_puts(&body, "}");
     char url[256];
     snprintf(url, sizeof url, "%s/api/announce", sb->announce_url);
     pthread_mutex_lock(&sb->mu);
@@ -866,7 +866,7 @@ static void *announcer_main(void *arg)
         pthread_mutex_unlock(&sb->mu);
         int status;
         char *out = NULL, err[200];
-        if (!serve_http_request(url, "POST", body.p, NULL, 2000, &status, &out, NULL, err, sizeof err)) free(out);
+        if (!broadcast_http_request(url, "POST", body.p, NULL, 2000, &status, &out, NULL, err, sizeof err)) free(out);
         pthread_mutex_lock(&sb->mu);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -874,20 +874,20 @@ static void *announcer_main(void *arg)
         while (!sb->stopping && pthread_cond_timedwait(&sb->cv, &sb->mu, &ts) == 0) {}
     }
     pthread_mutex_unlock(&sb->mu);
-    serve_buf_free(&body);
+    broadcast_buf_free(&body);
     return NULL;
 }
 
 /* ------------------------------------------------------------ lifecycle */
 
-serve_board *serve_board_start(const serve_config *cfg, gs_error *err)
+broadcast_board *broadcast_board_start(const broadcast_config *cfg, gs_error *err)
 {
-    serve_config dflt;
+    broadcast_config dflt;
     if (!cfg) {
-        serve_config_init(&dflt);
+        broadcast_config_init(&dflt);
         cfg = &dflt;
     }
-    serve_board *sb = calloc(1, sizeof *sb);
+    broadcast_board *sb = calloc(1, sizeof *sb);
     if (!sb) {
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
@@ -910,7 +910,7 @@ serve_board *serve_board_start(const serve_config *cfg, gs_error *err)
     if (cfg->token && *cfg->token) {
         if (strlen(cfg->token) >= sizeof sb->token || strlen(cfg->token) < 8) {
             gs_error_set(err, GS_ERR_USAGE, "the referee token must have 8 to 64 characters");
-            serve_board_stop(sb);
+            broadcast_board_stop(sb);
             return NULL;
         }
         snprintf(sb->token, sizeof sb->token, "%s", cfg->token);
@@ -918,15 +918,15 @@ serve_board *serve_board_start(const serve_config *cfg, gs_error *err)
         uint8_t rnd[16];
         if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
             gs_error_set(err, GS_ERR_IO, "no random bytes for the referee token");
-            serve_board_stop(sb);
+            broadcast_board_stop(sb);
             return NULL;
         }
         for (int i = 0; i < 16; i++) snprintf(sb->token + 2 * i, 3, "%02x", rnd[i]);
     }
-    sb->httpd = serve_httpd_start(cfg->bind_addr, cfg->port, cfg->max_viewers > 0 ? cfg->max_viewers : 512,
+    sb->httpd = broadcast_httpd_start(cfg->bind_addr, cfg->port, cfg->max_viewers > 0 ? cfg->max_viewers : 512,
                                   board_handler, sb, err);
     if (!sb->httpd) {
-        serve_board_stop(sb);
+        broadcast_board_stop(sb);
         return NULL;
     }
     if (cfg->public_url && *cfg->public_url) {
@@ -938,26 +938,26 @@ serve_board *serve_board_start(const serve_config *cfg, gs_error *err)
             host[sizeof host - 1] = '\0';
             addr = host;
         }
-        snprintf(sb->url, sizeof sb->url, "http://%s:%d", addr, serve_httpd_port(sb->httpd));
+        snprintf(sb->url, sizeof sb->url, "http://%s:%d", addr, broadcast_httpd_port(sb->httpd));
     }
     snprintf(sb->topic_state, sizeof sb->topic_state, "goscribe/%s/state", sb->id);
     snprintf(sb->topic_events, sizeof sb->topic_events, "goscribe/%s/events", sb->id);
     if (cfg->mqtt && *cfg->mqtt) {
         char cid[96];
         snprintf(cid, sizeof cid, "goscribe-%s-%d", sb->id, (int)getpid());
-        sb->mqtt = serve_mqtt_open(cfg->mqtt, cid, NULL, NULL, NULL, err);
+        sb->mqtt = broadcast_mqtt_open(cfg->mqtt, cid, NULL, NULL, NULL, err);
         if (!sb->mqtt) {
-            serve_board_stop(sb);
+            broadcast_board_stop(sb);
             return NULL;
         }
         /* the hall lists the board before its first move */
-        serve_buf b = {0};
-        serve_state s;
-        serve_state_init(&s, 19);
+        broadcast_buf b = {0};
+        broadcast_state s;
+        broadcast_state_init(&s, 19);
         snprintf(s.status, sizeof s.status, "waiting");
-        serve_state_json(&b, &s, sb->name, sb->id, sb->url, 0, 0);
+        broadcast_state_json(&b, &s, sb->name, sb->id, sb->url, 0, 0);
         if (!b.oom) mqtt_send(sb, sb->topic_state, b.p, b.len);
-        serve_buf_free(&b);
+        broadcast_buf_free(&b);
     }
     if (cfg->announce && *cfg->announce) {
         snprintf(sb->announce_url, sizeof sb->announce_url, "%s", cfg->announce);
@@ -965,7 +965,7 @@ serve_board *serve_board_start(const serve_config *cfg, gs_error *err)
         while (l && sb->announce_url[l - 1] == '/') sb->announce_url[--l] = '\0';
         if (strncmp(sb->announce_url, "http://", 7)) {
             gs_error_set(err, GS_ERR_USAGE, "%s: the hall address must start with http://", cfg->announce);
-            serve_board_stop(sb);
+            broadcast_board_stop(sb);
             return NULL;
         }
         if (!pthread_create(&sb->announcer, NULL, announcer_main, sb)) sb->has_announcer = true;
@@ -973,7 +973,7 @@ serve_board *serve_board_start(const serve_config *cfg, gs_error *err)
     return sb;
 }
 
-void serve_board_stop(serve_board *sb)
+void broadcast_board_stop(broadcast_board *sb)
 {
     if (!sb) return;
     pthread_mutex_lock(&sb->mu);
@@ -981,11 +981,11 @@ void serve_board_stop(serve_board *sb)
     pthread_cond_broadcast(&sb->cv);
     pthread_mutex_unlock(&sb->mu);
     if (sb->has_announcer) pthread_join(sb->announcer, NULL);
-    serve_httpd_stop(sb->httpd);
-    serve_mqtt_close(sb->mqtt);
-    for (int i = 0; i < SERVE_RING; i++) free(sb->ring[i].json);
-    for (int i = 0; i < SERVE_HISTORY; i++) free(sb->history[i]);
-    for (int i = 0; i < SERVE_EVENTS_KEPT; i++) {
+    broadcast_httpd_stop(sb->httpd);
+    broadcast_mqtt_close(sb->mqtt);
+    for (int i = 0; i < BROADCAST_RING; i++) free(sb->ring[i].json);
+    for (int i = 0; i < BROADCAST_HISTORY; i++) free(sb->history[i]);
+    for (int i = 0; i < BROADCAST_EVENTS_KEPT; i++) {
         free(sb->events[i].json);
         free(sb->events[i].detail);
         gs_image_destroy(sb->events[i].img[0]);

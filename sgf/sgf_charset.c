@@ -1,10 +1,10 @@
-/* record/sgf_charset.c: decoding SGF bytes to UTF-8 before parsing.
+/* sgf/sgf_charset.c: decoding SGF bytes to UTF-8 before parsing.
  *
  * Decoding comes first because in GBK/GB18030 the second byte of a Chinese
  * character may be ']' or '\', which a byte-level parser would take for SGF
  * syntax.  The charset is read from CA[] by a lenient scan of the first
  * node only; the rules for files without CA[] are in sgf.h. */
-#include "record/sgf_internal.h"
+#include "sgf/sgf_internal.h"
 
 #include <ctype.h>
 #include <errno.h>

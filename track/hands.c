@@ -1,6 +1,6 @@
-/* record/occlusion.c: points covered from outside the board (see
+/* track/hands.c: points covered from outside the board (see
  * occlusion.h). */
-#include "record/occlusion.h"
+#include "track/track.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,20 +19,20 @@
 #define OC_MIN_AREA 40
 #define OC_MAXN (4 * (GS_MAX_SIZE + 3) + 1)
 
-struct occlusion {
+struct track_hands {
     gs_image *ref;
 };
 
-occlusion *occlusion_create(void) { return calloc(1, sizeof(occlusion)); }
+track_hands *track_hands_create(void) { return calloc(1, sizeof(track_hands)); }
 
-void occlusion_destroy(occlusion *o)
+void track_hands_destroy(track_hands *o)
 {
     if (!o) return;
     gs_image_destroy(o->ref);
     free(o);
 }
 
-void occlusion_reset(occlusion *o)
+void track_hands_reset(track_hands *o)
 {
     if (!o) return;
     gs_image_destroy(o->ref);
@@ -77,7 +77,7 @@ static double median_ratio(int16_t (*cur)[3], int16_t (*ref)[3], const uint8_t *
     return g;
 }
 
-static void keep_ref(occlusion *o, const gs_image *img)
+static void keep_ref(track_hands *o, const gs_image *img)
 {
     gs_image *copy = gs_image_copy(img);
     if (!copy) return; /* out of memory: keep the old one */
@@ -85,7 +85,7 @@ static void keep_ref(occlusion *o, const gs_image *img)
     o->ref = copy;
 }
 
-int occlusion_mark(occlusion *o, const gs_image *img, const vision_grid *g, uint8_t *covered, bool *reaching)
+int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, uint8_t *covered, bool *reaching)
 {
     if (reaching) *reaching = false;
     if (!o || !img || !img->buf || !g || g->size < 2 || g->size > GS_MAX_SIZE || !covered) return 0;

@@ -1,0 +1,271 @@
+/* record/record.h: the game record: settled views -> moves, referee events
+ * and the SGF on disk.
+ *
+ *   record       the recorder: reconciles each settled view with the game
+ *                (rules_classify), commits moves, flags events, keeps
+ *                evidence, saves the SGF atomically after every move
+ *   record_run   the recording loop: capture source -> track -> record,
+ *                with operator commands and hooks for whoever watches
+ *                (the broadcast plugs in there from cli/)
+ */
+#ifndef RECORD_RECORD_H
+#define RECORD_RECORD_H
+
+#include <signal.h>
+#include <stdio.h>
+#include "core/gs.h"
+#include "capture/capture.h"
+#include "track/track.h"
+#include "broadcast/broadcast.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ================================================================== */
+/* record: keeps the record of a game from settled positions.
+ *
+ * The recorder takes the settled board positions the tracker sees, asks the
+ * rules engine's referee (rules_classify) how each follows from the game so
+ * far, commits the legal moves, and flags everything else (double move,
+ * wrong/missed capture, moved stone, ko retake, ...).  Every event is
+ *   - printed live as one readable line (or one JSON object per line),
+ *   - written into the SGF (GSEV + comment on the move's node),
+ *   - kept as evidence: the frames before and after as PNG, in a folder
+ *     next to the SGF (game.sgf -> game.evidence/).
+ * The SGF file is rewritten atomically (temp + fsync + rename) after every
+ * committed move, so killing the process at any moment leaves a valid file
+ * holding every committed move.
+ *
+ * Start anywhere: stones already on the first settled view become setup
+ * stones (only black stones, 2..9 of them: handicap HA), and the side to
+ * move is inferred from the counts unless given.  A capturing move whose
+ * captured stones are lifted one by one over several views is one move; a
+ * capture still on the board when the opponent plays is a missed capture.
+ *
+ * Ownership: recorder_create returns an object freed by recorder_destroy
+ * (NULL safe).  Frames passed in are copied when kept.  Event structs are
+ * plain data owned by the recorder (valid until destroy).
+ */
+
+typedef struct record record;
+
+typedef struct record_options {
+    int size;                 /* board size; 0 = from the first position */
+    double komi;              /* SGF points; used when has_komi */
+    bool has_komi;            /* false: 7.5, or 0 with handicap */
+    gs_color to_move;         /* side to move at the start; GS_EMPTY = infer */
+    const char *sgf_path;     /* file rewritten after every move; NULL = none */
+    const char *evidence_dir; /* NULL = next to sgf_path (X.sgf -> X.evidence);
+                                 "" = keep no evidence */
+    bool resume;              /* continue the game already in sgf_path */
+    bool json;                /* event lines as JSON objects */
+    FILE *out;                /* where event lines go; NULL = nowhere */
+    const char *black, *white;/* player names (PB/PW), may be NULL */
+} record_options;
+
+void record_options_init(record_options *o);
+
+typedef enum record_event_kind {
+    RECORD_EV_START = 0,   /* first position taken (setup / handicap) */
+    RECORD_EV_MOVE,        /* a move committed */
+    RECORD_EV_PASS,
+    RECORD_EV_RESIGN,
+    RECORD_EV_REFEREE,     /* an irregularity flagged (see code) */
+    RECORD_EV_SIGNAL,      /* an end-of-game signal seen off the board */
+    RECORD_EV_NOTE,        /* camera lost/back, board found again, ... */
+    RECORD_EV_END,         /* game ended (how in text) */
+    RECORD_EV_COUNT,       /* final count, result in text */
+    RECORD_EV_RULING       /* a referee ruling applied (recorder_apply_ruling) */
+} record_event_kind;
+
+typedef struct record_event {
+    record_event_kind kind;
+    char code[32];        /* "move", "pass", "double_move", "missed_capture", ... */
+    int move_number;      /* the move it belongs to (0 = before the first) */
+    gs_color color;
+    gs_point point;       /* the move / first point concerned; {-1,-1} if none */
+    double t_ms;          /* frame time */
+    char text[300];       /* one readable line */
+    char evidence[64];    /* evidence file prefix ("" when none kept) */
+} record_event;
+
+record *record_create(const record_options *opt, gs_error *err);
+void record_destroy(record *r);
+
+/* Takes one settled position seen at t_ms.  frame (may be NULL) is the
+ * settled view, kept for evidence.  uncertain (may be NULL) marks points
+ * that could not be read (size*size bytes, non-zero = unknown: they are
+ * taken from the current record).  GS_ERR_IO when the SGF cannot be
+ * written (the game state is kept). */
+gs_status record_observe(record *r, const gs_position *pos, const uint8_t *uncertain,
+                           double t_ms, const gs_image *frame, gs_error *err);
+
+/* Commands from the operator (stdin): a pass / resignation by c
+ * (GS_EMPTY = the side to move), end of game. */
+gs_status record_pass(record *r, gs_color c, double t_ms, gs_error *err);
+gs_status record_resign(record *r, gs_color c, double t_ms, gs_error *err);
+
+/* A remark worth a line and an SGF comment (camera lost, board re-found). */
+gs_status record_note(record *r, const char *code, const char *text, double t_ms, gs_error *err);
+
+/* Ends the game: flags captures still pending, and unless it ended by
+ * resignation counts the last settled position (area, Chinese rules) and
+ * writes RE and TB/TW.  Safe to call twice (second call does nothing). */
+gs_status record_finish(record *r, double t_ms, gs_error *err);
+
+/* The game is over (stdin `end`, a confirmation signal): later views are
+ * the dead stones being lifted; the count is taken by recorder_finish. */
+gs_status record_end_game(record *r, double t_ms, gs_error *err);
+
+/* Stops recording without counting (q, SIGINT mid-game): the SGF holds
+ * every committed move and no result.  Counts like recorder_finish if the
+ * game had already ended. */
+gs_status record_stop(record *r, double t_ms, gs_error *err);
+
+/* A referee's ruling (from the live referee console, broadcast/broadcast.h; the
+ * kinds are in the same order as broadcast_ruling_kind). */
+typedef enum record_ruling_kind {
+    RECORD_RULING_VOID = 0,     /* the move is void: its stone(s) come off */
+    RECORD_RULING_RESTORE,      /* stones put back where they were */
+    RECORD_RULING_REMOVE_DEAD,  /* dead stones left on the board are removed */
+    RECORD_RULING_WARN,         /* a warning only */
+    RECORD_RULING_ACCEPT,       /* the move stands */
+    RECORD_RULING_PASS,         /* the move is void and counts as a pass */
+    RECORD_RULING_END,          /* game over (the count follows) */
+    RECORD_RULING_RESIGN        /* `color` resigns */
+} record_ruling_kind;
+
+typedef struct record_ruling {
+    record_ruling_kind kind;
+    gs_color color;            /* side concerned; GS_EMPTY = none / side to move */
+    bool warning;              /* gives `color` a warning */
+    int npoints;               /* points the ruling concerns */
+    const gs_point *points;
+    const gs_position *before; /* RESTORE: colours to put back (NULL = none) */
+    const char *words;         /* plain words for the SGF comment, may be NULL */
+    int64_t unix_ms;           /* when it was made (wall clock) */
+} record_ruling;
+
+/* Applies a ruling to the game and writes it into the SGF, then saves.
+ *  - VOID / REMOVE_DEAD / PASS take the stones at `points` off the record
+ *    and RESTORE puts them back (a setup node AB/AW/AE after the last node,
+ *    the game continuing from it with the same side to move); the board
+ *    is then expected to follow: until the camera sees each corrected point
+ *    as the record says, the view there is read as the record (no flag);
+ *    PASS then records a pass by `color`;
+ *  - a warning is counted (rules_game_add_warning: one stone at the count);
+ *    a second warning loses the game: RE[W+F] / RE[B+F] (forfeit) with a
+ *    comment, and the game is over;
+ *  - END ends the game like the `end` command, RESIGN resigns `color`.
+ * Every ruling adds, on the node it concerns (the setup node, else the last
+ * node), `words` to C[] and the private property
+ *   GSRL[KIND:COLOR:WARNINGS_B:WARNINGS_W:TIME]
+ * (KIND as broadcast_ruling_name, COLOR B/W/-, warnings after the ruling, TIME
+ * the GSTM form YYYY-MM-DDTHH:MM:SS.mmmZ), and a RECORD_EV_RULING event.
+ * Before the first settled view there is no game: the ruling is ignored
+ * (a note says so).  GS_ERR_IO when the SGF cannot be written. */
+gs_status record_apply_ruling(record *r, const record_ruling *ru, double t_ms, gs_error *err);
+
+/* Stones seen on the margin outside the lines in a settled view (see
+ * track/track.h): end-of-game signals are flagged, each once, as
+ * RECORD_EV_SIGNAL events (printed line, SGF GSEV + comment, evidence):
+ * code "confirm_signal" (color = the player confirming: a stone of the other
+ * colour near a corner) or "resign_signal" (color = the player resigning:
+ * two of their own stones).  The recorder only flags them: ending the game
+ * or recording a resignation stays with the operator or the referee.
+ * A stone taken off the margin again re-arms its signal. */
+gs_status record_margin(record *r, const track_margin_view *m, double t_ms, gs_error *err);
+
+/* Queries. */
+int record_move_count(const record *r);          /* moves + passes */
+bool record_started(const record *r);
+bool record_finished(const record *r);
+gs_color record_to_move(const record *r);
+void record_position(const record *r, gs_position *out); /* the record's board */
+/* Every event so far; *ev valid until the next call that adds events. */
+size_t record_events(const record *r, const record_event **ev);
+/* Number of referee events (irregularities) flagged. */
+int record_referee_count(const record *r);
+/* Final result ("B+1.5", "W+R", "W+F", "" before the end). */
+const char *record_result(const record *r);
+/* Warnings given to c so far (referee rulings). */
+int record_warnings(const record *r, gs_color c);
+/* The game is over (end, two passes, resignation, forfeit) but may not be
+ * finished (counted) yet. */
+bool record_ended(const record *r);
+/* The settled views kept as evidence of the latest events: the one before
+ * the last and the last (NULL when none).  Valid until the next observe. */
+void record_frames(const record *r, const gs_image **before, const gs_image **after);
+/* The record as SGF text (malloc'd, NUL-terminated; caller frees).
+ * GS_ERR_USAGE before the game started. */
+gs_status record_sgf_text(const record *r, char **out, size_t *len, gs_error *err);
+
+
+/* ================================================================== */
+/* record_run: the recording loop: capture source -> tracker ->
+ * recorder, with operator commands and stop requests between frames.
+ * Used by `goscribe record`, `goscribe bench record` and the tests.
+ *
+ * Operator commands (one per line, from the poll callback): q | quit
+ * (stop), end (game over: the next settled view after the dead stones are
+ * lifted is counted), pass [B|W], resign B|W.
+ * Ownership: the caller owns the source; nothing here keeps it.
+ */
+
+typedef struct record_run_options {
+    track_options tracker;
+    record_options recorder;
+    long max_frames;            /* 0 = until the end of input */
+    /* Command source, polled between frames without blocking: returns 1
+     * and a NUL-terminated line in buf, 0 when nothing is waiting, -1 at
+     * end of input (EOF ends a camera recording; for files it only stops
+     * the polling).  NULL = no commands. */
+    int (*poll)(void *user, char *buf, size_t len);
+    void *poll_user;
+    /* Set asynchronously (SIGINT) to stop cleanly. NULL = none. */
+    volatile sig_atomic_t *stop;
+    /* Called about once a second of processing with frames done / total
+     * (-1 unknown). NULL = none. */
+    void (*progress)(void *user, long frame, long total);
+    void *progress_user;
+    /* Sleep this long after each frame (a slow source for demos and the
+     * kill test). 0 = none. */
+    int frame_delay_ms;
+    /* Optional: only decode, no tracking (bench baseline). */
+    bool decode_only;
+    /* Live broadcast (broadcast/broadcast.h), NULL = none; the caller starts and
+     * stops it.  Every frame: the frame with the grid is published and the
+     * referee's rulings are applied (recorder_apply_ruling); after every
+     * change of the record: the state, each flagged event (positions and
+     * frames before/after) and the SGF text.  None of it waits on the
+     * network (serve's publish calls copy and return). */
+    broadcast_board *serve;
+} record_run_options;
+
+void record_run_options_init(record_run_options *o);
+
+typedef struct record_run_stats {
+    long frames;
+    double ms_total;            /* wall time of the loop */
+    int settled_views;          /* settled views handed to the record */
+    int covered_views;          /* ... of which something reached in from outside */
+    int full_reads;             /* vision_read calls */
+    int moves;                  /* moves + passes in the record */
+    int referee_events;
+    bool have_final;
+    gs_position final_pos;      /* the record's last position */
+    char result[24];            /* RE ("" if none) */
+    const char *stop_reason;    /* "end of input", "q", "SIGINT", ... */
+} record_run_stats;
+
+/* Runs the loop until the end of input, a stop command, *stop, or
+ * max_frames.  The SGF is final when it returns GS_OK.  GS_ERR_NOBOARD if
+ * the board was never seen. */
+gs_status record_run(capture_source *src, const record_run_options *o, record_run_stats *stats,
+                       gs_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

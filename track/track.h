@@ -1,0 +1,200 @@
+/* track/track.h: frames over time -> settled views.
+ *
+ * The stage between one image (vision/) and the game (record/): it follows
+ * the board across frames and hands on only views worth reading.
+ *   track        the tracker: settle window, drift following, re-finding the
+ *                board after a bump; a settled view is read once (vision_read)
+ *   track_hands  what reaches in from outside the board in a settled view
+ *                (a hand resting on the edge): those points are unreadable
+ *   track_margin stones on the margin outside the lines (end-of-game signals)
+ * Next: record/ turns settled views into moves and referee events.
+ */
+#ifndef TRACK_TRACK_H
+#define TRACK_TRACK_H
+
+#include "core/gs.h"
+#include "vision/vision.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ================================================================== */
+/* track_margin: stones put on the board's margin, outside the lines:
+ * the end-of-game signals of the Chinese rules (RULES.md, "End of game"):
+ *   - confirmation: one stone of the other colour at a player's own
+ *     lower-right corner (first the side to move, then the opponent);
+ *   - resignation: two of a player's own stones on the margin.
+ * A camera cannot know which side each player sits on, so a single stone
+ * near a corner is read as a confirmation by the player of the other
+ * colour, and two or more stones of one colour as that colour resigning.
+ *
+ * The margin is sampled in a band 0.4..0.6 cells outside the outer lines
+ * (the rules give a margin of about one cell), every half cell along each
+ * edge.  A sample is a stone when it is much darker than the side's wood
+ * (black) or brighter and less yellow than the wood (white); a run of such
+ * samples longer than 1.5 cells is a sleeve or a bowl, not a stone.
+ *
+ * Plain data, no allocation.
+ */
+
+#define TRACK_MARGIN_MAX 16
+
+typedef enum track_margin_side { TRACK_MARGIN_TOP = 0, TRACK_MARGIN_RIGHT, TRACK_MARGIN_BOTTOM, TRACK_MARGIN_LEFT } track_margin_side;
+
+typedef struct track_margin_stone {
+    gs_color color;
+    track_margin_side side;
+    double u, v;          /* board coordinates of its centre (outside 0..size-1) */
+    bool corner;          /* within 1.5 cells of a corner along its edge */
+    int corner_index;     /* nearest corner, vision_grid.corners order (0..3) */
+} track_margin_stone;
+
+typedef struct track_margin_view {
+    bool valid;           /* the margin was in the picture */
+    int n;
+    track_margin_stone stones[TRACK_MARGIN_MAX];
+} track_margin_view;
+
+/* Number of sample spots track_margin_spots fills for a board of `size`. */
+int track_margin_spot_count(int size);
+/* Board coordinates (u, v) of every margin sample spot (arrays of
+ * track_margin_spot_count entries); used by the tracker to see margin changes. */
+void track_margin_spots(int size, double *u, double *v);
+
+/* Looks for stones on the margin of img under grid g. */
+void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_view *out);
+
+/* Drops the margin stones that lie beside a stone of their colour on the
+ * outer line of `board` (the settled reading of the same view): a stone
+ * seen obliquely leans out of its point by its height, and its side in the
+ * margin band is no signal.  A real signal stone put right beside an edge
+ * stone of its colour is dropped too: the price of no false signals. */
+void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board);
+
+/* "top edge", "bottom-right corner", ... for messages. */
+const char *track_margin_place_name(const track_margin_stone *s);
+
+
+/* ================================================================== */
+/* track_hands: points covered by something reaching in from outside
+ * the board (a hand resting on the edge, an arm, a sleeve).
+ *
+ * A settled view may hold a hand that stayed still for the settle time, so
+ * stillness alone cannot keep hands out of the record.  A hand always
+ * comes from outside the board; a stone never touches the outside.  So the
+ * view is compared, on a lattice of board coordinates every quarter cell
+ * from 1.5 cells outside the outer lines inwards, with a reference view
+ * known to be clear, and the changed samples connected to the outer ring
+ * of the lattice are what reached in.  Every intersection within about
+ * half a cell of them is "covered": the recorder takes the record's value
+ * there, and the view after the hand has left reads it.
+ * A change over most of the board (light, camera moved) says nothing about
+ * hands: no point is covered then.
+ *
+ * Ownership: track_hands_create returns an object freed by track_hands_destroy
+ * (NULL safe); it keeps a copy of the reference view.
+ */
+
+typedef struct track_hands track_hands;
+
+track_hands *track_hands_create(void);
+void track_hands_destroy(track_hands *o);
+
+/* Forgets the reference (the grid changed: board found again, new size). */
+void track_hands_reset(track_hands *o);
+
+/* Marks in covered[size*size] (1 = covered) the points of view `img`
+ * under grid g that something from outside covers, and returns how many.
+ * *reaching (may be NULL) tells whether anything from outside crosses the
+ * outer lines at all, even too small to cover a point (fingers at the
+ * edge): the margin is not to be trusted then.  When nothing reaches in
+ * the view becomes the new reference; the first view (no reference yet)
+ * is taken as clear.  On a copy failure (out of memory) nothing is marked. */
+int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, uint8_t *covered, bool *reaching);
+
+
+/* ================================================================== */
+/* track: from a stream of frames to settled board positions.
+ *
+ * The tracker finds the board once (vision_grid_find, or a grid given by
+ * --calibration / --corners), then for every frame samples a small colour
+ * signature at each intersection (cheap: a few pixels per point) to decide
+ * whether the view is still moving (hands, arms, sleeves) or has settled.
+ * Only when the whole view has been still for the settle window does it run
+ * the full reader (vision_read) and report a settled position; points read
+ * with low confidence keep their previous value (an occluded point never
+ * commits).  A sudden change of the whole view that then stays (camera or
+ * board bumped) makes it find the board again and carry on.
+ *
+ * Between those, it follows small drifts (a sagging camera, a board pushed
+ * gently): once the view has been calm for a few frames after the board was
+ * found, it keeps four small grey patches around the board's corners as a
+ * reference, and on calm frames (at most every 90 ms of video) measures how
+ * far each has moved (phase correlation, cvshim/cvshim.h).  When at least
+ * three corners match clearly, all agree and the grid is off by more than
+ * 3 % of a cell, the grid is moved with them (a new homography through the
+ * four moved corners, same lens) without losing the settle state; a note
+ * says so when the board has drifted 0.25, 0.5, 1, 2 ... cells since it was
+ * found.  A hand over a corner spoils that corner's match (two spoilt
+ * corners: nothing moves); a jump of more than 0.6 cell is left to the new
+ * board search.  The reference is renewed at a settled view when a corner
+ * no longer matches well (stones put near it).  The per-point signature
+ * samples four 2x2 pixel blocks on the quarter-diagonals of each point, off
+ * the lines, so a drift of a pixel or two does not look like motion.
+ *
+ * Ownership: track_create returns an object freed by track_destroy
+ * (NULL safe).  track_update is plain data filled by track_feed.
+ */
+
+typedef struct track track;
+
+typedef struct track_options {
+    int size_hint;            /* 0 = detect 9/13/19 */
+    double settle_ms;         /* how long the view must stay still; 0 = 500 */
+    double min_confidence;    /* below this a point keeps its old value; 0 = 0.35 */
+    bool have_grid;           /* true: use `grid` (no board search at start) */
+    vision_grid grid;
+    bool no_follow;           /* true: do not follow small drifts (the grid
+                                 moves only when the board is found again) */
+} track_options;
+
+void track_options_init(track_options *o);
+
+typedef struct track_update {
+    bool have_grid;           /* the board has been found */
+    bool settled;             /* a new settled view this frame: pos is valid */
+    bool moving;              /* the view is changing (hand over the board) */
+    bool refound;             /* the board was searched for again this frame */
+    gs_position pos;          /* settled position (when settled) */
+    int n_uncertain;          /* points that kept their old value */
+    double confidence;        /* mean reading confidence of the settled view */
+    double t_ms;              /* frame time */
+    char note[160];           /* why the grid was (re)found / lost, "" if nothing */
+    uint8_t uncertain[GS_MAX_SIZE * GS_MAX_SIZE]; /* when settled: non-zero =
+                              point not readable (kept from before) */
+    int reads;                /* full reads (vision_read) run for this frame */
+    track_margin_view margin;       /* when settled: stones on the margin outside
+                                 the lines (end-of-game signals) */
+} track_update;
+
+track *track_create(const track_options *opt, gs_error *err);
+void track_destroy(track *t);
+
+/* Feeds one frame taken at t_ms.  settled_hint: the source knows the frame
+ * is a settled view (a photo of a folder): it is read at once.
+ * Returns GS_OK (check out->settled), or an error for a broken frame. */
+gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_hint,
+                       track_update *out, gs_error *err);
+
+/* The current grid, NULL before the board was found. */
+const vision_grid *track_grid(const track *t);
+
+/* Forgets the settled state so the next still view is reported again (used
+ * after a camera was lost and came back). */
+void track_reset_settle(track *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
