@@ -184,11 +184,11 @@ static void history_push_locked(broadcast_board *sb, const char *json)
 }
 
 /* Writes the kept events and rulings, oldest first (mu held). */
-static void history_replay_locked(const broadcast_board *sb, broadcast_buf *out)
+static void history_replay_locked(const broadcast_board *sb, gs_buf *out)
 {
     long first = sb->hist_next - BROADCAST_HISTORY;
     for (long i = first < 0 ? 0 : first; i < sb->hist_next; i++)
-        broadcast_buf_printf(out, "data: %s\n\n", sb->history[i % BROADCAST_HISTORY]);
+        gs_buf_printf(out, "data: %s\n\n", sb->history[i % BROADCAST_HISTORY]);
 }
 
 /* Appends one message to the ring (mu held); takes json. */
@@ -244,7 +244,7 @@ void broadcast_board_publish_state(broadcast_board *sb, const broadcast_state *i
     pthread_mutex_unlock(&sb->mu);
     if (same) return;
 
-    broadcast_buf st = {0}, mv = {0};
+    gs_buf st = {0}, mv = {0};
     broadcast_state_json(&st, &s, sb->name, sb->id, sb->url, wb, ww);
     bool new_move = (s.last_color == GS_BLACK || s.last_color == GS_WHITE) &&
                     (!had || s.move_number != prev.move_number || s.last_move_unix_ms != prev.last_move_unix_ms);
@@ -255,14 +255,14 @@ void broadcast_board_publish_state(broadcast_board *sb, const broadcast_state *i
             pt[0] = (char)('a' + s.last_point.x);
             pt[1] = (char)('a' + s.last_point.y);
         }
-        broadcast_buf_printf(&mv, "{\"type\":\"move\",\"move_number\":%d,\"color\":\"%s\",\"point\":\"%s\","
+        gs_buf_printf(&mv, "{\"type\":\"move\",\"move_number\":%d,\"color\":\"%s\",\"point\":\"%s\","
                               "\"pass\":%s,\"unix_ms\":%lld}",
                          s.move_number, broadcast_color_name(s.last_color), pt, pt[0] ? "false" : "true",
                          (long long)s.last_move_unix_ms);
     }
-    if (st.oom || mv.oom) {
-        broadcast_buf_free(&st);
-        broadcast_buf_free(&mv);
+    if (st.failed || mv.failed) {
+        gs_buf_free(&st);
+        gs_buf_free(&mv);
         return;
     }
     char *for_mqtt = st.p ? strdup(st.p) : NULL;
@@ -287,12 +287,12 @@ int broadcast_board_publish_event(broadcast_board *sb, const broadcast_event *ev
     int id = ++sb->next_event_id;
     pthread_mutex_unlock(&sb->mu);
 
-    broadcast_buf pub = {0};
-    broadcast_buf_printf(&pub, "{\"type\":\"event\",\"id\":%d,\"code\":", id);
-    broadcast_buf_json_str(&pub, ev->code ? ev->code : "note");
-    broadcast_buf_puts(&pub, ",\"message\":");
-    broadcast_buf_json_str(&pub, ev->message ? ev->message : "");
-    broadcast_buf_printf(&pub, ",\"color\":\"%s\",\"move_number\":%d,\"points\":[", broadcast_color_name(ev->color),
+    gs_buf pub = {0};
+    gs_buf_printf(&pub, "{\"type\":\"event\",\"id\":%d,\"code\":", id);
+    gs_json_str(&pub, ev->code ? ev->code : "note");
+    gs_buf_puts(&pub, ",\"message\":");
+    gs_json_str(&pub, ev->message ? ev->message : "");
+    gs_buf_printf(&pub, ",\"color\":\"%s\",\"move_number\":%d,\"points\":[", broadcast_color_name(ev->color),
                      ev->move_number);
     int np = ev->points ? (ev->npoints < BROADCAST_MAX_POINTS ? ev->npoints : BROADCAST_MAX_POINTS) : 0;
     int sz = ev->before ? ev->before->size : ev->after ? ev->after->size : GS_MAX_SIZE;
@@ -300,28 +300,28 @@ int broadcast_board_publish_event(broadcast_board *sb, const broadcast_event *ev
     for (int i = 0; i < np; i++) {
         gs_point p = ev->points[i];
         if (p.x < 0 || p.y < 0 || p.x >= sz || p.y >= sz) continue;
-        broadcast_buf_printf(&pub, "%s\"%c%c\"", written++ ? "," : "", 'a' + p.x, 'a' + p.y);
+        gs_buf_printf(&pub, "%s\"%c%c\"", written++ ? "," : "", 'a' + p.x, 'a' + p.y);
     }
-    broadcast_buf_printf(&pub, "],\"has_before\":%s,\"has_after\":%s,\"unix_ms\":%lld}", img[0] ? "true" : "false",
-                     img[1] ? "true" : "false", (long long)serve_unix_ms());
-    broadcast_buf det = {0};
-    if (!pub.oom) {
-        broadcast_buf_add(&det, pub.p, pub.len - 1);
+    gs_buf_printf(&pub, "],\"has_before\":%s,\"has_after\":%s,\"unix_ms\":%lld}", img[0] ? "true" : "false",
+                     img[1] ? "true" : "false", (long long)gs_wall_ms());
+    gs_buf det = {0};
+    if (!pub.failed) {
+        gs_buf_add(&det, pub.p, pub.len - 1);
         char g[GS_MAX_SIZE * GS_MAX_SIZE + 1];
         if (ev->before && ev->before->size >= 5 && ev->before->size <= GS_MAX_SIZE) {
             grid_text(ev->before, g);
-            broadcast_buf_printf(&det, ",\"size\":%d,\"before\":\"%s\"", ev->before->size, g);
+            gs_buf_printf(&det, ",\"size\":%d,\"before\":\"%s\"", ev->before->size, g);
         }
         if (ev->after && ev->after->size >= 5 && ev->after->size <= GS_MAX_SIZE) {
             grid_text(ev->after, g);
-            broadcast_buf_printf(&det, "%s,\"after\":\"%s\"", ev->before ? "" : "", g);
-            if (!ev->before) broadcast_buf_printf(&det, ",\"size\":%d", ev->after->size);
+            gs_buf_printf(&det, "%s,\"after\":\"%s\"", ev->before ? "" : "", g);
+            if (!ev->before) gs_buf_printf(&det, ",\"size\":%d", ev->after->size);
         }
-        broadcast_buf_puts(&det, "}");
+        gs_buf_puts(&det, "}");
     }
-    if (pub.oom || det.oom) {
-        broadcast_buf_free(&pub);
-        broadcast_buf_free(&det);
+    if (pub.failed || det.failed) {
+        gs_buf_free(&pub);
+        gs_buf_free(&det);
         gs_image_destroy(img[0]);
         gs_image_destroy(img[1]);
         return 0;
@@ -422,7 +422,7 @@ typedef struct viewer {
     broadcast_board *sb;
     long next_seq;
     bool started;
-    broadcast_buf out;
+    gs_buf out;
     size_t off;
 } viewer;
 
@@ -432,8 +432,8 @@ static bool viewer_fill_locked(viewer *v)
     broadcast_board *sb = v->sb;
     if (!v->started) {
         v->started = true;
-        broadcast_buf_puts(&v->out, "retry: 2000\n\n");
-        if (sb->state_json) broadcast_buf_printf(&v->out, "data: %s\n\n", sb->state_json);
+        gs_buf_puts(&v->out, "retry: 2000\n\n");
+        if (sb->state_json) gs_buf_printf(&v->out, "data: %s\n\n", sb->state_json);
         history_replay_locked(sb, &v->out);
         return true;
     }
@@ -443,17 +443,17 @@ static bool viewer_fill_locked(viewer *v)
         /* too slow: skip what the ring no longer holds and start over */
         sb->stats.resyncs++;
         v->next_seq = sb->next_seq;
-        broadcast_buf_puts(&v->out, "data: {\"type\":\"resync\"}\n\n");
-        if (sb->state_json) broadcast_buf_printf(&v->out, "data: %s\n\n", sb->state_json);
+        gs_buf_puts(&v->out, "data: {\"type\":\"resync\"}\n\n");
+        if (sb->state_json) gs_buf_printf(&v->out, "data: %s\n\n", sb->state_json);
         history_replay_locked(sb, &v->out);
         return true;
     }
     bool any = false;
     while (v->next_seq < sb->next_seq && v->out.len < 4096) { /* short lock hold */
         ring_msg *m = &sb->ring[v->next_seq % BROADCAST_RING];
-        broadcast_buf_printf(&v->out, "id: %ld\ndata: ", m->seq);
-        broadcast_buf_add(&v->out, m->json, m->len);
-        broadcast_buf_add(&v->out, "\n\n", 2);
+        gs_buf_printf(&v->out, "id: %ld\ndata: ", m->seq);
+        gs_buf_add(&v->out, m->json, m->len);
+        gs_buf_add(&v->out, "\n\n", 2);
         v->next_seq++;
         any = true;
     }
@@ -474,13 +474,13 @@ static long viewer_read(void *cls, char *buf, size_t max)
             clock_gettime(CLOCK_REALTIME, &ts);
             ts.tv_sec += 10;
             if (pthread_cond_timedwait(&sb->cv, &sb->mu, &ts)) {
-                broadcast_buf_puts(&v->out, ":\n\n"); /* keep-alive comment */
+                gs_buf_puts(&v->out, ":\n\n"); /* keep-alive comment */
                 break;
             }
         }
         bool stop = sb->stopping;
         pthread_mutex_unlock(&sb->mu);
-        if (stop || v->out.oom) return -1;
+        if (stop || v->out.failed) return -1;
     }
     size_t n = v->out.len - v->off;
     if (n > max) n = max;
@@ -495,7 +495,7 @@ static void viewer_done(void *cls)
     pthread_mutex_lock(&v->sb->mu);
     v->sb->stats.viewers--;
     pthread_mutex_unlock(&v->sb->mu);
-    broadcast_buf_free(&v->out);
+    gs_buf_free(&v->out);
     free(v);
 }
 
@@ -617,19 +617,19 @@ static void handle_evidence(broadcast_board *sb, const char *rest, broadcast_res
 
 static void handle_event_list(broadcast_board *sb, broadcast_resp *resp)
 {
-    broadcast_buf b = {0};
-    broadcast_buf_puts(&b, "{\"events\":[");
+    gs_buf b = {0};
+    gs_buf_puts(&b, "{\"events\":[");
     pthread_mutex_lock(&sb->mu);
     int first = sb->next_event_id - BROADCAST_EVENTS_KEPT + 1;
     bool any = false;
     for (int id = first < 1 ? 1 : first; id <= sb->next_event_id; id++) {
         kept_event *e = &sb->events[id % BROADCAST_EVENTS_KEPT];
         if (e->id != id || !e->detail) continue;
-        if (any) broadcast_buf_puts(&b, ",");
-        broadcast_buf_printf(&b, "{\"ruled\":%s,\"event\":%s}", e->ruled ? "true" : "false", e->detail);
+        if (any) gs_buf_puts(&b, ",");
+        gs_buf_printf(&b, "{\"ruled\":%s,\"event\":%s}", e->ruled ? "true" : "false", e->detail);
         any = true;
     }
-    broadcast_buf_printf(&b, "],\"warnings\":{\"B\":%d,\"W\":%d}}", sb->warnings[GS_BLACK], sb->warnings[GS_WHITE]);
+    gs_buf_printf(&b, "],\"warnings\":{\"B\":%d,\"W\":%d}}", sb->warnings[GS_BLACK], sb->warnings[GS_WHITE]);
     pthread_mutex_unlock(&sb->mu);
     broadcast_resp_json(resp, &b, true);
 }
@@ -637,37 +637,37 @@ static void handle_event_list(broadcast_board *sb, broadcast_resp *resp)
 /* Validates a ruling and queues it; 4xx with nothing queued otherwise. */
 static void handle_ruling(broadcast_board *sb, const broadcast_req *req, broadcast_resp *resp)
 {
-    char err[160];
-    broadcast_json *j = broadcast_json_parse(req->body, req->body_len, err, sizeof err);
+    gs_error err;
+    gs_json *j = gs_json_parse(req->body, req->body_len, &err);
     if (!j) {
-        broadcast_resp_error(resp, 400, err);
+        broadcast_resp_error(resp, 400, err.msg);
         return;
     }
     broadcast_ruling r;
     memset(&r, 0, sizeof r);
     const char *msg = NULL;
-    const broadcast_json *ev = broadcast_json_get(j, "event");
-    const broadcast_json *col = broadcast_json_get(j, "color");
-    const broadcast_json *warn = broadcast_json_get(j, "warning");
-    const broadcast_json *pts = broadcast_json_get(j, "points");
-    const broadcast_json *note = broadcast_json_get(j, "note");
-    if (j->type != BROADCAST_JSON_OBJ) msg = "a JSON object is expected";
-    else if (!broadcast_ruling_parse_kind(broadcast_json_str(j, "ruling", NULL), &r.kind))
+    const gs_json *ev = gs_json_get(j, "event");
+    const gs_json *col = gs_json_get(j, "color");
+    const gs_json *warn = gs_json_get(j, "warning");
+    const gs_json *pts = gs_json_get(j, "points");
+    const gs_json *note = gs_json_get(j, "note");
+    if (j->type != GS_JSON_OBJ) msg = "a JSON object is expected";
+    else if (!broadcast_ruling_parse_kind(gs_json_get_str(j, "ruling", NULL), &r.kind))
         msg = "\"ruling\" must be one of void, restore, remove_dead, warn, accept, pass, end, resign";
-    else if (ev && (ev->type != BROADCAST_JSON_NUM || ev->num < 0 || ev->num > 1e9 || ev->num != (int)ev->num))
+    else if (ev && (ev->type != GS_JSON_NUM || ev->num < 0 || ev->num > 1e9 || ev->num != (int)ev->num))
         msg = "\"event\" must be an event id";
-    else if (col && (col->type != BROADCAST_JSON_STR || (strcmp(col->str, "B") && strcmp(col->str, "W"))))
+    else if (col && (col->type != GS_JSON_STR || (strcmp(col->str, "B") && strcmp(col->str, "W"))))
         msg = "\"color\" must be \"B\" or \"W\"";
-    else if (warn && warn->type != BROADCAST_JSON_BOOL) msg = "\"warning\" must be true or false";
-    else if (pts && (pts->type != BROADCAST_JSON_ARR || pts->n > BROADCAST_MAX_POINTS)) msg = "\"points\" must be a short array";
-    else if (note && (note->type != BROADCAST_JSON_STR || strlen(note->str) >= sizeof r.note)) msg = "\"note\" must be a short string";
+    else if (warn && warn->type != GS_JSON_BOOL) msg = "\"warning\" must be true or false";
+    else if (pts && (pts->type != GS_JSON_ARR || pts->n > BROADCAST_MAX_POINTS)) msg = "\"points\" must be a short array";
+    else if (note && (note->type != GS_JSON_STR || strlen(note->str) >= sizeof r.note)) msg = "\"note\" must be a short string";
     if (!msg) {
         r.event_id = ev ? (int)ev->num : 0;
         r.color = col ? (col->str[0] == 'B' ? GS_BLACK : GS_WHITE) : GS_EMPTY;
         r.warning = warn ? warn->b : r.kind == BROADCAST_RULING_WARN;
         for (int i = 0; pts && i < pts->n && !msg; i++) {
-            const broadcast_json *p = pts->kids[i];
-            if (p->type != BROADCAST_JSON_STR || strlen(p->str) != 2 || p->str[0] < 'a' || p->str[0] >= 'a' + GS_MAX_SIZE ||
+            const gs_json *p = pts->kids[i];
+            if (p->type != GS_JSON_STR || strlen(p->str) != 2 || p->str[0] < 'a' || p->str[0] >= 'a' + GS_MAX_SIZE ||
                 p->str[1] < 'a' || p->str[1] >= 'a' + GS_MAX_SIZE)
                 msg = "\"points\" must hold SGF points like \"dd\"";
             else
@@ -675,13 +675,13 @@ static void handle_ruling(broadcast_board *sb, const broadcast_req *req, broadca
         }
         if (note) snprintf(r.note, sizeof r.note, "%s", note->str);
     }
-    broadcast_json_free(j);
+    gs_json_free(j);
     if (msg) {
         broadcast_resp_error(resp, 400, msg);
         return;
     }
     int status = 200;
-    broadcast_buf b = {0}, sse = {0};
+    gs_buf b = {0}, sse = {0};
     pthread_mutex_lock(&sb->mu);
     kept_event *e = r.event_id ? &sb->events[r.event_id % BROADCAST_EVENTS_KEPT] : NULL;
     if (e && e->id != r.event_id) {
@@ -699,7 +699,7 @@ static void handle_ruling(broadcast_board *sb, const broadcast_req *req, broadca
     }
     if (!msg) {
         r.id = ++sb->next_ruling_id;
-        r.unix_ms = serve_unix_ms();
+        r.unix_ms = gs_wall_ms();
         if (r.warning) sb->warnings[r.color]++;
         r.warnings_black = sb->warnings[GS_BLACK];
         r.warnings_white = sb->warnings[GS_WHITE];
@@ -707,30 +707,30 @@ static void handle_ruling(broadcast_board *sb, const broadcast_req *req, broadca
         sb->queue[(sb->q_head + sb->q_count) % 64] = r;
         sb->q_count++;
         if (e) e->ruled = true;
-        broadcast_buf_printf(&sse, "{\"type\":\"ruling\",\"id\":%d,\"event_id\":%d,\"ruling\":\"%s\",\"color\":\"%s\","
+        gs_buf_printf(&sse, "{\"type\":\"ruling\",\"id\":%d,\"event_id\":%d,\"ruling\":\"%s\",\"color\":\"%s\","
                                "\"warning\":%s,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\",\"unix_ms\":%lld,\"text\":",
                          r.id, r.event_id, broadcast_ruling_name(r.kind), broadcast_color_name(r.color),
                          r.warning ? "true" : "false", r.warnings_black, r.warnings_white,
                          broadcast_color_name(r.loser), (long long)r.unix_ms);
         char words[400];
         broadcast_ruling_describe(&r, words, sizeof words);
-        broadcast_buf_json_str(&sse, words);
-        broadcast_buf_puts(&sse, "}");
-        if (!sse.oom) {
+        gs_json_str(&sse, words);
+        gs_buf_puts(&sse, "}");
+        if (!sse.failed) {
             history_push_locked(sb, sse.p);
             ring_push_locked(sb, sse.p, sse.len);
         } else {
-            broadcast_buf_free(&sse);
+            gs_buf_free(&sse);
         }
-        broadcast_buf_printf(&b, "{\"ok\":true,\"ruling\":%d,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\"}\n",
+        gs_buf_printf(&b, "{\"ok\":true,\"ruling\":%d,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\"}\n",
                          r.id, r.warnings_black, r.warnings_white, broadcast_color_name(r.loser));
     }
-    char *for_mqtt = !msg && sse.p && !sse.oom ? strdup(sse.p) : NULL;
+    char *for_mqtt = !msg && sse.p && !sse.failed ? strdup(sse.p) : NULL;
     pthread_mutex_unlock(&sb->mu);
     if (for_mqtt) mqtt_send(sb, sb->topic_events, for_mqtt, strlen(for_mqtt));
     free(for_mqtt);
     if (msg) {
-        broadcast_buf_free(&b);
+        gs_buf_free(&b);
         broadcast_resp_error(resp, status, msg);
         return;
     }
@@ -757,7 +757,7 @@ static void board_handler(void *ctx, const broadcast_req *req, broadcast_resp *r
             broadcast_state s;
             broadcast_state_init(&s, 19);
             snprintf(s.status, sizeof s.status, "waiting");
-            broadcast_buf b = {0};
+            gs_buf b = {0};
             broadcast_state_json(&b, &s, sb->name, sb->id, sb->url, 0, 0);
             resp->body = b.p;
         }
@@ -851,18 +851,18 @@ static void board_handler(void *ctx, const broadcast_req *req, broadcast_resp *r
 static void *announcer_main(void *arg)
 {
     broadcast_board *sb = arg;
-    broadcast_buf body = {0};
-    broadcast_buf_puts(&body, "{\"url\":");
-    broadcast_buf_json_str(&body, sb->url);
-    broadcast_buf_puts(&body, ",\"name\":");
-    broadcast_buf_json_str(&body, sb->name);
-    broadcast_buf_puts(&body, ",\"id\":");
-    broadcast_buf_json_str(&body, sb->id);
-    broadcast_buf_puts(&body, "}");
+    gs_buf body = {0};
+    gs_buf_puts(&body, "{\"url\":");
+    gs_json_str(&body, sb->url);
+    gs_buf_puts(&body, ",\"name\":");
+    gs_json_str(&body, sb->name);
+    gs_buf_puts(&body, ",\"id\":");
+    gs_json_str(&body, sb->id);
+    gs_buf_puts(&body, "}");
     char url[256];
     snprintf(url, sizeof url, "%s/api/announce", sb->announce_url);
     pthread_mutex_lock(&sb->mu);
-    while (!sb->stopping && !body.oom) {
+    while (!sb->stopping && !body.failed) {
         pthread_mutex_unlock(&sb->mu);
         int status;
         char *out = NULL, err[200];
@@ -874,7 +874,7 @@ static void *announcer_main(void *arg)
         while (!sb->stopping && pthread_cond_timedwait(&sb->cv, &sb->mu, &ts) == 0) {}
     }
     pthread_mutex_unlock(&sb->mu);
-    broadcast_buf_free(&body);
+    gs_buf_free(&body);
     return NULL;
 }
 
@@ -951,13 +951,13 @@ broadcast_board *broadcast_board_start(const broadcast_config *cfg, gs_error *er
             return NULL;
         }
         /* the hall lists the board before its first move */
-        broadcast_buf b = {0};
+        gs_buf b = {0};
         broadcast_state s;
         broadcast_state_init(&s, 19);
         snprintf(s.status, sizeof s.status, "waiting");
         broadcast_state_json(&b, &s, sb->name, sb->id, sb->url, 0, 0);
-        if (!b.oom) mqtt_send(sb, sb->topic_state, b.p, b.len);
-        broadcast_buf_free(&b);
+        if (!b.failed) mqtt_send(sb, sb->topic_state, b.p, b.len);
+        gs_buf_free(&b);
     }
     if (cfg->announce && *cfg->announce) {
         snprintf(sb->announce_url, sizeof sb->announce_url, "%s", cfg->announce);

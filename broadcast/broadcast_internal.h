@@ -10,58 +10,12 @@
 
 #include "broadcast/broadcast.h"
 
-/* ---------------------------------------------------------- text buffer */
-
-/* A growable NUL-terminated buffer; `oom` sticks once an allocation fails
- * so callers check once at the end.  Free p with free() (or broadcast_buf_free). */
-typedef struct broadcast_buf {
-    char *p;
-    size_t len, cap;
-    bool oom;
-} broadcast_buf;
-
-void broadcast_buf_add(broadcast_buf *b, const char *s, size_t n);
-void broadcast_buf_puts(broadcast_buf *b, const char *s);
-void broadcast_buf_printf(broadcast_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends s as a JSON string literal with quotes (control chars escaped). */
-void broadcast_buf_json_str(broadcast_buf *b, const char *s);
-void broadcast_buf_free(broadcast_buf *b);
-
-/* ------------------------------------------------------------------ JSON */
-
-typedef enum broadcast_json_type {
-    BROADCAST_JSON_NULL, BROADCAST_JSON_BOOL, BROADCAST_JSON_NUM, BROADCAST_JSON_STR,
-    BROADCAST_JSON_ARR, BROADCAST_JSON_OBJ
-} broadcast_json_type;
-
-/* A parsed JSON value.  Arrays and objects hold `n` children in `kids`
- * (objects also `keys`).  The whole tree is freed by broadcast_json_free. */
-typedef struct broadcast_json {
-    broadcast_json_type type;
-    bool b;
-    double num;
-    char *str;                 /* BROADCAST_JSON_STR, UTF-8, NUL-terminated */
-    int n;
-    struct broadcast_json **kids;
-    char **keys;
-} broadcast_json;
-
-/* Parses exactly one JSON value (RFC 8259, depth <= 32).  NULL with a
- * message in err on malformed input. */
-broadcast_json *broadcast_json_parse(const char *text, size_t len, char *err, size_t errlen);
-void broadcast_json_free(broadcast_json *j);
-/* Member of an object (NULL if absent or j is not an object). */
-const broadcast_json *broadcast_json_get(const broadcast_json *j, const char *key);
-/* Typed member helpers with a default for absent / wrong type. */
-const char *broadcast_json_str(const broadcast_json *j, const char *key, const char *dflt);
-double broadcast_json_num(const broadcast_json *j, const char *key, double dflt);
-
 /* -------------------------------------------------------- JSON of state */
 
 /* "B", "W" or "" */
 const char *broadcast_color_name(gs_color c);
 /* Appends the state object viewers get (type "state"). */
-void broadcast_state_json(broadcast_buf *b, const broadcast_state *s, const char *name, const char *id,
+void broadcast_state_json(gs_buf *b, const broadcast_state *s, const char *name, const char *id,
                       const char *url, int warn_b, int warn_w);
 
 /* ---------------------------------------------------- loopback HTTP client */
@@ -151,7 +105,7 @@ void broadcast_httpd_stop(broadcast_httpd *h);
 void broadcast_resp_error(broadcast_resp *resp, int status, const char *msg);
 /* Answers 200 with the JSON text in b, which the response takes over, or 500
  * when building b ran out of memory (b is then freed). */
-void broadcast_resp_json(broadcast_resp *resp, broadcast_buf *b, bool no_cache);
+void broadcast_resp_json(broadcast_resp *resp, gs_buf *b, bool no_cache);
 /* Answers GET of `page_path` with page (HTML) and of /app.js, /app.css with
  * the shared script and style; returns false for any other path. */
 bool serve_static_page(const char *path, const char *page_path, const char *page, broadcast_resp *resp);

@@ -73,32 +73,32 @@ static hall_board *find_or_add_locked(broadcast_hall *h, const char *id, const c
 }
 
 /* Parses a board's state JSON into b (mu held).  False if it is not one. */
-static bool take_state_locked(hall_board *b, const broadcast_json *j, const char *source)
+static bool take_state_locked(hall_board *b, const gs_json *j, const char *source)
 {
-    if (!j || strcmp(broadcast_json_str(j, "type", ""), "state")) return false;
-    int size = (int)broadcast_json_num(j, "size", 0);
-    const char *grid = broadcast_json_str(j, "grid", "");
+    if (!j || strcmp(gs_json_get_str(j, "type", ""), "state")) return false;
+    int size = (int)gs_json_get_num(j, "size", 0);
+    const char *grid = gs_json_get_str(j, "grid", "");
     if (size < 5 || size > GS_MAX_SIZE || strlen(grid) != (size_t)(size * size)) return false;
     for (const char *g = grid; *g; g++)
         if (*g != '.' && *g != 'B' && *g != 'W') return false;
     b->size = size;
     memcpy(b->grid, grid, (size_t)(size * size) + 1);
-    double mn = broadcast_json_num(j, "move_number", 0);
+    double mn = gs_json_get_num(j, "move_number", 0);
     b->move_number = mn >= 0 && mn < 100000 ? (int)mn : 0;
-    copy_str(b->name, sizeof b->name, broadcast_json_str(j, "board", ""));
-    copy_str(b->black, sizeof b->black, broadcast_json_str(j, "black", ""));
-    copy_str(b->white, sizeof b->white, broadcast_json_str(j, "white", ""));
-    copy_str(b->result, sizeof b->result, broadcast_json_str(j, "result", ""));
-    copy_str(b->status, sizeof b->status, broadcast_json_str(j, "status", ""));
-    const char *id = broadcast_json_str(j, "id", "");
+    copy_str(b->name, sizeof b->name, gs_json_get_str(j, "board", ""));
+    copy_str(b->black, sizeof b->black, gs_json_get_str(j, "black", ""));
+    copy_str(b->white, sizeof b->white, gs_json_get_str(j, "white", ""));
+    copy_str(b->result, sizeof b->result, gs_json_get_str(j, "result", ""));
+    copy_str(b->status, sizeof b->status, gs_json_get_str(j, "status", ""));
+    const char *id = gs_json_get_str(j, "id", "");
     if (*id && strlen(id) < sizeof b->id) copy_str(b->id, sizeof b->id, id);
-    const char *url = broadcast_json_str(j, "url", "");
+    const char *url = gs_json_get_str(j, "url", "");
     if (!b->url[0] && url_ok(url)) copy_str(b->url, sizeof b->url, url);
-    const broadcast_json *last = broadcast_json_get(j, "last");
-    b->has_last = last && last->type == BROADCAST_JSON_OBJ;
+    const gs_json *last = gs_json_get(j, "last");
+    b->has_last = last && last->type == GS_JSON_OBJ;
     if (b->has_last) {
-        const char *p = broadcast_json_str(last, "point", "");
-        const char *c = broadcast_json_str(last, "color", "");
+        const char *p = gs_json_get_str(last, "point", "");
+        const char *c = gs_json_get_str(last, "color", "");
         b->last_pass = strlen(p) != 2 || p[0] < 'a' || p[0] >= 'a' + size || p[1] < 'a' || p[1] >= 'a' + size;
         copy_str(b->last_point, sizeof b->last_point, b->last_pass ? "" : p);
         copy_str(b->last_color, sizeof b->last_color, !strcmp(c, "W") ? "W" : "B");
@@ -119,16 +119,16 @@ static void on_mqtt(void *ctx, const char *topic, const char *payload, size_t le
     char idbuf[64];
     memcpy(idbuf, id, (size_t)(slash - id));
     idbuf[slash - id] = '\0';
-    broadcast_json *j = broadcast_json_parse(payload, len, NULL, 0);
+    gs_json *j = gs_json_parse(payload, len, NULL);
     if (!j) return;
     pthread_mutex_lock(&h->mu);
-    hall_board *b = find_or_add_locked(h, idbuf, broadcast_json_str(j, "url", NULL));
+    hall_board *b = find_or_add_locked(h, idbuf, gs_json_get_str(j, "url", NULL));
     if (b) {
         take_state_locked(b, j, "mqtt");
         copy_str(b->id, sizeof b->id, idbuf);
     }
     pthread_mutex_unlock(&h->mu);
-    broadcast_json_free(j);
+    gs_json_free(j);
 }
 
 static void *poller_main(void *arg)
@@ -148,14 +148,14 @@ static void *poller_main(void *arg)
             char *body = NULL;
             size_t len = 0;
             if (broadcast_http_request(u, "GET", NULL, NULL, 1500, &status, &body, &len, err, sizeof err)) continue;
-            broadcast_json *j = status == 200 ? broadcast_json_parse(body, len, NULL, 0) : NULL;
+            gs_json *j = status == 200 ? gs_json_parse(body, len, NULL) : NULL;
             free(body);
             if (!j) continue;
             pthread_mutex_lock(&h->mu);
             hall_board *b = find_or_add_locked(h, NULL, urls[i]);
             if (b) take_state_locked(b, j, "http");
             pthread_mutex_unlock(&h->mu);
-            broadcast_json_free(j);
+            gs_json_free(j);
         }
         pthread_mutex_lock(&h->mu);
         struct timespec ts;
@@ -169,39 +169,39 @@ static void *poller_main(void *arg)
     return NULL;
 }
 
-static void hall_json_locked(broadcast_hall *h, broadcast_buf *b)
+static void hall_json_locked(broadcast_hall *h, gs_buf *b)
 {
     double now = gs_now_ms();
-    broadcast_buf_puts(b, "{\"boards\":[");
+    gs_buf_puts(b, "{\"boards\":[");
     int k = 0;
     for (int i = 0; i < h->nboards; i++) {
         hall_board *x = &h->boards[i];
         if (!x->heard) continue;
-        if (k++) broadcast_buf_puts(b, ",");
-        broadcast_buf_puts(b, "{\"board\":");
-        broadcast_buf_json_str(b, x->name[0] ? x->name : x->id);
-        broadcast_buf_puts(b, ",\"id\":");
-        broadcast_buf_json_str(b, x->id);
-        broadcast_buf_puts(b, ",\"url\":");
-        broadcast_buf_json_str(b, x->url);
-        broadcast_buf_puts(b, ",\"black\":");
-        broadcast_buf_json_str(b, x->black);
-        broadcast_buf_puts(b, ",\"white\":");
-        broadcast_buf_json_str(b, x->white);
-        broadcast_buf_puts(b, ",\"result\":");
-        broadcast_buf_json_str(b, x->result);
-        broadcast_buf_puts(b, ",\"status\":");
-        broadcast_buf_json_str(b, x->status);
-        broadcast_buf_printf(b, ",\"size\":%d,\"grid\":\"%s\",\"move_number\":%d,", x->size, x->grid, x->move_number);
+        if (k++) gs_buf_puts(b, ",");
+        gs_buf_puts(b, "{\"board\":");
+        gs_json_str(b, x->name[0] ? x->name : x->id);
+        gs_buf_puts(b, ",\"id\":");
+        gs_json_str(b, x->id);
+        gs_buf_puts(b, ",\"url\":");
+        gs_json_str(b, x->url);
+        gs_buf_puts(b, ",\"black\":");
+        gs_json_str(b, x->black);
+        gs_buf_puts(b, ",\"white\":");
+        gs_json_str(b, x->white);
+        gs_buf_puts(b, ",\"result\":");
+        gs_json_str(b, x->result);
+        gs_buf_puts(b, ",\"status\":");
+        gs_json_str(b, x->status);
+        gs_buf_printf(b, ",\"size\":%d,\"grid\":\"%s\",\"move_number\":%d,", x->size, x->grid, x->move_number);
         if (x->has_last)
-            broadcast_buf_printf(b, "\"last\":{\"color\":\"%s\",\"point\":\"%s\",\"pass\":%s},", x->last_color,
+            gs_buf_printf(b, "\"last\":{\"color\":\"%s\",\"point\":\"%s\",\"pass\":%s},", x->last_color,
                              x->last_point, x->last_pass ? "true" : "false");
         else
-            broadcast_buf_puts(b, "\"last\":null,");
+            gs_buf_puts(b, "\"last\":null,");
         bool online = !strcmp(x->source, "mqtt") || now - x->seen_ms < 3.0 * h->poll_ms + 2000.0;
-        broadcast_buf_printf(b, "\"source\":\"%s\",\"online\":%s}", x->source, online ? "true" : "false");
+        gs_buf_printf(b, "\"source\":\"%s\",\"online\":%s}", x->source, online ? "true" : "false");
     }
-    broadcast_buf_puts(b, "]}");
+    gs_buf_puts(b, "]}");
 }
 
 static void hall_handler(void *ctx, const broadcast_req *req, broadcast_resp *resp)
@@ -212,7 +212,7 @@ static void hall_handler(void *ctx, const broadcast_req *req, broadcast_resp *re
     if (get && serve_static_page(p, "/", broadcast_page_hall, resp)) {
         /* page, script or style */
     } else if (get && !strcmp(p, "/state.json")) {
-        broadcast_buf b = {0};
+        gs_buf b = {0};
         pthread_mutex_lock(&h->mu);
         hall_json_locked(h, &b);
         pthread_mutex_unlock(&h->mu);
@@ -222,22 +222,22 @@ static void hall_handler(void *ctx, const broadcast_req *req, broadcast_resp *re
             broadcast_resp_error(resp, 405, "method not allowed");
             return;
         }
-        char err[160];
-        broadcast_json *j = broadcast_json_parse(req->body, req->body_len, err, sizeof err);
+        gs_error err;
+        gs_json *j = gs_json_parse(req->body, req->body_len, &err);
         if (!j) {
-            broadcast_resp_error(resp, 400, err);
+            broadcast_resp_error(resp, 400, err.msg);
             return;
         }
-        const char *url = broadcast_json_str(j, "url", NULL);
+        const char *url = gs_json_get_str(j, "url", NULL);
         if (!url_ok(url)) {
-            broadcast_json_free(j);
+            gs_json_free(j);
             broadcast_resp_error(resp, 400, "\"url\" must be an http:// address");
             return;
         }
         pthread_mutex_lock(&h->mu);
         hall_board *b = find_or_add_locked(h, NULL, url);
         pthread_mutex_unlock(&h->mu);
-        broadcast_json_free(j);
+        gs_json_free(j);
         if (!b) {
             broadcast_resp_error(resp, 503, "the hall is full");
             return;

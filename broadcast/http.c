@@ -1,4 +1,4 @@
-/* record/broadcast_http.c: the HTTP server layer over libmicrohttpd.
+/* broadcast/http.c: the HTTP server layer over libmicrohttpd.
  *
  * libmicrohttpd is loaded with dlopen when a server starts, so the goscribe
  * binary (and every other subcommand) works on machines without it, and
@@ -7,7 +7,6 @@
 #include "broadcast/broadcast_internal.h"
 
 #include <arpa/inet.h>
-#include <dlfcn.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,19 +69,11 @@ typedef struct req_state {
 
 static int load_api(mhd_api *a, gs_error *err)
 {
-    a->lib = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
-    if (!a->lib) a->lib = dlopen("libmicrohttpd.so", RTLD_NOW | RTLD_LOCAL);
-    if (!a->lib) {
-        gs_error_set(err, GS_ERR_IO, "libmicrohttpd not installed (Debian package libmicrohttpd12)");
-        return -1;
-    }
-    /* POSIX lets a void * from dlsym become a function pointer this way. */
-#define LOAD(field, name)                                          \
-    do {                                                           \
-        void *sym = dlsym(a->lib, name);                           \
-        if (!sym) goto missing;                                    \
-        memcpy(&a->field, &sym, sizeof sym);                       \
-    } while (0)
+    static const char *const sonames[] = {"libmicrohttpd.so.12", "libmicrohttpd.so", NULL};
+    a->lib = gs_dl_open(sonames, "libmicrohttpd", "libmicrohttpd12", err);
+    if (!a->lib) return -1;
+    bool ok = true;
+#define LOAD(field, name) ok = ok && gs_dl_fn(a->lib, name, &a->field, sizeof a->field)
     LOAD(start_daemon, "MHD_start_daemon");
     LOAD(stop_daemon, "MHD_stop_daemon");
     LOAD(get_daemon_info, "MHD_get_daemon_info");
@@ -93,9 +84,8 @@ static int load_api(mhd_api *a, gs_error *err)
     LOAD(destroy, "MHD_destroy_response");
     LOAD(lookup, "MHD_lookup_connection_value");
 #undef LOAD
-    return 0;
-missing:
-    dlclose(a->lib);
+    if (ok) return 0;
+    gs_dl_close(a->lib);
     a->lib = NULL;
     gs_error_set(err, GS_ERR_IO, "libmicrohttpd too old (a function is missing)");
     return -1;
@@ -262,7 +252,7 @@ broadcast_httpd *broadcast_httpd_start(const char *bind_addr, int port, int max_
                                     MHD_OPTION_END);
     if (!h->daemon) {
         gs_error_set(err, GS_ERR_IO, "%s:%d: cannot listen (port taken?)", addr, port);
-        dlclose(h->api.lib);
+        gs_dl_close(h->api.lib);
         free(h);
         return NULL;
     }
@@ -277,7 +267,7 @@ void broadcast_httpd_stop(broadcast_httpd *h)
 {
     if (!h) return;
     if (h->daemon) h->api.stop_daemon(h->daemon);
-    if (h->api.lib) dlclose(h->api.lib);
+    if (h->api.lib) gs_dl_close(h->api.lib);
     free(h);
 }
 
@@ -285,16 +275,16 @@ void broadcast_httpd_stop(broadcast_httpd *h)
 
 void broadcast_resp_error(broadcast_resp *resp, int status, const char *msg)
 {
-    broadcast_buf b = {0};
-    broadcast_buf_puts(&b, "{\"error\":");
-    broadcast_buf_json_str(&b, msg);
-    broadcast_buf_puts(&b, "}\n");
+    gs_buf b = {0};
+    gs_buf_puts(&b, "{\"error\":");
+    gs_json_str(&b, msg);
+    gs_buf_puts(&b, "}\n");
     free(resp->body);
     memset(resp, 0, sizeof *resp);
     resp->status = status;
     resp->content_type = "application/json";
-    if (b.oom) {
-        broadcast_buf_free(&b);
+    if (b.failed) {
+        gs_buf_free(&b);
         resp->static_body = "{}\n";
     } else {
         resp->body = b.p;

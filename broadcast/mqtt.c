@@ -3,7 +3,6 @@
  * libmosquitto runs its own network thread; publish only queues. */
 #include "broadcast/broadcast_internal.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,19 +82,14 @@ broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id,
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    m->lib = dlopen("libmosquitto.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!m->lib) m->lib = dlopen("libmosquitto.so", RTLD_NOW | RTLD_LOCAL);
+    static const char *const sonames[] = {"libmosquitto.so.1", "libmosquitto.so", NULL};
+    m->lib = gs_dl_open(sonames, "libmosquitto", "libmosquitto1", err);
     if (!m->lib) {
         free(m);
-        gs_error_set(err, GS_ERR_IO, "libmosquitto not installed (Debian package libmosquitto1)");
         return NULL;
     }
-#define LOAD(field, name)                                          \
-    do {                                                           \
-        void *sym = dlsym(m->lib, name);                           \
-        if (!sym) goto missing;                                    \
-        memcpy(&m->field, &sym, sizeof sym);                       \
-    } while (0)
+    bool ok = true;
+#define LOAD(field, name) ok = ok && gs_dl_fn(m->lib, name, &m->field, sizeof m->field)
     LOAD(lib_init, "mosquitto_lib_init");
     LOAD(mnew, "mosquitto_new");
     LOAD(destroy, "mosquitto_destroy");
@@ -110,6 +104,7 @@ broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id,
     LOAD(reconnect_delay_set, "mosquitto_reconnect_delay_set");
     LOAD(strerror, "mosquitto_strerror");
 #undef LOAD
+    if (!ok) goto missing;
     m->lib_init();
     m->cb = cb;
     m->ctx = ctx;
@@ -134,7 +129,7 @@ broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id,
     m->loop_started = true;
     return m;
 missing:
-    dlclose(m->lib);
+    gs_dl_close(m->lib);
     free(m);
     gs_error_set(err, GS_ERR_IO, "libmosquitto too old (a function is missing)");
     return NULL;
@@ -159,7 +154,7 @@ void broadcast_mqtt_close(broadcast_mqtt *m)
         m->destroy(m->mosq);
     }
     free(m->subscribe);
-    if (m->lib) dlclose(m->lib);
+    gs_dl_close(m->lib);
     free(m);
 }
 

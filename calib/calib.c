@@ -14,70 +14,46 @@ void calib_init(calib_data *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Appends printf output to a growing buffer; returns -1 on no memory. */
-typedef struct sbuf { char *s; size_t len, cap; } sbuf;
-
-static int sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int sb_printf(sbuf *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->len;
-        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) return -1;
-        if (b->s && (size_t)n < room) { b->len += (size_t)n; return 0; }
-        size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)n;
-        char *s = realloc(b->s, cap);
-        if (!s) return -1;
-        b->s = s;
-        b->cap = cap;
-    }
-}
-
 char *calib_format(const calib_data *c)
 {
-    sbuf b = {0};
+    gs_buf b = {0};
     const vision_grid *g = &c->grid;
-    int bad = 0;
-    bad |= sb_printf(&b, "goscribe-calibration 1\n"
-                         "# board calibration written by goscribe calibrate; see calib/calib.h\n");
-    bad |= sb_printf(&b, "image %d %d\n", c->image_width, c->image_height);
-    bad |= sb_printf(&b, "size %d\n", g->size);
-    bad |= sb_printf(&b, "corners");
-    for (int i = 0; i < 4; i++) bad |= sb_printf(&b, " %.3f %.3f", g->corners[i][0], g->corners[i][1]);
-    bad |= sb_printf(&b, "\nhomography");
-    for (int i = 0; i < 9; i++) bad |= sb_printf(&b, " %.12g", g->H[i]);
-    bad |= sb_printf(&b, "\ndistortion %.9g %.3f %.3f %.3f\n", g->k1, g->cx, g->cy, g->norm);
-    bad |= sb_printf(&b, "cell_aspect %.5f\nconfidence %.4f\n", g->cell_aspect, g->confidence);
+    gs_buf_printf(&b, "goscribe-calibration 1\n"
+                      "# board calibration written by goscribe calibrate; see calib/calib.h\n");
+    gs_buf_printf(&b, "image %d %d\n", c->image_width, c->image_height);
+    gs_buf_printf(&b, "size %d\n", g->size);
+    gs_buf_printf(&b, "corners");
+    for (int i = 0; i < 4; i++) gs_buf_printf(&b, " %.3f %.3f", g->corners[i][0], g->corners[i][1]);
+    gs_buf_printf(&b, "\nhomography");
+    for (int i = 0; i < 9; i++) gs_buf_printf(&b, " %.12g", g->H[i]);
+    gs_buf_printf(&b, "\ndistortion %.9g %.3f %.3f %.3f\n", g->k1, g->cx, g->cy, g->norm);
+    gs_buf_printf(&b, "cell_aspect %.5f\nconfidence %.4f\n", g->cell_aspect, g->confidence);
     if (c->colour.valid) {
         const calib_colour *k = &c->colour;
-        bad |= sb_printf(&b, "colour_board %.2f %.2f %.2f\n", k->board[0], k->board[1], k->board[2]);
-        bad |= sb_printf(&b, "colour_black %.2f %.2f %.2f\n", k->black[0], k->black[1], k->black[2]);
-        bad |= sb_printf(&b, "colour_white %.2f %.2f %.2f\n", k->white[0], k->white[1], k->white[2]);
-        bad |= sb_printf(&b, "colour_threshold %.4f %.4f\n", k->threshold[0], k->threshold[1]);
+        gs_buf_printf(&b, "colour_board %.2f %.2f %.2f\n", k->board[0], k->board[1], k->board[2]);
+        gs_buf_printf(&b, "colour_black %.2f %.2f %.2f\n", k->black[0], k->black[1], k->black[2]);
+        gs_buf_printf(&b, "colour_white %.2f %.2f %.2f\n", k->white[0], k->white[1], k->white[2]);
+        gs_buf_printf(&b, "colour_threshold %.4f %.4f\n", k->threshold[0], k->threshold[1]);
     }
-    if (bad) { free(b.s); return NULL; }
-    return b.s;
+    if (!gs_buf_ok(&b)) {
+        gs_buf_free(&b);
+        return NULL;
+    }
+    return b.p;
 }
 
 gs_status calib_save(const calib_data *c, const char *path, gs_error *err)
 {
     char *text = calib_format(c);
     if (!text) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        gs_status s = gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
-        free(text);
-        return s;
-    }
-    size_t n = strlen(text);
-    int ok = fwrite(text, 1, n, f) == n;
-    ok &= fclose(f) == 0;
+    gs_status st = gs_file_write_atomic(path, text, strlen(text), err);
     free(text);
-    if (!ok) return gs_error_set(err, GS_ERR_IO, "%s: write failed", path);
-    return GS_OK;
+    if (st != GS_OK && err) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        gs_error_set(err, st, "%s: %s", path, why);
+    }
+    return st;
 }
 
 /* Reads exactly n numbers from s; returns 0 when s holds n finite numbers

@@ -19,7 +19,7 @@ static double cpu_ms(void)
 
 /* A busy middle game: every move of a fixed pseudo-random sequence, so the
  * bench renders captures, hands and a filled board like a real game. */
-static int bench_moves(render_move *mv, int max, int size)
+static int bench_moves(gs_move *mv, int max, int size)
 {
     uint64_t s = 0x9E3779B97F4A7C15ULL;
     uint8_t used[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
@@ -79,7 +79,7 @@ int bench_render(int argc, char **argv)
     render_params_from_seed(&p, 7, 19, (int)w, (int)h);
     p.blur = 0;       /* the defaults most seeds draw; blur is timed on its own below */
     p.noise = 3;
-    render_move mv[160];
+    gs_move mv[160];
     int nm = bench_moves(mv, 160, 19);
     render_script_options so;
     render_script_options_init(&so, 7);

@@ -30,8 +30,8 @@ static void help(FILE *f)
 static void json_issue(const rules_replay_issue *e, int size, bool illegal)
 {
     char sgf[3], h[8];
-    rules_point_sgf(e->move.point, sgf);
-    rules_point_human(e->move.point, size, h);
+    rules_point_sgf(e->move.pt, sgf);
+    rules_point_human(e->move.pt, size, h);
     printf("{\"move\":%d,\"color\":\"%s\",\"point\":", e->move_number, e->move.color == GS_BLACK ? "B" : "W");
     gs_json_write_string(stdout, e->move.pass ? "" : sgf);
     printf(",\"coord\":");
@@ -106,26 +106,18 @@ int cmd_check(int argc, char **argv)
         return GS_EXIT_NOBOARD;
     }
     if (!have_komi) komi = sg.info.has_komi ? sg.info.komi : RULES_DEFAULT_KOMI;
-    rules_move *moves = calloc(sg.move_count ? sg.move_count : 1, sizeof *moves);
     rules_replay_report *rep = malloc(sizeof *rep);
-    if (!moves || !rep) {
+    if (!rep) {
         cli_error("%s: out of memory", path);
-        free(moves);
-        free(rep);
         sgf_game_free(&sg);
         return GS_EXIT_ERROR;
-    }
-    for (size_t i = 0; i < sg.move_count; i++) {
-        moves[i].color = sg.moves[i].color;
-        moves[i].pass = sg.moves[i].pass;
-        moves[i].point = sg.moves[i].pass ? (gs_point){-1, -1} : sg.moves[i].pt;
     }
     rules_replay_input in = {
         .size = size,
         .komi = komi,
         .handicap = sg.info.handicap,
         .setup = &sg.setup,
-        .moves = moves,
+        .moves = sg.moves,
         .nmoves = (int)sg.move_count,
         .final_marks = sg.has_final_marks ? &sg.final_marks : NULL,
         .ko_policy = policy,
@@ -133,7 +125,6 @@ int cmd_check(int argc, char **argv)
     s = rules_replay(&in, rep, &err);
     if (s != GS_OK) {
         cli_error("%s: %s", path, err.msg);
-        free(moves);
         free(rep);
         sgf_game_free(&sg);
         return s == GS_ERR_NOMEM ? GS_EXIT_ERROR : GS_EXIT_NOBOARD;
@@ -188,7 +179,6 @@ int cmd_check(int argc, char **argv)
             printf("; recorded RE[%s]%s", sg.info.result, rec_numeric ? (match ? ": matches" : ": DIFFERS") : "");
         printf("\n");
     }
-    free(moves);
     free(rep);
     sgf_game_free(&sg);
     return GS_EXIT_OK;

@@ -79,7 +79,7 @@ gs_status count_load_sgf(const char *path, count_sgf_input *out, gs_error *err)
         }
     if (st == GS_OK && g.info.handicap > 0) rules_game_set_handicap(rg, g.info.handicap);
     for (size_t i = 0; i < g.move_count && st == GS_OK; i++) {
-        const sgf_move *m = &g.moves[i];
+        const gs_move *m = &g.moves[i];
         if (m->pass) {
             rules_game_pass(rg, m->color);
             continue;
@@ -88,7 +88,7 @@ gs_status count_load_sgf(const char *path, count_sgf_input *out, gs_error *err)
         if (l != RULES_LEGAL) {
             char pt[3];
             sgf_point_format(m->pt, pt);
-            st = gs_error_set(err, GS_ERR_FORMAT, "line %d: move %zu %s[%s] is illegal (%s)", m->line, i + 1,
+            st = gs_error_set(err, GS_ERR_FORMAT, "line %d: move %zu %s[%s] is illegal (%s)", g.move_info[i].line, i + 1,
                               m->color == GS_BLACK ? "B" : "W", pt, rules_legality_name(l));
         }
     }

@@ -90,7 +90,7 @@ static gs_status write_truth_sgf(const char *path, const sgf_game *g, const rend
                                  gs_error *err)
 {
     sgf_game_info info = g->info;
-    const render_move *pl;
+    const gs_move *pl;
     int np = render_script_placed(sc, &pl);
     bool partial = np < (int)g->move_count;
     if (partial) info.result[0] = 0;  /* the result belongs to the whole game */
@@ -299,7 +299,7 @@ int cmd_render(int argc, char **argv)
         goto done_game;
     }
     if (moves_limit >= 0 && moves_limit < nmoves) nmoves = (int)moves_limit;
-    render_move *mv = calloc((size_t)nmoves + 1, sizeof *mv);
+    gs_move *mv = calloc((size_t)nmoves + 1, sizeof *mv);
     if (!mv) { cli_error("render: out of memory"); goto done_game; }
     for (int i = 0; i < nmoves; i++) {
         mv[i].color = game.moves[i].color;

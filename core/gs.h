@@ -114,12 +114,136 @@ size_t gs_position_format(const gs_position *p, char *buf, size_t buflen);
 /* Counts the cells of one colour. */
 int gs_position_count(const gs_position *p, gs_color c);
 
-/* Writes s to f as a JSON string literal (quotes, backslashes and control
- * characters escaped; UTF-8 passed through). */
+/* ------------------------------------------------------------------ moves */
+
+/* One move of a game: a stone of `color` at `pt`, or a pass (pt {-1,-1}).
+ * The one move type of every stage (rules, SGF, renderer). */
+typedef struct gs_move {
+    gs_color color;
+    gs_point pt;
+    bool pass;
+} gs_move;
+
+/* ------------------------------------------------------------ text buffer */
+
+/* A growable NUL-terminated text buffer.  A failed allocation sticks
+ * (`failed`), later appends do nothing, and the caller checks once at the
+ * end (gs_buf_ok).  Start from `gs_buf b = {0};`; p is malloc'd: free it
+ * with gs_buf_free or take it over. */
+typedef struct gs_buf {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} gs_buf;
+
+void gs_buf_add(gs_buf *b, const char *s, size_t n);
+void gs_buf_puts(gs_buf *b, const char *s);
+void gs_buf_printf(gs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline bool gs_buf_ok(const gs_buf *b) { return !b->failed; }
+void gs_buf_free(gs_buf *b);
+
+/* ------------------------------------------------------------------- JSON */
+
+/* Appends s (NULL = "") as a JSON string literal with its quotes: quotes,
+ * backslashes, control characters and '<' (so no "</script>" can close a
+ * page that embeds it) escaped; UTF-8 passed through.  The one JSON string
+ * writer of the program. */
+void gs_json_str(gs_buf *b, const char *s);
+/* The same, written to f. */
 void gs_json_write_string(FILE *f, const char *s);
+
+typedef enum gs_json_type {
+    GS_JSON_NULL, GS_JSON_BOOL, GS_JSON_NUM, GS_JSON_STR, GS_JSON_ARR, GS_JSON_OBJ
+} gs_json_type;
+
+/* A parsed JSON value.  Arrays and objects hold `n` children in `kids`
+ * (objects also `keys`).  The whole tree is freed by gs_json_free. */
+typedef struct gs_json {
+    gs_json_type type;
+    bool b;
+    double num;
+    char *str;                 /* GS_JSON_STR, UTF-8, NUL-terminated */
+    int n;
+    struct gs_json **kids;
+    char **keys;
+} gs_json;
+
+/* Parses exactly one JSON value (RFC 8259, depth <= 32).  NULL with
+ * GS_ERR_FORMAT ("bad JSON at byte N: ...") in err on malformed input.
+ * The caller frees the result with gs_json_free (NULL safe). */
+gs_json *gs_json_parse(const char *text, size_t len, gs_error *err);
+void gs_json_free(gs_json *j);
+/* Member of an object (NULL if absent or j is not an object). */
+const gs_json *gs_json_get(const gs_json *j, const char *key);
+/* Typed member helpers with a default for absent / wrong type. */
+const char *gs_json_get_str(const gs_json *j, const char *key, const char *dflt);
+double gs_json_get_num(const gs_json *j, const char *key, double dflt);
+
+/* ----------------------------------------------------------------- clocks */
 
 /* Monotonic clock in milliseconds, for timing and settle windows. */
 double gs_now_ms(void);
+/* Wall clock, Unix time in milliseconds (times of play, rulings). */
+int64_t gs_wall_ms(void);
+
+/* ------------------------------------------------------------------ files */
+
+/* Replaces the file at path with data, crash-safely: a temporary file
+ * beside it (path.tmp-XXXXXX), fsync, rename, fsync of the directory.  At
+ * every moment the file holds either the old or the new content.  On
+ * failure (GS_ERR_IO with the reason, e.g. a full disk) the temporary file
+ * is removed and the old file is untouched. */
+gs_status gs_file_write_atomic(const char *path, const void *data, size_t len, gs_error *err);
+/* Removes temporary files a killed gs_file_write_atomic left beside path;
+ * returns how many. */
+int gs_file_remove_stale_temps(const char *path);
+/* Reads a whole file of at most max_bytes into a malloc'd NUL-terminated
+ * buffer (caller frees).  GS_ERR_IO when it cannot be read, GS_ERR_FORMAT
+ * when it is larger than max_bytes. */
+gs_status gs_file_read(const char *path, size_t max_bytes, char **out, size_t *len, gs_error *err);
+
+/* ----------------------------------------------------- optional libraries */
+
+/* Opens the first loadable library of a NULL-terminated list of sonames
+ * (dlopen, RTLD_NOW | RTLD_LOCAL), so optional libraries (libmicrohttpd,
+ * libmosquitto) are needed only by the features that use them.  NULL with
+ * GS_ERR_IO "NAME not installed (Debian package PACKAGE)" in err when none
+ * loads.  The caller closes it with gs_dl_close (NULL safe). */
+void *gs_dl_open(const char *const *sonames, const char *name, const char *package, gs_error *err);
+/* Copies the address of function `name` into the function-pointer variable
+ * at fn_slot (slot_size = its sizeof); false when lib lacks it. */
+bool gs_dl_fn(void *lib, const char *name, void *fn_slot, size_t slot_size);
+void gs_dl_close(void *lib);
+
+/* ------------------------------------------------------ radial lens model */
+
+/* The one lens model (k1 radial distortion about (cx, cy), radius
+ * normalised by norm): p' = c + (p - c)(1 + k1 r^2), r = |p - c| / norm
+ * (vision_grid_map's model; with barrel distortion, r is held at the radius
+ * where the model stops growing).  gs_lens_distort maps an ideal point to
+ * the image, gs_lens_undistort inverts it (fixed-point iteration, well under
+ * 0.01 px for the |k1| <= 0.5 the finder and renderer use).  k1 == 0 or
+ * norm <= 0: no-op. */
+void gs_lens_distort(double k1, double cx, double cy, double norm, double *x, double *y);
+void gs_lens_undistort(double k1, double cx, double cy, double norm, double *x, double *y);
+
+/* ---------------------------------------------------------------- drawing */
+
+/* Colours are B, G, R (as images are); grey images get the mean. */
+typedef struct gs_bgr { uint8_t b, g, r; } gs_bgr;
+
+/* Every primitive clips to the image and blends with alpha (1 = opaque). */
+void gs_draw_pixel(gs_image *img, int x, int y, gs_bgr c, double alpha);
+/* A segment `thick` pixels wide (square brush). */
+void gs_draw_line(gs_image *img, double x0, double y0, double x1, double y1, double thick, gs_bgr c);
+/* A filled disc of radius r. */
+void gs_draw_disc(gs_image *img, double cx, double cy, double r, gs_bgr c, double alpha);
+/* A circle of radius r, `thick` pixels wide. */
+void gs_draw_ring(gs_image *img, double cx, double cy, double r, double thick, gs_bgr c);
+/* A filled axis-aligned square of half-side `half`. */
+void gs_draw_square(gs_image *img, double cx, double cy, double half, gs_bgr c, double alpha);
+/* The outline of that square, `thick` pixels wide. */
+void gs_draw_box(gs_image *img, double cx, double cy, double half, double thick, gs_bgr c);
 
 #ifdef __cplusplus
 }

@@ -77,13 +77,6 @@ void record_options_init(record_options *o)
 
 /* ------------------------------------------------------------- helpers */
 
-static int64_t unix_ms_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static const char *color_letter(gs_color c) { return c == GS_BLACK ? "B" : c == GS_WHITE ? "W" : "-"; }
 
 static void fmt_time(double t_ms, char buf[24])
@@ -362,7 +355,7 @@ static gs_status resume_game(record *r, gs_error *err)
     sgf_tree *t = NULL;
     /* a process killed mid-save may have left its temp file: nobody else
      * writes this game now */
-    int stale = sgf_file_remove_stale_temps(r->sgf_path);
+    int stale = gs_file_remove_stale_temps(r->sgf_path);
     if (stale > 0)
         add_event(r, RECORD_EV_NOTE, "stale_temps", 0, GS_EMPTY, (gs_point){-1, -1},
                   "removed %d unfinished temp file%s of %s left by a killed recording", stale, stale == 1 ? "" : "s",
@@ -400,7 +393,7 @@ static gs_status resume_game(record *r, gs_error *err)
     for (sgf_node *c = sgf_node_child(n, 0); c; c = sgf_node_child(c, 0)) {
         if (!sgf_node_find(c, "B") && !sgf_node_find(c, "W")) { n = c; continue; }
         if (mi >= g.move_count) break;
-        const sgf_move *m = &g.moves[mi++];
+        const gs_move *m = &g.moves[mi++];
         if (m->pass) rules_game_pass(r->game, m->color);
         else rules_game_play(r->game, m->color, m->pt, NULL);
         remember_node(r, game_moves(r), c);
@@ -503,7 +496,7 @@ static gs_status commit_move(record *r, gs_color c, gs_point p, bool pass, bool 
         }
     }
     int num = game_moves(r);
-    sgf_node *n = sgf_add_move(r->last, c, p, pass, unix_ms_now(), &e);
+    sgf_node *n = sgf_add_move(r->last, c, p, pass, gs_wall_ms(), &e);
     if (n) {
         r->last = n;
         remember_node(r, num, n);
@@ -818,7 +811,7 @@ static gs_status commit_classified(record *r, const gs_position *obs, gs_error *
     rules_classified_move moves[RULES_CLASSIFY_MAX_MOVES];
     memcpy(moves, cls->moves, (size_t)nm * sizeof moves[0]);
     for (int i = 0; i < nm; i++) {
-        gs_status st = commit_move(r, moves[i].move.color, moves[i].move.point, moves[i].move.pass, false, err);
+        gs_status st = commit_move(r, moves[i].move.color, moves[i].move.pt, moves[i].move.pass, false, err);
         if (st != GS_OK) return st;
     }
     mark_ghosts(r, obs);
@@ -1409,7 +1402,7 @@ gs_status record_apply_ruling(record *r, const record_ruling *ru, double t_ms, g
     /* 4. the ruling in the SGF: words + GSRL on the node it concerns */
     sgf_node *n = r->last;
     char tbuf[32], val[96];
-    sgf_time_format(ru->unix_ms > 0 ? ru->unix_ms : unix_ms_now(), tbuf);
+    sgf_time_format(ru->unix_ms > 0 ? ru->unix_ms : gs_wall_ms(), tbuf);
     snprintf(val, sizeof val, "%s:%s:%d:%d:%s", kname, color_letter(ru->color), wb, ww, tbuf);
     sgf_node_add_raw(n, "GSRL", val, &e);
     char words[400];

@@ -32,13 +32,6 @@ typedef struct live {
     const record_options *ro;
 } live;
 
-static int64_t wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void live_state(live *L, record *rec, broadcast_state *s)
 {
     gs_position pos;
@@ -75,7 +68,7 @@ static void live_sync(live *L, record *rec)
             L->last_color = e->color;
             L->last_point = e->point;
             L->last_pass = e->kind == RECORD_EV_PASS;
-            L->last_move_ms = wall_ms();
+            L->last_move_ms = gs_wall_ms();
             live_state(L, rec, &s);
             s.move_number = e->move_number;
             broadcast_board_publish_state(L->sb, &s);

@@ -237,7 +237,7 @@ static bool explain_by_moves(ctx *c, const gs_point *A, const gs_color *Acol, in
             int i = s->best_path[d];
             m->move.color = Acol[i];
             m->move.pass = false;
-            m->move.point = A[i];
+            m->move.pt = A[i];
             m->ncaptured = s->best_ncap[d];
             for (int k = 0; k < m->ncaptured; k++) m->captured[k] = rules_board_point(b0, s->best_cap[d][k]);
             if (s->best_cycle[d]) cyc_pts[ncyc++] = A[i];
@@ -337,8 +337,8 @@ static bool single_stone(ctx *c, gs_point p, gs_color col, const gs_point *R, co
         rules_point_human(R[own], c->n, hq);
         int lm = last_stone_move(g);
         gs_point pts[2] = {R[own], p};
-        if (col != t && lm >= 0 && rules_game_move(g, lm).color == col && rules_game_move(g, lm).point.x == R[own].x &&
-            rules_game_move(g, lm).point.y == R[own].y) {
+        if (col != t && lm >= 0 && rules_game_move(g, lm).color == col && rules_game_move(g, lm).pt.x == R[own].x &&
+            rules_game_move(g, lm).pt.y == R[own].y) {
             add_event(c, RULES_EV_TAKE_BACK, col, lm + 1, pts, 2,
                       "%s's last stone (move %d) lifted from %s and put down at %s: take-back, "
                       "the stone goes back to %s, warning", cname(col), lm + 1, hq, hp, hq);
@@ -523,7 +523,7 @@ gs_status rules_classify(const rules_game *g, const gs_position *observed, rules
     }
     if (nA == 0 && nX == 0) {
         int lm = last_stone_move(g);
-        if (nR == 1 && lm >= 0 && rules_game_move(g, lm).point.x == R[0].x && rules_game_move(g, lm).point.y == R[0].y) {
+        if (nR == 1 && lm >= 0 && rules_game_move(g, lm).pt.x == R[0].x && rules_game_move(g, lm).pt.y == R[0].y) {
             rules_point_human(R[0], n, l);
             add_event(&c, RULES_EV_STONE_REMOVED, Rcol[0], lm + 1, R, 1,
                       "%s's last stone (move %d, %s) was lifted off the board: a placed stone never moves "

@@ -20,7 +20,7 @@ struct rules_game {
     gs_color resigned;
     bool cycle;
     gs_position setup;
-    rules_move *moves;
+    gs_move *moves;
     gs_position *pos;     /* pos[i] = position after move i (pos[0] = setup) */
     int nmoves, cap;
 };
@@ -30,7 +30,7 @@ static bool reserve(rules_game *g, int n)
     if (n <= g->cap) return true;
     int cap = g->cap ? g->cap : 64;
     while (cap < n) cap *= 2;
-    rules_move *m = realloc(g->moves, (size_t)cap * sizeof *m);
+    gs_move *m = realloc(g->moves, (size_t)cap * sizeof *m);
     if (!m) return false;
     g->moves = m;
     gs_position *p = realloc(g->pos, (size_t)(cap + 1) * sizeof *p);
@@ -116,9 +116,9 @@ gs_color rules_game_resigned(const rules_game *g) { return g->resigned; }
 const rules_board *rules_game_board(const rules_game *g) { return g->board; }
 void rules_game_resign(rules_game *g, gs_color c) { g->resigned = c; }
 
-rules_move rules_game_move(const rules_game *g, int i)
+gs_move rules_game_move(const rules_game *g, int i)
 {
-    rules_move m = {GS_EMPTY, true, {-1, -1}};
+    gs_move m = {GS_EMPTY, {-1, -1}, true};
     if (i >= 0 && i < g->nmoves) m = g->moves[i];
     return m;
 }
@@ -249,7 +249,7 @@ static void record(rules_game *g, gs_color c, bool pass, gs_point p)
     if (!reserve(g, g->nmoves + 1)) return;  /* the board moved on; history keeps what it can */
     g->moves[g->nmoves].color = c;
     g->moves[g->nmoves].pass = pass;
-    g->moves[g->nmoves].point = pass ? (gs_point){-1, -1} : p;
+    g->moves[g->nmoves].pt = pass ? (gs_point){-1, -1} : p;
     g->nmoves++;
     rules_board_get_position(g->board, &g->pos[g->nmoves]);
     g->to_move = gs_color_other(c);
@@ -318,7 +318,7 @@ bool rules_game_undo(rules_game *g)
     rules_board_set_superko(b, false);  /* the recorded moves were accepted */
     for (int i = 0; i < n; i++) {
         if (g->moves[i].pass) rules_board_pass(b);
-        else rules_board_play(b, rules_board_index(b, g->moves[i].point.x, g->moves[i].point.y), g->moves[i].color);
+        else rules_board_play(b, rules_board_index(b, g->moves[i].pt.x, g->moves[i].pt.y), g->moves[i].color);
     }
     rules_board_set_superko(b, true);
     rules_board_destroy(g->board);

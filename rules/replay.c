@@ -48,9 +48,9 @@ gs_status rules_replay(const rules_replay_input *in, rules_replay_report *out, g
         return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     }
     for (int i = 0; i < in->nmoves; i++) {
-        rules_move m = in->moves[i];
+        gs_move m = in->moves[i];
         char h[8];
-        rules_point_human(m.point, in->size, h);
+        rules_point_human(m.pt, in->size, h);
         if (m.color != GS_BLACK && m.color != GS_WHITE) continue;
         if (m.color != rules_game_to_move(g)) {
             rules_replay_issue *e = push(out->events, &out->nevents);
@@ -68,7 +68,7 @@ gs_status rules_replay(const rules_replay_input *in, rules_replay_report *out, g
             out->moves_played++;
             continue;
         }
-        rules_legality l = rules_game_play(g, m.color, m.point, res);
+        rules_legality l = rules_game_play(g, m.color, m.pt, res);
         if (l != RULES_LEGAL) {
             rules_replay_issue *e = push(out->illegal, &out->nillegal);
             if (e) {

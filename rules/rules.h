@@ -154,13 +154,6 @@ typedef enum rules_ko_policy {
 
 typedef struct rules_game rules_game;
 
-/* A move as recorded. */
-typedef struct rules_move {
-    gs_color color;
-    bool pass;
-    gs_point point;      /* {-1,-1} for a pass */
-} rules_move;
-
 /* What happened when a move was tried. */
 typedef struct rules_move_result {
     rules_legality legality;  /* RULES_LEGAL if played (also a flagged cycle) */
@@ -216,7 +209,7 @@ rules_legality rules_game_check(const rules_game *g, gs_color c, gs_point p);
 
 /* Number of moves and passes played; move i (0-based). */
 int rules_game_move_count(const rules_game *g);
-rules_move rules_game_move(const rules_game *g, int i);
+gs_move rules_game_move(const rules_game *g, int i);
 /* Two consecutive passes ended the game. */
 bool rules_game_two_passes(const rules_game *g);
 /* A cycle was played under RULES_KO_FLAG_CYCLE. */
@@ -269,7 +262,7 @@ typedef struct rules_event {
 #define RULES_CLASSIFY_MAX_EVENTS 8
 
 typedef struct rules_classified_move {
-    rules_move move;
+    gs_move move;
     int ncaptured;
     gs_point captured[RULES_MAX_POINTS];
 } rules_classified_move;
@@ -352,7 +345,7 @@ typedef struct rules_replay_input {
     double komi;                  /* points */
     int handicap;
     const gs_position *setup;     /* AB/AW, NULL = empty board */
-    const rules_move *moves;      /* main line, passes included */
+    const gs_move *moves;      /* main line, passes included */
     int nmoves;
     const gs_position *final_marks; /* TB (GS_BLACK) / TW (GS_WHITE), NULL = none:
                                        all stones alive */
@@ -363,7 +356,7 @@ typedef struct rules_replay_input {
 
 typedef struct rules_replay_issue {
     int move_number;              /* 1-based */
-    rules_move move;
+    gs_move move;
     rules_legality why;           /* illegal: the rule broken */
     rules_event_type event;       /* RULES_EV_SUICIDE, KO, SUPERKO, CYCLE, OUT_OF_TURN, ... */
     const char *article;          /* static storage */

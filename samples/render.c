@@ -237,30 +237,12 @@ static void board_to_world(const render_scene *s, double u, double v, double *x,
 
 static void distort(const render_scene *s, double *x, double *y)
 {
-    if (s->p.k1 == 0) return;
-    double dx = *x - s->dcx, dy = *y - s->dcy;
-    double r2 = (dx * dx + dy * dy) / (s->dnorm * s->dnorm);
-    /* barrel distortion folds far-off points back into the frame: past the
-     * radius where the model stops growing, keep its scale */
-    if (s->p.k1 < 0 && r2 > 1 / (-3 * s->p.k1)) r2 = 1 / (-3 * s->p.k1);
-    double f = 1 + s->p.k1 * r2;
-    *x = s->dcx + dx * f;
-    *y = s->dcy + dy * f;
+    gs_lens_distort(s->p.k1, s->dcx, s->dcy, s->dnorm, x, y);
 }
 
 static void undistort(const render_scene *s, double *x, double *y)
 {
-    if (s->p.k1 == 0) return;
-    double px = *x - s->dcx, py = *y - s->dcy, ux = px, uy = py;
-    for (int i = 0; i < 8; i++) {
-        double r2 = (ux * ux + uy * uy) / (s->dnorm * s->dnorm);
-        double f = 1 + s->p.k1 * r2;
-        if (f < 0.2) f = 0.2;
-        ux = px / f;
-        uy = py / f;
-    }
-    *x = s->dcx + ux;
-    *y = s->dcy + uy;
+    gs_lens_undistort(s->p.k1, s->dcx, s->dcy, s->dnorm, x, y);
 }
 
 /* World point -> undistorted image point; false when behind the camera. */

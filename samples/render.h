@@ -205,12 +205,6 @@ int render_hand_covers(const render_scene *s, const render_state *st, uint8_t *c
 
 /* ---------------------------------------------------------------- script */
 
-typedef struct render_move {
-    gs_color color;
-    gs_point pt;                /* {-1,-1} for a pass */
-    bool pass;
-} render_move;
-
 typedef enum render_violation_type {
     RENDER_V_DOUBLE_MOVE = 0,   /* the mover plays a second stone at once */
     RENDER_V_WRONG_CAPTURE,     /* a stone not captured is lifted too */
@@ -271,7 +265,7 @@ typedef struct render_script render_script;
  * cannot happen in this game (no capture, no ko) is left out:
  * render_script_violations() lists those placed.  GS_ERR_USAGE for a move
  * off the board.  Caller destroys. */
-render_script *render_script_create(int size, const render_move *moves, int nmoves,
+render_script *render_script_create(int size, const gs_move *moves, int nmoves,
                                     const render_script_options *o, gs_error *err);
 void render_script_destroy(render_script *sc);
 
@@ -290,7 +284,7 @@ int render_script_violations(const render_script *sc, const render_violation **o
  * pause) plus double-move stones, in order: what the truth SGF records.
  * A retake taken back is not in it.  "moves" in the truth counts the
  * entries done by a frame's time. */
-int render_script_placed(const render_script *sc, const render_move **out);
+int render_script_placed(const render_script *sc, const gs_move **out);
 
 /* ----------------------------------------------------------------- truth */
 

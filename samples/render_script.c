@@ -42,7 +42,7 @@ struct render_script {
     int nkeys, capkeys;
     bevent *ev;
     int nev, capev;
-    render_move *placed;
+    gs_move *placed;
     int nplaced, capplaced;
     render_violation viol[RENDER_V_COUNT_ * 2];
     int nviol;
@@ -125,11 +125,11 @@ static void add_event(render_script *sc, bevent e)
     if (e.x >= 0) gs_position_set(&sc->board, e.x, e.y, (gs_color)e.colour);
 }
 
-static int add_placed(render_script *sc, render_move m)
+static int add_placed(render_script *sc, gs_move m)
 {
     if (sc->nplaced == sc->capplaced) {
         int nc = sc->capplaced ? sc->capplaced * 2 : 128;
-        render_move *np = realloc(sc->placed, (size_t)nc * sizeof *np);
+        gs_move *np = realloc(sc->placed, (size_t)nc * sizeof *np);
         if (!np) { sc->oom = true; return 0; }
         sc->placed = np;
         sc->capplaced = nc;
@@ -307,7 +307,7 @@ static int liberties_of_single(const gs_position *b, gs_point p, gs_point *lib)
     return count;
 }
 
-static bool in_future(const render_move *moves, int nmoves, int from, int x, int y)
+static bool in_future(const gs_move *moves, int nmoves, int from, int x, int y)
 {
     for (int i = from; i < nmoves; i++)
         if (!moves[i].pass && moves[i].pt.x == x && moves[i].pt.y == y) return true;
@@ -323,7 +323,7 @@ static void add_violation(render_script *sc, render_violation_type type, int mov
 /* Picks, for each violation asked for, the SGF move index after which it
  * happens: a move where it can happen on a board replayed without
  * violations, drawn from the middle of the game when possible. */
-static void plan_violations(render_script *sc, const render_move *moves, int nmoves, int plan[RENDER_V_COUNT_])
+static void plan_violations(render_script *sc, const gs_move *moves, int nmoves, int plan[RENDER_V_COUNT_])
 {
     /* sc->board holds the setup here */
     int n = sc->size;
@@ -335,7 +335,7 @@ static void plan_violations(render_script *sc, const render_move *moves, int nmo
     }
     gs_position b = sc->board;
     for (int i = 0; i < nmoves; i++) {
-        const render_move *m = &moves[i];
+        const gs_move *m = &moves[i];
         if (m->pass) continue;
         if (gs_position_get(&b, m->pt.x, m->pt.y) != GS_EMPTY) gs_position_set(&b, m->pt.x, m->pt.y, GS_EMPTY);
         gs_position_set(&b, m->pt.x, m->pt.y, m->color);
@@ -382,7 +382,7 @@ static void plan_violations(render_script *sc, const render_move *moves, int nmo
 }
 
 /* An empty point with only empty neighbours that no later move uses. */
-static bool free_point(render_script *sc, const render_move *moves, int nmoves, int from, gs_point *out)
+static bool free_point(render_script *sc, const gs_move *moves, int nmoves, int from, gs_point *out)
 {
     int n = sc->size;
     for (int tries = 0; tries < 400; tries++) {
@@ -405,7 +405,7 @@ static bool free_point(render_script *sc, const render_move *moves, int nmoves, 
     return false;
 }
 
-render_script *render_script_create(int size, const render_move *moves, int nmoves, const render_script_options *o,
+render_script *render_script_create(int size, const gs_move *moves, int nmoves, const render_script_options *o,
                                     gs_error *err)
 {
     if (size < 5 || size > GS_MAX_SIZE) {
@@ -417,7 +417,7 @@ render_script *render_script_create(int size, const render_move *moves, int nmov
         return NULL;
     }
     for (int i = 0; i < nmoves; i++) {
-        const render_move *m = &moves[i];
+        const gs_move *m = &moves[i];
         if (m->color != GS_BLACK && m->color != GS_WHITE) {
             gs_error_set(err, GS_ERR_USAGE, "move %d: no colour", i + 1);
             return NULL;
@@ -449,7 +449,7 @@ render_script *render_script_create(int size, const render_move *moves, int nmov
 
     sc->t = fmax(0, o->start_idle_ms);
     for (int i = 0; i < nmoves; i++) {
-        const render_move *m = &moves[i];
+        const gs_move *m = &moves[i];
         gs_color mover = m->color, opp = gs_color_other(mover);
         if (i > 0) pause_(sc, mover);
         if (m->pass) {
@@ -509,7 +509,7 @@ render_script *render_script_create(int size, const render_move *moves, int nmov
                 sc->t += dur(sc, 200, 600);
                 int n2 = sc->nplaced + 1;
                 double td = trip(sc, mover, TRIP_PLACE, q, q, mover, n2, false);
-                add_placed(sc, (render_move){mover, q, false});
+                add_placed(sc, (gs_move){mover, q, false});
                 add_violation(sc, RENDER_V_DOUBLE_MOVE, n2, q, td);
             }
         }
@@ -579,7 +579,7 @@ int render_script_violations(const render_script *sc, const render_violation **o
     return sc->nviol;
 }
 
-int render_script_placed(const render_script *sc, const render_move **out)
+int render_script_placed(const render_script *sc, const gs_move **out)
 {
     *out = sc->placed;
     return sc->nplaced;

@@ -599,23 +599,16 @@ gs_status sgf_parse(const char *data, size_t len, sgf_tree **out, gs_error *err)
 
 /* ------------------------------------------------------------------ writer */
 
+/* The output text and the column the next byte lands in (for soft line
+ * breaks). */
 typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-    bool oom;
+    gs_buf b;
     size_t col;        /* bytes since the last '\n' */
 } sbuf;
 
 static void sb_put(sbuf *b, const char *s, size_t n)
 {
-    if (b->oom) return;
-    if (!grow((void **)&b->p, &b->cap, b->len + n + 1, 1)) {
-        b->oom = true;
-        return;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
+    gs_buf_add(&b->b, s, n);
     size_t k = n;
     while (k > 0 && s[k - 1] != '\n') k--;
     b->col = k > 0 ? n - k : b->col + n;
@@ -697,12 +690,13 @@ gs_status sgf_write(const sgf_tree *t, char **out, size_t *len, gs_error *err)
         }
         sb_put(&b, "\n", 1);
     }
-    if (b.oom || !b.p) {
-        free(b.p);
-        if (!b.oom && t->nroots == 0) return gs_error_set(err, GS_ERR_USAGE, "sgf_write: empty collection");
+    if (!gs_buf_ok(&b.b) || !b.b.p) {
+        bool oom = !gs_buf_ok(&b.b);
+        gs_buf_free(&b.b);
+        if (!oom && t->nroots == 0) return gs_error_set(err, GS_ERR_USAGE, "sgf_write: empty collection");
         return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
     }
-    *out = b.p;
-    if (len) *len = b.len;
+    *out = b.b.p;
+    if (len) *len = b.b.len;
     return GS_OK;
 }

@@ -1,4 +1,4 @@
-/* sgf/sgf.h: SGF FF[4] reader and writer, and a crash-safe file writer.
+/* sgf/sgf.h: SGF FF[4] reader and writer: the game record's file format.
  *
  * Three layers:
  *  1. A general game tree (sgf_tree / sgf_node / sgf_prop): parse any FF[1-4]
@@ -7,8 +7,8 @@
  *     quirk), a plain struct sgf_game (game info + setup stones + main-line
  *     moves + final TB/TW) for checkers and for --resume, and builders for a
  *     recording (new game, append move, referee event, final count).
- *  3. sgf_file_write_atomic(): temp file + fsync + rename + directory fsync,
- *     so a crash at any moment leaves either the old or the new file.
+ *  3. sgf_save(): written with gs_file_write_atomic (core/), so a crash at
+ *     any moment leaves either the old or the new file.
  *
  * Ownership: an sgf_tree owns every node, property and string in it.  Node
  * and property handles (sgf_node *, const sgf_prop *) and the strings they
@@ -171,19 +171,8 @@ void sgf_node_remove(sgf_node *n, const char *id);
  * (*len excludes the NUL); the caller frees it. */
 gs_status sgf_write(const sgf_tree *t, char **out, size_t *len, gs_error *err);
 
-/* sgf_write + sgf_file_write_atomic. */
+/* sgf_write + gs_file_write_atomic. */
 gs_status sgf_save(const sgf_tree *t, const char *path, gs_error *err);
-
-/* Writes data to path so that at every moment path holds either its old
- * content or all of data: writes a temp file "path.tmp-XXXXXX" in the same
- * directory, fsyncs it, renames it over path and fsyncs the directory.  The
- * temp file is removed on failure.  Mode 0644.  GS_ERR_IO on failure. */
-gs_status sgf_file_write_atomic(const char *path, const void *data, size_t len, gs_error *err);
-
-/* Removes "path.tmp-XXXXXX" files that a killed sgf_file_write_atomic left
- * beside path (call once before resuming a recording, when no other process
- * writes that file).  Returns how many were removed. */
-int sgf_file_remove_stale_temps(const char *path);
 
 /* --------------------------------------------------------------- Go layer */
 
@@ -231,19 +220,18 @@ typedef struct sgf_game_info {
 /* Sets defaults: size 19, Chinese rules, everything else empty/0. */
 void sgf_game_info_init(sgf_game_info *info);
 
-typedef struct sgf_move {
-    gs_color color;    /* GS_BLACK or GS_WHITE */
-    gs_point pt;       /* {-1,-1} for a pass */
-    bool pass;
+/* What the file says about a move beside the move itself. */
+typedef struct sgf_move_info {
     int64_t time_ms;   /* GSTM as Unix time in ms, -1 when absent */
     int line;          /* line of the node in the file (0 if built) */
-} sgf_move;
+} sgf_move_info;
 
 /* A game read for checking or resuming: plain data, owns `moves`. */
 typedef struct sgf_game {
     sgf_game_info info;
     gs_position setup;      /* AB/AW (and AE) of the root, expanded */
-    sgf_move *moves;        /* main line, in order; malloc'ed */
+    gs_move *moves;         /* main line, in order; malloc'ed */
+    sgf_move_info *move_info; /* beside each move; malloc'ed */
     size_t move_count;
     int midgame_setup_nodes; /* main-line nodes after the root with AB/AW/AE
                                 (not applied; a checker may warn) */

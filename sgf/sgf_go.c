@@ -136,7 +136,9 @@ void sgf_game_free(sgf_game *g)
 {
     if (!g) return;
     free(g->moves);
+    free(g->move_info);
     g->moves = NULL;
+    g->move_info = NULL;
     g->move_count = 0;
 }
 
@@ -240,7 +242,8 @@ gs_status sgf_game_from_tree(const sgf_tree *t, sgf_game *g, gs_error *err)
         if (!mv) continue;
         size_t len;
         const char *v = sgf_prop_raw(mv, 0, &len);
-        sgf_move m = {b ? GS_BLACK : GS_WHITE, {-1, -1}, false, -1, sgf_node_line(n)};
+        gs_move m = {b ? GS_BLACK : GS_WHITE, {-1, -1}, false};
+        sgf_move_info mi = {-1, sgf_node_line(n)};
         if (!sgf_point_parse(v, len, size, &m.pt, &m.pass)) {
             char shown[16];
             snprintf(shown, sizeof shown, "%.*s", (int)(len < 10 ? len : 10), v);
@@ -251,17 +254,20 @@ gs_status sgf_game_from_tree(const sgf_tree *t, sgf_game *g, gs_error *err)
         }
         const char *tm = sgf_node_get_text(n, "GSTM");
         int64_t ms;
-        if (tm && sgf_time_parse(tm, &ms)) m.time_ms = ms;
+        if (tm && sgf_time_parse(tm, &ms)) mi.time_ms = ms;
         if (g->move_count == cap) {
             size_t nc = cap ? cap * 2 : 256;
-            sgf_move *nm = realloc(g->moves, nc * sizeof *nm);
-            if (!nm) {
+            gs_move *nm = realloc(g->moves, nc * sizeof *nm);
+            if (nm) g->moves = nm;
+            sgf_move_info *ni = nm ? realloc(g->move_info, nc * sizeof *ni) : NULL;
+            if (!ni) {
                 sgf_game_free(g);
                 return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
             }
-            g->moves = nm;
+            g->move_info = ni;
             cap = nc;
         }
+        g->move_info[g->move_count] = mi;
         g->moves[g->move_count++] = m;
     }
     if ((st = apply_points(last, "TB", size, &g->final_marks, GS_BLACK, &g->has_final_marks, err)) != GS_OK ||

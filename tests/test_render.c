@@ -72,7 +72,7 @@ static void test_determinism(void **state)
     assert_true(memcmp(ia->buf, ib->buf, (size_t)ia->stride * ia->height) != 0);
 
     /* the scripts are deterministic too */
-    render_move mv[4] = {{GS_BLACK, {2, 2}, false}, {GS_WHITE, {6, 6}, false}, {GS_BLACK, {4, 4}, false}, {GS_WHITE, {0, 0}, true}};
+    gs_move mv[4] = {{GS_BLACK, {2, 2}, false}, {GS_WHITE, {6, 6}, false}, {GS_BLACK, {4, 4}, false}, {GS_WHITE, {0, 0}, true}};
     render_script_options so;
     render_script_options_init(&so, 9);
     render_script *s1 = render_script_create(9, mv, 4, &so, &err), *s2 = render_script_create(9, mv, 4, &so, &err);
@@ -205,7 +205,7 @@ static void test_hand_covers(void **state)
 static void test_capture_one_at_a_time(void **state)
 {
     (void)state;
-    render_move mv[] = {
+    gs_move mv[] = {
         {GS_BLACK, {0, 1}, false}, {GS_WHITE, {0, 0}, false}, {GS_BLACK, {1, 1}, false},
         {GS_WHITE, {1, 0}, false}, {GS_BLACK, {2, 0}, false}, {GS_WHITE, {6, 6}, false},
     };
@@ -247,7 +247,7 @@ static void test_capture_one_at_a_time(void **state)
 }
 
 /* A ko on a 9x9: White's move 8 at (1,1) takes the black stone at (2,1). */
-static const render_move ko_game[] = {
+static const gs_move ko_game[] = {
     {GS_BLACK, {1, 0}, false}, {GS_WHITE, {2, 0}, false}, {GS_BLACK, {0, 1}, false}, {GS_WHITE, {3, 1}, false},
     {GS_BLACK, {1, 2}, false}, {GS_WHITE, {2, 2}, false}, {GS_BLACK, {2, 1}, false}, {GS_WHITE, {1, 1}, false},
     {GS_BLACK, {6, 6}, false}, {GS_WHITE, {6, 2}, false}, {GS_BLACK, {6, 4}, false}, {GS_WHITE, {4, 6}, false},
@@ -300,7 +300,7 @@ static void test_violations(void **state)
                 render_script_state(sc, v[0].t_ms + 1, &after);
                 assert_int_not_equal(gs_position_get(&before.pos, v[0].point.x, v[0].point.y), GS_EMPTY);
                 assert_int_equal(gs_position_get(&after.pos, v[0].point.x, v[0].point.y), GS_EMPTY);
-                const render_move *pl;
+                const gs_move *pl;
                 assert_true(render_script_placed(sc, &pl) >= v[0].move);
                 gs_point m = pl[v[0].move - 1].pt;
                 assert_int_equal(abs(m.x - v[0].point.x) + abs(m.y - v[0].point.y), 1);
@@ -415,7 +415,7 @@ static void test_bad_input(void **state)
     render_params_from_seed(&p, 1, 19, 64, 48);
     p.tilt_deg = 89;
     assert_null(render_scene_create(&p, &err));
-    render_move bad = {GS_BLACK, {9, 0}, false};
+    gs_move bad = {GS_BLACK, {9, 0}, false};
     render_script_options so;
     render_script_options_init(&so, 1);
     assert_null(render_script_create(9, &bad, 1, &so, &err));

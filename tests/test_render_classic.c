@@ -18,13 +18,13 @@ static void test_classic_replays(void **state)
     rules_game *rg = rules_game_create(19, &err);
     assert_non_null(rg);
     for (size_t i = 0; i < g.move_count; i++) {
-        const sgf_move *m = &g.moves[i];
+        const gs_move *m = &g.moves[i];
         assert_false(m->pass);
         /* strictly alternating, Black first */
         assert_int_equal(m->color, i % 2 ? GS_WHITE : GS_BLACK);
         rules_move_result res;
         rules_legality l = rules_game_play(rg, m->color, m->pt, &res);
-        if (l != RULES_LEGAL) print_message("move %zu (line %d) is %s\n", i + 1, m->line, rules_legality_name(l));
+        if (l != RULES_LEGAL) print_message("move %zu (line %d) is %s\n", i + 1, g.move_info[i].line, rules_legality_name(l));
         assert_int_equal(l, RULES_LEGAL);
         assert_false(res.out_of_turn);
     }

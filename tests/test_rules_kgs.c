@@ -21,17 +21,11 @@ static void check_file(const char *path)
     memset(&sg, 0, sizeof sg);
     gs_error err;
     if (sgf_game_load(path, &sg, &err) != GS_OK) fail_msg("%s: %s", path, err.msg);
-    rules_move *moves = calloc(sg.move_count + 1, sizeof *moves);
-    for (size_t i = 0; i < sg.move_count; i++) {
-        moves[i].color = sg.moves[i].color;
-        moves[i].pass = sg.moves[i].pass;
-        moves[i].point = sg.moves[i].pass ? (gs_point){-1, -1} : sg.moves[i].pt;
-    }
     rules_replay_input in = {.size = sg.info.size,
                              .komi = sg.info.has_komi ? sg.info.komi : 7.5,
                              .handicap = sg.info.handicap,
                              .setup = &sg.setup,
-                             .moves = moves,
+                             .moves = sg.moves,
                              .nmoves = (int)sg.move_count,
                              .final_marks = sg.has_final_marks ? &sg.final_marks : NULL};
     rules_replay_report *rep = malloc(sizeof *rep);
@@ -48,7 +42,6 @@ static void check_file(const char *path)
         else print_message("%s: RE[%s] but counted %s\n", path, sg.info.result, rep->count.sgf);
     }
     free(rep);
-    free(moves);
     sgf_game_free(&sg);
 }
 

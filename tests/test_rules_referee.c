@@ -202,7 +202,7 @@ static void run_case(const ref_case *c)
     assert_int_equal(r->nmoves, c->expect_moves);
     if (c->expect_moves && c->expect_point) {
         char h[8];
-        rules_point_human(r->moves[0].move.point, obs.size, h);
+        rules_point_human(r->moves[0].move.pt, obs.size, h);
         assert_string_equal(h, c->expect_point);
     }
     if (c->expect_orders) assert_int_equal(r->norders, c->expect_orders);
@@ -213,7 +213,7 @@ static void run_case(const ref_case *c)
     if (r->nmoves) {
         rules_game *h = rules_game_clone(g);
         for (int i = 0; i < r->nmoves; i++)
-            assert_int_equal(rules_game_play(h, r->moves[i].move.color, r->moves[i].move.point, NULL), RULES_LEGAL);
+            assert_int_equal(rules_game_play(h, r->moves[i].move.color, r->moves[i].move.pt, NULL), RULES_LEGAL);
         gs_position got;
         rules_game_position(h, &got);
         for (int i = 0; i < r->nevents; i++)

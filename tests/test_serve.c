@@ -66,7 +66,7 @@ static int sse_open(int port)
 }
 
 /* Reads from fd until `needle` shows up or timeout; keeps text in buf. */
-static bool sse_wait_for(int fd, broadcast_buf *buf, const char *needle, int timeout_ms)
+static bool sse_wait_for(int fd, gs_buf *buf, const char *needle, int timeout_ms)
 {
     double end = gs_now_ms() + timeout_ms;
     while (!(buf->p && strstr(buf->p, needle))) {
@@ -77,7 +77,7 @@ static bool sse_wait_for(int fd, broadcast_buf *buf, const char *needle, int tim
         char tmp[4096];
         ssize_t n = recv(fd, tmp, sizeof tmp, 0);
         if (n <= 0) return false;
-        broadcast_buf_add(buf, tmp, (size_t)n);
+        gs_buf_add(buf, tmp, (size_t)n);
     }
     return true;
 }
@@ -108,16 +108,16 @@ static void test_pages_and_paths(void **state)
     snprintf(s.black, sizeof s.black, "Ann \"the <b>\"");
     broadcast_board_publish_state(sb, &s);
     assert_int_equal(req(sb, "GET", "/state.json", NULL, NULL, &body), 200);
-    broadcast_json *j = broadcast_json_parse(body, strlen(body), NULL, 0);
+    gs_json *j = gs_json_parse(body, strlen(body), NULL);
     assert_non_null(j);
-    assert_int_equal((int)broadcast_json_num(j, "size", 0), 9);
-    assert_int_equal((int)broadcast_json_num(j, "move_number", 0), 1);
-    assert_string_equal(broadcast_json_str(j, "black", ""), "Ann \"the <b>\"");
-    const char *grid = broadcast_json_str(j, "grid", "");
+    assert_int_equal((int)gs_json_get_num(j, "size", 0), 9);
+    assert_int_equal((int)gs_json_get_num(j, "move_number", 0), 1);
+    assert_string_equal(gs_json_get_str(j, "black", ""), "Ann \"the <b>\"");
+    const char *grid = gs_json_get_str(j, "grid", "");
     assert_int_equal(strlen(grid), 81);
     assert_int_equal(grid[3 * 9 + 2], 'B');
-    assert_string_equal(broadcast_json_str(broadcast_json_get(j, "last"), "point", ""), "cd");
-    broadcast_json_free(j);
+    assert_string_equal(gs_json_get_str(gs_json_get(j, "last"), "point", ""), "cd");
+    gs_json_free(j);
     free(body);
 
     const char *sgf = "(;GM[1]FF[4]SZ[9];B[cd])";
@@ -220,7 +220,7 @@ static void test_sse_stream(void **state)
     broadcast_state_init(&s, 19);
     broadcast_board_publish_state(sb, &s);
     int fd = sse_open(broadcast_board_port(sb));
-    broadcast_buf buf = {0};
+    gs_buf buf = {0};
     assert_true(sse_wait_for(fd, &buf, "\"type\":\"state\"", 5000));
     for (int i = 1; i <= 5; i++) {
         gs_position_set(&s.pos, i, i, i % 2 ? GS_BLACK : GS_WHITE);
@@ -245,7 +245,7 @@ static void test_sse_stream(void **state)
     assert_int_equal(st.viewers, 1);
     assert_int_equal(st.messages, 12); /* first state, 5 x (move + state), event */
     close(fd);
-    broadcast_buf_free(&buf);
+    gs_buf_free(&buf);
     broadcast_board_stop(sb);
 }
 
@@ -397,14 +397,14 @@ static void check_hall_json(broadcast_hall *h, const char *a, const char *b)
     snprintf(url, sizeof url, "http://127.0.0.1:%d/state.json", broadcast_hall_port(h));
     assert_int_equal(broadcast_http_request(url, "GET", NULL, NULL, 5000, &status, &body, NULL, err, sizeof err), 0);
     assert_int_equal(status, 200);
-    broadcast_json *j = broadcast_json_parse(body, strlen(body), NULL, 0);
+    gs_json *j = gs_json_parse(body, strlen(body), NULL);
     assert_non_null(j);
-    const broadcast_json *boards = broadcast_json_get(j, "boards");
+    const gs_json *boards = gs_json_get(j, "boards");
     assert_non_null(boards);
     assert_int_equal(boards->n, 2);
     assert_non_null(strstr(body, a));
     assert_non_null(strstr(body, b));
-    broadcast_json_free(j);
+    gs_json_free(j);
     free(body);
 }
 
@@ -536,20 +536,20 @@ static void test_json_reader(void **state)
     (void)state;
     const char *bad[] = {"", "{", "{\"a\":}", "[1,]", "01", "\"\\x\"", "{\"a\":1} x", "nul", "[\"a\n\"]", "1e", "-"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char err[128];
-        broadcast_json *j = broadcast_json_parse(bad[i], strlen(bad[i]), err, sizeof err);
+        gs_error err;
+        gs_json *j = gs_json_parse(bad[i], strlen(bad[i]), &err);
         assert_null(j);
     }
     char deep[200];
     memset(deep, '[', sizeof deep);
-    assert_null(broadcast_json_parse(deep, sizeof deep, NULL, 0));
+    assert_null(gs_json_parse(deep, sizeof deep, NULL));
     const char *good = "{\"s\":\"a\\u00e9\\n\\\"\",\"n\":-1.5e2,\"t\":true,\"z\":null,\"a\":[1,{\"b\":[]}]}";
-    broadcast_json *j = broadcast_json_parse(good, strlen(good), NULL, 0);
+    gs_json *j = gs_json_parse(good, strlen(good), NULL);
     assert_non_null(j);
-    assert_string_equal(broadcast_json_str(j, "s", ""), "a\xc3\xa9\n\"");
-    assert_true(broadcast_json_num(j, "n", 0) == -150.0);
-    assert_int_equal(broadcast_json_get(j, "a")->n, 2);
-    broadcast_json_free(j);
+    assert_string_equal(gs_json_get_str(j, "s", ""), "a\xc3\xa9\n\"");
+    assert_true(gs_json_get_num(j, "n", 0) == -150.0);
+    assert_int_equal(gs_json_get(j, "a")->n, 2);
+    gs_json_free(j);
 }
 
 int main(void)

@@ -596,9 +596,9 @@ static void test_build_recording(void **state)
     assert_int_equal(gs_position_get(&g.setup, 2, 2), GS_BLACK);
     assert_int_equal(gs_position_get(&g.setup, 6, 6), GS_WHITE);
     assert_int_equal(g.move_count, 4);
-    assert_true(g.moves[0].time_ms == t0);
-    assert_true(g.moves[1].time_ms == t0 + 61000);
-    assert_true(g.moves[2].time_ms == -1);
+    assert_true(g.move_info[0].time_ms == t0);
+    assert_true(g.move_info[1].time_ms == t0 + 61000);
+    assert_true(g.move_info[2].time_ms == -1);
     assert_true(g.moves[2].pass);
     assert_int_equal(g.moves[1].pt.x, 3);
     assert_true(g.has_final_marks);
@@ -659,8 +659,8 @@ static void test_atomic_write(void **state)
     char path[256];
     snprintf(path, sizeof path, "%s/game.sgf", dir);
     gs_error e;
-    assert_int_equal(sgf_file_write_atomic(path, "(;GM[1])\n", 9, &e), GS_OK);
-    assert_int_equal(sgf_file_write_atomic(path, "(;GM[1];B[aa])\n", 15, &e), GS_OK);
+    assert_int_equal(gs_file_write_atomic(path, "(;GM[1])\n", 9, &e), GS_OK);
+    assert_int_equal(gs_file_write_atomic(path, "(;GM[1];B[aa])\n", 15, &e), GS_OK);
     sgf_tree *t = NULL;
     assert_int_equal(sgf_load(path, &t, &e), GS_OK);
     assert_non_null(sgf_node_child(sgf_tree_root(t, 0), 0));
@@ -680,7 +680,7 @@ static void test_atomic_write(void **state)
 
     char bad[300];
     snprintf(bad, sizeof bad, "%s/no/such/dir/game.sgf", dir);
-    assert_int_equal(sgf_file_write_atomic(bad, "x", 1, &e), GS_ERR_IO);
+    assert_int_equal(gs_file_write_atomic(bad, "x", 1, &e), GS_ERR_IO);
     assert_int_equal(sgf_load(bad, &t, &e), GS_ERR_IO);
     assert_null(t);
     assert_int_equal(sgf_game_load(bad, &g, &e), GS_ERR_IO);

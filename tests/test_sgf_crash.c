@@ -112,7 +112,7 @@ static void test_kill_while_recording(void **state)
             assert_int_equal(g.moves[i].pt.x, p.x);
             assert_int_equal(g.moves[i].pt.y, p.y);
             assert_int_equal(g.moves[i].color, i % 2 ? GS_WHITE : GS_BLACK);
-            assert_true(g.moves[i].time_ms == 1700000000000 + (int64_t)i * 1000);
+            assert_true(g.move_info[i].time_ms == 1700000000000 + (int64_t)i * 1000);
         }
         /* The file may hold one move more than reported (killed between
          * rename and report), never fewer. */
@@ -121,7 +121,7 @@ static void test_kill_while_recording(void **state)
         sgf_game_free(&g);
 
         /* Temp files of interrupted writes are cleared before resuming. */
-        killed_mid_write += sgf_file_remove_stale_temps(path);
+        killed_mid_write += gs_file_remove_stale_temps(path);
         DIR *d = opendir(dir);
         struct dirent *de;
         int files = 0;

@@ -20,7 +20,7 @@
 #include <string.h>
 
 /* the opening of a 9x9 game (SGF-like: column, row from the top) */
-static const render_move game9[] = {
+static const gs_move game9[] = {
     {GS_BLACK, {4, 4}, false}, {GS_WHITE, {2, 6}, false}, {GS_BLACK, {6, 2}, false},
     {GS_WHITE, {2, 2}, false}, {GS_BLACK, {6, 6}, false}, {GS_WHITE, {4, 2}, false},
     {GS_BLACK, {5, 3}, false}, {GS_WHITE, {3, 5}, false}, {GS_BLACK, {5, 6}, false},

@@ -315,21 +315,6 @@ static void drift_take_ref(track *t, const gs_image *img)
     t->lost = 0;
 }
 
-/* Inverse of vision_grid_map's radial distortion. */
-static void grid_undistort(const vision_grid *g, double *x, double *y)
-{
-    if (g->k1 == 0 || g->norm <= 0) return;
-    double px = *x - g->cx, py = *y - g->cy, ux = px, uy = py;
-    for (int i = 0; i < 10; i++) {
-        double f = 1 + g->k1 * (ux * ux + uy * uy) / (g->norm * g->norm);
-        if (f < 0.2) f = 0.2;
-        ux = px / f;
-        uy = py / f;
-    }
-    *x = g->cx + ux;
-    *y = g->cy + uy;
-}
-
 /* True (and remembered) when a drift measure is due at frame time t_ms. */
 static bool drift_due(track *t, double t_ms)
 {
@@ -450,7 +435,7 @@ static bool drift_follow(track *t, const gs_image *img, track_update *out)
     for (int i = 0; i < 4; i++) {
         dc[i][0] = uc[i][0] = t->ref_c[i][0] + disp[i][0];
         dc[i][1] = uc[i][1] = t->ref_c[i][1] + disp[i][1];
-        grid_undistort(&t->ref_grid, &uc[i][0], &uc[i][1]);
+        gs_lens_undistort(t->ref_grid.k1, t->ref_grid.cx, t->ref_grid.cy, t->ref_grid.norm, &uc[i][0], &uc[i][1]);
     }
     vision_grid g;
     gs_error e;

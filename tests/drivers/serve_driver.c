@@ -48,13 +48,6 @@ typedef struct driver {
     bool void_pending;  /* the referee voided it: undo, then White plays */
 } driver;
 
-static int64_t unix_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* One progress line for the test, flushed at once (stdout is a pipe). */
 static void say(const char *what, int n)
 {
@@ -94,7 +87,7 @@ static bool play(driver *d, int i)
 {
     gs_point pt = {(int8_t)(script[i][0] - 'a'), (int8_t)(script[i][1] - 'a')};
     gs_color c = i % 2 == 0 ? GS_BLACK : GS_WHITE;
-    int64_t now = unix_ms();
+    int64_t now = gs_wall_ms();
     gs_error err = {0};
     sgf_node *n = sgf_add_move(d->last, c, pt, false, now, &err);
     if (!n) {
@@ -126,7 +119,7 @@ static bool seed_violation(driver *d)
     d->st.pos = after;
     d->st.move_number++;
     d->st.last_point = pt;
-    d->st.last_move_unix_ms = unix_ms();
+    d->st.last_move_unix_ms = gs_wall_ms();
     broadcast_board_publish_state(d->sb, &d->st);
     char words[160], detail[8];
     snprintf(words, sizeof words, "Black played twice in a row (moves %d and %d) with no pass announced",
@@ -240,13 +233,13 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     gs_image *frame = make_frame(size);
-    int64_t start = unix_ms(), next = wait_go ? INT64_MAX : start;
+    int64_t start = gs_wall_ms(), next = wait_go ? INT64_MAX : start;
     int played = 0;
     bool violate = false, ok = true, said_done = false;
     char line[256];
     size_t used = 0;
     while (ok) {
-        int64_t now = unix_ms();
+        int64_t now = gs_wall_ms();
         if (now - start > (int64_t)timeout_s * 1000) {
             fprintf(stderr, "serve_driver: timeout after %d s\n", timeout_s);
             break;
@@ -287,7 +280,7 @@ int main(int argc, char **argv)
             bool quit = false;
             while ((nl = strchr(line, '\n'))) {
                 *nl = '\0';
-                if (!strcmp(line, "go") && next == INT64_MAX) next = unix_ms();
+                if (!strcmp(line, "go") && next == INT64_MAX) next = gs_wall_ms();
                 else if (!strcmp(line, "violate")) violate = true;
                 else if (!strcmp(line, "quit")) quit = true;
                 used -= (size_t)(nl + 1 - line);
