@@ -328,3 +328,29 @@ bool rules_game_undo(rules_game *g)
     g->resigned = GS_EMPTY;
     return true;
 }
+
+gs_status rules_game_start(rules_game *g, const gs_position *setup, int handicap, gs_color first, gs_error *err)
+{
+    int size = rules_game_size(g);
+    if (setup && setup->size != size)
+        return gs_error_set(err, GS_ERR_FORMAT, "setup size %d differs from board size %d", setup->size, size);
+    for (int y = 0; setup && y < size; y++)
+        for (int x = 0; x < size; x++) {
+            gs_color c = gs_position_get(setup, x, y);
+            if (c == GS_EMPTY) continue;
+            gs_status s = rules_game_setup(g, c, (gs_point){(int8_t)x, (int8_t)y}, err);
+            if (s != GS_OK) return s == GS_ERR_USAGE ? GS_ERR_FORMAT : s;
+        }
+    rules_game_set_handicap(g, handicap);
+    if (first == GS_BLACK || first == GS_WHITE) rules_game_set_to_move(g, first);
+    else if (handicap >= 2) rules_game_set_to_move(g, GS_WHITE);
+    return GS_OK;
+}
+
+rules_legality rules_game_apply(rules_game *g, const gs_move *m, rules_move_result *res)
+{
+    if (!m->pass) return rules_game_play(g, m->color, m->pt, res);
+    rules_game_pass(g, m->color);
+    if (res) memset(res, 0, sizeof *res);
+    return RULES_LEGAL;
+}

@@ -21,27 +21,11 @@ gs_status rules_replay(const rules_replay_input *in, rules_replay_report *out, g
     if (!g) return err ? err->status : GS_ERR_USAGE;
     rules_game_set_komi(g, in->komi);
     rules_game_set_ko_policy(g, in->ko_policy);
-    if (in->setup) {
-        if (in->setup->size != in->size) {
-            rules_game_destroy(g);
-            return gs_error_set(err, GS_ERR_FORMAT, "setup size %d differs from board size %d", in->setup->size, in->size);
-        }
-        /* Set the whole setup at once: the board checks it for groups
-         * without liberties. */
-        gs_status s = GS_OK;
-        for (int y = 0; y < in->size && s == GS_OK; y++)
-            for (int x = 0; x < in->size && s == GS_OK; x++) {
-                gs_color c = gs_position_get(in->setup, x, y);
-                if (c != GS_EMPTY) s = rules_game_setup(g, c, (gs_point){(int8_t)x, (int8_t)y}, err);
-            }
-        if (s != GS_OK) {
-            rules_game_destroy(g);
-            return s == GS_ERR_USAGE ? GS_ERR_FORMAT : s;
-        }
+    gs_status s0 = rules_game_start(g, in->setup, in->handicap, in->nmoves > 0 ? in->moves[0].color : GS_EMPTY, err);
+    if (s0 != GS_OK) {
+        rules_game_destroy(g);
+        return s0;
     }
-    rules_game_set_handicap(g, in->handicap);
-    if (in->nmoves > 0) rules_game_set_to_move(g, in->moves[0].color);
-    else if (in->handicap >= 2) rules_game_set_to_move(g, GS_WHITE);
     rules_move_result *res = malloc(sizeof *res);
     if (!res) {
         rules_game_destroy(g);

@@ -194,6 +194,18 @@ int rules_game_handicap(const rules_game *g);
 void rules_game_set_to_move(rules_game *g, gs_color c);
 gs_color rules_game_to_move(const rules_game *g);
 
+/* Starts a game from a record's set-up: every stone of setup (NULL =
+ * none; its size must be the game's) at once, so the board checks the whole
+ * of it for groups without liberties, then the handicap count and the side
+ * to move (first = the record's first mover; GS_EMPTY = White after a
+ * handicap of 2 or more, else Black).  The one set-up path of every replay
+ * (rules_replay, the recorder's resume, the count of an SGF).
+ * GS_ERR_FORMAT for a size mismatch or an impossible set-up. */
+gs_status rules_game_start(rules_game *g, const gs_position *setup, int handicap, gs_color first, gs_error *err);
+/* Plays or passes m (a pass when m->pass); returns the legality as
+ * rules_game_play does (RULES_LEGAL for a pass). */
+rules_legality rules_game_apply(rules_game *g, const gs_move *m, rules_move_result *res);
+
 /* Plays a stone.  On an illegal move the game is unchanged (the result
  * says why).  res may be NULL.  Colour need not be the side to move (SGF
  * files may do that); res->out_of_turn says so. */
