@@ -7,39 +7,42 @@
 #include "broadcast/broadcast_internal.h"
 #include "cvshim/cvshim.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- drawing */
 
-static void draw_dot(gs_image *img, int x, int y, int r)
+/* A dot on the pixel nearest (x, y), halves rounded up: trunc(x + 0.5) is
+ * what (int)(x + 0.5) gave, without its undefined overflow on a wild grid
+ * (gs_draw_square skips points far off the image). */
+static void grid_dot(gs_image *img, double x, double y, int half, gs_bgr c)
 {
-    for (int dy = -r; dy <= r; dy++)
-        for (int dx = -r; dx <= r; dx++) {
-            int px = x + dx, py = y + dy;
-            if (px < 0 || py < 0 || px >= img->width || py >= img->height) continue;
-            uint8_t *p = img->buf + (size_t)py * (size_t)img->stride + (size_t)px * (size_t)img->channels;
-            p[0] = 0;
-            if (img->channels >= 3) { p[1] = 230; p[2] = 0; }
-        }
+    gs_draw_square(img, trunc(x + 0.5), trunc(y + 0.5), half, c, 1.0);
 }
 
-/* Draws the grid's lines in green by sampling along each line (the map
- * has lens distortion, so lines may bend slightly). */
-static void draw_overlay(gs_image *img, const vision_grid *g)
+void broadcast_grid_draw(gs_image *img, const vision_grid *g, int per_cell, int half, gs_bgr c)
 {
-    if (g->size < 2 || g->size > GS_MAX_SIZE) return;
-    int r = img->width > 1000 ? 1 : 0;
-    int steps = (g->size - 1) * 24;
+    if (!img || !g || g->size < 2 || g->size > GS_MAX_SIZE || per_cell < 1) return;
+    int steps = (g->size - 1) * per_cell;
     for (int line = 0; line < g->size; line++)
         for (int i = 0; i <= steps; i++) {
             double t = (double)(g->size - 1) * i / steps, x, y;
             vision_grid_map(g, line, t, &x, &y);
-            draw_dot(img, (int)(x + 0.5), (int)(y + 0.5), r);
+            grid_dot(img, x, y, half, c);
             vision_grid_map(g, t, line, &x, &y);
-            draw_dot(img, (int)(x + 0.5), (int)(y + 0.5), r);
+            grid_dot(img, x, y, half, c);
         }
+}
+
+/* The grid on the live frame: green, 24 samples a cell, one pixel wide
+ * (three on frames over 1000 px).  A grey frame gets black lines, as it
+ * always has (green would come out mid-grey there). */
+static void draw_overlay(gs_image *img, const vision_grid *g)
+{
+    gs_bgr c = img->channels >= 3 ? (gs_bgr){0, 230, 0} : (gs_bgr){0, 0, 0};
+    broadcast_grid_draw(img, g, 24, img->width > 1000 ? 1 : 0, c);
 }
 
 /* --------------------------------------------------------- the recorder */
