@@ -124,7 +124,7 @@ static void on_mqtt(void *ctx, const char *topic, const char *payload, size_t le
     pthread_mutex_lock(&h->mu);
     hall_board *b = find_or_add_locked(h, idbuf, gs_json_get_str(j, "url", NULL));
     if (b) {
-        take_state_locked(b, j, "mqtt");
+        (void)take_state_locked(b, j, "mqtt");  /* not a state: the board keeps what it had */
         copy_str(b->id, sizeof b->id, idbuf);
     }
     pthread_mutex_unlock(&h->mu);
@@ -147,19 +147,20 @@ static void *poller_main(void *arg)
             int status = 0;
             char *body = NULL;
             size_t len = 0;
+            /* a board that does not answer keeps its last state (shown offline) */
             if (broadcast_http_request(u, "GET", NULL, NULL, 1500, &status, &body, &len, err, sizeof err)) continue;
             gs_json *j = status == 200 ? gs_json_parse(body, len, NULL) : NULL;
             free(body);
             if (!j) continue;
             pthread_mutex_lock(&h->mu);
             hall_board *b = find_or_add_locked(h, NULL, urls[i]);
-            if (b) take_state_locked(b, j, "http");
+            if (b) (void)take_state_locked(b, j, "http");  /* not a state: nothing changes */
             pthread_mutex_unlock(&h->mu);
             gs_json_free(j);
         }
         pthread_mutex_lock(&h->mu);
         struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
+        clock_gettime(CLOCK_REALTIME, &ts);  /* cannot fail for CLOCK_REALTIME */
         long ns = ts.tv_nsec + (long)(h->poll_ms % 1000) * 1000000L;
         ts.tv_sec += h->poll_ms / 1000 + ns / 1000000000L;
         ts.tv_nsec = ns % 1000000000L;
@@ -169,39 +170,64 @@ static void *poller_main(void *arg)
     return NULL;
 }
 
+/* One board of the list, re-serialised from what was parsed (mu held). */
+static void hall_board_json(gs_buf *b, const hall_board *x, double now, int poll_ms)
+{
+    gs_buf_puts(b, "{");
+    broadcast_json_fields(b, (const broadcast_json_field[]){{"board", x->name[0] ? x->name : x->id}, {"id", x->id},
+                                                            {"url", x->url}, {"black", x->black},
+                                                            {"white", x->white}, {"result", x->result},
+                                                            {"status", x->status}}, 7);
+    broadcast_json_board(b, x->size, x->grid, x->move_number);
+    gs_buf_puts(b, ",");
+    broadcast_json_last(b, x->has_last ? x->last_color : NULL, x->last_point, x->last_pass, NULL);
+    bool online = !strcmp(x->source, "mqtt") || now - x->seen_ms < 3.0 * poll_ms + 2000.0;
+    gs_buf_printf(b, "\"source\":\"%s\",\"online\":%s}", x->source, online ? "true" : "false");
+}
+
 static void hall_json_locked(broadcast_hall *h, gs_buf *b)
 {
     double now = gs_now_ms();
     gs_buf_puts(b, "{\"boards\":[");
     int k = 0;
     for (int i = 0; i < h->nboards; i++) {
-        hall_board *x = &h->boards[i];
-        if (!x->heard) continue;
+        if (!h->boards[i].heard) continue;
         if (k++) gs_buf_puts(b, ",");
-        gs_buf_puts(b, "{\"board\":");
-        gs_json_str(b, x->name[0] ? x->name : x->id);
-        gs_buf_puts(b, ",\"id\":");
-        gs_json_str(b, x->id);
-        gs_buf_puts(b, ",\"url\":");
-        gs_json_str(b, x->url);
-        gs_buf_puts(b, ",\"black\":");
-        gs_json_str(b, x->black);
-        gs_buf_puts(b, ",\"white\":");
-        gs_json_str(b, x->white);
-        gs_buf_puts(b, ",\"result\":");
-        gs_json_str(b, x->result);
-        gs_buf_puts(b, ",\"status\":");
-        gs_json_str(b, x->status);
-        gs_buf_printf(b, ",\"size\":%d,\"grid\":\"%s\",\"move_number\":%d,", x->size, x->grid, x->move_number);
-        if (x->has_last)
-            gs_buf_printf(b, "\"last\":{\"color\":\"%s\",\"point\":\"%s\",\"pass\":%s},", x->last_color,
-                             x->last_point, x->last_pass ? "true" : "false");
-        else
-            gs_buf_puts(b, "\"last\":null,");
-        bool online = !strcmp(x->source, "mqtt") || now - x->seen_ms < 3.0 * h->poll_ms + 2000.0;
-        gs_buf_printf(b, "\"source\":\"%s\",\"online\":%s}", x->source, online ? "true" : "false");
+        hall_board_json(b, &h->boards[i], now, h->poll_ms);
     }
     gs_buf_puts(b, "]}");
+}
+
+/* POST /api/announce {"url": ...}: a board joins the list. */
+static void hall_answer_announce(broadcast_hall *h, const broadcast_req *req, broadcast_resp *resp)
+{
+    if (strcmp(req->method, "POST")) {
+        broadcast_resp_error(resp, 405, "method not allowed");
+        return;
+    }
+    gs_error err;
+    gs_json *j = gs_json_parse(req->body, req->body_len, &err);
+    if (!j) {
+        broadcast_resp_error(resp, 400, err.msg);
+        return;
+    }
+    const char *url = gs_json_get_str(j, "url", NULL);
+    if (!url_ok(url)) {
+        gs_json_free(j);
+        broadcast_resp_error(resp, 400, "\"url\" must be an http:// address");
+        return;
+    }
+    pthread_mutex_lock(&h->mu);
+    hall_board *b = find_or_add_locked(h, NULL, url);
+    pthread_mutex_unlock(&h->mu);
+    gs_json_free(j);
+    if (!b) {
+        broadcast_resp_error(resp, 503, "the hall is full");
+        return;
+    }
+    resp->status = 200;
+    resp->content_type = "application/json";
+    resp->static_body = "{\"ok\":true}\n";
 }
 
 static void hall_handler(void *ctx, const broadcast_req *req, broadcast_resp *resp)
@@ -209,7 +235,7 @@ static void hall_handler(void *ctx, const broadcast_req *req, broadcast_resp *re
     broadcast_hall *h = ctx;
     const char *p = req->path;
     bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
-    if (get && serve_static_page(p, "/", broadcast_page_hall, resp)) {
+    if (get && broadcast_resp_page(p, "/", broadcast_page_hall, resp)) {
         /* page, script or style */
     } else if (get && !strcmp(p, "/state.json")) {
         gs_buf b = {0};
@@ -218,33 +244,7 @@ static void hall_handler(void *ctx, const broadcast_req *req, broadcast_resp *re
         pthread_mutex_unlock(&h->mu);
         broadcast_resp_json(resp, &b, true);
     } else if (!strcmp(p, "/api/announce")) {
-        if (strcmp(req->method, "POST")) {
-            broadcast_resp_error(resp, 405, "method not allowed");
-            return;
-        }
-        gs_error err;
-        gs_json *j = gs_json_parse(req->body, req->body_len, &err);
-        if (!j) {
-            broadcast_resp_error(resp, 400, err.msg);
-            return;
-        }
-        const char *url = gs_json_get_str(j, "url", NULL);
-        if (!url_ok(url)) {
-            gs_json_free(j);
-            broadcast_resp_error(resp, 400, "\"url\" must be an http:// address");
-            return;
-        }
-        pthread_mutex_lock(&h->mu);
-        hall_board *b = find_or_add_locked(h, NULL, url);
-        pthread_mutex_unlock(&h->mu);
-        gs_json_free(j);
-        if (!b) {
-            broadcast_resp_error(resp, 503, "the hall is full");
-            return;
-        }
-        resp->status = 200;
-        resp->content_type = "application/json";
-        resp->static_body = "{\"ok\":true}\n";
+        hall_answer_announce(h, req, resp);
     } else {
         broadcast_resp_error(resp, 404, "no such page");
     }
@@ -257,8 +257,17 @@ broadcast_hall *broadcast_hall_start(const broadcast_hall_config *cfg, gs_error 
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    pthread_mutex_init(&h->mu, NULL);
-    pthread_cond_init(&h->cv, NULL);
+    if (pthread_mutex_init(&h->mu, NULL)) {
+        free(h);
+        gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (pthread_cond_init(&h->cv, NULL)) {
+        pthread_mutex_destroy(&h->mu);
+        free(h);
+        gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     h->poll_ms = cfg->poll_ms > 0 ? cfg->poll_ms : 1000;
     for (int i = 0; i < cfg->nboards; i++) {
         char u[200];
@@ -306,7 +315,7 @@ void broadcast_hall_stop(broadcast_hall *h)
     h->stopping = true;
     pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
-    if (h->has_poller) pthread_join(h->poller, NULL);
+    if (h->has_poller) pthread_join(h->poller, NULL);  /* joinable, joined once: cannot fail */
     broadcast_mqtt_close(h->mqtt);   /* before the server: its callback uses h */
     broadcast_httpd_stop(h->httpd);
     pthread_cond_destroy(&h->cv);

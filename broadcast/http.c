@@ -1,4 +1,5 @@
-/* broadcast/http.c: the HTTP server layer over libmicrohttpd.
+/* broadcast/http.c: the HTTP server layer over libmicrohttpd, and the
+ * answers every handler builds (JSON, errors, the embedded pages).
  *
  * libmicrohttpd is loaded with dlopen when a server starts, so the goscribe
  * binary (and every other subcommand) works on machines without it, and
@@ -26,7 +27,7 @@ struct broadcast_httpd { int unused; };
 const char *broadcast_req_header(const broadcast_req *r, const char *name) { (void)r; (void)name; return NULL; }
 const char *broadcast_req_query(const broadcast_req *r, const char *name) { (void)r; (void)name; return NULL; }
 broadcast_httpd *broadcast_httpd_start(const char *bind_addr, int port, int max_conn,
-                               serve_handler handler, void *ctx, gs_error *err)
+                                       broadcast_handler handler, void *ctx, gs_error *err)
 {
     (void)bind_addr; (void)port; (void)max_conn; (void)handler; (void)ctx;
     gs_error_set(err, GS_ERR_IO, "built without microhttpd.h (install libmicrohttpd-dev)");
@@ -55,7 +56,7 @@ typedef struct mhd_api {
 struct broadcast_httpd {
     mhd_api api;
     struct MHD_Daemon *daemon;
-    serve_handler handler;
+    broadcast_handler handler;
     void *ctx;
     int port;
 };
@@ -102,8 +103,8 @@ const char *broadcast_req_query(const broadcast_req *r, const char *name)
 }
 
 typedef struct stream_ctx {
-    serve_stream_read read;
-    serve_stream_done done;
+    broadcast_stream_read read;
+    broadcast_stream_done done;
     void *cls;
 } stream_ctx;
 
@@ -144,6 +145,8 @@ static enum MHD_Result send_resp(broadcast_httpd *h, struct MHD_Connection *c, b
         resp = h->api.from_buffer(strlen(b), (void *)b, MHD_RESPMEM_PERSISTENT);
     }
     if (!resp) return MHD_NO;
+    /* MHD_add_response_header fails only when out of memory; the answer
+     * then goes without that header, which every client survives */
     h->api.add_header(resp, "Content-Type", r->content_type ? r->content_type : "text/plain; charset=utf-8");
     h->api.add_header(resp, "X-Content-Type-Options", "nosniff");
     if (r->no_cache || r->stream) h->api.add_header(resp, "Cache-Control", "no-store");
@@ -215,7 +218,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 }
 
 broadcast_httpd *broadcast_httpd_start(const char *bind_addr, int port, int max_conn,
-                               serve_handler handler, void *ctx, gs_error *err)
+                                       broadcast_handler handler, void *ctx, gs_error *err)
 {
     if (port < 0 || port > 65535) {
         gs_error_set(err, GS_ERR_USAGE, "port %d out of range", port);
@@ -273,6 +276,8 @@ void broadcast_httpd_stop(broadcast_httpd *h)
 
 #endif
 
+/* ------------------------------------------------------------- answers */
+
 void broadcast_resp_error(broadcast_resp *resp, int status, const char *msg)
 {
     gs_buf b = {0};
@@ -290,4 +295,35 @@ void broadcast_resp_error(broadcast_resp *resp, int status, const char *msg)
         resp->body = b.p;
         resp->body_len = b.len;
     }
+}
+
+void broadcast_resp_json(broadcast_resp *resp, gs_buf *b, bool no_cache)
+{
+    if (b->failed) {
+        gs_buf_free(b);
+        broadcast_resp_error(resp, 500, "out of memory");
+        return;
+    }
+    resp->status = 200;
+    resp->content_type = "application/json";
+    resp->body = b->p;
+    resp->body_len = b->len;
+    resp->no_cache = no_cache;
+}
+
+bool broadcast_resp_page(const char *path, const char *page_path, const char *page, broadcast_resp *resp)
+{
+    static const struct { const char *path, *type; } shared[] = {
+        {"/app.js", "text/javascript; charset=utf-8"},
+        {"/app.css", "text/css; charset=utf-8"},
+    };
+    const char *body = NULL, *type = "text/html; charset=utf-8";
+    if (!strcmp(path, page_path)) body = page;
+    else if (!strcmp(path, shared[0].path)) { body = broadcast_page_js; type = shared[0].type; }
+    else if (!strcmp(path, shared[1].path)) { body = broadcast_page_css; type = shared[1].type; }
+    if (!body) return false;
+    resp->status = 200;
+    resp->content_type = type;
+    resp->static_body = body;
+    return true;
 }

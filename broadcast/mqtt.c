@@ -1,5 +1,5 @@
 /* broadcast/mqtt.c: MQTT publisher/subscriber over libmosquitto, loaded with
- * dlopen like libmicrohttpd (see broadcast_http.c) so nothing else needs it.
+ * dlopen like libmicrohttpd (see http.c) so nothing else needs it.
  * libmosquitto runs its own network thread; publish only queues. */
 #include "broadcast/broadcast_internal.h"
 
@@ -65,6 +65,7 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
 static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 {
     broadcast_mqtt *m = obj;
+    /* a failed subscribe (connection lost again) is retried on the next connection */
     if (rc == 0 && m->subscribe) m->subscribe_fn(mosq, NULL, m->subscribe, 0);
 }
 
@@ -105,7 +106,7 @@ broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id,
     LOAD(strerror, "mosquitto_strerror");
 #undef LOAD
     if (!ok) goto missing;
-    m->lib_init();
+    m->lib_init();  /* fails only on Windows (socket start-up), per its manual */
     m->cb = cb;
     m->ctx = ctx;
     if (subscribe && !(m->subscribe = strdup(subscribe))) goto nomem;
@@ -113,7 +114,7 @@ broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id,
     if (!m->mosq) goto nomem;
     m->message_cb_set(m->mosq, on_message);
     m->connect_cb_set(m->mosq, on_connect);
-    m->reconnect_delay_set(m->mosq, 1, 10, true);
+    m->reconnect_delay_set(m->mosq, 1, 10, true);  /* fails only on bad arguments, these are good */
     int rc = m->connect(m->mosq, host, port, 30);
     if (rc) {
         gs_error_set(err, GS_ERR_IO, "%s: cannot reach the MQTT broker: %s", hostport, m->strerror(rc));
@@ -142,6 +143,8 @@ nomem:
 void broadcast_mqtt_publish(broadcast_mqtt *m, const char *topic, const char *payload, size_t len, bool retain)
 {
     if (!m || !m->mosq || len > (1u << 20)) return;
+    /* QoS 0 by design: a message lost while the broker is away is made
+     * good by the next state, which is retained */
     m->publish(m->mosq, NULL, topic, (int)len, payload, 0, retain);
 }
 
@@ -149,6 +152,7 @@ void broadcast_mqtt_close(broadcast_mqtt *m)
 {
     if (!m) return;
     if (m->mosq) {
+        /* closing: a broker already gone has nothing to be told */
         m->disconnect(m->mosq);
         if (m->loop_started) m->loop_stop(m->mosq, false);
         m->destroy(m->mosq);

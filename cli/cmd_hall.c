@@ -2,7 +2,9 @@
 #include "cli/cli.h"
 #include "broadcast/broadcast.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,80 +28,107 @@ static void hall_usage(FILE *f)
             "Pages: / (the hall), /state.json (all boards), POST /api/announce {\"url\":...}.\n");
 }
 
-int cmd_hall(int argc, char **argv)
+/* What the command line asks for. */
+typedef struct hall_opts {
+    char addr[64];              /* where to listen */
+    long port;
+    const char *mqtt;           /* broker to follow, NULL = none */
+    const char **boards;        /* board URLs (argv strings), calloc'd array */
+    int nboards;
+    long poll_ms;
+} hall_opts;
+
+/* Splits --serve [ADDR:]PORT into o->addr and o->port; false with the
+ * message printed. */
+static bool hall_parse_serve(const char *serve, hall_opts *o)
 {
-    const char *serve = NULL, *mqtt = NULL;
-    const char **boards = calloc((size_t)argc + 1, sizeof *boards);
-    int nboards = 0;
-    long poll_ms = 1000;
-    if (!boards) {
-        cli_error("hall: out of memory");
-        return GS_EXIT_ERROR;
+    const char *colon = strrchr(serve, ':');
+    if (colon) {
+        size_t l = (size_t)(colon - serve);
+        if (l == 0 || l >= sizeof o->addr) {
+            cli_error("hall: --serve '%s': expected [ADDR:]PORT", serve);
+            return false;
+        }
+        memcpy(o->addr, serve, l);
+        o->addr[l] = '\0';
     }
-    int rc = GS_EXIT_ERROR;
+    if (cli_parse_int(colon ? colon + 1 : serve, 0, 65535, &o->port)) {
+        cli_error("hall: --serve '%s': port must be 0..65535", serve);
+        return false;
+    }
+    return true;
+}
+
+/* Fills o from the arguments (o->boards must hold argc entries): 0 to
+ * run, 1 when the help was printed, -1 with the message printed. */
+static int hall_parse(int argc, char **argv, hall_opts *o)
+{
+    const char *serve = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
             hall_usage(stdout);
-            free(boards);
-            return GS_EXIT_OK;
+            return 1;
         }
         bool has_val = i + 1 < argc;
         if (!strcmp(a, "--serve") && has_val) serve = argv[++i];
-        else if (!strcmp(a, "--board") && has_val) boards[nboards++] = argv[++i];
-        else if (!strcmp(a, "--mqtt") && has_val) mqtt = argv[++i];
+        else if (!strcmp(a, "--board") && has_val) o->boards[o->nboards++] = argv[++i];
+        else if (!strcmp(a, "--mqtt") && has_val) o->mqtt = argv[++i];
         else if (!strcmp(a, "--poll-ms") && has_val) {
-            if (cli_parse_int(argv[++i], 100, 600000, &poll_ms)) {
+            if (cli_parse_int(argv[++i], 100, 600000, &o->poll_ms)) {
                 cli_error("hall: --poll-ms wants 100..600000, not '%s'", argv[i]);
-                goto out;
+                return -1;
             }
         } else {
             cli_error("hall: unknown or incomplete option '%s' (try goscribe hall --help)", a);
-            goto out;
+            return -1;
         }
     }
     if (!serve) {
         cli_error("hall: --serve [ADDR:]PORT is required (try goscribe hall --help)");
-        goto out;
+        return -1;
     }
-    char addr[64] = "127.0.0.1";
-    long port;
-    const char *colon = strrchr(serve, ':');
-    if (colon) {
-        size_t l = (size_t)(colon - serve);
-        if (l == 0 || l >= sizeof addr) {
-            cli_error("hall: --serve '%s': expected [ADDR:]PORT", serve);
-            goto out;
-        }
-        memcpy(addr, serve, l);
-        addr[l] = '\0';
-    }
-    if (cli_parse_int(colon ? colon + 1 : serve, 0, 65535, &port)) {
-        cli_error("hall: --serve '%s': port must be 0..65535", serve);
-        goto out;
-    }
+    return hall_parse_serve(serve, o) ? 0 : -1;
+}
+
+/* Serves the hall until SIGINT or SIGTERM. */
+static int hall_run(const hall_opts *o)
+{
     /* Block the stop signals before any thread starts, then wait for them. */
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    broadcast_hall_config cfg = {addr, (int)port, boards, nboards, mqtt, (int)poll_ms};
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL)) {
+        cli_error("hall: cannot block SIGINT and SIGTERM");
+        return GS_EXIT_ERROR;
+    }
+    broadcast_hall_config cfg = {o->addr, (int)o->port, o->boards, o->nboards, o->mqtt, (int)o->poll_ms};
     gs_error err = {0};
     broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     if (!h) {
         cli_error("hall: %s", err.msg);
-        rc = gs_status_exit_code(err.status);
-        goto out;
+        return gs_status_exit_code(err.status);
     }
-    printf("goscribe hall: http://%s:%d/ (%d board address%s%s%s)\n", addr, broadcast_hall_port(h), nboards,
-           nboards == 1 ? "" : "es", mqtt ? ", MQTT " : "", mqtt ? mqtt : "");
+    printf("goscribe hall: http://%s:%d/ (%d board address%s%s%s)\n", o->addr, broadcast_hall_port(h), o->nboards,
+           o->nboards == 1 ? "" : "es", o->mqtt ? ", MQTT " : "", o->mqtt ? o->mqtt : "");
     fflush(stdout);
     int sig = 0;
-    sigwait(&set, &sig);
+    sigwait(&set, &sig);  /* fails only for an invalid set; this one is valid */
     broadcast_hall_stop(h);
-    rc = GS_EXIT_OK;
-out:
-    free(boards);
+    return GS_EXIT_OK;
+}
+
+int cmd_hall(int argc, char **argv)
+{
+    hall_opts o = {.addr = "127.0.0.1", .poll_ms = 1000};
+    o.boards = calloc((size_t)argc + 1, sizeof *o.boards);
+    if (!o.boards) {
+        cli_error("hall: out of memory");
+        return GS_EXIT_ERROR;
+    }
+    int parsed = hall_parse(argc, argv, &o);
+    int rc = parsed > 0 ? GS_EXIT_OK : parsed < 0 ? GS_EXIT_ERROR : hall_run(&o);
+    free(o.boards);
     return rc;
 }

@@ -552,6 +552,115 @@ static void test_json_reader(void **state)
     gs_json_free(j);
 }
 
+/* The state JSON, byte for byte as the viewers, MQTT and the hall have
+ * always had it; the clock (server_unix_ms) reads N in `want`. */
+static void assert_state_json(const broadcast_state *s, const char *name, const char *id, const char *url,
+                              int wb, int ww, const char *want)
+{
+    gs_buf b = {0};
+    broadcast_state_json(&b, s, name, id, url, wb, ww);
+    assert_true(gs_buf_ok(&b));
+    char *clock = strstr(b.p, "\"server_unix_ms\":");
+    assert_non_null(clock);
+    char *digits = clock + strlen("\"server_unix_ms\":");
+    size_t nd = strspn(digits, "0123456789");
+    assert_true(nd >= 10);
+    memmove(digits + 1, digits + nd, strlen(digits + nd) + 1);
+    digits[0] = 'N';
+    assert_string_equal(b.p, want);
+    gs_buf_free(&b);
+}
+
+static void test_state_json_bytes(void **state)
+{
+    (void)state;
+    broadcast_state s;
+    broadcast_state_init(&s, 9);
+    gs_position_set(&s.pos, 2, 3, GS_BLACK);
+    gs_position_set(&s.pos, 4, 4, GS_WHITE);
+    s.move_number = 2;
+    s.captures_white = 1;
+    s.last_color = GS_WHITE;
+    s.last_point = (gs_point){4, 4};
+    s.last_move_unix_ms = 1700000000123;
+    s.komi = 6.5;
+    snprintf(s.black, sizeof s.black, "Ann \"<b>\"");
+    snprintf(s.result, sizeof s.result, "W+R");
+    assert_state_json(&s, "Table\t1", "table-1", "http://h:1", 1, 2,
+                      "{\"type\":\"state\",\"board\":\"Table\\u00091\",\"id\":\"table-1\",\"url\":\"http://h:1\","
+                      "\"size\":9,\"grid\":\".............................B..........W......................."
+                      ".................\",\"move_number\":2,\"to_move\":\"B\",\"captures\":{\"B\":0,\"W\":1},"
+                      "\"warnings\":{\"B\":1,\"W\":2},\"komi\":6.5,\"last\":{\"color\":\"W\",\"point\":\"ee\","
+                      "\"pass\":false,\"unix_ms\":1700000000123},\"black\":\"Ann \\\"\\u003cb>\\\"\",\"white\":\"\","
+                      "\"result\":\"W+R\",\"status\":\"playing\",\"server_unix_ms\":N}");
+    /* a size out of range shows an empty 19x19 board; a pass has no point */
+    broadcast_state w;
+    broadcast_state_init(&w, 3);
+    w.last_color = GS_BLACK;
+    w.last_pass = true;
+    w.status[0] = '\0';
+    char want[1024];
+    char empty[19 * 19 + 1];
+    memset(empty, '.', 19 * 19);
+    empty[19 * 19] = '\0';
+    snprintf(want, sizeof want,
+             "{\"type\":\"state\",\"board\":\"\",\"id\":\"\",\"url\":\"\",\"size\":19,\"grid\":\"%s\","
+             "\"move_number\":0,\"to_move\":\"B\",\"captures\":{\"B\":0,\"W\":0},\"warnings\":{\"B\":0,\"W\":0},"
+             "\"komi\":0,\"last\":{\"color\":\"B\",\"point\":\"\",\"pass\":true,\"unix_ms\":0},\"black\":\"\","
+             "\"white\":\"\",\"result\":\"\",\"status\":\"playing\",\"server_unix_ms\":N}", empty);
+    assert_state_json(&w, "", "", "", 0, 0, want);
+}
+
+/* The frame overlay draws what the sampled dots always drew: the
+ * reference here is the loop broadcast/board.c had before it used
+ * gs_draw_square. */
+static void reference_grid(gs_image *img, const vision_grid *g, int r)
+{
+    int steps = (g->size - 1) * 24;
+    for (int line = 0; line < g->size; line++)
+        for (int i = 0; i <= steps; i++)
+            for (int dir = 0; dir < 2; dir++) {
+                double t = (double)(g->size - 1) * i / steps, x, y;
+                if (dir) vision_grid_map(g, t, line, &x, &y);
+                else vision_grid_map(g, line, t, &x, &y);
+                for (int dy = -r; dy <= r; dy++)
+                    for (int dx = -r; dx <= r; dx++) {
+                        int px = (int)(x + 0.5) + dx, py = (int)(y + 0.5) + dy;
+                        if (px < 0 || py < 0 || px >= img->width || py >= img->height) continue;
+                        uint8_t *p = img->buf + (size_t)py * (size_t)img->stride + (size_t)px * 3;
+                        p[0] = 0;
+                        p[1] = 230;
+                        p[2] = 0;
+                    }
+            }
+}
+
+static void test_grid_overlay(void **state)
+{
+    (void)state;
+    const double corners[][4][2] = {{{8, 4}, {56, 4}, {56, 44}, {8, 44}},
+                                    {{-20, 3}, {70, -9}, {61, 52}, {2.5, 40.5}}};
+    for (int k = 0; k < 2; k++)
+        for (int r = 0; r <= 1; r++) {
+            gs_image *a = gs_image_create(64, 48, 3), *b = gs_image_create(64, 48, 3);
+            assert_true(a && b);
+            vision_grid g;
+            assert_int_equal(vision_grid_from_corners(&g, k ? 13 : 9, corners[k], NULL), GS_OK);
+            if (k) {
+                g.k1 = -0.06;
+                g.cx = 30;
+                g.cy = 25;
+                g.norm = 32;
+            }
+            reference_grid(a, &g, r);
+            broadcast_grid_draw(b, &g, 24, r, (gs_bgr){0, 230, 0});
+            for (int y = 0; y < 48; y++)
+                assert_memory_equal(a->buf + (size_t)y * a->stride, b->buf + (size_t)y * b->stride, 64 * 3);
+            gs_image_destroy(a);
+            gs_image_destroy(b);
+        }
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -559,6 +668,8 @@ int main(void)
     if (getenv("GS_SERVE_TEST")) cmocka_set_test_filter(getenv("GS_SERVE_TEST"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_reader),
+        cmocka_unit_test(test_state_json_bytes),
+        cmocka_unit_test(test_grid_overlay),
         cmocka_unit_test(test_pages_and_paths),
         cmocka_unit_test(test_referee_token_and_bad_input),
         cmocka_unit_test(test_sse_stream),

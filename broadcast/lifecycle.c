@@ -1,0 +1,175 @@
+/* broadcast/lifecycle.c: one running board: its start (names, token,
+ * the HTTP server, its address, MQTT, the announcer), its stop and its
+ * accessors.  The rest lives beside it: publish.c (the recorder's side),
+ * viewers.c (SSE), frame.c, referee.c, handlers.c (routing) and
+ * announce.c; broadcast_internal.h holds the struct they share. */
+#include "broadcast/broadcast_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+int broadcast_board_port(const broadcast_board *sb) { return sb ? broadcast_httpd_port(sb->httpd) : 0; }
+const char *broadcast_board_token(const broadcast_board *sb) { return sb ? sb->token : ""; }
+const char *broadcast_board_url(const broadcast_board *sb) { return sb ? sb->url : ""; }
+
+void broadcast_board_stats(broadcast_board *sb, broadcast_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!sb) return;
+    pthread_mutex_lock(&sb->mu);
+    *out = sb->stats;
+    pthread_mutex_unlock(&sb->mu);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+/* The shown name, and the id (MQTT topic segment) made of it or of
+ * board_id: lower case, anything but [a-z0-9_-] turned into '-'. */
+static void board_set_names(broadcast_board *sb, const broadcast_config *cfg)
+{
+    snprintf(sb->name, sizeof sb->name, "%s", cfg->board_name && *cfg->board_name ? cfg->board_name : "board");
+    const char *idsrc = cfg->board_id && *cfg->board_id ? cfg->board_id : sb->name;
+    size_t n = 0;
+    for (const char *c = idsrc; *c && n + 1 < sizeof sb->id; c++) {
+        char ch = *c;
+        if (ch >= 'A' && ch <= 'Z') ch = (char)(ch - 'A' + 'a');
+        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+        sb->id[n++] = ok ? ch : '-';
+    }
+    sb->id[n] = '\0';
+}
+
+/* The given referee token (8 to 64 characters), or 128 random bits. */
+static gs_status board_set_token(broadcast_board *sb, const broadcast_config *cfg, gs_error *err)
+{
+    if (cfg->token && *cfg->token) {
+        if (strlen(cfg->token) >= sizeof sb->token || strlen(cfg->token) < 8)
+            return gs_error_set(err, GS_ERR_USAGE, "the referee token must have 8 to 64 characters");
+        snprintf(sb->token, sizeof sb->token, "%s", cfg->token);
+        return GS_OK;
+    }
+    uint8_t rnd[16];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+        return gs_error_set(err, GS_ERR_IO, "no random bytes for the referee token");
+    for (int i = 0; i < 16; i++) snprintf(sb->token + 2 * i, 3, "%02x", rnd[i]);
+    return GS_OK;
+}
+
+/* The address viewers use: public_url, or http://ADDR:PORT of the server
+ * (the host's name when listening on every address). */
+static void board_set_url(broadcast_board *sb, const broadcast_config *cfg)
+{
+    if (cfg->public_url && *cfg->public_url) {
+        snprintf(sb->url, sizeof sb->url, "%s", cfg->public_url);
+        return;
+    }
+    const char *addr = cfg->bind_addr && *cfg->bind_addr ? cfg->bind_addr : "127.0.0.1";
+    char host[128];
+    if (!strcmp(addr, "0.0.0.0") && !gethostname(host, sizeof host)) {
+        host[sizeof host - 1] = '\0';
+        addr = host;
+    }
+    snprintf(sb->url, sizeof sb->url, "http://%s:%d", addr, broadcast_httpd_port(sb->httpd));
+}
+
+/* Connects to the broker and publishes the board as waiting, so the hall
+ * lists it before its first move. */
+static gs_status board_open_mqtt(broadcast_board *sb, const char *hostport, gs_error *err)
+{
+    char cid[96];
+    snprintf(cid, sizeof cid, "goscribe-%s-%d", sb->id, (int)getpid());
+    sb->mqtt = broadcast_mqtt_open(hostport, cid, NULL, NULL, NULL, err);
+    if (!sb->mqtt) return GS_ERR_IO;  /* err says why */
+    gs_buf b = {0};
+    broadcast_waiting_json(&b, sb->name, sb->id, sb->url);
+    if (!b.failed) broadcast_board_mqtt_send(sb, sb->topic_state, b.p, b.len);
+    gs_buf_free(&b);
+    return GS_OK;
+}
+
+/* Keeps the hall's address (trailing '/' dropped) and starts announcing. */
+static gs_status board_start_announcer(broadcast_board *sb, const char *announce, gs_error *err)
+{
+    snprintf(sb->announce_url, sizeof sb->announce_url, "%s", announce);
+    size_t l = strlen(sb->announce_url);
+    while (l && sb->announce_url[l - 1] == '/') sb->announce_url[--l] = '\0';
+    if (strncmp(sb->announce_url, "http://", 7))
+        return gs_error_set(err, GS_ERR_USAGE, "%s: the hall address must start with http://", announce);
+    /* without the thread the board works, it is only not announced */
+    sb->has_announcer = broadcast_board_announcer_start(sb);
+    return GS_OK;
+}
+
+/* The object with its lock; NULL when out of memory. */
+static broadcast_board *board_new(void)
+{
+    broadcast_board *sb = calloc(1, sizeof *sb);
+    if (!sb) return NULL;
+    if (pthread_mutex_init(&sb->mu, NULL)) {
+        free(sb);
+        return NULL;
+    }
+    if (pthread_cond_init(&sb->cv, NULL)) {
+        pthread_mutex_destroy(&sb->mu);
+        free(sb);
+        return NULL;
+    }
+    return sb;
+}
+
+broadcast_board *broadcast_board_start(const broadcast_config *cfg, gs_error *err)
+{
+    broadcast_config dflt;
+    if (!cfg) {
+        broadcast_config_init(&dflt);
+        cfg = &dflt;
+    }
+    broadcast_board *sb = board_new();
+    if (!sb) {
+        gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    board_set_names(sb, cfg);
+    if (board_set_token(sb, cfg, err) != GS_OK) goto fail;
+    sb->httpd = broadcast_httpd_start(cfg->bind_addr, cfg->port, cfg->max_viewers > 0 ? cfg->max_viewers : 512,
+                                      broadcast_board_handler, sb, err);
+    if (!sb->httpd) goto fail;
+    board_set_url(sb, cfg);
+    snprintf(sb->topic_state, sizeof sb->topic_state, "goscribe/%s/state", sb->id);
+    snprintf(sb->topic_events, sizeof sb->topic_events, "goscribe/%s/events", sb->id);
+    if (cfg->mqtt && *cfg->mqtt && board_open_mqtt(sb, cfg->mqtt, err) != GS_OK) goto fail;
+    if (cfg->announce && *cfg->announce && board_start_announcer(sb, cfg->announce, err) != GS_OK) goto fail;
+    return sb;
+fail:
+    broadcast_board_stop(sb);
+    return NULL;
+}
+
+void broadcast_board_stop(broadcast_board *sb)
+{
+    if (!sb) return;
+    pthread_mutex_lock(&sb->mu);
+    sb->stopping = true;
+    pthread_cond_broadcast(&sb->cv);
+    pthread_mutex_unlock(&sb->mu);
+    if (sb->has_announcer) pthread_join(sb->announcer, NULL);  /* joinable, joined once: cannot fail */
+    broadcast_httpd_stop(sb->httpd);
+    broadcast_mqtt_close(sb->mqtt);
+    for (int i = 0; i < BROADCAST_RING; i++) free(sb->ring[i].json);
+    for (int i = 0; i < BROADCAST_HISTORY; i++) free(sb->history[i]);
+    for (int i = 0; i < BROADCAST_EVENTS_KEPT; i++) {
+        free(sb->events[i].detail);
+        gs_image_destroy(sb->events[i].img[0]);
+        gs_image_destroy(sb->events[i].img[1]);
+    }
+    free(sb->state_json);
+    gs_image_destroy(sb->raw);
+    free(sb->jpg);
+    free(sb->sgf);
+    pthread_cond_destroy(&sb->cv);
+    pthread_mutex_destroy(&sb->mu);
+    free(sb);
+}
