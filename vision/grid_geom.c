@@ -178,3 +178,78 @@ double vision_estimate_aspect(const double H[9], double cx, double cy)
     if (f < 0.3 * cx || f > 20 * cx || !(a > 0.8 && a < 1.25)) return 1.0;
     return a;
 }
+
+/* ------------------------------------------------------------ camera model */
+
+void vision_cam_fit(vision_cam *c, const double H[9], int width, int height)
+{
+    memset(c, 0, sizeof *c);
+    c->cx = width / 2.0;
+    c->cy = height / 2.0;
+    /* A = T(-c) H: homography in principal-point-centred pixels. */
+    double a[3][3];
+    for (int j = 0; j < 3; j++) {
+        a[0][j] = H[j] - c->cx * H[6 + j];
+        a[1][j] = H[3 + j] - c->cy * H[6 + j];
+        a[2][j] = H[6 + j];
+    }
+    double dim = width > height ? width : height;
+    double f2s[2];
+    int nf = 0;
+    /* Orthogonal columns and equal column norms each give f^2 when the view
+     * is oblique enough; near-frontal views make them ill-conditioned, and
+     * then the offsets are tiny whatever f is. */
+    double den = a[2][0] * a[2][1];
+    if (fabs(den) > 1e-12) {
+        double f2 = -(a[0][0] * a[0][1] + a[1][0] * a[1][1]) / den;
+        if (f2 > 0.09 * dim * dim && f2 < 25 * dim * dim) f2s[nf++] = f2;
+    }
+    den = a[2][0] * a[2][0] - a[2][1] * a[2][1];
+    if (fabs(den) > 1e-12) {
+        double f2 = (a[0][1] * a[0][1] + a[1][1] * a[1][1] - a[0][0] * a[0][0] - a[1][0] * a[1][0]) / den;
+        if (f2 > 0.09 * dim * dim && f2 < 25 * dim * dim) f2s[nf++] = f2;
+    }
+    double f = dim;
+    if (nf == 1) f = sqrt(f2s[0]);
+    if (nf == 2) f = sqrt(sqrt(f2s[0] * f2s[1]));
+    c->f = f;
+    double m[3][3];
+    for (int j = 0; j < 3; j++) {
+        m[0][j] = a[0][j] / f;
+        m[1][j] = a[1][j] / f;
+        m[2][j] = a[2][j];
+    }
+    double n1 = sqrt(m[0][0] * m[0][0] + m[1][0] * m[1][0] + m[2][0] * m[2][0]);
+    double n2 = sqrt(m[0][1] * m[0][1] + m[1][1] * m[1][1] + m[2][1] * m[2][1]);
+    if (n1 < 1e-12 || n2 < 1e-12) return;
+    double lam = 2 / (n1 + n2);
+    if (m[2][2] * lam < 0) lam = -lam; /* board in front of the camera */
+    for (int i = 0; i < 3; i++) {
+        c->r1[i] = lam * m[i][0];
+        c->r2[i] = lam * m[i][1];
+        c->t[i] = lam * m[i][2];
+    }
+    double *r1 = c->r1, *r2 = c->r2;
+    double n[3] = {r1[1] * r2[2] - r1[2] * r2[1], r1[2] * r2[0] - r1[0] * r2[2], r1[0] * r2[1] - r1[1] * r2[0]};
+    double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (nn < 1e-12) return;
+    /* Stones grow toward the camera, which sits at the origin. */
+    double s = (n[0] * c->t[0] + n[1] * c->t[1] + n[2] * c->t[2]) > 0 ? -1 : 1;
+    for (int i = 0; i < 3; i++) c->n[i] = s * n[i] / nn;
+    c->ok = 1;
+}
+
+/* Image displacement of a point h cells above board point (u,v). */
+void vision_cam_offset(const vision_cam *c, double u, double v, double h, double *dx, double *dy)
+{
+    *dx = *dy = 0;
+    if (!c->ok) return;
+    double X[3], Y[3];
+    for (int i = 0; i < 3; i++) {
+        X[i] = c->t[i] + u * c->r1[i] + v * c->r2[i];
+        Y[i] = X[i] + h * c->n[i];
+    }
+    if (X[2] <= 1e-9 || Y[2] <= 1e-9) return;
+    *dx = c->f * (Y[0] / Y[2] - X[0] / X[2]);
+    *dy = c->f * (Y[1] / Y[2] - X[1] / X[2]);
+}

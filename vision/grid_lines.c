@@ -44,11 +44,10 @@ static double vp_dev(const vision_piece *s, const double v[3])
 }
 
 
-#define VP_TOL 0.03 /* sin of ~1.7 degrees */
 
 /* Finds the vanishing point best supported by the pieces with fam == 0 and
  * marks its inliers with fam = id. Returns the supporting length. */
-static double find_vp(vision_piece *s, int n, int id, unsigned *rng, double v[3])
+static double find_vp(vision_piece *s, int n, int id, double tol, unsigned *rng, double v[3])
 {
     int *idx = malloc(sizeof(int) * (size_t)n);
     int m = 0;
@@ -68,7 +67,7 @@ static double find_vp(vision_piece *s, int n, int id, unsigned *rng, double v[3]
             for (int k = 0; k < 3; k++) c[k] /= nc;
             double sc = 0;
             for (int j = 0; j < m; j++)
-                if (vp_dev(&s[idx[j]], c) < VP_TOL) sc += s[idx[j]].len;
+                if (vp_dev(&s[idx[j]], c) < tol) sc += s[idx[j]].len;
             if (sc > best) { best = sc; memcpy(bv, c, sizeof bv); }
         }
     }
@@ -77,7 +76,7 @@ static double find_vp(vision_piece *s, int n, int id, unsigned *rng, double v[3]
         double A[3][3] = {{0}};
         for (int j = 0; j < m; j++) {
             const vision_piece *q = &s[idx[j]];
-            if (vp_dev(q, bv) >= VP_TOL) continue;
+            if (vp_dev(q, bv) >= tol) continue;
             for (int r = 0; r < 3; r++)
                 for (int c = 0; c < 3; c++) A[r][c] += q->len * q->l[r] * q->l[c];
         }
@@ -85,11 +84,11 @@ static double find_vp(vision_piece *s, int n, int id, unsigned *rng, double v[3]
         vision_eig3_min(A, nv);
         double sc = 0;
         for (int j = 0; j < m; j++)
-            if (vp_dev(&s[idx[j]], nv) < VP_TOL) sc += s[idx[j]].len;
+            if (vp_dev(&s[idx[j]], nv) < tol) sc += s[idx[j]].len;
         if (sc >= best * 0.95) { memcpy(bv, nv, sizeof bv); best = sc; }
     }
     for (int j = 0; j < m; j++)
-        if (vp_dev(&s[idx[j]], bv) < VP_TOL) s[idx[j]].fam = id;
+        if (vp_dev(&s[idx[j]], bv) < tol) s[idx[j]].fam = id;
     memcpy(v, bv, sizeof bv);
     free(idx);
     return best;
@@ -376,12 +375,12 @@ typedef struct lines_state {
 
 /* Stage 2: two vanishing points; the second is tried again when it lands
  * too close in direction to the first (a second bunch of the same family). */
-static gs_status find_families(vision_piece *s, int n, lines_state *L, vision_grid_find_info *info, gs_error *err)
+static gs_status find_families(vision_piece *s, int n, double tol, lines_state *L, vision_grid_find_info *info, gs_error *err)
 {
     unsigned rng = 0x9e3779b9u;
-    double sup1 = find_vp(s, n, 1, &rng, L->v1), sup2 = 0;
+    double sup1 = find_vp(s, n, 1, tol, &rng, L->v1), sup2 = 0;
     for (int tries = 0; tries < 3; tries++) {
-        sup2 = find_vp(s, n, 2, &rng, L->v2);
+        sup2 = find_vp(s, n, 2, tol, &rng, L->v2);
         /* angle between the directions to v1 and v2 seen from the centre */
         const double *v1 = L->v1, *v2 = L->v2;
         double a = fabs(v1[0] * v2[1] - v1[1] * v2[0]) / (hypot(v1[0], v1[1]) * hypot(v2[0], v2[1]) + 1e-300);
@@ -633,7 +632,9 @@ gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, 
     L.val = malloc(sizeof(double) * (size_t)np * 2);
     if (!L.val) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     L.wt = L.val + np;
-    gs_status st = find_families(p, np, &L, info, err);
+    /* a piece of drawn line is straight to ~1.7 degrees; the step between
+     * two stones only to a few (their centres are found to a pixel or two) */
+    gs_status st = find_families(p, np, use_profile ? 0.03 : 0.08, &L, info, err);
     if (st == GS_OK) st = rectify(w, &L, err);
     if (st == GS_OK) st = family_combs(w, p, np, &L, err);
     if (st == GS_OK && use_profile) st = profile_combs(w, &L, err);

@@ -47,6 +47,7 @@ static double collect_points(const gs_image *resp, double thr, int n, const visi
             if (nx * dx + ny * dy < 0) { nx = -nx; ny = -ny; }
             double proj = fabs(nx * dx + ny * dy);
             int half = (int)ceil(search * proj);
+            if (half > 64) continue; /* a degenerate model: no cell is that big */
             double bestv = 0, bo = 0;
             total++;
             for (int o = -half; o <= half; o++) {
@@ -218,6 +219,7 @@ void vision_grid_residual(const gs_image *resp, double thr, int n, const vision_
             if (cell < 2) continue;
             dx /= cell; dy /= cell;
             int half = (int)ceil(0.3 * cell);
+            if (half > 64) continue;
             double bv = 0, bo = 0;
             for (int o = -half; o <= half; o++) {
                 double val = vision_sample(resp, x + dx * o, y + dy * o);

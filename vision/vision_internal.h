@@ -39,6 +39,18 @@ void vision_model_map(const vision_gmodel *m, double u, double v, double *x, dou
 /* Inverse of the distortion (fixed-point iteration). */
 void vision_undistort(double k1, double cx, double cy, double norm, double x, double y, double *ux, double *uy);
 
+/* A pinhole camera fitted to a grid homography (board cells -> pixels of
+ * an image width x height, principal point at its centre), for where the
+ * top of a stone appears in an oblique view. */
+typedef struct vision_cam {
+    int ok;
+    double f, cx, cy;
+    double r1[3], r2[3], n[3], t[3];
+} vision_cam;
+void vision_cam_fit(vision_cam *c, const double H[9], int width, int height);
+/* Image displacement of a point h cells above board point (u,v). */
+void vision_cam_offset(const vision_cam *c, double u, double v, double h, double *dx, double *dy);
+
 /* ---- board finding: shared working data (vision/grid_find.c) ---- */
 
 /* The photo prepared once for every stage: shrunk so its longest side is
@@ -46,12 +58,19 @@ void vision_undistort(double k1, double cx, double cy, double norm, double x, do
  * and the normalisation of working pixels used by the line families
  * (centre (cx, cy), half the longest side sn). */
 #define VISION_WORK_SIDE 800
+/* Stone-like blobs per trial cell size (vision/grid_stones.c): scale i
+ * looks for stones of blob_cell[i] working pixels; strength signed. */
+enum { VISION_BLOB_SCALES = 5 };
+typedef struct vision_blob { float x, y, strength; } vision_blob;
 typedef struct vision_work {
     gs_image *resp, *grey;
     double scale;     /* working / original pixels */
     double thr;       /* a level of resp that thin dark lines exceed */
     int W, H;
     double cx, cy, sn;
+    double blob_cell[VISION_BLOB_SCALES];
+    vision_blob *blobs[VISION_BLOB_SCALES];
+    int nblobs[VISION_BLOB_SCALES];
 } vision_work;
 
 /* A straight piece of evidence for one grid line, in normalised
@@ -94,10 +113,11 @@ double vision_refine_grid(const gs_image *resp, double thr, int n, vision_gmodel
  * pixels near them, and the largest per-line median. */
 void vision_grid_residual(const gs_image *resp, double thr, int n, const vision_gmodel *M, double *p90, double *worst);
 
-/* Stone pieces (vision/grid_stones.c): stone-like blobs of about `cell`
- * working pixels found in the grey image, and a piece between every two
- * that are neighbours along a grid line.  *out malloc'd (caller frees). */
-gs_status vision_stone_pieces(const vision_work *w, double cell, vision_piece **out, int *np, gs_error *err);
+/* Stones (vision/grid_stones.c): fills w's blobs at every trial size;
+ * then, for scale i, a piece between every two blobs that are neighbours
+ * along a grid line.  *out malloc'd (caller frees). */
+gs_status vision_find_blobs(vision_work *w, gs_error *err);
+gs_status vision_stone_pieces(const vision_work *w, int scale, vision_piece **out, int *np, gs_error *err);
 
 /* Hypothesis score (vision/grid_score.c): how well a grid of n lines with
  * model m explains the image; see the file's header. */
@@ -105,8 +125,19 @@ typedef struct vision_score {
     double lines;     /* fraction of line segments showing a line */
     double anti;      /* the same half a cell off the lines */
     double outside;   /* strongest line evidence beyond one of the 4 edges */
+    double stone_on, stone_off, stone_out; /* blob weight on intersections inside,
+                         off the lattice inside, on intersections outside */
+    double stones;    /* the stones' share of the total */
     double total;
 } vision_score;
 double vision_grid_score(const vision_work *w, int n, const vision_gmodel *m, vision_score *detail);
+/* The same for many windows of one lattice: the dips of every stretch of
+ * m's lattice with line indices lo..hi measured once, then the score of
+ * the window of n lines from column a, row b (needs lo <= a-1, b-1 and
+ * a+n, b+n <= hi; -1 otherwise).  NULL when out of memory. */
+typedef struct vision_dips vision_dips;
+vision_dips *vision_dips_make(const vision_work *w, const vision_gmodel *m, int lo, int hi);
+double vision_dips_score(const vision_dips *d, int n, int a, int b, vision_score *detail);
+void vision_dips_free(vision_dips *d);
 
 #endif
