@@ -583,5 +583,11 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
     free(F);
     free(Cl);
     clear_occluded_edges(img, g, out);
+    out->uncertain = 0;
+    memset(out->unsure, 0, sizeof out->unsure);
+    for (int i = 0; i < NN; i++) {
+        out->unsure[i] = out->confidence[i] < VISION_UNSURE;
+        out->uncertain += out->unsure[i];
+    }
     return GS_OK;
 }
