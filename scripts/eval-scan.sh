@@ -59,6 +59,7 @@ while IFS= read -r img; do
         { for (i = 1; i <= NF; i++) { q[++no] = ($i ~ /\?$/); o[no] = $i; sub(/\?$/, "", o[no]) } }
         END { r = 0; u = 0; m = 0
               if (rc == 0 && no == nt) for (i = 1; i <= nt; i++) { r += (t[i] == o[i]); u += (t[i] != o[i] && !q[i]); m += q[i] }
+              else if (rc == 0) u = nt  # a board of the wrong size: all of it confidently wrong
               print r, nt, u, m }' "$truth" "$tmp/out")
     echo "$folder $rel $right $total $ms $rc $unmarked $marked" >>"$results"
     if [ "$verbose" = 1 ]; then
