@@ -164,10 +164,6 @@ static gs_status check_input(const gs_image *img, int size_hint, gs_error *err)
  * test photos show 0.6 or more, ordinary photos (sudoku, ruled notes,
  * chessboards, facades) 0.3 or less. */
 #define GRID_LINES_MIN 0.45
-/* The same margin less the line evidence beyond the grid's strongest side:
- * 0.4 or more on the real boards, under 0.3 for the photos above and for
- * a window of 13 or 9 lines inside a crowded 19x19. */
-#define GRID_EDGE_MIN 0.3
 
 /* ------------------------------------------------------- the hypotheses */
 
@@ -388,11 +384,6 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
             st = gs_error_set(err, GS_ERR_NOBOARD,
                               "no board found (lines on %.0f%% of the grid's stretches, %.0f%% half a cell off)",
                               100 * sc.lines, 100 * sc.anti);
-        /* and they stop at its outer lines: a window inside a bigger
-         * lattice (13 lines of a 19 board) sees them go on */
-        if (st == GS_OK && sc.lines - sc.anti - sc.outside < GRID_EDGE_MIN)
-            st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (the lines go on beyond the %dx%d grid found: %.0f%%)",
-                              c.n, c.n, 100 * sc.outside);
     }
     free(pieces);
     work_free(&w);
