@@ -5,7 +5,6 @@
 #include "calib/calib.h"
 #include "cli/cli.h"
 #include "vision/vision.h"
-#include "vision/vision.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +18,8 @@ static void scan_usage(FILE *f)
             "\n"
             "Finds the board in PHOTO, reads every intersection and prints SIZE lines of\n"
             "SIZE tokens (. B W), the top line being the board edge nearest the top of the\n"
-            "image.\n"
+            "image; a point read with doubt carries a '?' after its token, and a\n"
+            "warning line on stderr gives how many there are.\n"
             "  --size N          board size (default: detected); 5..25 with --corners\n"
             "  --corners ...     the four outer intersections in image pixels: top-left,\n"
             "                    top-right, bottom-right, bottom-left (skips board finding)\n"
@@ -47,6 +47,19 @@ static int parse_corners(const char *s, double c[4][2])
     return n == 8 ? 0 : -1;
 }
 
+/* The grid as text: N lines of N tokens (. B W), an uncertain point's token
+ * followed by '?'. */
+static void print_text(const vision_reading *r)
+{
+    static const char tok[3] = {'.', 'B', 'W'};
+    int N = r->pos.size;
+    for (int y = 0; y < N; y++) {
+        for (int x = 0; x < N; x++)
+            printf("%s%c%s", x ? " " : "", tok[r->pos.cell[y * N + x] % 3], r->unsure[y * N + x] ? "?" : "");
+        putchar('\n');
+    }
+}
+
 static void print_json(const vision_scan_result *r, double ms_total)
 {
     const vision_grid *g = &r->grid;
@@ -66,7 +79,11 @@ static void print_json(const vision_scan_result *r, double ms_total)
         for (int x = 0; x < N; x++) printf("%s%.2f", x ? ", " : "", r->reading.confidence[y * N + x]);
         printf("]%s\n", y + 1 < N ? "," : "");
     }
-    printf("  ],\n  \"ms\": {\"grid\": %.1f, \"read\": %.1f, \"total\": %.1f}\n}\n", r->ms_grid, r->ms_read, ms_total);
+    printf("  ],\n  \"uncertain_count\": %d,\n  \"uncertain\": [", r->reading.uncertain);
+    int k = 0;
+    for (int i = 0; i < N * N; i++)
+        if (r->reading.unsure[i]) printf("%s[%d, %d]", k++ ? ", " : "", i % N, i / N);
+    printf("],\n  \"ms\": {\"grid\": %.1f, \"read\": %.1f, \"total\": %.1f}\n}\n", r->ms_grid, r->ms_read, ms_total);
 }
 
 int cmd_scan(int argc, char **argv)
@@ -158,10 +175,11 @@ int cmd_scan(int argc, char **argv)
         if (json) {
             print_json(res, ms_total);
         } else {
-            char buf[GS_MAX_SIZE * GS_MAX_SIZE * 2 + 2];
-            gs_position_format(&res->reading.pos, buf, sizeof buf);
-            fputs(buf, stdout);
+            print_text(&res->reading);
         }
+        if (res->reading.uncertain > 0)
+            fprintf(stderr, "goscribe: warning: %d uncertain point%s (marked ?): the reading may be wrong there\n",
+                    res->reading.uncertain, res->reading.uncertain == 1 ? "" : "s");
     }
     gs_image_destroy(img);
     free(res);

@@ -9,6 +9,8 @@
 #                   corners for some photos (passed as --corners), to measure
 #                   the reading stage alone; the real figure is without it
 #   --verbose       one line per photo (wrong points, time)
+# Columns: "unmarked" = wrong points of boards read that the output did not
+# mark uncertain ('?'), "noboard" = photos refused (exit 2: no board).
 # The time is the wall time of the whole command (start, decode, find, read).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,29 +51,35 @@ while IFS= read -r img; do
     t1=$(date +%s%N)
     ms=$(( (t1 - t0) / 1000000 ))
     # Compare token by token; a failed scan counts every point as wrong.
-    read -r right total < <(awk -v rc="$rc" '
+    # A token with a '?' is a point the reading marked uncertain: it counts
+    # as read (right or wrong), and wrong points without the mark are
+    # counted apart ("unmarked": confidently wrong).
+    read -r right total unmarked marked < <(awk -v rc="$rc" '
         FNR == NR { for (i = 1; i <= NF; i++) t[++nt] = $i; next }
-        { for (i = 1; i <= NF; i++) o[++no] = $i }
-        END { r = 0; if (rc == 0 && no == nt) for (i = 1; i <= nt; i++) r += (t[i] == o[i]); print r, nt }' "$truth" "$tmp/out")
-    echo "$folder $rel $right $total $ms $rc" >>"$results"
+        { for (i = 1; i <= NF; i++) { q[++no] = ($i ~ /\?$/); o[no] = $i; sub(/\?$/, "", o[no]) } }
+        END { r = 0; u = 0; m = 0
+              if (rc == 0 && no == nt) for (i = 1; i <= nt; i++) { r += (t[i] == o[i]); u += (t[i] != o[i] && !q[i]); m += q[i] }
+              else if (rc == 0) u = nt  # a board of the wrong size: all of it confidently wrong
+              print r, nt, u, m }' "$truth" "$tmp/out")
+    echo "$folder $rel $right $total $ms $rc $unmarked $marked" >>"$results"
     if [ "$verbose" = 1 ]; then
-        printf '%-45s %4d/%4d wrong %4d  %5d ms  rc %d %s\n' "$rel" "$right" "$total" $((total - right)) "$ms" "$rc" "$(head -c 80 "$tmp/err")"
+        printf '%-45s %4d/%4d wrong %4d (unmarked %d, marked ? %d)  %5d ms  rc %d %s\n' "$rel" "$right" "$total" $((total - right)) "$unmarked" "$marked" "$ms" "$rc" "$(head -c 80 "$tmp/err")"
     fi
 done < <(find "$dir" -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \) | sort -V)
 
 awk '
-function line(name, n, r, t, e, ms, ok) {
-    printf "%-28s %6d %9d/%-6d %8.3f%% %5d/%-3d %6.1f%% %8.0f ms %6.0f ms\n", name, n, r, t, t ? 100 * r / t : 0, e, n, n ? 100 * e / n : 0, n ? ms / n : 0, med(name)
+function line(name, n, r, t, e, ms, u, nb) {
+    printf "%-28s %6d %9d/%-6d %8.3f%% %5d/%-3d %6.1f%% %8.0f ms %6.0f ms %8d %6d\n", name, n, r, t, t ? 100 * r / t : 0, e, n, n ? 100 * e / n : 0, n ? ms / n : 0, med(name), u, nb
 }
 function med(name,   k, m, i, j, x) { m = 0; for (k = 1; k <= cnt; k++) if (name == "TOTAL" || fold[k] == name) a[++m] = msv[k];
     for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
     return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : 0 }
 { cnt++; fold[cnt] = $1; msv[cnt] = $5
   if (!($1 in n)) order[++nf] = $1
-  n[$1]++; r[$1] += $3; t[$1] += $4; e[$1] += ($3 == $4 && $6 == 0); ms[$1] += $5
-  N++; R += $3; T += $4; E += ($3 == $4 && $6 == 0); MS += $5 }
+  n[$1]++; r[$1] += $3; t[$1] += $4; e[$1] += ($3 == $4 && $6 == 0); ms[$1] += $5; u[$1] += $7; nb[$1] += ($6 == 2)
+  N++; R += $3; T += $4; E += ($3 == $4 && $6 == 0); MS += $5; U += $7; NB += ($6 == 2) }
 END {
-    printf "%-28s %6s %16s %9s %9s %7s %11s %9s\n", "folder", "photos", "points right", "", "boards", "exact", "mean time", "median"
-    for (i = 1; i <= nf; i++) { f = order[i]; line(f, n[f], r[f], t[f], e[f], ms[f]) }
-    line("TOTAL", N, R, T, E, MS)
+    printf "%-28s %6s %16s %9s %9s %7s %11s %9s %8s %6s\n", "folder", "photos", "points right", "", "boards", "exact", "mean time", "median", "unmarked", "noboard"
+    for (i = 1; i <= nf; i++) { f = order[i]; line(f, n[f], r[f], t[f], e[f], ms[f], u[f], nb[f]) }
+    line("TOTAL", N, R, T, E, MS, U, NB)
 }' "$results"

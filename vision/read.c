@@ -29,94 +29,11 @@
  *     well beyond the board edge, unlike the table beside the board, is a
  *     hand or sleeve reaching in, not a stone: read as empty, unsure.
  */
-#include "vision/vision.h"
+#include "vision/vision_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ camera model */
-
-/* A pinhole camera fitted to the grid homography, for stone-height offsets. */
-typedef struct cam_model {
-    int ok;
-    double f, cx, cy;
-    double r1[3], r2[3], n[3], t[3];
-} cam_model;
-
-static void cam_fit(cam_model *c, const vision_grid *g, int width, int height)
-{
-    memset(c, 0, sizeof *c);
-    c->cx = width / 2.0;
-    c->cy = height / 2.0;
-    const double *H = g->H;
-    /* A = T(-c) H: homography in principal-point-centred pixels. */
-    double a[3][3];
-    for (int j = 0; j < 3; j++) {
-        a[0][j] = H[j] - c->cx * H[6 + j];
-        a[1][j] = H[3 + j] - c->cy * H[6 + j];
-        a[2][j] = H[6 + j];
-    }
-    double dim = width > height ? width : height;
-    double f2s[2];
-    int nf = 0;
-    /* Orthogonal columns and equal column norms each give f^2 when the view
-     * is oblique enough; near-frontal views make them ill-conditioned, and
-     * then the offsets are tiny whatever f is. */
-    double den = a[2][0] * a[2][1];
-    if (fabs(den) > 1e-12) {
-        double f2 = -(a[0][0] * a[0][1] + a[1][0] * a[1][1]) / den;
-        if (f2 > 0.09 * dim * dim && f2 < 25 * dim * dim) f2s[nf++] = f2;
-    }
-    den = a[2][0] * a[2][0] - a[2][1] * a[2][1];
-    if (fabs(den) > 1e-12) {
-        double f2 = (a[0][1] * a[0][1] + a[1][1] * a[1][1] - a[0][0] * a[0][0] - a[1][0] * a[1][0]) / den;
-        if (f2 > 0.09 * dim * dim && f2 < 25 * dim * dim) f2s[nf++] = f2;
-    }
-    double f = dim;
-    if (nf == 1) f = sqrt(f2s[0]);
-    if (nf == 2) f = sqrt(sqrt(f2s[0] * f2s[1]));
-    c->f = f;
-    double m[3][3];
-    for (int j = 0; j < 3; j++) {
-        m[0][j] = a[0][j] / f;
-        m[1][j] = a[1][j] / f;
-        m[2][j] = a[2][j];
-    }
-    double n1 = sqrt(m[0][0] * m[0][0] + m[1][0] * m[1][0] + m[2][0] * m[2][0]);
-    double n2 = sqrt(m[0][1] * m[0][1] + m[1][1] * m[1][1] + m[2][1] * m[2][1]);
-    if (n1 < 1e-12 || n2 < 1e-12) return;
-    double lam = 2 / (n1 + n2);
-    if (m[2][2] * lam < 0) lam = -lam; /* board in front of the camera */
-    for (int i = 0; i < 3; i++) {
-        c->r1[i] = lam * m[i][0];
-        c->r2[i] = lam * m[i][1];
-        c->t[i] = lam * m[i][2];
-    }
-    double *r1 = c->r1, *r2 = c->r2;
-    double n[3] = {r1[1] * r2[2] - r1[2] * r2[1], r1[2] * r2[0] - r1[0] * r2[2], r1[0] * r2[1] - r1[1] * r2[0]};
-    double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (nn < 1e-12) return;
-    /* Stones grow toward the camera, which sits at the origin. */
-    double s = (n[0] * c->t[0] + n[1] * c->t[1] + n[2] * c->t[2]) > 0 ? -1 : 1;
-    for (int i = 0; i < 3; i++) c->n[i] = s * n[i] / nn;
-    c->ok = 1;
-}
-
-/* Image displacement of a point h cells above board point (u,v). */
-static void cam_offset(const cam_model *c, double u, double v, double h, double *dx, double *dy)
-{
-    *dx = *dy = 0;
-    if (!c->ok) return;
-    double X[3], Y[3];
-    for (int i = 0; i < 3; i++) {
-        X[i] = c->t[i] + u * c->r1[i] + v * c->r2[i];
-        Y[i] = X[i] + h * c->n[i];
-    }
-    if (X[2] <= 1e-9 || Y[2] <= 1e-9) return;
-    *dx = c->f * (Y[0] / Y[2] - X[0] / X[2]);
-    *dy = c->f * (Y[1] / Y[2] - X[1] / X[2]);
-}
 
 /* --------------------------------------------------------------- sampling */
 
@@ -393,8 +310,8 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
     wood_model w;
     gs_status st = wood_fit(img, g, &w, err);
     if (st != GS_OK) return st;
-    cam_model cam;
-    cam_fit(&cam, g, img->width, img->height);
+    vision_cam cam;
+    vision_cam_fit(&cam, g->H, img->width, img->height);
     int N = g->size;
     for (int v = 0; v < N; v++)
         for (int u = 0; u < N; u++) {
@@ -412,7 +329,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
             double cell0 = sqrt(fabs(J[0] * J[3] - J[1] * J[2]));
             F->lines = (float)(0.5 * (line_contrast(img, cx, cy, J, N, u, v, 1, 0, cell0, Yw) +
                                       line_contrast(img, cx, cy, J, N, u, v, 0, 1, cell0, Yw)));
-            cam_offset(&cam, u, v, STONE_H, &ox, &oy);
+            vision_cam_offset(&cam, u, v, STONE_H, &ox, &oy);
             cx += ox;
             cy += oy;
             double cell = sqrt(fabs(J[0] * J[3] - J[1] * J[2]));
@@ -666,5 +583,11 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
     free(F);
     free(Cl);
     clear_occluded_edges(img, g, out);
+    out->uncertain = 0;
+    memset(out->unsure, 0, sizeof out->unsure);
+    for (int i = 0; i < NN; i++) {
+        out->unsure[i] = out->confidence[i] < VISION_UNSURE;
+        out->uncertain += out->unsure[i];
+    }
     return GS_OK;
 }

@@ -96,7 +96,7 @@ void vision_draw_overlay(gs_image *img, const vision_grid *g, const vision_readi
             float conf = reading->confidence[v * N + u];
             if (c == GS_BLACK) disc(img, cx, cy, cell * 0.22, cell * 0.06 + 1, black, white);
             else if (c == GS_WHITE) disc(img, cx, cy, cell * 0.22, cell * 0.06 + 1, white, black);
-            if (conf < 0.6f) {
+            if (conf < VISION_UNSURE) {
                 double h = cell * 0.32;
                 line(img, cx - h, cy - h, cx + h, cy - h, th, red);
                 line(img, cx + h, cy - h, cx + h, cy + h, th, red);

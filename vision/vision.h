@@ -50,10 +50,23 @@ gs_status vision_grid_from_corners(vision_grid *g, int size, const double corner
 gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out, gs_error *err);
 
 /* What vision_read returns: the position and, per point (row-major), a
- * confidence 0..1 in the reading. */
+ * confidence 0..1 in the reading.
+ *
+ * The doubt contract: a point whose confidence is below VISION_UNSURE is
+ * uncertain (unsure[i] = 1; `uncertain` counts them).  Every consumer shows
+ * it rather than hiding it: `goscribe scan` marks such points with a '?'
+ * after the token in its text output, lists them in --json ("uncertain"),
+ * draws a red square on the overlay and prints one warning line on stderr
+ * ("warning: N uncertain points"), exit status 0 (the board was read);
+ * `count` from a photo reports the count as uncertain by up to the
+ * uncertain points (each could change the score by its own point and its
+ * territory).  No board at all is GS_ERR_NOBOARD (exit 2) with the reason. */
+#define VISION_UNSURE 0.6f
 typedef struct vision_reading {
     gs_position pos;
     float confidence[GS_MAX_SIZE * GS_MAX_SIZE];
+    unsigned char unsure[GS_MAX_SIZE * GS_MAX_SIZE]; /* 1 = confidence < VISION_UNSURE */
+    int uncertain;                                    /* how many points are unsure */
 } vision_reading;
 
 /* Reads every intersection of g in img as empty, black or white. */
@@ -121,7 +134,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
 /* Draws the grid and every reading onto img (3-channel, modified in place):
  * grid lines in green, black readings as a filled dark disc with a white
  * ring, white readings as a white disc with a black ring, low-confidence
- * points (< 0.6) marked with a red square.  reading may be NULL (grid only). */
+ * points (unsure, confidence < VISION_UNSURE) marked with a red square.  reading may be NULL (grid only). */
 void vision_draw_overlay(gs_image *img, const vision_grid *g, const vision_reading *reading);
 
 #ifdef __cplusplus

@@ -10,5 +10,134 @@
  * -1 when singular. Shared by the homography fits of vision/. */
 int vision_solve8(double A[8][9], double x[8]);
 
+/* ---- geometry (vision/grid_geom.c) ---- */
+
+void vision_cross3(const double a[3], const double b[3], double out[3]);
+/* Smallest-eigenvalue eigenvector of a symmetric 3x3 matrix (A destroyed). */
+void vision_eig3_min(double A[3][3], double out[3]);
+/* 3x3 row-major helpers; C may alias A or B; inv returns -1 when singular. */
+void vision_mat3_mul(const double A[9], const double B[9], double C[9]);
+int vision_mat3_inv(const double A[9], double B[9]);
+void vision_mat3_apply(const double H[9], double x, double y, double *ox, double *oy);
+/* Bilinear sample of a 1-channel image (0 outside). */
+double vision_sample(const gs_image *im, double x, double y);
+/* Least-squares homography src -> dst (n >= 4 pairs), 0 on success. */
+int vision_fit_homography(const double (*src)[2], const double (*dst)[2], int n, double H[9]);
+int vision_cmp_double(const void *a, const void *b);
+/* Cell height / width on the board from a homography (1 when the view is
+ * too frontal to tell), principal point (cx, cy). */
+double vision_estimate_aspect(const double H[9], double cx, double cy);
+
+/* The grid model in working pixels: homography then radial distortion
+ * about (cx, cy), as vision_grid_map does. */
+typedef struct vision_gmodel {
+    double H[9];
+    double k1, cx, cy, norm;
+} vision_gmodel;
+
+void vision_model_map(const vision_gmodel *m, double u, double v, double *x, double *y);
+/* Inverse of the distortion (fixed-point iteration). */
+void vision_undistort(double k1, double cx, double cy, double norm, double x, double y, double *ux, double *uy);
+
+/* A pinhole camera fitted to a grid homography (board cells -> pixels of
+ * an image width x height, principal point at its centre), for where the
+ * top of a stone appears in an oblique view. */
+typedef struct vision_cam {
+    int ok;
+    double f, cx, cy;
+    double r1[3], r2[3], n[3], t[3];
+} vision_cam;
+void vision_cam_fit(vision_cam *c, const double H[9], int width, int height);
+/* Image displacement of a point h cells above board point (u,v). */
+void vision_cam_offset(const vision_cam *c, double u, double v, double h, double *dx, double *dy);
+
+/* ---- board finding: shared working data (vision/grid_find.c) ---- */
+
+/* The photo prepared once for every stage: shrunk so its longest side is
+ * at most VISION_WORK_SIDE, its grey image, its thin-dark-line response,
+ * and the normalisation of working pixels used by the line families
+ * (centre (cx, cy), half the longest side sn). */
+#define VISION_WORK_SIDE 800
+/* Stone-like blobs per trial cell size (vision/grid_stones.c): scale i
+ * looks for stones of blob_cell[i] working pixels; strength signed. */
+enum { VISION_BLOB_SCALES = 5 };
+typedef struct vision_blob { float x, y, strength; } vision_blob;
+typedef struct vision_work {
+    gs_image *resp, *grey;
+    double scale;     /* working / original pixels */
+    double thr;       /* a level of resp that thin dark lines exceed */
+    int W, H;
+    double cx, cy, sn;
+    double blob_cell[VISION_BLOB_SCALES];
+    vision_blob *blobs[VISION_BLOB_SCALES];
+    int nblobs[VISION_BLOB_SCALES];
+} vision_work;
+
+/* A straight piece of evidence for one grid line, in normalised
+ * coordinates: a piece of dark line (Hough) or the step between two
+ * neighbouring stones. */
+typedef struct vision_piece {
+    double m[2];  /* midpoint */
+    double d[2];  /* unit direction */
+    double l[3];  /* homogeneous line, (l0,l1) unit */
+    double len;   /* length in working pixels (the weight) */
+    int fam;      /* 0 = none, 1 or 2 */
+} vision_piece;
+
+/* Fills a piece from its two end points (working pixels). */
+void vision_piece_set(vision_piece *p, const vision_work *w, double x1, double y1, double x2, double y2);
+
+/* One grid hypothesis: size and model (board -> working pixels). */
+typedef struct vision_cand {
+    int n;
+    vision_gmodel m;
+    int source;      /* VISION_SRC_* */
+    double score;    /* vision_grid_score of the hypothesis */
+} vision_cand;
+
+enum { VISION_SRC_LINES = 1, VISION_SRC_STONES = 2 };
+
+/* Stages 2-4 (vision/grid_lines.c): two families of pieces through two
+ * vanishing points, evenly spaced lines per family, and the window of
+ * 9/13/19 (or size_hint) lines that is the board.  GS_ERR_NOBOARD with the
+ * reason when one of them fails.  info gets support and window_score. */
+gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, int size_hint, int use_profile,
+                                 vision_cand *out, vision_grid_find_info *info, gs_error *err);
+
+/* Stage 5 (vision/grid_refine.c): one refinement round of m on the line
+ * response (dark-line points within +-search cells of each line; k1 fitted
+ * when fit_k1).  Returns the fraction of samples on a dark line, -1 when
+ * out of memory. */
+double vision_refine_grid(const gs_image *resp, double thr, int n, vision_gmodel *m, double search, int fit_k1);
+/* 90th percentile distance (cells) from the model's lines to the dark line
+ * pixels near them, and the largest per-line median. */
+void vision_grid_residual(const gs_image *resp, double thr, int n, const vision_gmodel *M, double *p90, double *worst);
+
+/* Stones (vision/grid_stones.c): fills w's blobs at every trial size;
+ * then, for scale i, a piece between every two blobs that are neighbours
+ * along a grid line.  *out malloc'd (caller frees). */
+gs_status vision_find_blobs(vision_work *w, gs_error *err);
+gs_status vision_stone_pieces(const vision_work *w, int scale, vision_piece **out, int *np, gs_error *err);
+
+/* Hypothesis score (vision/grid_score.c): how well a grid of n lines with
+ * model m explains the image; see the file's header. */
+typedef struct vision_score {
+    double lines;     /* fraction of line segments showing a line */
+    double anti;      /* the same half a cell off the lines */
+    double outside;   /* strongest line evidence beyond one of the 4 edges */
+    double stone_on, stone_off, stone_out; /* blob weight on intersections inside,
+                         off the lattice inside, on intersections outside */
+    double stones;    /* the stones' share of the total */
+    double total;
+} vision_score;
+double vision_grid_score(const vision_work *w, int n, const vision_gmodel *m, vision_score *detail);
+/* The same for many windows of one lattice: the dips of every stretch of
+ * m's lattice with line indices lo..hi measured once, then the score of
+ * the window of n lines from column a, row b (needs lo <= a-1, b-1 and
+ * a+n, b+n <= hi; -1 otherwise).  NULL when out of memory. */
+typedef struct vision_dips vision_dips;
+vision_dips *vision_dips_make(const vision_work *w, const vision_gmodel *m, int lo, int hi);
+double vision_dips_score(const vision_dips *d, int n, int a, int b, vision_score *detail);
+void vision_dips_free(vision_dips *d);
 
 #endif

@@ -1,0 +1,267 @@
+/* vision/grid_score.c: how well one grid hypothesis explains the whole
+ * image.
+ *
+ * On a board, wherever a stretch of line between two intersections is not
+ * covered by a stone it shows as a thin dark dip across it; half a cell
+ * off the lines there is none; and beyond the outer lines the wood margin
+ * shows neither lines nor their continuation.  So for a hypothesis (size
+ * n, model board -> working pixels) the score measures, at the board
+ * surface:
+ *   lines    the fraction of the line stretches (midpoints between
+ *            neighbouring intersections) that show a dip;
+ *   anti     the same fraction half a cell off, between the lines;
+ *   outside  per side of the board, the fraction of stretches of a line
+ *            one cell beyond the outer line, or of the lines continuing
+ *            past it, that show a dip (the strongest side counts most);
+ * total = lines - anti - outside terms.  A dip counts when it is deeper
+ * than a level taken from this image (a fraction of the clearly seen
+ * lines of the hypothesis itself), so dim, blurred or tinted photos and
+ * resolution move the level with the data.  A hypothesis one line short
+ * sees a line beyond its edge; one line too many sees no line on its last
+ * one; half a cell off sees its anti more than its lines. */
+#include "vision/vision_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Profile across a line: from -REACH to +REACH cells in NP steps; the dip
+ * must lie within +-CORE cells of the nominal line; averaged over +-ALONG
+ * cells along the line (short, so a stretch between two stones still
+ * counts). */
+#define REACH 0.32
+#define CORE 0.12
+#define ALONG 0.14
+enum { NPROF = 13, NALONG = 3 };
+
+/* Relative depth of the dip at board point (u,v) across a line running
+ * along board direction (lu, lv): (brightest within REACH on the darker
+ * side - darkest within CORE) / that side's level; -1 when off the image. */
+static double dip_at(const vision_work *w, const vision_gmodel *m, double u, double v, int along_u)
+{
+    double prof[NPROF];
+    for (int i = 0; i < NPROF; i++) {
+        double d = -REACH + 2 * REACH * i / (NPROF - 1), sum = 0;
+        int cnt = 0;
+        for (int k = 0; k < NALONG; k++) {
+            double t = ALONG * (2.0 * k / (NALONG - 1) - 1), bu = along_u ? u + t : u + d, bv = along_u ? v + d : v + t;
+            double x, y;
+            vision_model_map(m, bu, bv, &x, &y);
+            if (x < 1 || y < 1 || x >= w->W - 2 || y >= w->H - 2) return -1;
+            sum += vision_sample(w->grey, x, y);
+            cnt++;
+        }
+        prof[i] = sum / cnt;
+    }
+    int c0 = (int)floor((REACH - CORE) / (2 * REACH) * (NPROF - 1)), c1 = NPROF - 1 - c0;
+    double best = 0;
+    for (int i = c0; i <= c1; i++) {
+        double l = 0, r = 0;
+        for (int j = 0; j < i; j++) l = fmax(l, prof[j]);
+        for (int j = i + 1; j < NPROF; j++) r = fmax(r, prof[j]);
+        double side = fmin(l, r);
+        if (side > 1 && (side - prof[i]) / side > best) best = (side - prof[i]) / side;
+    }
+    return best;
+}
+
+/* The dips of every stretch of a model's extended lattice, line indices
+ * lo..hi on both axes: h[k][t] on the line v = k between u = t and t + 1,
+ * v[k][t] on the line u = k between v = t and t + 1, ah / av the same half a
+ * cell off (v = k + 0.5, u = k + 0.5).  -1 where off the image. */
+struct vision_dips {
+    int lo, hi, nk;
+    double *h, *v, *ah, *av;
+    /* the stone-like blobs near the lattice (scale nearest its cell): the
+     * intersection each is nearest, whether it sits on it (within
+     * STONE_ON of a cell in both axes, its height taken out), and its
+     * weight */
+    int nb;
+    struct { int u, v, on; double wt; } *b;
+};
+
+#define AT(arr, k, t) (d->arr[((k) - d->lo) * d->nk + ((t) - d->lo)])
+
+/* A stone's image centre lies about this high (cells) above its point. */
+#define STONE_H 0.22
+#define STONE_ON 0.2
+
+/* Board coordinates of image point (x, y) under m (no distortion in the
+ * inverse: k1 is small and the blobs are coarse).  0 on success. */
+static int board_of(const vision_gmodel *m, const double Hi[9], double x, double y, double *u, double *v)
+{
+    double ux, uy;
+    vision_undistort(m->k1, m->cx, m->cy, m->norm, x, y, &ux, &uy);
+    double q = Hi[6] * ux + Hi[7] * uy + Hi[8];
+    if (fabs(q) < 1e-12) return -1;
+    *u = (Hi[0] * ux + Hi[1] * uy + Hi[2]) / q;
+    *v = (Hi[3] * ux + Hi[4] * uy + Hi[5]) / q;
+    return 0;
+}
+
+static int place_blobs(const vision_work *w, const vision_gmodel *m, vision_dips *d)
+{
+    double Hi[9], x0, y0, x1, y1;
+    if (vision_mat3_inv(m->H, Hi) != 0) return 0;
+    int mid = (d->lo + d->hi) / 2, si = 0;
+    vision_model_map(m, mid, mid, &x0, &y0);
+    vision_model_map(m, mid + 1, mid + 1, &x1, &y1);
+    double cell = hypot(x1 - x0, y1 - y0) / 1.414;
+    for (int i = 1; i < VISION_BLOB_SCALES; i++)
+        if (fabs(log(w->blob_cell[i] / cell)) < fabs(log(w->blob_cell[si] / cell))) si = i;
+    const vision_blob *b = w->blobs[si];
+    int n = w->nblobs[si];
+    d->b = malloc(sizeof *d->b * (size_t)(n + 1));
+    if (!d->b) return -1;
+    vision_cam cam;
+    vision_cam_fit(&cam, m->H, w->W, w->H);
+    for (int i = 0; i < n; i++) {
+        double u, v, ox, oy;
+        if (board_of(m, Hi, b[i].x, b[i].y, &u, &v) != 0) continue;
+        /* the point under the stone: take its height out */
+        vision_cam_offset(&cam, u, v, STONE_H, &ox, &oy);
+        if (board_of(m, Hi, b[i].x - ox, b[i].y - oy, &u, &v) != 0) continue;
+        int ru = (int)lround(u), rv = (int)lround(v);
+        if (ru < d->lo || rv < d->lo || ru > d->hi || rv > d->hi) continue;
+        d->b[d->nb].u = ru;
+        d->b[d->nb].v = rv;
+        d->b[d->nb].on = fabs(u - ru) < STONE_ON && fabs(v - rv) < STONE_ON;
+        d->b[d->nb].wt = fmin(fabs(b[i].strength), 4.0);
+        d->nb++;
+    }
+    return 0;
+}
+
+vision_dips *vision_dips_make(const vision_work *w, const vision_gmodel *m, int lo, int hi)
+{
+    if (hi - lo < 2 || hi - lo > 3 * GS_MAX_SIZE) return NULL;
+    vision_dips *d = malloc(sizeof *d);
+    int nk = hi - lo + 1;
+    double *buf = malloc(sizeof *buf * (size_t)(4 * nk * nk));
+    if (!d || !buf) { free(d); free(buf); return NULL; }
+    d->lo = lo; d->hi = hi; d->nk = nk;
+    d->nb = 0;
+    d->b = NULL;
+    d->h = buf; d->v = buf + nk * nk; d->ah = buf + 2 * nk * nk; d->av = buf + 3 * nk * nk;
+    for (int k = lo; k <= hi; k++)
+        for (int t = lo; t <= hi; t++) {
+            double s = t + 0.5;
+            int last = t == hi; /* no stretch beyond the last index */
+            AT(h, k, t) = last ? -1 : dip_at(w, m, s, k, 1);
+            AT(v, k, t) = last ? -1 : dip_at(w, m, k, s, 0);
+            AT(ah, k, t) = last || k == hi ? -1 : dip_at(w, m, s, k + 0.5, 1);
+            AT(av, k, t) = last || k == hi ? -1 : dip_at(w, m, k + 0.5, s, 0);
+        }
+    if (place_blobs(w, m, d) != 0) { vision_dips_free(d); return NULL; }
+    return d;
+}
+
+void vision_dips_free(vision_dips *d)
+{
+    if (!d) return;
+    free(d->b);
+    free(d->h);
+    free(d);
+}
+
+typedef struct tally { int seen, known; } tally;
+
+static void count(tally *c, double x, double level)
+{
+    if (x < 0) return;
+    c->known++;
+    c->seen += x > level;
+}
+
+static double tally_frac(const tally *c) { return c->known ? (double)c->seen / c->known : 0; }
+
+/* Line evidence beyond one side of the window (n, a, b): side 0 v < b,
+ * 1 u > a+n-1, 2 v > b+n-1, 3 u < a: the line one cell out and the n lines
+ * continuing past the edge.  -1 when too little of it is in the image. */
+static double side_evidence(const vision_dips *d, int n, int a, int b, int side, double level)
+{
+    tally c = {0, 0};
+    for (int i = 0; i < n; i++) {
+        if (side == 0) { if (i < n - 1) count(&c, AT(h, b - 1, a + i), level); count(&c, AT(v, a + i, b - 1), level); }
+        if (side == 2) { if (i < n - 1) count(&c, AT(h, b + n, a + i), level); count(&c, AT(v, a + i, b + n - 1), level); }
+        if (side == 3) { if (i < n - 1) count(&c, AT(v, a - 1, b + i), level); count(&c, AT(h, b + i, a - 1), level); }
+        if (side == 1) { if (i < n - 1) count(&c, AT(v, a + n, b + i), level); count(&c, AT(h, b + i, a + n - 1), level); }
+    }
+    return c.known * 3 < 2 * n - 1 ? -1 : tally_frac(&c);
+}
+
+/* Stones: the weight of blobs on intersections inside the window, less
+ * those off the lattice inside it and those on intersections one or two
+ * cells beyond it (a board has no stones outside its lines), over all the
+ * blobs within two cells of the window. */
+static void stone_evidence(const vision_dips *d, int n, int a, int b, vision_score *sc)
+{
+    double on = 0, off = 0, out = 0, all = 0;
+    for (int i = 0; i < d->nb; i++) {
+        int u = d->b[i].u - a, v = d->b[i].v - b;
+        if (u < -2 || v < -2 || u > n + 1 || v > n + 1) continue;
+        double wt = d->b[i].wt;
+        all += wt;
+        int inside = u >= 0 && v >= 0 && u < n && v < n;
+        if (!d->b[i].on) { if (inside) off += wt; }
+        else if (inside) on += wt;
+        else out += wt;
+    }
+    sc->stone_on = all > 0 ? on / all : 0;
+    sc->stone_off = all > 0 ? off / all : 0;
+    sc->stone_out = all > 0 ? out / all : 0;
+    sc->stones = sc->stone_on - sc->stone_off - 2 * sc->stone_out;
+}
+
+double vision_dips_score(const vision_dips *d, int n, int a, int b, vision_score *detail)
+{
+    vision_score sc;
+    memset(&sc, 0, sizeof sc);
+    sc.total = -1;
+    if (detail) *detail = sc;
+    if (!d || n < 2 || a - 1 < d->lo || b - 1 < d->lo || a + n > d->hi || b + n > d->hi) return -1;
+    double tmp[2 * GS_MAX_SIZE * GS_MAX_SIZE];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        for (int t = 0; t < n - 1; t++) {
+            double x = AT(h, b + i, a + t), y = AT(v, a + i, b + t);
+            if (x >= 0) tmp[k++] = x;
+            if (y >= 0) tmp[k++] = y;
+        }
+    if (k < 2 * (n - 1)) return -1; /* the board is mostly off the image */
+    qsort(tmp, (size_t)k, sizeof *tmp, vision_cmp_double);
+    /* a third of the typical clearly seen stretch, never below a faint 3% */
+    double level = fmax(0.03, tmp[(int)(0.8 * (k - 1))] / 3);
+    tally in = {0, 0}, anti = {0, 0};
+    for (int i = 0; i < n; i++)
+        for (int t = 0; t < n - 1; t++) {
+            count(&in, AT(h, b + i, a + t), level);
+            count(&in, AT(v, a + i, b + t), level);
+            if (i < n - 1) {
+                count(&anti, AT(ah, b + i, a + t), level);
+                count(&anti, AT(av, a + i, b + t), level);
+            }
+        }
+    sc.lines = tally_frac(&in);
+    sc.anti = tally_frac(&anti);
+    double osum = 0, omax = 0;
+    for (int s = 0; s < 4; s++) {
+        double o = side_evidence(d, n, a, b, s, level);
+        if (o < 0) continue; /* outside the frame: neither confirmed nor refuted */
+        osum += o;
+        omax = fmax(omax, o);
+    }
+    sc.outside = omax;
+    stone_evidence(d, n, a, b, &sc);
+    sc.total = sc.lines - sc.anti - 0.5 * omax - 0.25 * osum + sc.stones;
+    if (detail) *detail = sc;
+    return sc.total;
+}
+
+double vision_grid_score(const vision_work *w, int n, const vision_gmodel *m, vision_score *detail)
+{
+    vision_dips *d = vision_dips_make(w, m, -1, n);
+    double s = vision_dips_score(d, n, 0, 0, detail);
+    vision_dips_free(d);
+    return s;
+}
