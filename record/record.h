@@ -43,7 +43,7 @@ extern "C" {
  * captured stones are lifted one by one over several views is one move; a
  * capture still on the board when the opponent plays is a missed capture.
  *
- * Ownership: recorder_create returns an object freed by recorder_destroy
+ * Ownership: record_create returns an object freed by record_destroy
  * (NULL safe).  Frames passed in are copied when kept.  Event structs are
  * plain data owned by the recorder (valid until destroy).
  */
@@ -76,7 +76,7 @@ typedef enum record_event_kind {
     RECORD_EV_NOTE,        /* camera lost/back, board found again, ... */
     RECORD_EV_END,         /* game ended (how in text) */
     RECORD_EV_COUNT,       /* final count, result in text */
-    RECORD_EV_RULING       /* a referee ruling applied (recorder_apply_ruling) */
+    RECORD_EV_RULING       /* a referee ruling applied (record_apply_ruling) */
 } record_event_kind;
 
 typedef struct record_event {
@@ -115,11 +115,11 @@ gs_status record_note(record *r, const char *code, const char *text, double t_ms
 gs_status record_finish(record *r, double t_ms, gs_error *err);
 
 /* The game is over (stdin `end`, a confirmation signal): later views are
- * the dead stones being lifted; the count is taken by recorder_finish. */
+ * the dead stones being lifted; the count is taken by record_finish. */
 gs_status record_end_game(record *r, double t_ms, gs_error *err);
 
 /* Stops recording without counting (q, SIGINT mid-game): the SGF holds
- * every committed move and no result.  Counts like recorder_finish if the
+ * every committed move and no result.  Counts like record_finish if the
  * game had already ended. */
 gs_status record_stop(record *r, double t_ms, gs_error *err);
 
@@ -133,8 +133,15 @@ typedef enum record_ruling_kind {
     RECORD_RULING_ACCEPT,       /* the move stands */
     RECORD_RULING_PASS,         /* the move is void and counts as a pass */
     RECORD_RULING_END,          /* game over (the count follows) */
-    RECORD_RULING_RESIGN        /* `color` resigns */
+    RECORD_RULING_RESIGN,       /* `color` resigns */
+    RECORD_RULING_COUNT_
 } record_ruling_kind;
+
+/* "void", "restore", "remove_dead", "warn", "accept", "pass", "end",
+ * "resign" (static storage); NULL for an unknown kind. */
+const char *record_ruling_name(record_ruling_kind k);
+/* Reverse of the above; false if unknown. */
+bool record_ruling_parse_kind(const char *name, record_ruling_kind *out);
 
 typedef struct record_ruling {
     record_ruling_kind kind;
@@ -161,7 +168,7 @@ typedef struct record_ruling {
  * Every ruling adds, on the node it concerns (the setup node, else the last
  * node), `words` to C[] and the private property
  *   GSRL[KIND:COLOR:WARNINGS_B:WARNINGS_W:TIME]
- * (KIND as broadcast_ruling_name, COLOR B/W/-, warnings after the ruling, TIME
+ * (KIND as record_ruling_name, COLOR B/W/-, warnings after the ruling, TIME
  * the GSTM form YYYY-MM-DDTHH:MM:SS.mmmZ), and a RECORD_EV_RULING event.
  * Before the first settled view there is no game: the ruling is ignored
  * (a note says so).  GS_ERR_IO when the SGF cannot be written. */
@@ -236,7 +243,7 @@ typedef struct record_run_options {
     bool decode_only;
     /* Live broadcast (broadcast/broadcast.h), NULL = none; the caller starts and
      * stops it.  Every frame: the frame with the grid is published and the
-     * referee's rulings are applied (recorder_apply_ruling); after every
+     * referee's rulings are applied (record_apply_ruling); after every
      * change of the record: the state, each flagged event (positions and
      * frames before/after) and the SGF text.  None of it waits on the
      * network (serve's publish calls copy and return). */
