@@ -99,43 +99,25 @@ void broadcast_state_init(broadcast_state *s, int size)
     snprintf(s->status, sizeof s->status, "playing");
 }
 
-static const char *const ruling_names[BROADCAST_RULING_COUNT_] = {
-    "void", "restore", "remove_dead", "warn", "accept", "pass", "end", "resign"};
-
-const char *broadcast_ruling_name(broadcast_ruling_kind k)
-{
-    return (unsigned)k < BROADCAST_RULING_COUNT_ ? ruling_names[k] : NULL;
-}
-
-bool broadcast_ruling_parse_kind(const char *name, broadcast_ruling_kind *out)
-{
-    for (int i = 0; name && i < BROADCAST_RULING_COUNT_; i++)
-        if (!strcmp(name, ruling_names[i])) {
-            *out = (broadcast_ruling_kind)i;
-            return true;
-        }
-    return false;
-}
-
 static const char *color_word(gs_color c) { return c == GS_BLACK ? "Black" : c == GS_WHITE ? "White" : "nobody"; }
 
 size_t broadcast_ruling_describe(const broadcast_ruling *r, char *buf, size_t len)
 {
-    static const char *const what[BROADCAST_RULING_COUNT_] = {
+    static const char *const what[RECORD_RULING_COUNT_] = {
         "move void", "stones put back", "dead stones removed", "warning",
         "move accepted", "move void, counted as a pass", "game ended", "resigns"};
     time_t t = (time_t)(r->unix_ms / 1000);
     struct tm tm;
     gmtime_r(&t, &tm);
-    const char *w = (unsigned)r->kind < BROADCAST_RULING_COUNT_ ? what[r->kind] : "ruling";
+    const char *w = (unsigned)r->kind < RECORD_RULING_COUNT_ ? what[r->kind] : "ruling";
     int n;
-    if (r->kind == BROADCAST_RULING_RESIGN)
+    if (r->kind == RECORD_RULING_RESIGN)
         n = snprintf(buf, len, "Referee (%02d:%02d:%02d UTC): %s resigns", tm.tm_hour, tm.tm_min, tm.tm_sec,
                      color_word(r->color));
     else
         n = snprintf(buf, len, "Referee (%02d:%02d:%02d UTC): %s", tm.tm_hour, tm.tm_min, tm.tm_sec, w);
     size_t used = n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
-    if (r->warning && r->kind != BROADCAST_RULING_WARN && used < len)
+    if (r->warning && r->kind != RECORD_RULING_WARN && used < len)
         used += (size_t)snprintf(buf + used, len - used, ", warning");
     if (r->warning && used < len) {
         int cnt = r->color == GS_BLACK ? r->warnings_black : r->warnings_white;
@@ -144,7 +126,7 @@ size_t broadcast_ruling_describe(const broadcast_ruling *r, char *buf, size_t le
     }
     if ((r->loser == GS_BLACK || r->loser == GS_WHITE) && used < len) {
         n = snprintf(buf + used, len - used, "; %s loses the game%s", color_word(r->loser),
-                     r->kind == BROADCAST_RULING_RESIGN ? "" : " (two warnings)");
+                     r->kind == RECORD_RULING_RESIGN ? "" : " (two warnings)");
         used = n < 0 || used + (size_t)n >= len ? len - 1 : used + (size_t)n;
     }
     if (r->note[0] && used < len) {
@@ -652,7 +634,7 @@ static void handle_ruling(broadcast_board *sb, const broadcast_req *req, broadca
     const gs_json *pts = gs_json_get(j, "points");
     const gs_json *note = gs_json_get(j, "note");
     if (j->type != GS_JSON_OBJ) msg = "a JSON object is expected";
-    else if (!broadcast_ruling_parse_kind(gs_json_get_str(j, "ruling", NULL), &r.kind))
+    else if (!record_ruling_parse_kind(gs_json_get_str(j, "ruling", NULL), &r.kind))
         msg = "\"ruling\" must be one of void, restore, remove_dead, warn, accept, pass, end, resign";
     else if (ev && (ev->type != GS_JSON_NUM || ev->num < 0 || ev->num > 1e9 || ev->num != (int)ev->num))
         msg = "\"event\" must be an event id";
@@ -664,7 +646,7 @@ static void handle_ruling(broadcast_board *sb, const broadcast_req *req, broadca
     if (!msg) {
         r.event_id = ev ? (int)ev->num : 0;
         r.color = col ? (col->str[0] == 'B' ? GS_BLACK : GS_WHITE) : GS_EMPTY;
-        r.warning = warn ? warn->b : r.kind == BROADCAST_RULING_WARN;
+        r.warning = warn ? warn->b : r.kind == RECORD_RULING_WARN;
         for (int i = 0; pts && i < pts->n && !msg; i++) {
             const gs_json *p = pts->kids[i];
             if (p->type != GS_JSON_STR || strlen(p->str) != 2 || p->str[0] < 'a' || p->str[0] >= 'a' + GS_MAX_SIZE ||
@@ -689,7 +671,7 @@ static void handle_ruling(broadcast_board *sb, const broadcast_req *req, broadca
         status = 404;
     } else {
         if (r.color == GS_EMPTY && e) r.color = e->color;
-        if (r.color == GS_EMPTY && (r.warning || r.kind == BROADCAST_RULING_RESIGN)) {
+        if (r.color == GS_EMPTY && (r.warning || r.kind == RECORD_RULING_RESIGN)) {
             msg = "\"color\" is needed for a warning or a resignation";
             status = 400;
         } else if (sb->q_count >= 64) {
@@ -703,13 +685,13 @@ static void handle_ruling(broadcast_board *sb, const broadcast_req *req, broadca
         if (r.warning) sb->warnings[r.color]++;
         r.warnings_black = sb->warnings[GS_BLACK];
         r.warnings_white = sb->warnings[GS_WHITE];
-        if (r.kind == BROADCAST_RULING_RESIGN || (r.warning && sb->warnings[r.color] >= 2)) r.loser = r.color;
+        if (r.kind == RECORD_RULING_RESIGN || (r.warning && sb->warnings[r.color] >= 2)) r.loser = r.color;
         sb->queue[(sb->q_head + sb->q_count) % 64] = r;
         sb->q_count++;
         if (e) e->ruled = true;
         gs_buf_printf(&sse, "{\"type\":\"ruling\",\"id\":%d,\"event_id\":%d,\"ruling\":\"%s\",\"color\":\"%s\","
                                "\"warning\":%s,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\",\"unix_ms\":%lld,\"text\":",
-                         r.id, r.event_id, broadcast_ruling_name(r.kind), broadcast_color_name(r.color),
+                         r.id, r.event_id, record_ruling_name(r.kind), broadcast_color_name(r.color),
                          r.warning ? "true" : "false", r.warnings_black, r.warnings_white,
                          broadcast_color_name(r.loser), (long long)r.unix_ms);
         char words[400];
