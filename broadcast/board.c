@@ -20,43 +20,25 @@ void broadcast_state_init(broadcast_state *s, int size)
     snprintf(s->status, sizeof s->status, "playing");
 }
 
-static const char *const ruling_names[BROADCAST_RULING_COUNT_] = {
-    "void", "restore", "remove_dead", "warn", "accept", "pass", "end", "resign"};
-
-const char *broadcast_ruling_name(broadcast_ruling_kind k)
-{
-    return (unsigned)k < BROADCAST_RULING_COUNT_ ? ruling_names[k] : NULL;
-}
-
-bool broadcast_ruling_parse_kind(const char *name, broadcast_ruling_kind *out)
-{
-    for (int i = 0; name && i < BROADCAST_RULING_COUNT_; i++)
-        if (!strcmp(name, ruling_names[i])) {
-            *out = (broadcast_ruling_kind)i;
-            return true;
-        }
-    return false;
-}
-
 static const char *color_word(gs_color c) { return c == GS_BLACK ? "Black" : c == GS_WHITE ? "White" : "nobody"; }
 
 size_t broadcast_ruling_describe(const broadcast_ruling *r, char *buf, size_t len)
 {
-    static const char *const what[BROADCAST_RULING_COUNT_] = {
+    static const char *const what[RECORD_RULING_COUNT_] = {
         "move void", "stones put back", "dead stones removed", "warning",
         "move accepted", "move void, counted as a pass", "game ended", "resigns"};
     time_t t = (time_t)(r->unix_ms / 1000);
     struct tm tm;
     gmtime_r(&t, &tm);
-    const char *w = (unsigned)r->kind < BROADCAST_RULING_COUNT_ ? what[r->kind] : "ruling";
+    const char *w = (unsigned)r->kind < RECORD_RULING_COUNT_ ? what[r->kind] : "ruling";
     int n;
-    if (r->kind == BROADCAST_RULING_RESIGN)
+    if (r->kind == RECORD_RULING_RESIGN)
         n = snprintf(buf, len, "Referee (%02d:%02d:%02d UTC): %s resigns", tm.tm_hour, tm.tm_min, tm.tm_sec,
                      color_word(r->color));
     else
         n = snprintf(buf, len, "Referee (%02d:%02d:%02d UTC): %s", tm.tm_hour, tm.tm_min, tm.tm_sec, w);
     size_t used = n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
-    if (r->warning && r->kind != BROADCAST_RULING_WARN && used < len)
+    if (r->warning && r->kind != RECORD_RULING_WARN && used < len)
         used += (size_t)snprintf(buf + used, len - used, ", warning");
     if (r->warning && used < len) {
         int cnt = r->color == GS_BLACK ? r->warnings_black : r->warnings_white;
@@ -65,7 +47,7 @@ size_t broadcast_ruling_describe(const broadcast_ruling *r, char *buf, size_t le
     }
     if ((r->loser == GS_BLACK || r->loser == GS_WHITE) && used < len) {
         n = snprintf(buf + used, len - used, "; %s loses the game%s", color_word(r->loser),
-                     r->kind == BROADCAST_RULING_RESIGN ? "" : " (two warnings)");
+                     r->kind == RECORD_RULING_RESIGN ? "" : " (two warnings)");
         used = n < 0 || used + (size_t)n >= len ? len - 1 : used + (size_t)n;
     }
     if (r->note[0] && used < len) {

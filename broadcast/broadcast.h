@@ -23,9 +23,9 @@
  * of messages (BROADCAST_RING messages); a viewer that falls further behind
  * skips ahead (it gets {"type":"resync"} and fetches /state.json again).
  *
- * Wiring into the recorder, the whole contract (done by cli/cmd_record.c,
- * which starts and stops the server, and record/record_run.c, which
- * publishes; see record_run_options.serve):
+ * Wiring into the recorder, the whole contract (cli/cmd_record.c starts
+ * and stops the server and plugs broadcast_live, the recording loop's
+ * hooks, into record_run; see broadcast_live below):
  *   broadcast_config cfg; broadcast_config_init(&cfg); cfg.port = ...; cfg.board_name = ...;
  *   broadcast_board *sb = broadcast_board_start(&cfg, &err);      // NULL + err on failure
  *   print broadcast_board_url(sb) and broadcast_board_token(sb)
@@ -58,6 +58,7 @@
 
 #include "core/gs.h"
 #include "vision/vision.h"
+#include "record/record.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -117,23 +118,14 @@ typedef struct broadcast_event {
     const gs_image *frame_after;
 } broadcast_event;
 
-typedef enum broadcast_ruling_kind {
-    BROADCAST_RULING_VOID = 0,     /* the (second) move is void */
-    BROADCAST_RULING_RESTORE,      /* stones put back where they were */
-    BROADCAST_RULING_REMOVE_DEAD,  /* the dead stones are removed */
-    BROADCAST_RULING_WARN,         /* a warning only */
-    BROADCAST_RULING_ACCEPT,       /* the move stands, nothing to do */
-    BROADCAST_RULING_PASS,         /* the move is void and counts as a pass */
-    BROADCAST_RULING_END,          /* the game is over (count follows) */
-    BROADCAST_RULING_RESIGN,       /* `color` resigns */
-    BROADCAST_RULING_COUNT_
-} broadcast_ruling_kind;
-
-/* A referee decision, queued for the recorder by POST /api/ruling. */
+/* A referee decision, queued for the recorder by POST /api/ruling.  Its
+ * kind is the recorder's (record_ruling_kind, named by record_ruling_name:
+ * "void", "restore", "remove_dead", "warn", "accept", "pass", "end",
+ * "resign"). */
 typedef struct broadcast_ruling {
     int id;                      /* 1, 2, ... in arrival order */
     int event_id;                /* the flagged event it answers, 0 = none */
-    broadcast_ruling_kind kind;
+    record_ruling_kind kind;
     gs_color color;              /* side concerned (warned, resigning, ...) */
     bool warning;                /* this ruling gives `color` a warning */
     int warnings_black;          /* warnings after this ruling */
@@ -144,12 +136,6 @@ typedef struct broadcast_ruling {
     char note[200];              /* referee's words, may be empty */
     int64_t unix_ms;             /* when the ruling was made */
 } broadcast_ruling;
-
-/* "void", "restore", "remove_dead", "warn", "accept", "pass", "end",
- * "resign" (static storage); NULL for an unknown kind. */
-const char *broadcast_ruling_name(broadcast_ruling_kind k);
-/* Reverse of the above; false if unknown. */
-bool broadcast_ruling_parse_kind(const char *name, broadcast_ruling_kind *out);
 
 /* One-line plain description: "Referee (12:03:22): move void, warning to
  * Black (1st)". Returns the length written (truncated to len-1). */
@@ -178,6 +164,25 @@ void broadcast_board_set_sgf(broadcast_board *sb, const char *text, size_t len);
 
 /* Takes the oldest queued ruling; false when none. */
 bool broadcast_board_poll_ruling(broadcast_board *sb, broadcast_ruling *out);
+
+/* ------------------------------------------------ a recording, live */
+
+/* The recording loop's hooks (record_hooks, record/record.h) over a
+ * board: every frame with its grid; a state per move; each flagged event
+ * with the positions and frames around it; after each change the state and
+ * the SGF text; the referee's rulings handed to the recorder (the event's
+ * point and the record before it when the ruling names none), with
+ * broadcast_ruling_describe() as their words.
+ *   broadcast_live *live = broadcast_live_create(sb, &run_opts.recorder, &err);
+ *   run_opts.hooks = broadcast_live_hooks(); run_opts.hooks_user = live;
+ *   record_run(src, &run_opts, &stats, &err);
+ *   broadcast_live_destroy(live);   // then broadcast_board_stop(sb)
+ * Ownership: the live object uses sb (the caller's, stopped after it) and
+ * copies what it needs of ro (player names, komi).  destroy(NULL) is safe. */
+typedef struct broadcast_live broadcast_live;
+broadcast_live *broadcast_live_create(broadcast_board *sb, const record_options *ro, gs_error *err);
+void broadcast_live_destroy(broadcast_live *live);
+const record_hooks *broadcast_live_hooks(void);
 
 typedef struct broadcast_stats {
     int viewers;                 /* open /events streams */

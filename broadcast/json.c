@@ -148,7 +148,7 @@ void broadcast_ruling_json(gs_buf *b, const broadcast_ruling *r)
 {
     gs_buf_printf(b, "{\"type\":\"ruling\",\"id\":%d,\"event_id\":%d,\"ruling\":\"%s\",\"color\":\"%s\","
                      "\"warning\":%s,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\",\"unix_ms\":%lld,",
-                  r->id, r->event_id, broadcast_ruling_name(r->kind), broadcast_color_name(r->color),
+                  r->id, r->event_id, record_ruling_name(r->kind), broadcast_color_name(r->color),
                   r->warning ? "true" : "false", r->warnings_black, r->warnings_white,
                   broadcast_color_name(r->loser), (long long)r->unix_ms);
     char words[400];

@@ -72,7 +72,7 @@ static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
     const gs_json *pts = gs_json_get(j, "points");
     const gs_json *note = gs_json_get(j, "note");
     if (j->type != GS_JSON_OBJ) return "a JSON object is expected";
-    if (!broadcast_ruling_parse_kind(gs_json_get_str(j, "ruling", NULL), &r->kind))
+    if (!record_ruling_parse_kind(gs_json_get_str(j, "ruling", NULL), &r->kind))
         return "\"ruling\" must be one of void, restore, remove_dead, warn, accept, pass, end, resign";
     if (ev && (ev->type != GS_JSON_NUM || ev->num < 0 || ev->num > 1e9 || ev->num != (int)ev->num))
         return "\"event\" must be an event id";
@@ -84,7 +84,7 @@ static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
         return "\"note\" must be a short string";
     r->event_id = ev ? (int)ev->num : 0;
     r->color = col ? (col->str[0] == 'B' ? GS_BLACK : GS_WHITE) : GS_EMPTY;
-    r->warning = warn ? warn->b : r->kind == BROADCAST_RULING_WARN;
+    r->warning = warn ? warn->b : r->kind == RECORD_RULING_WARN;
     const char *msg = ruling_points(pts, r);
     if (note) snprintf(r->note, sizeof r->note, "%s", note->str);
     return msg;
@@ -101,7 +101,7 @@ static const char *ruling_queue_locked(broadcast_board *sb, broadcast_ruling *r,
         return "no such event";
     }
     if (r->color == GS_EMPTY && e) r->color = e->color;
-    if (r->color == GS_EMPTY && (r->warning || r->kind == BROADCAST_RULING_RESIGN)) {
+    if (r->color == GS_EMPTY && (r->warning || r->kind == RECORD_RULING_RESIGN)) {
         *status = 400;
         return "\"color\" is needed for a warning or a resignation";
     }
@@ -114,7 +114,7 @@ static const char *ruling_queue_locked(broadcast_board *sb, broadcast_ruling *r,
     if (r->warning) sb->warnings[r->color]++;
     r->warnings_black = sb->warnings[GS_BLACK];
     r->warnings_white = sb->warnings[GS_WHITE];
-    if (r->kind == BROADCAST_RULING_RESIGN || (r->warning && sb->warnings[r->color] >= 2)) r->loser = r->color;
+    if (r->kind == RECORD_RULING_RESIGN || (r->warning && sb->warnings[r->color] >= 2)) r->loser = r->color;
     sb->queue[(sb->q_head + sb->q_count) % BROADCAST_QUEUE] = *r;
     sb->q_count++;
     if (e) e->ruled = true;

@@ -52,87 +52,108 @@ static int run_pass(const char *video, record_run_options *o, record_run_stats *
     return GS_EXIT_OK;
 }
 
-int bench_record(int argc, char **argv)
+typedef struct bench_args {
+    const char *video, *expect;
+    double settle;
+    long size;
+    bool all_cores;
+} bench_args;
+
+/* Fills a from argv; -1 to go on, else the exit code (after --help or an
+ * error, said). */
+static int parse_args(int argc, char **argv, bench_args *a)
 {
-    const char *video = NULL, *expect = NULL;
-    double settle = 0.5;
-    long size = 0;
-    bool all_cores = false;
+    *a = (bench_args){NULL, NULL, 0.5, 0, false};
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             help(stdout);
             return GS_EXIT_OK;
         } else if (!strcmp(argv[i], "--settle") && i + 1 < argc) {
-            if (cli_parse_double(argv[++i], 0.01, 60, &settle)) {
+            if (cli_parse_double(argv[++i], 0.01, 60, &a->settle)) {
                 cli_error("bench record: --settle wants seconds 0.01..60");
                 return GS_EXIT_ERROR;
             }
         } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], 5, GS_MAX_SIZE, &size)) {
+            if (cli_parse_int(argv[++i], 5, GS_MAX_SIZE, &a->size)) {
                 cli_error("bench record: --size wants 5..%d", GS_MAX_SIZE);
                 return GS_EXIT_ERROR;
             }
         } else if (!strcmp(argv[i], "--expect") && i + 1 < argc) {
-            expect = argv[++i];
+            a->expect = argv[++i];
         } else if (!strcmp(argv[i], "--all-cores")) {
-            all_cores = true;
+            a->all_cores = true;
         } else if (argv[i][0] == '-') {
             cli_error("bench record: unknown option %s", argv[i]);
             return GS_EXIT_ERROR;
-        } else if (!video) {
-            video = argv[i];
+        } else if (!a->video) {
+            a->video = argv[i];
         } else {
             cli_error("bench record: one video only");
             return GS_EXIT_ERROR;
         }
     }
-    if (!video) {
+    if (!a->video) {
         help(stderr);
         return GS_EXIT_ERROR;
     }
+    return -1;
+}
+
+static void pin_to_one_core(void)
+{
+    int cpu = sched_getcpu();
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu < 0 ? 0 : cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) fprintf(stderr, "bench record: could not pin to one core\n");
+}
+
+/* The final position against --expect; false when it differs. */
+static bool check_final(const record_run_stats *rec, const gs_position *want, const char *expect)
+{
+    bool same = rec->have_final && rec->final_pos.size == want->size &&
+                !memcmp(rec->final_pos.cell, want->cell, (size_t)want->size * (size_t)want->size);
+    int diff = 0;
+    if (rec->have_final && rec->final_pos.size == want->size)
+        for (int i = 0; i < want->size * want->size; i++) diff += rec->final_pos.cell[i] != want->cell[i];
+    printf("final position %s (%d points differ from %s)\n", same ? "EXACT" : "DIFFERS", same ? 0 : diff, expect);
+    return same;
+}
+
+int bench_record(int argc, char **argv)
+{
+    bench_args a;
+    int rcode = parse_args(argc, argv, &a);
+    if (rcode >= 0) return rcode;
     gs_position want;
     gs_error err = {0};
-    if (expect && gs_position_load(&want, expect, &err) != GS_OK) {
-        cli_error("%s: %s", expect, err.msg);
+    if (a.expect && gs_position_load(&want, a.expect, &err) != GS_OK) {
+        cli_error("%s: %s", a.expect, err.msg);
         return gs_status_exit_code(err.status);
     }
-    if (!all_cores) {
-        int cpu = sched_getcpu();
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(cpu < 0 ? 0 : cpu, &set);
-        if (sched_setaffinity(0, sizeof set, &set) != 0) fprintf(stderr, "bench record: could not pin to one core\n");
-    }
+    if (!a.all_cores) pin_to_one_core();
     record_run_options o;
     record_run_options_init(&o);
     record_run_stats dec, rec;
     double dw, dc, rw, rc;
     o.decode_only = true;
-    int rcode = run_pass(video, &o, &dec, &dw, &dc);
+    rcode = run_pass(a.video, &o, &dec, &dw, &dc);
     if (rcode) return rcode;
     record_run_options_init(&o);
-    o.tracker.settle_ms = settle * 1000.0;
-    o.tracker.size_hint = (int)size;
-    o.recorder.size = (int)size;
+    o.tracker.settle_ms = a.settle * 1000.0;
+    o.tracker.size_hint = (int)a.size;
+    o.recorder.size = (int)a.size;
     o.recorder.evidence_dir = "";
-    rcode = run_pass(video, &o, &rec, &rw, &rc);
+    rcode = run_pass(a.video, &o, &rec, &rw, &rc);
     if (rcode) return rcode;
-    printf("video         %s (%ld frames)\n", video, dec.frames);
+    printf("video         %s (%ld frames)\n", a.video, dec.frames);
     printf("decode only   %7.1f fps wall  %7.1f fps CPU  (%.2f s wall, %.2f s CPU)\n", dec.frames / (dw / 1000),
            dec.frames / (dc / 1000), dw / 1000, dc / 1000);
     printf("record        %7.1f fps wall  %7.1f fps CPU  (%.2f s wall, %.2f s CPU)\n", rec.frames / (rw / 1000),
            rec.frames / (rc / 1000), rw / 1000, rc / 1000);
-    printf("record/decode %7.2f (CPU time ratio)   cores: %s\n", rc / dc, all_cores ? "all" : "1 (pinned)");
+    printf("record/decode %7.2f (CPU time ratio)   cores: %s\n", rc / dc, a.all_cores ? "all" : "1 (pinned)");
     printf("moves %d, settled views %d (%d with a hand reaching in), full reads %d, flagged %d\n", rec.moves, rec.settled_views, rec.covered_views, rec.full_reads,
            rec.referee_events);
-    if (expect) {
-        bool same = rec.have_final && rec.final_pos.size == want.size &&
-                    !memcmp(rec.final_pos.cell, want.cell, (size_t)want.size * (size_t)want.size);
-        int diff = 0;
-        if (rec.have_final && rec.final_pos.size == want.size)
-            for (int i = 0; i < want.size * want.size; i++) diff += rec.final_pos.cell[i] != want.cell[i];
-        printf("final position %s (%d points differ from %s)\n", same ? "EXACT" : "DIFFERS", same ? 0 : diff, expect);
-        if (!same) return GS_EXIT_NOBOARD;
-    }
+    if (a.expect && !check_final(&rec, &want, a.expect)) return GS_EXIT_NOBOARD;
     return GS_EXIT_OK;
 }

@@ -1,5 +1,8 @@
 /* cli/cmd_record.c: `goscribe record SOURCE -o game.sgf`: watch a game and
- * keep its record live (capture -> tracker -> recorder, record/record_run). */
+ * keep its record live (capture -> tracker -> recorder: record_run), the
+ * live broadcast plugged into the loop's hooks when --serve is given.
+ * Stages: parse the options into a struct, check them, set up the grid,
+ * the source and the broadcast, run, print. */
 #include "cli/cli.h"
 
 #include "calib/calib.h"
@@ -165,274 +168,388 @@ static int parse_serve_addr(const char *s, char *bind, size_t bindlen, int *port
     return 0;
 }
 
-int cmd_record(int argc, char **argv)
+/* Everything the command line says. */
+typedef struct record_cmd {
+    const char *source, *out, *calfile, *corners, *final_path, *resume_file;
+    bool no_stdin, quiet, no_evidence;
+    long size;
+    /* live broadcast */
+    const char *serve_arg, *board_name, *token, *mqtt, *hall;
+    double linger;
+    record_run_options run;
+    capture_options cap;
+} record_cmd;
+
+/* What an option parser says of argv[*i]. */
+enum { ARG_NOT_MINE = 0, ARG_TAKEN = 1, ARG_BAD = -1 };
+
+/* The value of option argv[*i] (it moves *i on); NULL, said, if none. */
+static const char *take_value(int argc, char **argv, int *i)
 {
-    const char *source = NULL, *out = NULL, *calfile = NULL, *corners = NULL, *final_path = NULL;
-    record_run_options o;
-    record_run_options_init(&o);
-    capture_options co;
-    memset(&co, 0, sizeof co);
-    bool no_stdin = false, quiet = false, no_evidence = false;
-    long size = 0;
-    const char *resume_file = NULL;
-    const char *serve_arg = NULL, *board_name = NULL, *token = NULL, *mqtt = NULL, *hall = NULL;
-    double linger = 0;
+    if (*i + 1 >= argc) {
+        cli_error("record: %s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+#define TAKE_VALUE(v)                                       \
+    do {                                                    \
+        if (!((v) = take_value(argc, argv, i))) return ARG_BAD; \
+    } while (0)
+
+/* --resume [FILE.sgf]: the issue's form `--resume FILE`: a following
+ * *.sgf is the game to continue (a source is never an .sgf file). */
+static int parse_resume(record_cmd *c, int argc, char **argv, int *i)
+{
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    c->run.recorder.resume = true;
+    size_t vl = v ? strlen(v) : 0;
+    if (v && v[0] != '-' && vl > 4 && !strcasecmp(v + vl - 4, ".sgf")) {
+        if (c->resume_file && strcmp(c->resume_file, v)) {
+            cli_error("record: --resume %s and --resume %s: which game?", c->resume_file, v);
+            return ARG_BAD;
+        }
+        c->resume_file = v;
+        ++*i;
+    }
+    return ARG_TAKEN;
+}
+
+/* The game and the recorder: -o, --json, --settle, --size, --to-move,
+ * --komi, --resume, --evidence, --no-evidence, --calibration, --corners. */
+static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v;
+    double d;
+    record_options *ro = &c->run.recorder;
+    if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+        TAKE_VALUE(c->out);
+    } else if (!strcmp(a, "--json")) {
+        ro->json = true;
+    } else if (!strcmp(a, "--settle")) {
+        TAKE_VALUE(v);
+        if (cli_parse_double(v, 0.01, 60, &d)) { cli_error("record: --settle %s: not a number of seconds (0.01..60)", v); return ARG_BAD; }
+        c->run.tracker.settle_ms = d * 1000.0;
+    } else if (!strcmp(a, "--calibration")) {
+        TAKE_VALUE(c->calfile);
+    } else if (!strcmp(a, "--corners")) {
+        TAKE_VALUE(c->corners);
+    } else if (!strcmp(a, "--size")) {
+        TAKE_VALUE(v);
+        if (cli_parse_int(v, 5, GS_MAX_SIZE, &c->size)) { cli_error("record: --size %s: not a board size (5..%d)", v, GS_MAX_SIZE); return ARG_BAD; }
+    } else if (!strcmp(a, "--to-move")) {
+        TAKE_VALUE(v);
+        if (!strcmp(v, "B") || !strcmp(v, "b")) ro->to_move = GS_BLACK;
+        else if (!strcmp(v, "W") || !strcmp(v, "w")) ro->to_move = GS_WHITE;
+        else { cli_error("record: --to-move %s: expected B or W", v); return ARG_BAD; }
+    } else if (!strcmp(a, "--komi")) {
+        TAKE_VALUE(v);
+        if (cli_parse_double(v, -1000, 1000, &d)) { cli_error("record: --komi %s: not a number", v); return ARG_BAD; }
+        ro->komi = d;
+        ro->has_komi = true;
+    } else if (!strcmp(a, "--resume")) {
+        return parse_resume(c, argc, argv, i);
+    } else if (!strcmp(a, "--evidence")) {
+        TAKE_VALUE(ro->evidence_dir);
+    } else if (!strcmp(a, "--no-evidence")) {
+        c->no_evidence = true;
+    } else {
+        return ARG_NOT_MINE;
+    }
+    return ARG_TAKEN;
+}
+
+/* The source and the run: --max-frames, --frame-delay, --width, --height,
+ * --fps, --final, --no-stdin, -q. */
+static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v;
+    long l;
+    double d;
+    if (!strcmp(a, "--max-frames")) {
+        TAKE_VALUE(v);
+        if (cli_parse_int(v, 1, 1L << 40, &l)) { cli_error("record: --max-frames %s: not a positive number", v); return ARG_BAD; }
+        c->run.max_frames = l;
+    } else if (!strcmp(a, "--frame-delay")) {
+        TAKE_VALUE(v);
+        if (cli_parse_int(v, 0, 60000, &l)) { cli_error("record: --frame-delay %s: not milliseconds (0..60000)", v); return ARG_BAD; }
+        c->run.frame_delay_ms = (int)l;
+    } else if (!strcmp(a, "--width") || !strcmp(a, "--height")) {
+        TAKE_VALUE(v);
+        if (cli_parse_int(v, 16, 16384, &l)) { cli_error("record: %s %s: not a size in pixels", a, v); return ARG_BAD; }
+        if (a[2] == 'w') c->cap.width = (int)l;
+        else c->cap.height = (int)l;
+    } else if (!strcmp(a, "--fps")) {
+        TAKE_VALUE(v);
+        if (cli_parse_double(v, 0.1, 1000, &d)) { cli_error("record: --fps %s: not a frame rate", v); return ARG_BAD; }
+        c->cap.fps = d;
+    } else if (!strcmp(a, "--final")) {
+        TAKE_VALUE(c->final_path);
+    } else if (!strcmp(a, "--no-stdin")) {
+        c->no_stdin = true;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+        c->quiet = true;
+    } else {
+        return ARG_NOT_MINE;
+    }
+    return ARG_TAKEN;
+}
+
+/* The live broadcast: --serve, --board-name, --token, --mqtt, --hall
+ * (--announce), --linger. */
+static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v;
+    if (!strcmp(a, "--serve")) {
+        TAKE_VALUE(c->serve_arg);
+    } else if (!strcmp(a, "--board-name")) {
+        TAKE_VALUE(c->board_name);
+    } else if (!strcmp(a, "--token")) {
+        TAKE_VALUE(v);
+        if (!*v || strlen(v) > 200) { cli_error("record: --token: expected 1..200 characters"); return ARG_BAD; }
+        c->token = v;
+    } else if (!strcmp(a, "--mqtt")) {
+        TAKE_VALUE(c->mqtt);
+    } else if (!strcmp(a, "--hall") || !strcmp(a, "--announce")) {
+        TAKE_VALUE(c->hall);
+    } else if (!strcmp(a, "--linger")) {
+        TAKE_VALUE(v);
+        if (cli_parse_double(v, 0, 86400, &c->linger)) { cli_error("record: --linger %s: not a number of seconds (0..86400)", v); return ARG_BAD; }
+    } else {
+        return ARG_NOT_MINE;
+    }
+    return ARG_TAKEN;
+}
+
+#undef TAKE_VALUE
+
+/* Fills c from argv; -1 to go on, else the exit code (after --help or an
+ * error, said). */
+static int parse_args(int argc, char **argv, record_cmd *c)
+{
+    memset(c, 0, sizeof *c);
+    record_run_options_init(&c->run);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long l;
-        double d;
-#define NEED_VALUE()                                                    \
-    do {                                                                \
-        if (!v) {                                                       \
-            cli_error("record: %s needs a value", a);                   \
-            return GS_EXIT_ERROR;                                       \
-        }                                                               \
-        i++;                                                            \
-    } while (0)
         if (cli_is_help(a)) {
             usage(stdout);
             return GS_EXIT_OK;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            NEED_VALUE();
-            out = v;
-        } else if (!strcmp(a, "--json")) {
-            o.recorder.json = true;
-        } else if (!strcmp(a, "--settle")) {
-            NEED_VALUE();
-            if (cli_parse_double(v, 0.01, 60, &d)) { cli_error("record: --settle %s: not a number of seconds (0.01..60)", v); return GS_EXIT_ERROR; }
-            o.tracker.settle_ms = d * 1000.0;
-        } else if (!strcmp(a, "--calibration")) {
-            NEED_VALUE();
-            calfile = v;
-        } else if (!strcmp(a, "--corners")) {
-            NEED_VALUE();
-            corners = v;
-        } else if (!strcmp(a, "--size")) {
-            NEED_VALUE();
-            if (cli_parse_int(v, 5, GS_MAX_SIZE, &size)) { cli_error("record: --size %s: not a board size (5..%d)", v, GS_MAX_SIZE); return GS_EXIT_ERROR; }
-        } else if (!strcmp(a, "--to-move")) {
-            NEED_VALUE();
-            if (!strcmp(v, "B") || !strcmp(v, "b")) o.recorder.to_move = GS_BLACK;
-            else if (!strcmp(v, "W") || !strcmp(v, "w")) o.recorder.to_move = GS_WHITE;
-            else { cli_error("record: --to-move %s: expected B or W", v); return GS_EXIT_ERROR; }
-        } else if (!strcmp(a, "--komi")) {
-            NEED_VALUE();
-            if (cli_parse_double(v, -1000, 1000, &d)) { cli_error("record: --komi %s: not a number", v); return GS_EXIT_ERROR; }
-            o.recorder.komi = d;
-            o.recorder.has_komi = true;
-        } else if (!strcmp(a, "--resume")) {
-            o.recorder.resume = true;
-            /* the issue's form `--resume FILE`: a following *.sgf is the
-             * game to continue (a source is never an .sgf file) */
-            size_t vl = v ? strlen(v) : 0;
-            if (v && v[0] != '-' && vl > 4 && !strcasecmp(v + vl - 4, ".sgf")) {
-                if (resume_file && strcmp(resume_file, v)) {
-                    cli_error("record: --resume %s and --resume %s: which game?", resume_file, v);
-                    return GS_EXIT_ERROR;
-                }
-                resume_file = v;
-                i++;
-            }
-        } else if (!strcmp(a, "--evidence")) {
-            NEED_VALUE();
-            o.recorder.evidence_dir = v;
-        } else if (!strcmp(a, "--no-evidence")) {
-            no_evidence = true;
-        } else if (!strcmp(a, "--max-frames")) {
-            NEED_VALUE();
-            if (cli_parse_int(v, 1, 1L << 40, &l)) { cli_error("record: --max-frames %s: not a positive number", v); return GS_EXIT_ERROR; }
-            o.max_frames = l;
-        } else if (!strcmp(a, "--frame-delay")) {
-            NEED_VALUE();
-            if (cli_parse_int(v, 0, 60000, &l)) { cli_error("record: --frame-delay %s: not milliseconds (0..60000)", v); return GS_EXIT_ERROR; }
-            o.frame_delay_ms = (int)l;
-        } else if (!strcmp(a, "--width") || !strcmp(a, "--height")) {
-            NEED_VALUE();
-            if (cli_parse_int(v, 16, 16384, &l)) { cli_error("record: %s %s: not a size in pixels", a, v); return GS_EXIT_ERROR; }
-            if (a[2] == 'w') co.width = (int)l;
-            else co.height = (int)l;
-        } else if (!strcmp(a, "--fps")) {
-            NEED_VALUE();
-            if (cli_parse_double(v, 0.1, 1000, &d)) { cli_error("record: --fps %s: not a frame rate", v); return GS_EXIT_ERROR; }
-            co.fps = d;
-        } else if (!strcmp(a, "--final")) {
-            NEED_VALUE();
-            final_path = v;
-        } else if (!strcmp(a, "--serve")) {
-            NEED_VALUE();
-            serve_arg = v;
-        } else if (!strcmp(a, "--board-name")) {
-            NEED_VALUE();
-            board_name = v;
-        } else if (!strcmp(a, "--token")) {
-            NEED_VALUE();
-            if (!*v || strlen(v) > 200) { cli_error("record: --token: expected 1..200 characters"); return GS_EXIT_ERROR; }
-            token = v;
-        } else if (!strcmp(a, "--mqtt")) {
-            NEED_VALUE();
-            mqtt = v;
-        } else if (!strcmp(a, "--hall") || !strcmp(a, "--announce")) {
-            NEED_VALUE();
-            hall = v;
-        } else if (!strcmp(a, "--linger")) {
-            NEED_VALUE();
-            if (cli_parse_double(v, 0, 86400, &d)) { cli_error("record: --linger %s: not a number of seconds (0..86400)", v); return GS_EXIT_ERROR; }
-            linger = d;
-        } else if (!strcmp(a, "--no-stdin")) {
-            no_stdin = true;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = true;
-        } else if (a[0] == '-' && a[1]) {
+        }
+        int got = parse_game_option(c, argc, argv, &i);
+        if (got == ARG_NOT_MINE) got = parse_run_option(c, argc, argv, &i);
+        if (got == ARG_NOT_MINE) got = parse_serve_option(c, argc, argv, &i);
+        if (got == ARG_BAD) return GS_EXIT_ERROR;
+        if (got == ARG_TAKEN) continue;
+        if (a[0] == '-' && a[1]) {
             cli_error("record: unknown option %s (see goscribe record --help)", a);
             return GS_EXIT_ERROR;
-        } else if (!source) {
-            source = a;
+        } else if (!c->source) {
+            c->source = a;
         } else {
-            cli_error("record: more than one source (%s, %s)", source, a);
+            cli_error("record: more than one source (%s, %s)", c->source, a);
             return GS_EXIT_ERROR;
         }
-#undef NEED_VALUE
     }
-    if (!source) {
+    return -1;
+}
+
+/* The options that go together; false when they do not (said). */
+static bool check_args(record_cmd *c)
+{
+    if (!c->source) {
         cli_error("record: no source given (a folder of photos, a video file or a camera)");
-        return GS_EXIT_ERROR;
+        return false;
     }
-    if (resume_file) {
-        if (out && strcmp(out, resume_file)) {
-            cli_error("record: --resume %s with -o %s: which file is the game?", resume_file, out);
-            return GS_EXIT_ERROR;
+    if (c->resume_file) {
+        if (c->out && strcmp(c->out, c->resume_file)) {
+            cli_error("record: --resume %s with -o %s: which file is the game?", c->resume_file, c->out);
+            return false;
         }
-        out = resume_file;
+        c->out = c->resume_file;
     }
-    if (!out) {
+    if (!c->out) {
         cli_error("record: no output file given (-o GAME.sgf)");
-        return GS_EXIT_ERROR;
+        return false;
     }
-    if (calfile && corners) {
+    if (c->calfile && c->corners) {
         cli_error("record: --calibration and --corners exclude each other");
-        return GS_EXIT_ERROR;
+        return false;
     }
-    if (!serve_arg && (board_name || token || mqtt || hall || linger > 0)) {
+    if (!c->serve_arg && (c->board_name || c->token || c->mqtt || c->hall || c->linger > 0)) {
         cli_error("record: --board-name, --token, --mqtt, --hall and --linger need --serve [ADDR:]PORT");
-        return GS_EXIT_ERROR;
+        return false;
     }
-    broadcast_config scfg;
-    broadcast_config_init(&scfg);
-    char bind[128] = "";
-    if (serve_arg && parse_serve_addr(serve_arg, bind, sizeof bind, &scfg.port)) {
-        cli_error("record: --serve %s: expected [ADDR:]PORT with PORT 0..65535", serve_arg);
-        return GS_EXIT_ERROR;
+    return true;
+}
+
+/* The broadcast's configuration (bind holds its address); false when
+ * --serve cannot be read (said). */
+static bool serve_config(const record_cmd *c, broadcast_config *cfg, char *bind, size_t bindlen)
+{
+    broadcast_config_init(cfg);
+    bind[0] = 0;
+    if (c->serve_arg && parse_serve_addr(c->serve_arg, bind, bindlen, &cfg->port)) {
+        cli_error("record: --serve %s: expected [ADDR:]PORT with PORT 0..65535", c->serve_arg);
+        return false;
     }
-    if (bind[0]) scfg.bind_addr = bind;
-    scfg.board_name = board_name;
-    scfg.token = token;
-    scfg.mqtt = mqtt;
-    scfg.announce = hall;
-    if (no_evidence) o.recorder.evidence_dir = "";
-    o.recorder.sgf_path = out;
-    o.recorder.size = (int)size;
-    o.recorder.out = stdout;
-    o.tracker.size_hint = (int)size;
-    gs_error err = {0};
-    int cal_w = 0, cal_h = 0;
-    calib_data cal;
-    if (calfile) {
+    if (bind[0]) cfg->bind_addr = bind;
+    cfg->board_name = c->board_name;
+    cfg->token = c->token;
+    cfg->mqtt = c->mqtt;
+    cfg->announce = c->hall;
+    return true;
+}
+
+/* The board's grid from --calibration or --corners; false when it cannot
+ * be had (said). */
+static bool setup_grid(record_cmd *c, gs_error *err)
+{
+    track_options *t = &c->run.tracker;
+    if (c->calfile) {
+        calib_data cal;
         calib_init(&cal);
-        if (calib_load(&cal, calfile, &err) != GS_OK) {
-            cli_error("%s: %s", calfile, err.msg);
-            return GS_EXIT_ERROR;
+        if (calib_load(&cal, c->calfile, err) != GS_OK) {
+            cli_error("%s: %s", c->calfile, err->msg);
+            return false;
         }
         if (cal.grid.size < 5) {
-            cli_error("%s: calibration holds no board", calfile);
-            return GS_EXIT_ERROR;
+            cli_error("%s: calibration holds no board", c->calfile);
+            return false;
         }
-        o.tracker.have_grid = true;
-        o.tracker.grid = cal.grid;
-        cal_w = cal.image_width;
-        cal_h = cal.image_height;
-    } else if (corners) {
-        double c[4][2];
-        if (parse_corners(corners, c)) {
-            cli_error("record: --corners %s: expected 8 numbers X0,Y0,...,X3,Y3", corners);
-            return GS_EXIT_ERROR;
+        t->have_grid = true;
+        t->grid = cal.grid;
+    } else if (c->corners) {
+        double cn[4][2];
+        if (parse_corners(c->corners, cn)) {
+            cli_error("record: --corners %s: expected 8 numbers X0,Y0,...,X3,Y3", c->corners);
+            return false;
         }
-        if (vision_grid_from_corners(&o.tracker.grid, size ? (int)size : 19, c, &err) != GS_OK) {
-            cli_error("record: --corners: %s", err.msg);
-            return GS_EXIT_ERROR;
+        if (vision_grid_from_corners(&t->grid, c->size ? (int)c->size : 19, cn, err) != GS_OK) {
+            cli_error("record: --corners: %s", err->msg);
+            return false;
         }
-        o.tracker.have_grid = true;
+        t->have_grid = true;
     }
-    if (o.tracker.have_grid && size && o.tracker.grid.size != size) {
-        cli_error("record: --size %ld but the calibration is for %d", size, o.tracker.grid.size);
-        return GS_EXIT_ERROR;
+    if (t->have_grid && c->size && t->grid.size != c->size) {
+        cli_error("record: --size %ld but the calibration is for %d", c->size, t->grid.size);
+        return false;
     }
-    capture_source *src = capture_open(source, &co, &err);
+    return true;
+}
+
+/* The live broadcast started and plugged into the loop's hooks; false
+ * when it cannot start (err). */
+static bool start_live(record_cmd *c, const broadcast_config *cfg, broadcast_board **sb, broadcast_live **live,
+                       gs_error *err)
+{
+    *sb = broadcast_board_start(cfg, err);
+    if (!*sb) return false;
+    *live = broadcast_live_create(*sb, &c->run.recorder, err);
+    if (!*live) {
+        broadcast_board_stop(*sb);
+        *sb = NULL;
+        return false;
+    }
+    const char *url = broadcast_board_url(*sb);
+    fprintf(stderr, "goscribe record: live %s/\n", url);
+    fprintf(stderr, "goscribe record: referee %s/referee token %s\n", url, broadcast_board_token(*sb));
+    fflush(stderr);
+    c->run.hooks = broadcast_live_hooks();
+    c->run.hooks_user = *live;
+    return true;
+}
+
+/* Viewers keep the final record for a while (a demo, a late look). */
+static void serve_linger(double seconds)
+{
+    fprintf(stderr, "goscribe record: recording over, serving for %g s more\n", seconds);
+    double end = gs_now_ms() + seconds * 1000.0;
+    while (!g_stop && gs_now_ms() < end) {
+        struct timespec ts = {0, 100 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Runs the loop with stdin commands, progress and a clean SIGINT. */
+static gs_status run_recording(record_cmd *c, capture_source *src, record_run_stats *stats, gs_error *err)
+{
+    stdin_reader sr;
+    memset(&sr, 0, sizeof sr);
+    if (!c->no_stdin) {
+        c->run.poll = poll_stdin;
+        c->run.poll_user = &sr;
+    }
+    if (!c->quiet && isatty(2) && capture_get_kind(src) != CAPTURE_CAMERA) c->run.progress = progress;
+    gs_status st = record_run(src, &c->run, stats, err);
+    if (c->run.progress) fputc('\n', stderr);
+    return st;
+}
+
+/* The record's last position as grid text (--final). */
+static bool write_final(const char *path, const gs_position *pos)
+{
+    char buf[GS_MAX_SIZE * GS_MAX_SIZE * 2 + 2];
+    gs_position_format(pos, buf, sizeof buf);
+    FILE *f = fopen(path, "w");
+    bool ok = f && fputs(buf, f) >= 0;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) cli_error("%s: cannot write", path);
+    return ok;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    record_cmd c;
+    int rc = parse_args(argc, argv, &c);
+    if (rc >= 0) return rc;
+    broadcast_config scfg;
+    char bind[128];
+    if (!check_args(&c) || !serve_config(&c, &scfg, bind, sizeof bind)) return GS_EXIT_ERROR;
+    record_options *ro = &c.run.recorder;
+    if (c.no_evidence) ro->evidence_dir = "";
+    ro->sgf_path = c.out;
+    ro->size = (int)c.size;
+    ro->out = stdout;
+    c.run.tracker.size_hint = (int)c.size;
+    gs_error err = {0};
+    if (!setup_grid(&c, &err)) return GS_EXIT_ERROR;
+    capture_source *src = capture_open(c.source, &c.cap, &err);
     if (!src) {
         cli_error("%s", err.msg);
         return gs_status_exit_code(err.status);
     }
-    (void)cal_w;
-    (void)cal_h;
     broadcast_board *sb = NULL;
-    if (serve_arg) {
-        sb = broadcast_board_start(&scfg, &err);
-        if (!sb) {
-            cli_error("record: --serve %s: %s", serve_arg, err.msg);
-            capture_close(src);
-            return gs_status_exit_code(err.status);
-        }
-        const char *url = broadcast_board_url(sb);
-        fprintf(stderr, "goscribe record: live %s/\n", url);
-        fprintf(stderr, "goscribe record: referee %s/referee token %s\n", url, broadcast_board_token(sb));
-        fflush(stderr);
-        o.serve = sb;
+    broadcast_live *live = NULL;
+    if (c.serve_arg && !start_live(&c, &scfg, &sb, &live, &err)) {
+        cli_error("record: --serve %s: %s", c.serve_arg, err.msg);
+        capture_close(src);
+        return gs_status_exit_code(err.status);
     }
-    stdin_reader sr;
-    memset(&sr, 0, sizeof sr);
-    if (!no_stdin) {
-        o.poll = poll_stdin;
-        o.poll_user = &sr;
-    }
-    if (!quiet && isatty(2) && capture_get_kind(src) != CAPTURE_CAMERA) o.progress = progress;
+    /* (a handler that cannot be set only loses the clean stop on Ctrl-C) */
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
     g_stop = 0;
-    o.stop = &g_stop;
+    c.run.stop = &g_stop;
     record_run_stats stats;
-    gs_status st = record_run(src, &o, &stats, &err);
-    if (o.progress) fputc('\n', stderr);
+    gs_status st = run_recording(&c, src, &stats, &err);
     capture_close(src);
-    if (sb && linger > 0) {
-        /* viewers keep the final record for a while (a demo, a late look) */
-        fprintf(stderr, "goscribe record: recording over, serving for %g s more\n", linger);
-        double end = gs_now_ms() + linger * 1000.0;
-        while (!g_stop && gs_now_ms() < end) {
-            struct timespec ts = {0, 100 * 1000000L};
-            nanosleep(&ts, NULL);
-        }
-    }
+    if (sb && c.linger > 0) serve_linger(c.linger);
     sigaction(SIGINT, &old, NULL);
+    broadcast_live_destroy(live);
     broadcast_board_stop(sb);
-    if (st == GS_OK && final_path && stats.have_final) {
-        char buf[GS_MAX_SIZE * GS_MAX_SIZE * 2 + 2];
-        gs_position_format(&stats.final_pos, buf, sizeof buf);
-        FILE *f = fopen(final_path, "w");
-        if (!f || fputs(buf, f) < 0 || fclose(f) != 0) {
-            cli_error("%s: cannot write", final_path);
-            return GS_EXIT_ERROR;
-        }
-    }
+    if (st == GS_OK && c.final_path && stats.have_final && !write_final(c.final_path, &stats.final_pos))
+        return GS_EXIT_ERROR;
     if (st != GS_OK) {
-        cli_error("%s: %s", source, err.msg);
+        cli_error("%s: %s", c.source, err.msg);
         return gs_status_exit_code(st);
     }
-    if (!quiet)
+    if (!c.quiet)
         fprintf(stderr, "recorded %d moves from %ld frames (%s), %d flagged, %s%s -> %s\n", stats.moves, stats.frames,
-                stats.stop_reason, stats.referee_events, stats.result[0] ? "result " : "no result",
-                stats.result, out);
+                stats.stop_reason, stats.referee_events, stats.result[0] ? "result " : "no result", stats.result,
+                c.out);
     return GS_EXIT_OK;
 }

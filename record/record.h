@@ -1,12 +1,14 @@
-/* record/record.h: the game record: settled views -> moves, referee events
- * and the SGF on disk.
+/* record/record.h: the game record: settled views (track/) -> moves,
+ * referee events and the SGF on disk.  Its output goes to the SGF file, the
+ * event lines (stdout), and through record_hooks to whoever follows the
+ * game live (broadcast/, plugged in by cli/).
  *
  *   record       the recorder: reconciles each settled view with the game
  *                (rules_classify), commits moves, flags events, keeps
  *                evidence, saves the SGF atomically after every move
  *   record_run   the recording loop: capture source -> track -> record,
- *                with operator commands and hooks for whoever watches
- *                (the broadcast plugs in there from cli/)
+ *                with operator commands and hooks (record_hooks) for
+ *                whoever watches: the broadcast plugs in there from cli/
  */
 #ifndef RECORD_RECORD_H
 #define RECORD_RECORD_H
@@ -15,8 +17,8 @@
 #include <stdio.h>
 #include "core/gs.h"
 #include "capture/capture.h"
+#include "vision/vision.h"
 #include "track/track.h"
-#include "broadcast/broadcast.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,7 +45,7 @@ extern "C" {
  * captured stones are lifted one by one over several views is one move; a
  * capture still on the board when the opponent plays is a missed capture.
  *
- * Ownership: recorder_create returns an object freed by recorder_destroy
+ * Ownership: record_create returns an object freed by record_destroy
  * (NULL safe).  Frames passed in are copied when kept.  Event structs are
  * plain data owned by the recorder (valid until destroy).
  */
@@ -76,7 +78,7 @@ typedef enum record_event_kind {
     RECORD_EV_NOTE,        /* camera lost/back, board found again, ... */
     RECORD_EV_END,         /* game ended (how in text) */
     RECORD_EV_COUNT,       /* final count, result in text */
-    RECORD_EV_RULING       /* a referee ruling applied (recorder_apply_ruling) */
+    RECORD_EV_RULING       /* a referee ruling applied (record_apply_ruling) */
 } record_event_kind;
 
 typedef struct record_event {
@@ -115,16 +117,17 @@ gs_status record_note(record *r, const char *code, const char *text, double t_ms
 gs_status record_finish(record *r, double t_ms, gs_error *err);
 
 /* The game is over (stdin `end`, a confirmation signal): later views are
- * the dead stones being lifted; the count is taken by recorder_finish. */
+ * the dead stones being lifted; the count is taken by record_finish. */
 gs_status record_end_game(record *r, double t_ms, gs_error *err);
 
 /* Stops recording without counting (q, SIGINT mid-game): the SGF holds
- * every committed move and no result.  Counts like recorder_finish if the
+ * every committed move and no result.  Counts like record_finish if the
  * game had already ended. */
 gs_status record_stop(record *r, double t_ms, gs_error *err);
 
-/* A referee's ruling (from the live referee console, broadcast/broadcast.h; the
- * kinds are in the same order as broadcast_ruling_kind). */
+/* A referee's ruling (made in the live referee console of broadcast/,
+ * handed in through record_hooks.poll_ruling).  The one ruling enum of the
+ * program: broadcast/ uses it as it is. */
 typedef enum record_ruling_kind {
     RECORD_RULING_VOID = 0,     /* the move is void: its stone(s) come off */
     RECORD_RULING_RESTORE,      /* stones put back where they were */
@@ -133,8 +136,15 @@ typedef enum record_ruling_kind {
     RECORD_RULING_ACCEPT,       /* the move stands */
     RECORD_RULING_PASS,         /* the move is void and counts as a pass */
     RECORD_RULING_END,          /* game over (the count follows) */
-    RECORD_RULING_RESIGN        /* `color` resigns */
+    RECORD_RULING_RESIGN,       /* `color` resigns */
+    RECORD_RULING_COUNT_
 } record_ruling_kind;
+
+/* "void", "restore", "remove_dead", "warn", "accept", "pass", "end",
+ * "resign" (static storage); NULL for an unknown kind. */
+const char *record_ruling_name(record_ruling_kind k);
+/* Reverse of the above; false if unknown. */
+bool record_ruling_parse_kind(const char *name, record_ruling_kind *out);
 
 typedef struct record_ruling {
     record_ruling_kind kind;
@@ -161,7 +171,7 @@ typedef struct record_ruling {
  * Every ruling adds, on the node it concerns (the setup node, else the last
  * node), `words` to C[] and the private property
  *   GSRL[KIND:COLOR:WARNINGS_B:WARNINGS_W:TIME]
- * (KIND as broadcast_ruling_name, COLOR B/W/-, warnings after the ruling, TIME
+ * (KIND as record_ruling_name, COLOR B/W/-, warnings after the ruling, TIME
  * the GSTM form YYYY-MM-DDTHH:MM:SS.mmmZ), and a RECORD_EV_RULING event.
  * Before the first settled view there is no game: the ruling is ignored
  * (a note says so).  GS_ERR_IO when the SGF cannot be written. */
@@ -210,8 +220,35 @@ gs_status record_sgf_text(const record *r, char **out, size_t *len, gs_error *er
  * Operator commands (one per line, from the poll callback): q | quit
  * (stop), end (game over: the next settled view after the dead stones are
  * lifted is counted), pass [B|W], resign B|W.
- * Ownership: the caller owns the source; nothing here keeps it.
+ * Whoever follows the recording live (the broadcast, plugged in by cli/)
+ * does it through record_hooks: the loop does not know who it is.
+ * Ownership: the caller owns the source and the hooks' user data; nothing
+ * here keeps them.
  */
+
+/* The hooks of the recording loop, a small table of callbacks; each may be
+ * NULL.  They are called from the loop's thread, between frames, and must
+ * not block (a broadcast copies and returns).  The record and the events
+ * passed in are valid for the call only. */
+typedef struct record_hooks {
+    /* Every frame read (not in decode_only), with the board's grid (NULL
+     * while no board was found). */
+    void (*frame)(void *user, const gs_image *frame, const vision_grid *grid);
+    /* After each change of the record, each new event in order: */
+    /* a move or a pass committed (RECORD_EV_MOVE, RECORD_EV_PASS); */
+    void (*move)(void *user, const record *r, const record_event *ev);
+    /* a flagged event (RECORD_EV_REFEREE, RECORD_EV_SIGNAL): before = the
+     * record before the last settled view, seen = that view as seen (NULL
+     * before the first); the evidence frames are record_frames(r); */
+    void (*event)(void *user, const record *r, const record_event *ev, const gs_position *before,
+                  const gs_position *seen);
+    /* then once: the record changed (its state, result, SGF text). */
+    void (*changed)(void *user, const record *r);
+    /* Polled before every frame while it returns true: the next ruling
+     * waiting in *out, applied with record_apply_ruling.  The pointers in
+     * *out stay valid until the next call of any hook. */
+    bool (*poll_ruling)(void *user, record_ruling *out);
+} record_hooks;
 
 typedef struct record_run_options {
     track_options tracker;
@@ -234,13 +271,9 @@ typedef struct record_run_options {
     int frame_delay_ms;
     /* Optional: only decode, no tracking (bench baseline). */
     bool decode_only;
-    /* Live broadcast (broadcast/broadcast.h), NULL = none; the caller starts and
-     * stops it.  Every frame: the frame with the grid is published and the
-     * referee's rulings are applied (recorder_apply_ruling); after every
-     * change of the record: the state, each flagged event (positions and
-     * frames before/after) and the SGF text.  None of it waits on the
-     * network (serve's publish calls copy and return). */
-    broadcast_board *serve;
+    /* Whoever follows the recording live (see record_hooks); NULL = none. */
+    const record_hooks *hooks;
+    void *hooks_user;
 } record_run_options;
 
 void record_run_options_init(record_run_options *o);

@@ -261,9 +261,28 @@ static void test_ruling_before_the_game(void **state)
     record_destroy(r);
 }
 
+/* One table of names, read both ways (the referee console's JSON uses them). */
+static void test_ruling_names(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"void", "restore", "remove_dead", "warn", "accept", "pass", "end", "resign"};
+    assert_int_equal(RECORD_RULING_COUNT_, 8);
+    for (int k = 0; k < RECORD_RULING_COUNT_; k++) {
+        assert_string_equal(record_ruling_name((record_ruling_kind)k), names[k]);
+        record_ruling_kind back = RECORD_RULING_COUNT_;
+        assert_true(record_ruling_parse_kind(names[k], &back));
+        assert_int_equal(back, k);
+    }
+    assert_null(record_ruling_name(RECORD_RULING_COUNT_));
+    record_ruling_kind k;
+    assert_false(record_ruling_parse_kind("forfeit", &k));
+    assert_false(record_ruling_parse_kind(NULL, &k));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ruling_names),
         cmocka_unit_test(test_void_double_move),
         cmocka_unit_test(test_two_warnings_lose),
         cmocka_unit_test(test_restore_pass_resign),

@@ -189,7 +189,7 @@ static void test_referee_token_and_bad_input(void **state)
 
     assert_int_equal(req(sb, "POST", "/api/ruling", good, tok, NULL), 200);
     assert_true(broadcast_board_poll_ruling(sb, &r));
-    assert_int_equal(r.kind, BROADCAST_RULING_VOID);
+    assert_int_equal(r.kind, RECORD_RULING_VOID);
     assert_int_equal(r.event_id, id);
     assert_int_equal(r.color, GS_BLACK);   /* taken from the event */
     assert_true(r.warning);
@@ -205,7 +205,7 @@ static void test_referee_token_and_bad_input(void **state)
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"warn\",\"color\":\"B\",\"note\":\"clock\"}",
                          "Authorization: Bearer test-token-123", NULL), 200);
     assert_true(broadcast_board_poll_ruling(sb, &r));
-    assert_int_equal(r.kind, BROADCAST_RULING_WARN);
+    assert_int_equal(r.kind, RECORD_RULING_WARN);
     assert_int_equal(r.warnings_black, 2);
     assert_int_equal(r.loser, GS_BLACK);
     assert_string_equal(r.note, "clock");

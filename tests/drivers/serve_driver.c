@@ -157,9 +157,9 @@ static bool take_rulings(driver *d)
             return false;
         }
         publish_sgf(d);
-        printf("ruling %d %s %s\n", r.id, broadcast_ruling_name(r.kind), words);
+        printf("ruling %d %s %s\n", r.id, record_ruling_name(r.kind), words);
         fflush(stdout);
-        if (r.event_id && r.event_id == d->violation_id && r.kind == BROADCAST_RULING_VOID) d->void_pending = true;
+        if (r.event_id && r.event_id == d->violation_id && r.kind == RECORD_RULING_VOID) d->void_pending = true;
     }
     return true;
 }

@@ -1,0 +1,217 @@
+/* record/absence.c: stones of the record missing from a view.
+ *
+ * A stone of the record that vanishes with no capture explaining it is a
+ * misread or an occlusion (shadow, hand, glare) until it has stayed away
+ * REC_ABSENT_VIEWS settled views in a row (or REC_ABSENT_MS and two
+ * views): until then the view is read with the stone in place, so the
+ * record never follows a board missing a stone it will see again, and the
+ * stone coming back is no new move.  Confirmed, the absence is flagged
+ * once and the record follows the board (setup node). */
+#include "record/record_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define REC_ABSENT_VIEWS 4
+#define REC_ABSENT_MS 30000.0
+
+bool rec_any_absent(const record *r)
+{
+    for (int i = 0; i < r->size * r->size; i++)
+        if (r->absent.views[i] > 0) return true;
+    return false;
+}
+
+static bool view_is_clean(const rules_classification *cls)
+{
+    return cls->unchanged || (cls->nmoves > 0 && cls->nevents == 0);
+}
+
+/* The absences confirmed now and not flagged yet, to flag as one event. */
+typedef struct absence_flag {
+    int cnt;                 /* stones to flag */
+    gs_point first;
+    gs_color col;
+    int mv;                  /* the move after which the first was missed */
+    gs_point pts[REC_NPTS];
+} absence_flag;
+
+/* Fills target (the record without the confirmed absences) and af;
+ * returns the number confirmed. */
+static int collect_confirmed(const record *r, const gs_position *rec, const gs_position *obs, bool force,
+                             double t_ms, gs_position *target, absence_flag *af)
+{
+    int nconf = 0;
+    *target = *rec;
+    af->cnt = 0;
+    af->first = (gs_point){-1, -1};
+    af->col = GS_EMPTY;
+    af->mv = 0;
+    for (int i = 0; i < r->size * r->size; i++) {
+        if (rec->cell[i] == GS_EMPTY || obs->cell[i] != GS_EMPTY || r->absent.views[i] == 0) continue;
+        bool confirmed = force || r->absent.views[i] > REC_ABSENT_VIEWS ||
+                         (r->absent.views[i] >= 2 && t_ms - r->absent.t0[i] >= REC_ABSENT_MS);
+        if (!confirmed) continue;
+        gs_point p = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
+        target->cell[i] = GS_EMPTY;
+        nconf++;
+        if (r->absent.flagged[i]) continue; /* the record follows, no second flag */
+        if (af->cnt == 0) {
+            af->first = p;
+            af->col = (gs_color)rec->cell[i];
+            af->mv = r->absent.move[i];
+        }
+        af->pts[af->cnt++] = p;
+    }
+    return nconf;
+}
+
+/* As stone_removed at the move after which the stone was first missed
+ * (wrong_capture when that move captured). */
+static void flag_absence(record *r, const absence_flag *af)
+{
+    char words[300], detail[160], human[8];
+    rules_point_human(af->first, r->size, human);
+    rec_points_text(af->pts, af->cnt, detail, sizeof detail);
+    const char *colour = af->col == GS_BLACK ? "black" : "white", *plural = af->cnt > 1 ? "s" : "";
+    if (r->last_capture_move > 0 && r->last_capture_move == af->mv) {
+        snprintf(words, sizeof words,
+                 "%d %s stone%s (%s) lifted while move %d's captures were being removed: a wrong capture "
+                 "(Art. 18, warning)", af->cnt, colour, plural, human, af->mv);
+        rec_flag(r, "wrong_capture", af->mv, af->col, af->first, words, detail);
+    } else {
+        snprintf(words, sizeof words,
+                 "%d %s stone%s (%s) removed from the board for no reason, gone for %d settled views: put it back "
+                 "(Art. 17.3)", af->cnt, colour, plural, human,
+                 r->absent.views[af->first.y * r->size + af->first.x]);
+        rec_flag(r, "stone_removed", af->mv > 0 ? af->mv : rec_game_moves(r), af->col, af->first, words, detail);
+    }
+}
+
+/* The record follows target; the absences not confirmed yet are counted
+ * on from the next view (resync clears every absence). */
+static gs_status follow_absences(record *r, const gs_position *target, gs_error *err)
+{
+    rec_absences keep = r->absent;
+    gs_status st = rec_resync_to(r, target, true, err);
+    for (int i = 0; i < r->size * r->size; i++)
+        if (target->cell[i] != GS_EMPTY) {
+            r->absent.views[i] = keep.views[i];
+            r->absent.t0[i] = keep.t0[i];
+            r->absent.move[i] = keep.move[i];
+            r->absent.flagged[i] = keep.flagged[i];
+        }
+    return st;
+}
+
+/* Absences confirmed (or all of them when force: the game ends) are
+ * flagged once and the record follows the board there. */
+gs_status rec_confirm_absences(record *r, const gs_position *obs, bool force, double t_ms, gs_error *err)
+{
+    gs_position rec, target;
+    rules_game_position(r->game, &rec);
+    absence_flag af;
+    if (!collect_confirmed(r, &rec, obs, force, t_ms, &target, &af)) return GS_OK;
+    if (af.cnt > 0) flag_absence(r, &af); /* else flagged already */
+    gs_status st = follow_absences(r, &target, err);
+    if (st != GS_OK) return st;
+    return rec_save(r, err);
+}
+
+/* A stone gained at a neighbour of point i in obs (a move that might have
+ * lifted i as a capture, right or wrong). */
+static bool beside_new_stone(const record *r, const gs_position *rec, const gs_position *obs, int i)
+{
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    int x = i % r->size, y = i / r->size;
+    for (int d = 0; d < 4; d++) {
+        int ax = x + dx[d], ay = y + dy[d];
+        if (ax < 0 || ay < 0 || ax >= r->size || ay >= r->size) continue;
+        int j = ay * r->size + ax;
+        if (obs->cell[j] != GS_EMPTY && rec->cell[j] != obs->cell[j]) return true;
+    }
+    return false;
+}
+
+/* Stones seen again end their absence (a note when one was held); returns
+ * the number of stones of the record missing from obs. */
+static int note_returns(record *r, const gs_position *rec, const gs_position *obs)
+{
+    int missing = 0;
+    for (int i = 0; i < r->size * r->size; i++) {
+        if (rec->cell[i] != GS_EMPTY && obs->cell[i] == GS_EMPTY) {
+            missing++;
+            continue;
+        }
+        if (r->absent.views[i] > 0 && obs->cell[i] == rec->cell[i]) {
+            char h[8];
+            gs_point p = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
+            rules_point_human(p, r->size, h);
+            rec_event_add(r, RECORD_EV_NOTE, "misread", rec_game_moves(r), (gs_color)rec->cell[i], p,
+                          "stone at %s not seen for %d view%s and back: a misread or occlusion, no move", h,
+                          r->absent.views[i], r->absent.views[i] == 1 ? "" : "s");
+        }
+        r->absent.views[i] = 0;
+        if (obs->cell[i] == rec->cell[i]) r->absent.flagged[i] = false;
+    }
+    return missing;
+}
+
+/* Counts one more view away for each missing stone held (r->cls holds the
+ * classification of obs).  A plain removal is held; in a view with other
+ * changes, a stone gone beside a stone just put down (a capture, right or
+ * wrong, or a moved stone) is judged as seen, one away from every new
+ * stone is held; a stone already held stays held whatever the later views
+ * add. */
+static void count_absences(record *r, const gs_position *rec, const gs_position *obs, double t_ms)
+{
+    bool plain = true;
+    for (int i = 0; i < r->cls->nevents; i++) plain &= r->cls->events[i].type == RULES_EV_STONE_REMOVED;
+    for (int i = 0; i < r->size * r->size; i++) {
+        if (rec->cell[i] == GS_EMPTY || obs->cell[i] != GS_EMPTY) continue;
+        if (r->absent.views[i] == 0) {
+            /* not held: the view goes through as seen; a stone already
+             * flagged (wrong capture, ...) and still away is held though:
+             * its absence is confirmed later, with no second flag */
+            if (!plain && !r->absent.flagged[i] && beside_new_stone(r, rec, obs, i)) continue;
+            r->absent.t0[i] = t_ms;
+            r->absent.move[i] = rec_game_moves(r);
+        }
+        r->absent.views[i]++;
+    }
+}
+
+gs_status rec_hold_absences(record *r, gs_position *obs, double t_ms, gs_error *err)
+{
+    gs_position rec;
+    rules_game_position(r->game, &rec);
+    if (!note_returns(r, &rec, obs)) return GS_OK;
+    gs_error e;
+    /* a view the referee cannot read is not held here: classify_and_commit
+     * reads it next and reports the failure */
+    if (rules_classify(r->game, obs, r->cls, &e) != GS_OK) return GS_OK;
+    if (view_is_clean(r->cls)) {
+        /* captured by a legal move: nothing is missing */
+        memset(r->absent.views, 0, sizeof r->absent.views);
+        return GS_OK;
+    }
+    count_absences(r, &rec, obs, t_ms);
+    gs_status st = rec_confirm_absences(r, obs, false, t_ms, err);
+    if (st != GS_OK) return st;
+    /* the stones still held go back in place, but only when that makes the
+     * view a plain one (no change or legal moves): otherwise the view is
+     * irregular anyway and goes through as seen */
+    rules_game_position(r->game, &rec);
+    gs_position held = *obs;
+    int nheld = 0;
+    for (int i = 0; i < r->size * r->size; i++)
+        if (rec.cell[i] != GS_EMPTY && obs->cell[i] == GS_EMPTY && r->absent.views[i] > 0) {
+            held.cell[i] = rec.cell[i];
+            nheld++;
+        }
+    if (!nheld) return GS_OK;
+    /* (a failed reading keeps the view as seen, as an unclean one) */
+    if (rules_classify(r->game, &held, r->cls, &e) != GS_OK || !view_is_clean(r->cls)) return GS_OK;
+    *obs = held;
+    return GS_OK;
+}

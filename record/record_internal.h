@@ -1,0 +1,188 @@
+/* record/record_internal.h: the recorder's state and the pieces its files
+ * share; private to record/ (the interface is record/record.h).
+ *
+ * The recorder's files, one job each:
+ *   recorder.c    the object, record_observe and the operator's commands
+ *   events.c      the event log, its printed lines, referee flags
+ *   evidence.c    the frames and text kept beside each flag
+ *   sgf_record.c  the game and its SGF tree: start, resume, moves, set-up
+ *                 nodes, the atomic save
+ *   reconcile.c   how a settled view follows from the record (named stages)
+ *   absence.c     stones missing from a view: a misread until confirmed
+ *   rulings.c     referee rulings and their names
+ *   signals.c     end-of-game signals on the margin
+ *   run.c         the recording loop and its hooks
+ */
+#ifndef RECORD_RECORD_INTERNAL_H
+#define RECORD_RECORD_INTERNAL_H
+
+#include "record/record.h"
+#include "rules/rules.h"
+#include "sgf/sgf.h"
+
+#define REC_NPTS (GS_MAX_SIZE * GS_MAX_SIZE)
+
+/* The SGF tree of the game and where it is saved. */
+typedef struct rec_sgf {
+    char *path;              /* NULL = no file */
+    sgf_tree *tree;
+    sgf_node *root, *last;   /* last = node new events attach to */
+    /* node of each committed move (index = move number), for late flags */
+    sgf_node **move_node;
+    int n_move_node, cap_move_node;
+} rec_sgf;
+
+/* The event log: every event, how many were printed already. */
+typedef struct rec_log {
+    record_event *ev;
+    size_t n, cap, n_printed;
+    int n_referee;
+} rec_log;
+
+/* Evidence of the flags: the settled views before and after. */
+typedef struct rec_evidence {
+    char *dir;               /* NULL = none */
+    bool ready;              /* directory created */
+    gs_image *prev_frame, *cur_frame;
+} rec_evidence;
+
+/* Captured stones still on the board: cell colour and the move number that
+ * captured them (0 = none). */
+typedef struct rec_ghosts {
+    uint8_t color[REC_NPTS];
+    int move[REC_NPTS];
+    bool flagged[REC_NPTS];
+} rec_ghosts;
+
+/* Stones of the record seen empty with no capture explaining it: a misread
+ * or a hand/shadow until confirmed (settled views in a row it has been
+ * missing, time and move number when it was first missed). */
+typedef struct rec_absences {
+    int views[REC_NPTS];
+    double t0[REC_NPTS];
+    int move[REC_NPTS];
+    bool flagged[REC_NPTS];  /* already flagged by another event */
+} rec_absences;
+
+/* Irregular views: the last one flagged (not flagged twice), and one
+ * waiting for the next view to confirm it (two in a row: the record
+ * follows the board). */
+typedef struct rec_irregular {
+    bool have_flagged;
+    gs_position flagged_obs;
+    bool have_pending;
+    gs_position pending_obs;
+} rec_irregular;
+
+struct record {
+    record_options opt;
+    int size;
+    /* the game */
+    rules_game *game;
+    bool started, finished;
+    bool ended;              /* end / two passes / resign: no more moves */
+    bool to_move_guessed;
+    gs_color resigned;
+    bool forfeit;            /* lost on a second warning: no count */
+    char result[24];
+    int move_offset;         /* moves recorded before the last resync */
+    int last_capture_move;   /* number of the last move that captured */
+    /* the views */
+    gs_position last_obs;    /* last settled view, as seen */
+    bool have_last_obs;
+    double prev_t, cur_t;    /* time of the view before, and of now */
+    /* points a referee ruling corrected in the record and the board has not
+     * followed yet: read as the record says until it does */
+    bool fix_pending[REC_NPTS];
+    rules_classification *cls;  /* big: kept on the heap */
+    /* the first failure that could not be returned where it happened (an
+     * SGF edit or the event log out of memory, a count that failed): the
+     * record lacks something; every save reports it (GS_OK = none) */
+    gs_error fail;
+    rec_sgf sgf;
+    rec_log log;
+    rec_evidence evid;
+    rec_ghosts ghost;
+    rec_absences absent;
+    rec_irregular irr;
+    /* end-of-game signals already flagged, by colour (index gs_color) */
+    bool confirm_seen[3], resign_seen[3];
+};
+
+/* ---------------------------------------------------------- small tools */
+/* "B", "W", "-" */
+const char *rec_color_letter(gs_color c);
+/* "MM:SS.d" of a frame time */
+void rec_fmt_time(double t_ms, char buf[24]);
+/* moves + passes recorded, across resyncs */
+int rec_game_moves(const record *r);
+bool rec_pos_equal(const gs_position *a, const gs_position *b);
+/* "aa bb cc": the SGF points of a list, as long as it fits len */
+void rec_points_text(const gs_point *pts, int n, char *buf, size_t len);
+/* Keeps e as r->fail when st failed and nothing was kept yet. */
+void rec_check(record *r, gs_status st, const gs_error *e);
+
+/* ------------------------------------------------------------ events.c */
+/* Appends an event (time r->cur_t), keeps evidence for referee events and
+ * signals; printed later by rec_events_print.  NULL when out of memory
+ * (the failure is kept in r->fail and reported by the next save). */
+record_event *rec_event_add(record *r, record_event_kind kind, const char *code, int move_number, gs_color color,
+                            gs_point pt, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* Prints the events not printed yet (after the save: a printed move is
+ * always in the file). */
+void rec_events_print(record *r);
+/* A referee event: line, evidence, SGF GSEV + comment on the node of the
+ * move concerned; one irregularity seen in several views is flagged once. */
+void rec_flag(record *r, const char *code, int move_number, gs_color c, gs_point pt, const char *words,
+              const char *detail);
+
+/* ---------------------------------------------------------- evidence.c */
+/* Saves the before/after frames of an event; fills prefix ("" if none). */
+void rec_evidence_keep(record *r, int move_number, const char *code, size_t index, char prefix[64]);
+
+/* -------------------------------------------------------- sgf_record.c */
+/* Saves the SGF (when there is a file) and prints the pending lines;
+ * GS_ERR_IO when it cannot be written, else r->fail if any. */
+gs_status rec_save(record *r, gs_error *err);
+sgf_node *rec_node_of_move(record *r, int move_number);
+/* A fresh rules game from a position (the recorder's own set-up: the first
+ * view, a resync). */
+gs_status rec_new_game_from(record *r, const gs_position *pos, gs_color to_move, int handicap, gs_error *err);
+gs_status rec_start_game(record *r, const gs_position *pos, gs_error *err);
+gs_status rec_resume_game(record *r, gs_error *err);
+/* Commits one move (already checked legal) to the game and the SGF. */
+gs_status rec_commit_move(record *r, gs_color c, gs_point p, bool pass, bool announced, gs_error *err);
+/* The record follows obs: a setup node (AB/AW/AE), the game restarted from
+ * it with the same side to move.  irregular: a note says why (else a
+ * referee's correction: the ruling says why). */
+gs_status rec_resync_to(record *r, const gs_position *obs, bool irregular, gs_error *err);
+/* r->result as RE on the root. */
+void rec_set_result(record *r);
+
+/* ---------------------------------------------------------- recorder.c */
+/* A pass by c (GS_EMPTY = the side to move); a pass of the side not to
+ * move: the other side passed first. */
+gs_status rec_commit_pass(record *r, gs_color c, gs_error *err);
+/* c resigns / the game is over (how: "" or " (referee)", in the line). */
+void rec_resign(record *r, gs_color c, const char *how);
+void rec_end(record *r, const char *how);
+
+/* --------------------------------------------------------- reconcile.c */
+/* How obs follows from the record: commit, flag, hold or follow (see the
+ * file).  at_end: no later view will come, so confirm now. */
+gs_status rec_classify_and_commit(record *r, const gs_position *obs_in, bool at_end, gs_error *err);
+/* Ghosts (captured stones still seen) in out read as the empty points
+ * they are in rec while they are lifted; lifted ones are forgotten. */
+void rec_ghosts_clean(record *r, const gs_position *rec, gs_position *out);
+/* Flags the ghosts not flagged yet as missed captures ("... still on the
+ * board <why>"). */
+void rec_ghosts_flag(record *r, const char *why);
+
+/* ----------------------------------------------------------- absence.c */
+/* Holds stones missing from obs (obs is changed to hold them in place when
+ * that makes a plain view), confirms the ones gone long enough. */
+gs_status rec_hold_absences(record *r, gs_position *obs, double t_ms, gs_error *err);
+gs_status rec_confirm_absences(record *r, const gs_position *obs, bool force, double t_ms, gs_error *err);
+bool rec_any_absent(const record *r);
+
+#endif

@@ -1,0 +1,342 @@
+/* record/sgf_record.c: the game and its SGF tree: the start from the first
+ * settled view, the resume of a file, each committed move, the set-up node
+ * when the record follows the board, and the atomic save after each change
+ * (sgf_save: temp + fsync + rename). */
+#include "record/record_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------ the file */
+
+gs_status rec_save(record *r, gs_error *err)
+{
+    gs_status st = GS_OK;
+    gs_error e;
+    if (r->sgf.path && r->sgf.tree) st = sgf_save(r->sgf.tree, r->sgf.path, &e);
+    rec_events_print(r); /* also on failure: the operator must see what happened */
+    if (st != GS_OK) return gs_error_set(err, GS_ERR_IO, "%s: %s", r->sgf.path, e.msg);
+    if (r->fail.status != GS_OK)
+        return gs_error_set(err, r->fail.status, "%s%snot all of the game is in the record: %s",
+                            r->sgf.path ? r->sgf.path : "", r->sgf.path ? ": " : "", r->fail.msg);
+    return GS_OK;
+}
+
+gs_status record_sgf_text(const record *r, char **out, size_t *len, gs_error *err)
+{
+    if (!r->sgf.tree) return gs_error_set(err, GS_ERR_USAGE, "no game yet");
+    return sgf_write(r->sgf.tree, out, len, err);
+}
+
+sgf_node *rec_node_of_move(record *r, int move_number)
+{
+    const rec_sgf *s = &r->sgf;
+    if (move_number > 0 && move_number < s->n_move_node && s->move_node[move_number]) return s->move_node[move_number];
+    return move_number <= 0 ? s->root : s->last;
+}
+
+static void remember_node(record *r, int move_number, sgf_node *n)
+{
+    rec_sgf *s = &r->sgf;
+    if (move_number >= s->cap_move_node) {
+        int nc = s->cap_move_node ? s->cap_move_node * 2 : 256;
+        while (nc <= move_number) nc *= 2;
+        sgf_node **nn = realloc(s->move_node, (size_t)nc * sizeof *nn);
+        if (!nn) {
+            /* a late flag of this move would land on the last node */
+            gs_error e;
+            rec_check(r, gs_error_set(&e, GS_ERR_NOMEM, "out of memory"), &e);
+            return;
+        }
+        memset(nn + s->cap_move_node, 0, (size_t)(nc - s->cap_move_node) * sizeof *nn);
+        s->move_node = nn;
+        s->cap_move_node = nc;
+    }
+    s->move_node[move_number] = n;
+    if (move_number >= s->n_move_node) s->n_move_node = move_number + 1;
+}
+
+void rec_set_result(record *r)
+{
+    gs_error e;
+    rec_check(r, sgf_node_set_text(r->sgf.root, "RE", r->result, &e), &e);
+}
+
+/* ------------------------------------------------------------ the game */
+
+/* A fresh rules game with the record's komi. */
+static gs_status create_game(record *r, int handicap, gs_error *err)
+{
+    rules_game_destroy(r->game);
+    r->game = rules_game_create(r->size, err);
+    if (!r->game) return err ? err->status : GS_ERR_NOMEM;
+    double komi = r->opt.has_komi ? r->opt.komi : (handicap > 0 ? 0.0 : RULES_DEFAULT_KOMI);
+    rules_game_set_komi(r->game, komi);
+    return GS_OK;
+}
+
+gs_status rec_new_game_from(record *r, const gs_position *pos, gs_color to_move, int handicap, gs_error *err)
+{
+    gs_status st = create_game(r, handicap, err);
+    if (st != GS_OK) return st;
+    for (int y = 0; y < r->size; y++)
+        for (int x = 0; x < r->size; x++) {
+            gs_color c = gs_position_get(pos, x, y);
+            if (c == GS_EMPTY) continue;
+            /* a view may hold what no board can (a group without
+             * liberties, misread): such a stone is left out of the game
+             * and the record goes on from the rest */
+            gs_error e;
+            (void)rules_game_setup(r->game, c, (gs_point){(int8_t)x, (int8_t)y}, &e);
+        }
+    if (handicap > 0) rules_game_set_handicap(r->game, handicap);
+    rules_game_set_to_move(r->game, to_move);
+    return GS_OK;
+}
+
+/* The side to move on the first view: as given, else White after a
+ * handicap, else from the stone counts (*guessed when they can mislead). */
+static gs_color start_to_move(const record *r, int nb, int nw, int *handicap, bool *guessed)
+{
+    gs_color to_move = r->opt.to_move;
+    *handicap = 0;
+    *guessed = false;
+    if (nw == 0 && nb >= 2 && nb <= 9) {
+        *handicap = nb;
+        if (to_move == GS_EMPTY) to_move = GS_WHITE;
+    }
+    if (to_move == GS_EMPTY) {
+        if (nb == nw) to_move = GS_BLACK;
+        else if (nb == nw + 1) to_move = GS_WHITE;
+        else to_move = nb > nw ? GS_WHITE : GS_BLACK;
+        /* counts can mislead (handicap games, passes): the first move seen
+         * decides if it is the other colour */
+        if (nb + nw > 0) *guessed = true;
+    }
+    return to_move;
+}
+
+/* The SGF root: game info, the set-up stones, PL when White starts. */
+static gs_status start_tree(record *r, const gs_position *pos, bool setup, gs_color to_move, int handicap,
+                            gs_error *err)
+{
+    sgf_game_info info;
+    sgf_game_info_init(&info);
+    info.size = r->size;
+    info.komi = rules_game_komi(r->game);
+    info.has_komi = true;
+    info.handicap = handicap;
+    if (r->opt.black) snprintf(info.black, sizeof info.black, "%s", r->opt.black);
+    if (r->opt.white) snprintf(info.white, sizeof info.white, "%s", r->opt.white);
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (gmtime_r(&now, &tmv)) strftime(info.date, sizeof info.date, "%Y-%m-%d", &tmv);
+    sgf_tree_destroy(r->sgf.tree);
+    r->sgf.tree = sgf_new_game(&info, setup ? pos : NULL, &r->sgf.root, err);
+    if (!r->sgf.tree) return err ? err->status : GS_ERR_NOMEM;
+    if (to_move == GS_WHITE && setup) {
+        gs_error e;
+        rec_check(r, sgf_node_add_raw(r->sgf.root, "PL", "W", &e), &e);
+    }
+    r->sgf.last = r->sgf.root;
+    return GS_OK;
+}
+
+gs_status rec_start_game(record *r, const gs_position *pos, gs_error *err)
+{
+    if (r->size == 0) r->size = pos->size;
+    int nb = gs_position_count(pos, GS_BLACK), nw = gs_position_count(pos, GS_WHITE);
+    int handicap;
+    gs_color to_move = start_to_move(r, nb, nw, &handicap, &r->to_move_guessed);
+    gs_status st = rec_new_game_from(r, pos, to_move, handicap, err);
+    if (st == GS_OK) st = start_tree(r, pos, nb + nw > 0, to_move, handicap, err);
+    if (st != GS_OK) return st;
+    r->started = true;
+    gs_point none = {-1, -1};
+    if (nb + nw == 0)
+        rec_event_add(r, RECORD_EV_START, "start", 0, to_move, none, "start: empty %dx%d board, %s to move", r->size,
+                      r->size, rules_color_name(to_move));
+    else if (handicap)
+        rec_event_add(r, RECORD_EV_START, "start", 0, to_move, none, "start: %d handicap stones, %s to move",
+                      handicap, rules_color_name(to_move));
+    else
+        rec_event_add(r, RECORD_EV_START, "start", 0, to_move, none,
+                      "start: %d black and %d white stones already on the board (setup), %s to move%s", nb, nw,
+                      rules_color_name(to_move), r->to_move_guessed ? " (guessed from the counts)" : "");
+    return rec_save(r, err);
+}
+
+/* ---------------------------------------------------------- the resume */
+
+/* Reads the game to continue; *t and *g are the caller's to free. */
+static gs_status resume_load(record *r, sgf_tree **t, sgf_game *g, gs_error *err)
+{
+    gs_error e;
+    /* a process killed mid-save may have left its temp file: nobody else
+     * writes this game now */
+    int stale = gs_file_remove_stale_temps(r->sgf.path);
+    if (stale > 0)
+        rec_event_add(r, RECORD_EV_NOTE, "stale_temps", 0, GS_EMPTY, (gs_point){-1, -1},
+                      "removed %d unfinished temp file%s of %s left by a killed recording", stale,
+                      stale == 1 ? "" : "s", r->sgf.path);
+    memset(g, 0, sizeof *g);
+    *t = NULL;
+    if (sgf_load(r->sgf.path, t, &e) != GS_OK)
+        return gs_error_set(err, e.status == GS_ERR_IO ? GS_ERR_IO : GS_ERR_FORMAT, "%s: %s", r->sgf.path, e.msg);
+    if (sgf_game_from_tree(*t, g, &e) != GS_OK) return gs_error_set(err, e.status, "%s: %s", r->sgf.path, e.msg);
+    if (r->size && r->size != g->info.size)
+        return gs_error_set(err, GS_ERR_USAGE, "%s: board size %d, not %d", r->sgf.path, g->info.size, r->size);
+    return GS_OK;
+}
+
+/* The file's game replayed into the rules engine, each move's node kept. */
+static gs_status resume_replay(record *r, sgf_tree *t, const sgf_game *g, gs_error *err)
+{
+    gs_color first = g->move_count ? g->moves[0].color : (g->info.handicap > 0 ? GS_WHITE : GS_BLACK);
+    gs_error e;
+    gs_status st = create_game(r, g->info.handicap, err);
+    if (st != GS_OK) return st;
+    if (rules_game_start(r->game, &g->setup, g->info.handicap, first, &e) != GS_OK)
+        return gs_error_set(err, e.status, "%s: %s", r->sgf.path, e.msg);
+    /* walk the main line alongside the moves to know each move's node */
+    r->sgf.root = sgf_tree_root(t, 0);
+    size_t mi = 0;
+    for (sgf_node *c = sgf_node_child(r->sgf.root, 0); c; c = sgf_node_child(c, 0)) {
+        if (!sgf_node_find(c, "B") && !sgf_node_find(c, "W")) continue;
+        if (mi >= g->move_count) break;
+        /* an illegal move in the file leaves the game as it was (the rules
+         * engine's contract): the replay goes on, as the record did */
+        (void)rules_game_apply(r->game, &g->moves[mi++], NULL);
+        remember_node(r, rec_game_moves(r), c);
+    }
+    r->sgf.last = sgf_node_main_line_last(r->sgf.root);
+    return GS_OK;
+}
+
+/* Resume: the file's game is replayed into the rules engine and its tree
+ * kept, so earlier comments and events survive. */
+gs_status rec_resume_game(record *r, gs_error *err)
+{
+    sgf_tree *t = NULL;
+    sgf_game g;
+    gs_status st = resume_load(r, &t, &g, err);
+    if (st == GS_OK) {
+        r->size = g.info.size;
+        if (!r->opt.has_komi && g.info.has_komi) {
+            r->opt.komi = g.info.komi;
+            r->opt.has_komi = true;
+        }
+        st = resume_replay(r, t, &g, err);
+    }
+    sgf_game_free(&g);
+    if (st != GS_OK) {
+        sgf_tree_destroy(t);
+        return st;
+    }
+    r->sgf.tree = t;
+    r->started = true;
+    rec_event_add(r, RECORD_EV_START, "resume", rec_game_moves(r), rules_game_to_move(r->game), (gs_point){-1, -1},
+                  "resumed %s: %d moves, %s to move", r->sgf.path, rec_game_moves(r),
+                  rules_color_name(rules_game_to_move(r->game)));
+    return GS_OK;
+}
+
+/* ------------------------------------------------------------ changes */
+
+gs_status rec_commit_move(record *r, gs_color c, gs_point p, bool pass, bool announced, gs_error *err)
+{
+    gs_error e;
+    rules_move_result *res = NULL;
+    if (pass) {
+        rules_game_pass(r->game, c);
+    } else {
+        res = malloc(sizeof *res);
+        if (!res) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        rules_legality l = rules_game_play(r->game, c, p, res);
+        if (l != RULES_LEGAL) {
+            free(res);
+            return gs_error_set(err, GS_ERR_INTERNAL, "move not legal: %s", rules_legality_name(l));
+        }
+    }
+    int num = rec_game_moves(r);
+    sgf_node *n = sgf_add_move(r->sgf.last, c, p, pass, gs_wall_ms(), &e);
+    if (n) {
+        r->sgf.last = n;
+        remember_node(r, num, n);
+    } else {
+        rec_check(r, e.status, &e);
+    }
+    if (pass) {
+        rec_event_add(r, RECORD_EV_PASS, "pass", num, c, (gs_point){-1, -1}, "move %d: %s passes%s", num,
+                      rules_color_name(c), announced ? "" : " (not announced)");
+    } else {
+        char h[8];
+        rules_point_human(p, r->size, h);
+        if (res->ncaptured) r->last_capture_move = num;
+        if (res->ncaptured)
+            rec_event_add(r, RECORD_EV_MOVE, "move", num, c, p, "move %d: %s %s, captures %d", num,
+                          rules_color_name(c), h, res->ncaptured);
+        else
+            rec_event_add(r, RECORD_EV_MOVE, "move", num, c, p, "move %d: %s %s", num, rules_color_name(c), h);
+    }
+    free(res);
+    if (rules_game_two_passes(r->game)) {
+        r->ended = true;
+        rec_event_add(r, RECORD_EV_END, "two_passes", num, GS_EMPTY, (gs_point){-1, -1},
+                      "game over: two passes in a row");
+    }
+    return GS_OK;
+}
+
+/* The set-up node taking the record from rec to obs; returns the points set. */
+static int add_setup_node(record *r, sgf_node *n, const gs_position *rec, const gs_position *obs)
+{
+    gs_error e;
+    int cnt = 0;
+    for (int i = 0; i < r->size * r->size; i++) {
+        if (rec->cell[i] == obs->cell[i]) continue;
+        char s[3];
+        sgf_point_format((gs_point){(int8_t)(i % r->size), (int8_t)(i / r->size)}, s);
+        const char *id = obs->cell[i] == GS_BLACK ? "AB" : obs->cell[i] == GS_WHITE ? "AW" : "AE";
+        if (rec->cell[i] != GS_EMPTY && obs->cell[i] != GS_EMPTY) /* colour swap */
+            rec_check(r, sgf_node_add_raw(n, "AE", s, &e), &e);
+        rec_check(r, sgf_node_add_raw(n, id, s, &e), &e);
+        cnt++;
+    }
+    gs_color tm = rules_game_to_move(r->game);
+    rec_check(r, sgf_node_add_raw(n, "PL", tm == GS_WHITE ? "W" : "B", &e), &e);
+    return cnt;
+}
+
+gs_status rec_resync_to(record *r, const gs_position *obs, bool irregular, gs_error *err)
+{
+    gs_position rec;
+    rules_game_position(r->game, &rec);
+    sgf_node *n = sgf_node_add_child(r->sgf.last);
+    if (!n) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    int cnt = add_setup_node(r, n, &rec, obs);
+    r->sgf.last = n;
+    gs_color tm = rules_game_to_move(r->game);
+    int handicap = rules_game_handicap(r->game);
+    int wb = rules_game_warnings(r->game, GS_BLACK), ww = rules_game_warnings(r->game, GS_WHITE);
+    int moves = rec_game_moves(r);
+    gs_status st = rec_new_game_from(r, obs, tm, handicap, err);
+    if (st != GS_OK) return st;
+    for (int i = 0; i < wb; i++) rules_game_add_warning(r->game, GS_BLACK);
+    for (int i = 0; i < ww; i++) rules_game_add_warning(r->game, GS_WHITE);
+    r->move_offset = moves;
+    memset(r->ghost.move, 0, sizeof r->ghost.move);
+    memset(r->absent.views, 0, sizeof r->absent.views);
+    memset(r->absent.flagged, 0, sizeof r->absent.flagged);
+    if (!irregular) return GS_OK; /* a referee's correction: the ruling says why */
+    rec_event_add(r, RECORD_EV_NOTE, "resync", moves, GS_EMPTY, (gs_point){-1, -1},
+                  "record follows the board again: %d point%s set as seen (setup node)", cnt, cnt == 1 ? "" : "s");
+    gs_error e;
+    rec_check(r,
+              sgf_append_comment(n, "goscribe: the board changed in a way no legal play explains; the record "
+                                    "follows the board from here.", &e),
+              &e);
+    return GS_OK;
+}
