@@ -1,5 +1,6 @@
-/* samples/render_truth.c: one JSON line per frame (format in render.h). */
-#include "samples/render.h"
+/* samples/truth.c: the truth of a render: one JSON line per frame (format
+ * in render.h). */
+#include "samples/render_internal.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* samples/render_script.c: the timeline (render_script).
+/* samples/script.c: the timeline (render_script).
  *
  * A script is two time-ordered lists built once: hand key frames (where
  * the fingertips are, what they hold) and board events (a stone appears or
