@@ -1,7 +1,11 @@
-/* samples/params.c: the look of a scene drawn from a seed (render_params),
- * the renderer's random numbers, and an empty table (render_state). */
+/* samples/params.c: the look of a scene drawn from a seed (render_params)
+ * and changed by a caller (render_look), the renderer's random numbers, and
+ * an empty table (render_state). */
 #include "samples/render_internal.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ utilities */
@@ -128,6 +132,74 @@ void render_params_from_seed(render_params *p, uint64_t seed, int board_size, in
      * changed no other field of a seed's look. */
     p->drift_deg_min = 0;
     p->drift_dir_deg = render_rng_range(&r, 0, 360);
+}
+
+/* ------------------------------------------------------------------ look */
+
+/* A number in lo..hi with nothing after it (as the command line reads numbers). */
+static bool parse_number(const char *s, double lo, double hi, double *out)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_bgr(const char *s, double out[3])
+{
+    double b, g, r;
+    char tail;
+    if (sscanf(s, "%lf,%lf,%lf%c", &b, &g, &r, &tail) != 3) return false;
+    if (b < 0 || b > 255 || g < 0 || g > 255 || r < 0 || r > 255) return false;
+    out[0] = b;
+    out[1] = g;
+    out[2] = r;
+    return true;
+}
+
+/* The numeric fields, in render_look_field order (NULL: set below). */
+static void look_numbers(render_params *p, const render_look *look)
+{
+    double *fields[RENDER_LOOK_COUNT_] = {
+        &p->tilt_deg, &p->rotation_deg, &p->roll_deg, &p->fov_deg, &p->fill, &p->distance_mm,
+        &p->k1, &p->bump_deg, &p->line_mm, &p->margin_mm, &p->thickness_mm, &p->grain,
+        &p->stone_h_mm, &p->jitter_mm, &p->kelvin, &p->brightness, &p->gradient, &p->glare,
+        &p->flicker, &p->slow_amp, &p->noise, NULL, &p->motion_blur, NULL,
+        &p->drift_deg_min, &p->drift_dir_deg};
+    for (int k = 0; k < RENDER_LOOK_COUNT_; k++) {
+        if (!look->set[k]) continue;
+        if (fields[k]) *fields[k] = look->val[k];
+        else if (k == RENDER_LOOK_BLUR) p->blur = look->val[k] >= 0.5;
+        else if (k == RENDER_LOOK_JPEG) p->jpeg_quality = (int)look->val[k];
+    }
+}
+
+gs_status render_look_apply(render_params *p, const render_look *look, gs_error *err)
+{
+    look_numbers(p, look);
+    if (look->cells && !render_params_cells(p, look->cells))
+        return gs_error_set(err, GS_ERR_USAGE, "render: --cells must be jp, cn or sq");
+    if (look->cell) {
+        double cw, ch;
+        char tail;
+        if (sscanf(look->cell, "%lfx%lf%c", &cw, &ch, &tail) != 2 || cw < 10 || cw > 60 || ch < 10 || ch > 60)
+            return gs_error_set(err, GS_ERR_USAGE, "render: --cell needs WxH in mm, each 10..60");
+        p->cell_w_mm = cw;
+        p->cell_h_mm = ch;
+    }
+    if (look->bump) {
+        double b;
+        if (!strcmp(look->bump, "none")) p->bump_ms = -1;
+        else if (parse_number(look->bump, 0, 1e9, &b)) p->bump_ms = b;
+        else return gs_error_set(err, GS_ERR_USAGE, "render: --bump needs a time in ms or 'none'");
+    }
+    if (look->wood && !parse_bgr(look->wood, p->wood_bgr))
+        return gs_error_set(err, GS_ERR_USAGE, "render: --wood needs B,G,R each 0..255");
+    if (look->no_stars) p->star_points = 0;
+    return GS_OK;
 }
 
 void render_state_init(render_state *st, int size)

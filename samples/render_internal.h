@@ -9,7 +9,7 @@
  *   hands.c   the hand and sleeve as capsules: what they cover, their
  *             shadow, their drawing.
  * params.c draws the look from a seed; script.c is the timeline; truth.c
- * writes the truth lines.
+ * writes the truth files; job.c is `goscribe render` as one call.
  *
  * World: mm, board centre at the origin, x right, y towards Black, and z
  * pointing DOWN into the table (so the camera basis stays right-handed with
@@ -158,5 +158,18 @@ void render_stones_update(render_scene *s, const render_state *st, int pi);
  * holds) into out, as pose ps sees it; mul is the frame's light (256 = 1). */
 void render_hand_draw(const render_scene *s, const render_pose *ps, const render_hand *h, const int mul[3],
                       gs_image *out);
+
+/* ---------------------------------------------------------------- truth */
+
+struct sgf_game;
+
+/* The truth SGF at path: game g's info and set-up with the rendered
+ * sequence of sc, its violations as referee events (GSEV), a comment
+ * naming the seed. */
+gs_status render_truth_sgf_save(const char *path, const struct sgf_game *g, const render_script *sc, uint64_t seed,
+                                gs_error *err);
+/* The truth calibration at path: the board grid at t = 0 (before any bump
+ * or drift) for a width x height frame. */
+gs_status render_truth_cal_save(const char *path, const render_scene *s, gs_error *err);
 
 #endif
