@@ -306,5 +306,7 @@ void render_grid(const render_scene *s, double t_ms, vision_grid *g)
     g->cell_aspect = ch / cw;
     g->confidence = 1;
     const int cu[4] = {0, n - 1, n - 1, 0}, cv[4] = {0, 0, n - 1, n - 1};
-    for (int i = 0; i < 4; i++) render_project(s, cu[i], cv[i], 0, t_ms, &g->corners[i][0], &g->corners[i][1]);
+    /* a corner behind the camera (no pose the checks allow puts one there)
+       would stay (0, 0) */
+    for (int i = 0; i < 4; i++) (void)render_project(s, cu[i], cv[i], 0, t_ms, &g->corners[i][0], &g->corners[i][1]);
 }

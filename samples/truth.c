@@ -10,12 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The SGF letters of p, "" for none ({-1, -1}: no stone placed yet). */
 static void sgf_pt(gs_point p, char buf[3])
 {
     if (p.x < 0 || p.y < 0) { buf[0] = 0; return; }
-    buf[0] = (char)('a' + p.x);
-    buf[1] = (char)('a' + p.y);
-    buf[2] = 0;
+    sgf_point_format(p, buf);
 }
 
 gs_status render_truth_line(FILE *f, int frame, const render_scene *s, const render_script *sc,
@@ -58,6 +57,7 @@ gs_status render_truth_line(FILE *f, int frame, const render_scene *s, const ren
                 v[i].move, b);
     }
     fputs("]}\n", f);
+    /* the writes above are checked once: a stream's error flag stays set */
     if (ferror(f)) return gs_error_set(err, GS_ERR_IO, "writing the truth: %s", strerror(errno));
     return GS_OK;
 }
