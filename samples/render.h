@@ -1,7 +1,10 @@
 /* samples/render.h: a synthetic camera over a Go board, for test videos and
- * the bundled demo.
+ * the bundled demo.  Its output is footage (a video file or a folder of PNG
+ * frames) that goes back in at the bottom of the data flow, through
+ * capture/ into `goscribe record` and the tests, with the truth files
+ * (what should be read from it) beside it.
  *
- * Two parts:
+ * Three parts:
  *  - render_scene: the picture.  Given the physical state of the table at a
  *    moment (stones on the board with their small offsets, the hand, the
  *    time for lighting), renders what a camera above the board sees, as one
@@ -15,6 +18,9 @@
  *    spells, hovering, resting on the board edge; and seeded violations
  *    (double move, wrong capture, missed capture, moved stone, ko retake)
  *    that change the timeline and are listed in the truth.
+ *  - render_job: `goscribe render` as one call: an SGF game in, frames and
+ *    truth files out (render_job_options; render_look for the look options
+ *    given over the seed's draw).
  *
  * The board the script keeps is physical: a stone placed is on the board,
  * a stone is gone only when a hand lifted it.  Captures are found by a
@@ -50,7 +56,8 @@
  *
  * Ownership: create/destroy pairs; destroy(NULL) is safe.  The scene and the
  * script keep their own copies of what they are given.  Neither is
- * thread-safe; use one per thread.
+ * thread-safe; use one per thread.  render_job_run only borrows the
+ * options (their strings included) for the call and keeps nothing.
  */
 #ifndef RENDER_H
 #define RENDER_H
@@ -292,6 +299,79 @@ int render_script_placed(const render_script *sc, const gs_move **out);
  * of st, the scene and the script. */
 gs_status render_truth_line(FILE *f, int frame, const render_scene *s, const render_script *sc,
                             const render_state *st, gs_error *err);
+
+/* ------------------------------------------------------------------- job */
+
+/* Look fields a caller sets over the seed's draw (`goscribe render --tilt`
+ * and friends), in render_params units; blur >= 0.5 turns the 3x3 blur on,
+ * jpeg is the quality. */
+typedef enum render_look_field {
+    RENDER_LOOK_TILT, RENDER_LOOK_ROTATION, RENDER_LOOK_ROLL, RENDER_LOOK_FOV, RENDER_LOOK_FILL,
+    RENDER_LOOK_DISTANCE, RENDER_LOOK_K1, RENDER_LOOK_BUMP_DEG, RENDER_LOOK_LINE, RENDER_LOOK_MARGIN,
+    RENDER_LOOK_THICKNESS, RENDER_LOOK_GRAIN, RENDER_LOOK_STONE_HEIGHT, RENDER_LOOK_JITTER,
+    RENDER_LOOK_KELVIN, RENDER_LOOK_BRIGHTNESS, RENDER_LOOK_GRADIENT, RENDER_LOOK_GLARE,
+    RENDER_LOOK_FLICKER, RENDER_LOOK_SLOW, RENDER_LOOK_NOISE, RENDER_LOOK_BLUR, RENDER_LOOK_MOTION_BLUR,
+    RENDER_LOOK_JPEG, RENDER_LOOK_DRIFT, RENDER_LOOK_DRIFT_DIR,
+    RENDER_LOOK_COUNT_
+} render_look_field;
+
+/* What a caller changes in the seed's look.  The text fields are the
+ * command's own words, checked when the look is applied (after the game is
+ * read, since the seed's draw needs its board size); NULL = not given. */
+typedef struct render_look {
+    bool set[RENDER_LOOK_COUNT_];
+    double val[RENDER_LOOK_COUNT_];
+    const char *cells;          /* preset "jp", "cn" or "sq" (render_params_cells) */
+    const char *cell;           /* "WxH" cell size in mm, each 10..60 */
+    const char *bump;           /* time of the knock in ms, or "none" */
+    const char *wood;           /* "B,G,R" wood colour, each 0..255 */
+    bool no_stars;              /* no star points */
+} render_look;
+
+/* Applies look over p (numbers, then cells, cell, bump, wood, stars).
+ * GS_ERR_USAGE with the option's message ("render: --cells must be jp, cn
+ * or sq") for a text field that does not parse. */
+gs_status render_look_apply(render_params *p, const render_look *look, gs_error *err);
+
+/* A whole render, as `goscribe render` does it: the game's main line ->
+ * frames (a video when out ends in .mp4/.avi/.mkv/.mov, else numbered PNG
+ * files in the directory out) + the truth beside them (OUT.truth.jsonl,
+ * .truth.sgf, .truth.cal, or DIR/truth.jsonl, truth.sgf, truth.cal). */
+typedef struct render_job_options {
+    const char *game_path;      /* SGF file */
+    const char *out;            /* video file or frame directory */
+    uint64_t seed;              /* the look and the timeline */
+    int width, height;          /* frame size */
+    double fps;
+    double pace;                /* render_script_options.pace */
+    long moves_limit;           /* < 0: every move */
+    long frames_limit;          /* <= 0: every frame of the timeline */
+    int hover_pct, rest_pct;
+    unsigned violations;        /* bit mask of 1u << render_violation_type */
+    render_look look;
+    /* Told of each violation asked for that the game has no place for
+       (it is left out); NULL: not told. */
+    void (*warn)(void *user, const char *msg);
+    void *user;
+} render_job_options;
+
+/* The command's defaults: seed 1, 1280x720, 30 fps, pace 1, every move and
+ * frame, hover 20 %, rest 10 %, no violations, the seed's look. */
+void render_job_options_init(render_job_options *o);
+
+typedef struct render_job_result {
+    long frames;                /* frames written */
+    int board_size;
+    int moves;                  /* game moves rendered */
+    int violations;             /* violations placed */
+} render_job_result;
+
+/* Runs the job.  The error message is the whole line to show (it names
+ * the file or option).  GS_ERR_NOBOARD when the game cannot be rendered
+ * (no game, a board size outside 5..GS_MAX_SIZE, no moves); the SGF
+ * reader's status for an unreadable game; GS_ERR_USAGE, GS_ERR_IO or
+ * GS_ERR_NOMEM otherwise.  On failure files already written stay. */
+gs_status render_job_run(const render_job_options *o, render_job_result *res, gs_error *err);
 
 #ifdef __cplusplus
 }

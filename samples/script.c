@@ -1,4 +1,4 @@
-/* samples/render_script.c: the timeline (render_script).
+/* samples/script.c: the timeline (render_script).
  *
  * A script is two time-ordered lists built once: hand key frames (where
  * the fingertips are, what they hold) and board events (a stone appears or
@@ -160,6 +160,9 @@ static void home(render_script *sc, gs_color side, double tx, double *hx, double
     *hy = s * (half_h(sc) + render_rng_range(&sc->rng, 200, 260));
 }
 
+/* The four neighbours of a point. */
+static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+
 typedef enum { TRIP_PLACE, TRIP_LIFT, TRIP_SLIDE } trip_kind;
 
 /* One trip of a hand: from its home to the point, down, act, up, home.
@@ -262,7 +265,6 @@ static int find_captures(const gs_position *b, gs_point p, gs_color victim, gs_p
     int n = b->size, count = 0;
     uint8_t mark[GS_MAX_SIZE * GS_MAX_SIZE];
     memset(mark, 0, sizeof mark);
-    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
     for (int d = 0; d < 4; d++) {
         int sx = p.x + dx[d], sy = p.y + dy[d];
         if (sx < 0 || sy < 0 || sx >= n || sy >= n) continue;
@@ -295,7 +297,6 @@ static int find_captures(const gs_position *b, gs_point p, gs_color victim, gs_p
 static int liberties_of_single(const gs_position *b, gs_point p, gs_point *lib)
 {
     int n = b->size, count = 0;
-    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
     gs_color c = gs_position_get(b, p.x, p.y);
     for (int d = 0; d < 4; d++) {
         int ax = p.x + dx[d], ay = p.y + dy[d];
@@ -331,7 +332,9 @@ static void plan_violations(render_script *sc, const gs_move *moves, int nmoves,
     int ncand[RENDER_V_COUNT_] = {0};
     for (int v = 0; v < RENDER_V_COUNT_; v++) {
         plan[v] = -1;
-        if (sc->o.violations & (1u << v)) cand[v] = malloc(sizeof(int) * (size_t)(nmoves + 1));
+        if (!(sc->o.violations & (1u << v))) continue;
+        cand[v] = malloc(sizeof(int) * (size_t)(nmoves + 1));
+        if (!cand[v]) sc->oom = true;  /* fails the script, as any other allocation */
     }
     gs_position b = sc->board;
     for (int i = 0; i < nmoves; i++) {
@@ -348,8 +351,7 @@ static void plan_violations(render_script *sc, const gs_move *moves, int nmoves,
         if (cand[RENDER_V_DOUBLE_MOVE] && !early) cand[RENDER_V_DOUBLE_MOVE][ncand[RENDER_V_DOUBLE_MOVE]++] = i;
         if (cand[RENDER_V_MOVED_STONE] && !early) cand[RENDER_V_MOVED_STONE][ncand[RENDER_V_MOVED_STONE]++] = i;
         if (cand[RENDER_V_WRONG_CAPTURE]) {
-            static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-            for (int d = 0; d < 4; d++) {
+                    for (int d = 0; d < 4; d++) {
                 int ax = m->pt.x + dx[d], ay = m->pt.y + dy[d];
                 if (ax >= 0 && ay >= 0 && ax < n && ay < n && gs_position_get(&b, ax, ay) == gs_color_other(m->color)) {
                     cand[RENDER_V_WRONG_CAPTURE][ncand[RENDER_V_WRONG_CAPTURE]++] = i;
@@ -393,8 +395,7 @@ static bool free_point(render_script *sc, const gs_move *moves, int nmoves, int 
         gs_position_set(&tmp, x, y, GS_BLACK);
         if (liberties_of_single(&tmp, p, NULL) < 2) continue;
         bool lonely = true;
-        static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-        for (int d = 0; d < 4; d++) {
+            for (int d = 0; d < 4; d++) {
             int ax = x + dx[d], ay = y + dy[d];
             if (ax >= 0 && ay >= 0 && ax < n && ay < n && gs_position_get(&sc->board, ax, ay) != GS_EMPTY) lonely = false;
         }
@@ -405,32 +406,171 @@ static bool free_point(render_script *sc, const gs_move *moves, int nmoves, int 
     return false;
 }
 
+/* The seeded wrong capture after move i: a neighbouring stone of the
+ * opponent's that was not captured is lifted, then put back. */
+static void seed_wrong_capture(render_script *sc, const gs_move *m, int num)
+{
+    gs_color mover = m->color, opp = gs_color_other(mover);
+    int size = sc->size;
+    int start = (int)(render_rng_uniform(&sc->rng) * 4);
+    for (int d0 = 0; d0 < 4; d0++) {
+        int d = (start + d0) % 4, ax = m->pt.x + dx[d], ay = m->pt.y + dy[d];
+        if (ax < 0 || ay < 0 || ax >= size || ay >= size || gs_position_get(&sc->board, ax, ay) != opp) continue;
+        gs_point q = {(int8_t)ax, (int8_t)ay};
+        double tl = trip(sc, mover, TRIP_LIFT, q, q, opp, 0, false);
+        add_violation(sc, RENDER_V_WRONG_CAPTURE, num, q, tl);
+        /* the opponent objects and the stone goes back (Art. 18:
+         * "put them back"); a game that went on without it would
+         * leave the record's later moves illegal */
+        sc->t += dur(sc, 800, 1600);
+        trip(sc, opp, TRIP_PLACE, q, q, opp, 0, false);
+        break;
+    }
+}
+
+/* The seeded ko retake after move m, which captured the single stone X:
+ * the opponent retakes at once, then the players undo it. */
+static void seed_ko_retake(render_script *sc, const gs_move *m, gs_point X)
+{
+    gs_color mover = m->color, opp = gs_color_other(mover);
+    gs_point lib;
+    if (liberties_of_single(&sc->board, m->pt, &lib) != 1 || lib.x != X.x || lib.y != X.y) return;
+    sc->t += dur(sc, 300, 700);
+    double tr = trip(sc, opp, TRIP_PLACE, X, X, opp, 0, false);
+    add_violation(sc, RENDER_V_KO_RETAKE, sc->nplaced + 1, X, tr);
+    trip(sc, opp, TRIP_LIFT, m->pt, m->pt, mover, 0, false);
+    sc->t += dur(sc, 800, 1500);
+    trip(sc, opp, TRIP_LIFT, X, X, opp, 0, false);
+    trip(sc, mover, TRIP_PLACE, m->pt, m->pt, mover, 0, false);
+}
+
+/* The seeded double move after move i: the mover plays a second stone on
+ * a quiet point no later move uses. */
+static void seed_double_move(render_script *sc, const gs_move *moves, int nmoves, int i)
+{
+    gs_color mover = moves[i].color;
+    gs_point q;
+    if (!free_point(sc, moves, nmoves, i + 1, &q)) return;
+    sc->t += dur(sc, 200, 600);
+    int n2 = sc->nplaced + 1;
+    double td = trip(sc, mover, TRIP_PLACE, q, q, mover, n2, false);
+    add_placed(sc, (gs_move){mover, q, false});
+    add_violation(sc, RENDER_V_DOUBLE_MOVE, n2, q, td);
+}
+
+/* Whether the stone at (x, y) can be pushed to (qx, qy) quietly: an empty
+ * point on the board no later move uses, where the stone keeps two
+ * liberties and captures nothing. */
+static bool quiet_push(const render_script *sc, const gs_move *moves, int nmoves, int from, int x, int y, int qx,
+                       int qy)
+{
+    int size = sc->size;
+    if (qx < 0 || qy < 0 || qx >= size || qy >= size || gs_position_get(&sc->board, qx, qy) != GS_EMPTY) return false;
+    if (in_future(moves, nmoves, from, qx, qy)) return false;
+    gs_position tmp = sc->board;
+    gs_color c = gs_position_get(&tmp, x, y);
+    gs_position_set(&tmp, x, y, GS_EMPTY);
+    gs_position_set(&tmp, qx, qy, c);
+    gs_point q = {(int8_t)qx, (int8_t)qy}, dummy[GS_MAX_SIZE * GS_MAX_SIZE];
+    int libs = 0;
+    for (int e = 0; e < 4; e++) {
+        int ax = qx + dx[e], ay = qy + dy[e];
+        if (ax >= 0 && ay >= 0 && ax < size && ay < size && gs_position_get(&tmp, ax, ay) == GS_EMPTY) libs++;
+    }
+    return libs >= 2 && find_captures(&tmp, q, gs_color_other(c), dummy) == 0;
+}
+
+/* The seeded moved stone after move i: a sleeve or a careless finger
+ * pushes a stone one point over. */
+static void seed_moved_stone(render_script *sc, const gs_move *moves, int nmoves, int i)
+{
+    const gs_move *m = &moves[i];
+    int size = sc->size;
+    for (int tries = 0; tries < 300; tries++) {
+        int x = (int)(render_rng_uniform(&sc->rng) * size), y = (int)(render_rng_uniform(&sc->rng) * size);
+        if (gs_position_get(&sc->board, x, y) == GS_EMPTY || (x == m->pt.x && y == m->pt.y)) continue;
+        if (in_future(moves, nmoves, i + 1, x, y)) continue;
+        int d = (int)(render_rng_uniform(&sc->rng) * 4);
+        int qx = x + dx[d], qy = y + dy[d];
+        if (!quiet_push(sc, moves, nmoves, i + 1, x, y, qx, qy)) continue;
+        gs_color c = gs_position_get(&sc->board, x, y);
+        gs_point q = {(int8_t)qx, (int8_t)qy};
+        sc->t += dur(sc, 300, 800);
+        gs_color side = render_rng_uniform(&sc->rng) < 0.5 ? GS_BLACK : GS_WHITE;
+        double tm = trip(sc, side, TRIP_SLIDE, (gs_point){(int8_t)x, (int8_t)y}, q, c, 0, false);
+        add_violation(sc, RENDER_V_MOVED_STONE, sc->nplaced, q, tm);
+        return;
+    }
+}
+
+/* Move i on the table (entry num of the rendered sequence): a pass is a
+ * pause; a stone is placed (after clearing a stone a violation left on
+ * its point) and its captures lifted, unless this is the move that misses
+ * them; then the violations planned for this move. */
+static void play_move(render_script *sc, const gs_move *moves, int nmoves, int i, const int plan[RENDER_V_COUNT_])
+{
+    const gs_move *m = &moves[i];
+    gs_color mover = m->color, opp = gs_color_other(mover);
+    if (i > 0) pause_(sc, mover);
+    if (m->pass) {
+        sc->t += dur(sc, 600, 1200);
+        int num = add_placed(sc, *m);
+        add_event(sc, (bevent){sc->t, -1, -1, 0, 0, 0, 0, num});
+        return;
+    }
+    if (gs_position_get(&sc->board, m->pt.x, m->pt.y) != GS_EMPTY) {
+        /* a violation left a stone here: the mover clears it first */
+        trip(sc, mover, TRIP_LIFT, m->pt, m->pt, gs_position_get(&sc->board, m->pt.x, m->pt.y), 0, false);
+    }
+    bool hover = (int)(render_rng_uniform(&sc->rng) * 100) < sc->o.hover_pct;
+    int num = sc->nplaced + 1;
+    double tp = trip(sc, mover, TRIP_PLACE, m->pt, m->pt, mover, num, hover);
+    add_placed(sc, *m);
+    gs_point cap[GS_MAX_SIZE * GS_MAX_SIZE];
+    int nc = find_captures(&sc->board, m->pt, opp, cap);
+    if (plan[RENDER_V_MISSED_CAPTURE] == i && nc > 0) {
+        add_violation(sc, RENDER_V_MISSED_CAPTURE, num, cap[0], tp);
+    } else {
+        for (int k = 0; k < nc; k++) trip(sc, mover, TRIP_LIFT, cap[k], cap[k], opp, 0, false);
+    }
+    if (plan[RENDER_V_WRONG_CAPTURE] == i) seed_wrong_capture(sc, m, num);
+    if (plan[RENDER_V_KO_RETAKE] == i && nc == 1 && plan[RENDER_V_MISSED_CAPTURE] != i) seed_ko_retake(sc, m, cap[0]);
+    if (plan[RENDER_V_DOUBLE_MOVE] == i) seed_double_move(sc, moves, nmoves, i);
+    if (plan[RENDER_V_MOVED_STONE] == i) seed_moved_stone(sc, moves, nmoves, i);
+}
+
+static gs_status script_check(int size, const gs_move *moves, int nmoves, const render_script_options *o,
+                              gs_error *err)
+{
+    if (size < 5 || size > GS_MAX_SIZE)
+        return gs_error_set(err, GS_ERR_USAGE, "board size %d out of range (5..%d)", size, GS_MAX_SIZE);
+    if (nmoves < 0 || (nmoves > 0 && !moves)) return gs_error_set(err, GS_ERR_USAGE, "no move list");
+    for (int i = 0; i < nmoves; i++) {
+        const gs_move *m = &moves[i];
+        if (m->color != GS_BLACK && m->color != GS_WHITE)
+            return gs_error_set(err, GS_ERR_USAGE, "move %d: no colour", i + 1);
+        if (!m->pass && (m->pt.x < 0 || m->pt.y < 0 || m->pt.x >= size || m->pt.y >= size))
+            return gs_error_set(err, GS_ERR_USAGE, "move %d: off a %dx%d board", i + 1, size, size);
+    }
+    if (!o || !(o->pace > 0.01 && o->pace <= 100)) return gs_error_set(err, GS_ERR_USAGE, "pace must be in 0.01..100");
+    return GS_OK;
+}
+
+/* Violations in time order (insertion sort: a handful, kept stable). */
+static void sort_violations(render_script *sc)
+{
+    for (int a = 1; a < sc->nviol; a++)
+        for (int b = a; b > 0 && sc->viol[b].t_ms < sc->viol[b - 1].t_ms; b--) {
+            render_violation tmp = sc->viol[b];
+            sc->viol[b] = sc->viol[b - 1];
+            sc->viol[b - 1] = tmp;
+        }
+}
+
 render_script *render_script_create(int size, const gs_move *moves, int nmoves, const render_script_options *o,
                                     gs_error *err)
 {
-    if (size < 5 || size > GS_MAX_SIZE) {
-        gs_error_set(err, GS_ERR_USAGE, "board size %d out of range (5..%d)", size, GS_MAX_SIZE);
-        return NULL;
-    }
-    if (nmoves < 0 || (nmoves > 0 && !moves)) {
-        gs_error_set(err, GS_ERR_USAGE, "no move list");
-        return NULL;
-    }
-    for (int i = 0; i < nmoves; i++) {
-        const gs_move *m = &moves[i];
-        if (m->color != GS_BLACK && m->color != GS_WHITE) {
-            gs_error_set(err, GS_ERR_USAGE, "move %d: no colour", i + 1);
-            return NULL;
-        }
-        if (!m->pass && (m->pt.x < 0 || m->pt.y < 0 || m->pt.x >= size || m->pt.y >= size)) {
-            gs_error_set(err, GS_ERR_USAGE, "move %d: off a %dx%d board", i + 1, size, size);
-            return NULL;
-        }
-    }
-    if (!o || !(o->pace > 0.01 && o->pace <= 100)) {
-        gs_error_set(err, GS_ERR_USAGE, "pace must be in 0.01..100");
-        return NULL;
-    }
+    if (script_check(size, moves, nmoves, o, err) != GS_OK) return NULL;
     render_script *sc = calloc(1, sizeof *sc);
     if (!sc) { gs_error_set(err, GS_ERR_NOMEM, "out of memory"); return NULL; }
     sc->size = size;
@@ -443,121 +583,17 @@ render_script *render_script_create(int size, const gs_move *moves, int nmoves, 
         gs_error_set(err, GS_ERR_USAGE, "setup position is %dx%d, the game %dx%d", o->setup.size, o->setup.size, size, size);
         return NULL;
     }
-
     int plan[RENDER_V_COUNT_];
     plan_violations(sc, moves, nmoves, plan);
-
     sc->t = fmax(0, o->start_idle_ms);
-    for (int i = 0; i < nmoves; i++) {
-        const gs_move *m = &moves[i];
-        gs_color mover = m->color, opp = gs_color_other(mover);
-        if (i > 0) pause_(sc, mover);
-        if (m->pass) {
-            sc->t += dur(sc, 600, 1200);
-            int num = add_placed(sc, *m);
-            add_event(sc, (bevent){sc->t, -1, -1, 0, 0, 0, 0, num});
-            continue;
-        }
-        if (gs_position_get(&sc->board, m->pt.x, m->pt.y) != GS_EMPTY) {
-            /* a violation left a stone here: the mover clears it first */
-            trip(sc, mover, TRIP_LIFT, m->pt, m->pt, gs_position_get(&sc->board, m->pt.x, m->pt.y), 0, false);
-        }
-        bool hover = (int)(render_rng_uniform(&sc->rng) * 100) < o->hover_pct;
-        int num = sc->nplaced + 1;
-        double tp = trip(sc, mover, TRIP_PLACE, m->pt, m->pt, mover, num, hover);
-        add_placed(sc, *m);
-        gs_point cap[GS_MAX_SIZE * GS_MAX_SIZE];
-        int nc = find_captures(&sc->board, m->pt, opp, cap);
-        if (plan[RENDER_V_MISSED_CAPTURE] == i && nc > 0) {
-            add_violation(sc, RENDER_V_MISSED_CAPTURE, num, cap[0], tp);
-        } else {
-            for (int k = 0; k < nc; k++) trip(sc, mover, TRIP_LIFT, cap[k], cap[k], opp, 0, false);
-        }
-        if (plan[RENDER_V_WRONG_CAPTURE] == i) {
-            static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-            int start = (int)(render_rng_uniform(&sc->rng) * 4);
-            for (int d0 = 0; d0 < 4; d0++) {
-                int d = (start + d0) % 4, ax = m->pt.x + dx[d], ay = m->pt.y + dy[d];
-                if (ax < 0 || ay < 0 || ax >= size || ay >= size || gs_position_get(&sc->board, ax, ay) != opp) continue;
-                gs_point q = {(int8_t)ax, (int8_t)ay};
-                double tl = trip(sc, mover, TRIP_LIFT, q, q, opp, 0, false);
-                add_violation(sc, RENDER_V_WRONG_CAPTURE, num, q, tl);
-                /* the opponent objects and the stone goes back (Art. 18:
-                 * "put them back"); a game that went on without it would
-                 * leave the record's later moves illegal */
-                sc->t += dur(sc, 800, 1600);
-                trip(sc, opp, TRIP_PLACE, q, q, opp, 0, false);
-                break;
-            }
-        }
-        if (plan[RENDER_V_KO_RETAKE] == i && nc == 1 && plan[RENDER_V_MISSED_CAPTURE] != i) {
-            gs_point X = cap[0], lib;
-            if (liberties_of_single(&sc->board, m->pt, &lib) == 1 && lib.x == X.x && lib.y == X.y) {
-                /* the opponent retakes at once, then the players undo it */
-                sc->t += dur(sc, 300, 700);
-                double tr = trip(sc, opp, TRIP_PLACE, X, X, opp, 0, false);
-                add_violation(sc, RENDER_V_KO_RETAKE, sc->nplaced + 1, X, tr);
-                trip(sc, opp, TRIP_LIFT, m->pt, m->pt, mover, 0, false);
-                sc->t += dur(sc, 800, 1500);
-                trip(sc, opp, TRIP_LIFT, X, X, opp, 0, false);
-                trip(sc, mover, TRIP_PLACE, m->pt, m->pt, mover, 0, false);
-            }
-        }
-        if (plan[RENDER_V_DOUBLE_MOVE] == i) {
-            gs_point q;
-            if (free_point(sc, moves, nmoves, i + 1, &q)) {
-                sc->t += dur(sc, 200, 600);
-                int n2 = sc->nplaced + 1;
-                double td = trip(sc, mover, TRIP_PLACE, q, q, mover, n2, false);
-                add_placed(sc, (gs_move){mover, q, false});
-                add_violation(sc, RENDER_V_DOUBLE_MOVE, n2, q, td);
-            }
-        }
-        if (plan[RENDER_V_MOVED_STONE] == i) {
-            /* a sleeve or a careless finger pushes a stone one point over */
-            static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-            bool done = false;
-            for (int tries = 0; tries < 300 && !done; tries++) {
-                int x = (int)(render_rng_uniform(&sc->rng) * size), y = (int)(render_rng_uniform(&sc->rng) * size);
-                if (gs_position_get(&sc->board, x, y) == GS_EMPTY || (x == m->pt.x && y == m->pt.y)) continue;
-                if (in_future(moves, nmoves, i + 1, x, y)) continue;
-                int d = (int)(render_rng_uniform(&sc->rng) * 4);
-                int qx = x + dx[d], qy = y + dy[d];
-                if (qx < 0 || qy < 0 || qx >= size || qy >= size || gs_position_get(&sc->board, qx, qy) != GS_EMPTY) continue;
-                if (in_future(moves, nmoves, i + 1, qx, qy)) continue;
-                gs_position tmp = sc->board;
-                gs_color c = gs_position_get(&tmp, x, y);
-                gs_position_set(&tmp, x, y, GS_EMPTY);
-                gs_position_set(&tmp, qx, qy, c);
-                gs_point q = {(int8_t)qx, (int8_t)qy}, dummy[GS_MAX_SIZE * GS_MAX_SIZE];
-                /* keep it quiet: the moved stone keeps a liberty, captures nothing */
-                int libs = 0;
-                for (int e = 0; e < 4; e++) {
-                    int ax = qx + dx[e], ay = qy + dy[e];
-                    if (ax >= 0 && ay >= 0 && ax < size && ay < size && gs_position_get(&tmp, ax, ay) == GS_EMPTY) libs++;
-                }
-                if (libs < 2 || find_captures(&tmp, q, gs_color_other(c), dummy) > 0) continue;
-                sc->t += dur(sc, 300, 800);
-                gs_color side = render_rng_uniform(&sc->rng) < 0.5 ? GS_BLACK : GS_WHITE;
-                double tm = trip(sc, side, TRIP_SLIDE, (gs_point){(int8_t)x, (int8_t)y}, q, c, 0, false);
-                add_violation(sc, RENDER_V_MOVED_STONE, sc->nplaced, q, tm);
-                done = true;
-            }
-        }
-    }
+    for (int i = 0; i < nmoves; i++) play_move(sc, moves, nmoves, i, plan);
     sc->t += fmax(0, o->end_idle_ms);
     if (sc->oom) {
         render_script_destroy(sc);
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    /* violations in time order */
-    for (int a = 1; a < sc->nviol; a++)
-        for (int b = a; b > 0 && sc->viol[b].t_ms < sc->viol[b - 1].t_ms; b--) {
-            render_violation tmp = sc->viol[b];
-            sc->viol[b] = sc->viol[b - 1];
-            sc->viol[b - 1] = tmp;
-        }
+    sort_violations(sc);
     sc->cur_t = -1;
     return sc;
 }
