@@ -162,7 +162,7 @@ static gs_status apply_points(const sgf_node *n, const char *id, int size, gs_po
         return node_err(err, n, "%s", e.msg);
     gs_point *pts = malloc((cnt ? cnt : 1) * sizeof *pts);
     if (!pts) return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
-    sgf_prop_points(p, size, pts, cnt, &cnt, NULL);
+    (void)sgf_prop_points(p, size, pts, cnt, &cnt, NULL); /* the same values passed the count above */
     for (size_t i = 0; i < cnt; i++) gs_position_set(pos, pts[i].x, pts[i].y, c);
     free(pts);
     if (any && cnt) *any = true;
