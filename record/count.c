@@ -133,6 +133,8 @@ static gs_status read_photo(const record_count_options *o, count_input *in, reco
 /* The board of o->input (an SGF, a grid file or a photo, by suffix) into
  * out->pos; the komi and handicap to count with (the options', else the
  * SGF's) into in->komi and out->handicap. */
+/* out->error_file names the input for the messages about it; the photo
+ * loader's and the usage messages stand alone. */
 static gs_status read_input(const record_count_options *o, count_input *in, record_count_result *out,
                             gs_error *err)
 {
