@@ -72,11 +72,79 @@ static int parse_numbers(const char *s, double *out, int n)
     return (*s == 0 || *s == '#') ? 0 : -1;
 }
 
+/* Which lines a calibration file has shown so far. */
+typedef struct calib_seen {
+    int magic, size, corners, h, ncol;
+} calib_seen;
+
+/* One "key values" line after the header: the values into c.  Returns
+ * non-zero for a bad value; unknown keys (from a later version) are
+ * ignored. */
+static int parse_field(calib_data *c, const char *key, const char *s, calib_seen *seen)
+{
+    double v[9];
+    int bad = 0;
+    vision_grid *g = &c->grid;
+    if (strcmp(key, "image") == 0) {
+        bad = parse_numbers(s, v, 2) || v[0] < 0 || v[1] < 0 || v[0] > 100000 || v[1] > 100000;
+        if (!bad) { c->image_width = (int)v[0]; c->image_height = (int)v[1]; }
+    } else if (strcmp(key, "size") == 0) {
+        bad = parse_numbers(s, v, 1) || v[0] != floor(v[0]) || v[0] < 5 || v[0] > GS_MAX_SIZE;
+        if (!bad) { g->size = (int)v[0]; seen->size = 1; }
+    } else if (strcmp(key, "corners") == 0) {
+        bad = parse_numbers(s, v, 8);
+        if (!bad) { memcpy(g->corners, v, sizeof g->corners); seen->corners = 1; }
+    } else if (strcmp(key, "homography") == 0) {
+        bad = parse_numbers(s, v, 9);
+        if (!bad) { memcpy(g->H, v, sizeof g->H); seen->h = 1; }
+    } else if (strcmp(key, "distortion") == 0) {
+        bad = parse_numbers(s, v, 4) || fabs(v[0]) > 1 || v[3] < 0;
+        if (!bad) { g->k1 = v[0]; g->cx = v[1]; g->cy = v[2]; g->norm = v[3]; }
+    } else if (strcmp(key, "cell_aspect") == 0) {
+        bad = parse_numbers(s, v, 1) || v[0] <= 0.2 || v[0] > 5;
+        if (!bad) g->cell_aspect = v[0];
+    } else if (strcmp(key, "confidence") == 0) {
+        bad = parse_numbers(s, v, 1) || v[0] < 0 || v[0] > 1;
+        if (!bad) g->confidence = v[0];
+    } else if (strcmp(key, "colour_board") == 0) {
+        bad = parse_numbers(s, c->colour.board, 3);
+        seen->ncol += !bad;
+    } else if (strcmp(key, "colour_black") == 0) {
+        bad = parse_numbers(s, c->colour.black, 3);
+        seen->ncol += !bad;
+    } else if (strcmp(key, "colour_white") == 0) {
+        bad = parse_numbers(s, c->colour.white, 3);
+        seen->ncol += !bad;
+    } else if (strcmp(key, "colour_threshold") == 0) {
+        bad = parse_numbers(s, c->colour.threshold, 2);
+    }
+    return bad;
+}
+
+/* The whole file read: the required lines present and the corners a real
+ * board (H recomputed from them when the file has none). */
+static gs_status check_parsed(calib_data *c, const calib_seen *seen, gs_error *err)
+{
+    if (!seen->magic) return gs_error_set(err, GS_ERR_FORMAT, "empty file, not a goscribe calibration");
+    if (!seen->size) return gs_error_set(err, GS_ERR_FORMAT, "no 'size' line");
+    if (!seen->corners) return gs_error_set(err, GS_ERR_FORMAT, "no 'corners' line");
+    /* Check the corners (and recompute H when missing) through the one
+     * corner-to-grid function, so a file cannot hold a degenerate board. */
+    vision_grid chk;
+    gs_error e2;
+    if (vision_grid_from_corners(&chk, c->grid.size, (const double(*)[2])c->grid.corners, &e2) != GS_OK)
+        return gs_error_set(err, GS_ERR_FORMAT, "%s", e2.msg);
+    if (!seen->h) memcpy(c->grid.H, chk.H, sizeof chk.H);
+    if (c->grid.cell_aspect == 0) c->grid.cell_aspect = 1.0;
+    c->colour.valid = seen->ncol == 3;
+    return GS_OK;
+}
+
 gs_status calib_parse(calib_data *c, const char *text, gs_error *err)
 {
     calib_init(c);
-    int have_magic = 0, have_size = 0, have_corners = 0, have_h = 0, lineno = 0;
-    int ncol = 0;
+    calib_seen seen = {0};
+    int lineno = 0;
     const char *p = text;
     while (*p) {
         lineno++;
@@ -95,65 +163,19 @@ gs_status calib_parse(calib_data *c, const char *text, gs_error *err)
         size_t k = 0;
         while (*s && !isspace((unsigned char)*s) && k + 1 < sizeof key) key[k++] = *s++;
         key[k] = 0;
-        double v[9];
-        int bad = 0;
-        if (!have_magic) {
+        if (!seen.magic) {
+            double v;
             if (strcmp(key, "goscribe-calibration") != 0)
                 return gs_error_set(err, GS_ERR_FORMAT, "line %d: not a goscribe calibration file", lineno);
-            if (parse_numbers(s, v, 1) != 0 || v[0] != 1)
+            if (parse_numbers(s, &v, 1) != 0 || v != 1)
                 return gs_error_set(err, GS_ERR_FORMAT, "line %d: unsupported calibration version", lineno);
-            have_magic = 1;
+            seen.magic = 1;
             continue;
         }
-        vision_grid *g = &c->grid;
-        if (strcmp(key, "image") == 0) {
-            bad = parse_numbers(s, v, 2) || v[0] < 0 || v[1] < 0 || v[0] > 100000 || v[1] > 100000;
-            if (!bad) { c->image_width = (int)v[0]; c->image_height = (int)v[1]; }
-        } else if (strcmp(key, "size") == 0) {
-            bad = parse_numbers(s, v, 1) || v[0] != floor(v[0]) || v[0] < 5 || v[0] > GS_MAX_SIZE;
-            if (!bad) { g->size = (int)v[0]; have_size = 1; }
-        } else if (strcmp(key, "corners") == 0) {
-            bad = parse_numbers(s, v, 8);
-            if (!bad) { memcpy(g->corners, v, sizeof g->corners); have_corners = 1; }
-        } else if (strcmp(key, "homography") == 0) {
-            bad = parse_numbers(s, v, 9);
-            if (!bad) { memcpy(g->H, v, sizeof g->H); have_h = 1; }
-        } else if (strcmp(key, "distortion") == 0) {
-            bad = parse_numbers(s, v, 4) || fabs(v[0]) > 1 || v[3] < 0;
-            if (!bad) { g->k1 = v[0]; g->cx = v[1]; g->cy = v[2]; g->norm = v[3]; }
-        } else if (strcmp(key, "cell_aspect") == 0) {
-            bad = parse_numbers(s, v, 1) || v[0] <= 0.2 || v[0] > 5;
-            if (!bad) g->cell_aspect = v[0];
-        } else if (strcmp(key, "confidence") == 0) {
-            bad = parse_numbers(s, v, 1) || v[0] < 0 || v[0] > 1;
-            if (!bad) g->confidence = v[0];
-        } else if (strcmp(key, "colour_board") == 0) {
-            bad = parse_numbers(s, c->colour.board, 3);
-            ncol += !bad;
-        } else if (strcmp(key, "colour_black") == 0) {
-            bad = parse_numbers(s, c->colour.black, 3);
-            ncol += !bad;
-        } else if (strcmp(key, "colour_white") == 0) {
-            bad = parse_numbers(s, c->colour.white, 3);
-            ncol += !bad;
-        } else if (strcmp(key, "colour_threshold") == 0) {
-            bad = parse_numbers(s, c->colour.threshold, 2);
-        } /* other keys: from a later version, ignored */
-        if (bad) return gs_error_set(err, GS_ERR_FORMAT, "line %d: bad value for '%s'", lineno, key);
+        if (parse_field(c, key, s, &seen))
+            return gs_error_set(err, GS_ERR_FORMAT, "line %d: bad value for '%s'", lineno, key);
     }
-    if (!have_magic) return gs_error_set(err, GS_ERR_FORMAT, "empty file, not a goscribe calibration");
-    if (!have_size) return gs_error_set(err, GS_ERR_FORMAT, "no 'size' line");
-    if (!have_corners) return gs_error_set(err, GS_ERR_FORMAT, "no 'corners' line");
-    /* Check the corners (and recompute H when missing) through the one
-     * corner-to-grid function, so a file cannot hold a degenerate board. */
-    vision_grid chk;
-    gs_error e2;
-    if (vision_grid_from_corners(&chk, c->grid.size, (const double(*)[2])c->grid.corners, &e2) != GS_OK)
-        return gs_error_set(err, GS_ERR_FORMAT, "%s", e2.msg);
-    if (!have_h) memcpy(c->grid.H, chk.H, sizeof chk.H);
-    if (c->grid.cell_aspect == 0) c->grid.cell_aspect = 1.0;
-    c->colour.valid = ncol == 3;
-    return GS_OK;
+    return check_parsed(c, &seen, err);
 }
 
 gs_status calib_load(calib_data *c, const char *path, gs_error *err)
@@ -163,7 +185,7 @@ gs_status calib_load(calib_data *c, const char *path, gs_error *err)
     char buf[16384];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     int toolong = !feof(f);
-    fclose(f);
+    (void)fclose(f); /* opened for reading: a failed close loses nothing */
     if (toolong) return gs_error_set(err, GS_ERR_FORMAT, "%s: too large for a calibration file", path);
     buf[n] = 0;
     if (memchr(buf, 0, n)) return gs_error_set(err, GS_ERR_FORMAT, "%s: binary data, not a calibration file", path);

@@ -1,7 +1,11 @@
-/* calib/calib.h: the board calibration file ("board.cal").
+/* calib/calib.h: a board's grid found once and kept: the calibration
+ * file ("board.cal").
  *
- * What `goscribe calibrate` found, saved so that `scan` and `record` can
- * start from it (--calibration FILE).  A plain text file, one "key values"
+ * calib_make finds the board in a source (a photo, or the surest of the
+ * first frames of a video, photo folder or camera: capture/ and vision/),
+ * reads the colour model on the same frame and writes the file; `scan`
+ * and `record` start from it (--calibration FILE, calib_load) instead of
+ * finding the board again.  A plain text file, one "key values"
  * line each, '#' starts a comment, unknown keys are ignored (so later
  * versions can add fields):
  *
@@ -75,6 +79,42 @@ gs_status calib_colour_measure(const gs_image *img, const vision_grid *g, const 
 /* Adapts a calibration made on frames of one size to frames of another
  * (scales the grid); no-op when the sizes match or are unknown. */
 void calib_scale_to(calib_data *c, int width, int height);
+
+/* ---- a calibration made from a source (`goscribe calibrate`) ---- */
+
+typedef struct calib_make_options {
+    const char *source;          /* a photo, a video file, a folder of photos
+                                    or a camera (capture_open) */
+    const char *out_path;        /* the calibration file written */
+    int size;                    /* board size, 0 = detect (19 with corners) */
+    const double (*corners)[2];  /* NULL = find the board; else the four
+                                    outer intersections (vision_grid order) */
+    long frames;                 /* video/camera/folder: look at up to this
+                                    many frames, keep the surest grid */
+    const char *overlay_path;    /* PNG of that frame with the grid drawn
+                                    (green, corner 0 red); NULL = none */
+} calib_make_options;
+
+/* Defaults: 30 frames, size detected, no corners, no overlay. */
+void calib_make_options_init(calib_make_options *o);
+
+typedef struct calib_make_result {
+    calib_data cal;              /* what was written */
+    vision_grid_find_info fit;   /* the board finder's diagnostics of that
+                                    grid (zeros with corners) */
+    double ms, cpu_ms;           /* time of that grid's fit: wall, and CPU
+                                    of all threads */
+    gs_error colour_why;         /* why cal.colour is not valid */
+    const char *error_file;      /* on failure: the file err is about (to
+                                    print before it), or NULL */
+} calib_make_result;
+
+/* Finds the grid in o->source, measures the colour model on the same frame
+ * (none when the frame shows no wood or no stone of a colour: the file is
+ * written without it, colour_why says why), writes o->out_path and the
+ * overlay.  GS_ERR_NOBOARD when no frame shows a board; GS_ERR_IO /
+ * GS_ERR_FORMAT / GS_ERR_NOMEM for the source and the files. */
+gs_status calib_make(const calib_make_options *o, calib_make_result *out, gs_error *err);
 
 #ifdef __cplusplus
 }

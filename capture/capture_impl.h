@@ -23,6 +23,7 @@ struct capture_source {
     char last_error[320];
 };
 
+/* source.c: a new source over impl (NULL on no memory), and its last error. */
 capture_source *capture_new(capture_kind kind, const capture_ops *ops, void *impl);
 void capture_set_error(capture_source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

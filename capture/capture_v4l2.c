@@ -49,12 +49,14 @@ static int xioctl(int fd, unsigned long req, void *arg)
 static void cam_teardown(cam_impl *c)
 {
     if (c->fd < 0) return;
+    /* Tearing down is best effort: the device may already be gone (that is
+     * often why we are here), and nothing is left to do if a step fails. */
     enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    xioctl(c->fd, VIDIOC_STREAMOFF, &type);
+    (void)xioctl(c->fd, VIDIOC_STREAMOFF, &type);
     for (int i = 0; i < c->n_bufs; i++)
-        if (c->bufs[i].start && c->bufs[i].start != MAP_FAILED) v4l2_munmap(c->bufs[i].start, c->bufs[i].length);
+        if (c->bufs[i].start && c->bufs[i].start != MAP_FAILED) (void)v4l2_munmap(c->bufs[i].start, c->bufs[i].length);
     c->n_bufs = 0;
-    v4l2_close(c->fd);
+    (void)v4l2_close(c->fd);
     c->fd = -1;
 }
 
@@ -105,7 +107,7 @@ static int cam_start(cam_impl *c, char *msg, size_t msglen)
         parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
         parm.parm.capture.timeperframe.numerator = 1000;
         parm.parm.capture.timeperframe.denominator = (unsigned)(c->opt.fps * 1000.0 + 0.5);
-        xioctl(fd, VIDIOC_S_PARM, &parm); /* best effort: cameras may refuse */
+        (void)xioctl(fd, VIDIOC_S_PARM, &parm); /* best effort: cameras may refuse */
     }
     struct v4l2_requestbuffers req;
     memset(&req, 0, sizeof req);
@@ -143,7 +145,7 @@ static int cam_start(cam_impl *c, char *msg, size_t msglen)
 static void sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+    (void)nanosleep(&ts, NULL); /* cut short by a signal: the caller's loop sees it */
 }
 
 static capture_result cam_read(capture_source *s, const gs_image **frame, capture_info *info)
@@ -186,7 +188,7 @@ static capture_result cam_read(capture_source *s, const gs_image **frame, captur
             gs_image_destroy(c->frame);
             c->frame = gs_image_create(c->width, c->height, 3);
             if (!c->frame) {
-                xioctl(c->fd, VIDIOC_QBUF, &b);
+                (void)xioctl(c->fd, VIDIOC_QBUF, &b); /* the error below ends the source anyway */
                 capture_set_error(s, "out of memory");
                 return CAPTURE_ERROR;
             }
@@ -200,7 +202,9 @@ static capture_result cam_read(capture_source *s, const gs_image **frame, captur
         }
         info->t_ms = (double)b.timestamp.tv_sec * 1000.0 + (double)b.timestamp.tv_usec / 1000.0;
         if (!(info->t_ms > 0)) info->t_ms = gs_now_ms();
-        xioctl(c->fd, VIDIOC_QBUF, &b);
+        /* A buffer that cannot be queued again is one buffer fewer; when
+         * none is left the reads time out and the camera is reopened. */
+        (void)xioctl(c->fd, VIDIOC_QBUF, &b);
         *frame = c->frame;
         return CAPTURE_FRAME;
     }
@@ -301,9 +305,11 @@ static int list_one(const char *path, capture_device *d)
     if (fd < 0) return -1;
     struct v4l2_capability cap;
     memset(&cap, 0, sizeof cap);
-    if (v4l2_ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0) { v4l2_close(fd); return -1; }
+    /* Closing a device only listed, never streamed, cannot lose anything:
+     * its status is not looked at. */
+    if (v4l2_ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0) { (void)v4l2_close(fd); return -1; }
     uint32_t caps = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps : cap.capabilities;
-    if (!(caps & V4L2_CAP_VIDEO_CAPTURE)) { v4l2_close(fd); return -1; }
+    if (!(caps & V4L2_CAP_VIDEO_CAPTURE)) { (void)v4l2_close(fd); return -1; }
     memset(d, 0, sizeof *d);
     snprintf(d->path, sizeof d->path, "%s", path);
     snprintf(d->card, sizeof d->card, "%s", (const char *)cap.card);
@@ -333,7 +339,7 @@ static int list_one(const char *path, capture_device *d)
             if (fs.type != V4L2_FRMSIZE_TYPE_DISCRETE) break;
         }
     }
-    v4l2_close(fd);
+    (void)v4l2_close(fd);
     return 0;
 }
 

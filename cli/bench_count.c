@@ -1,9 +1,9 @@
 /* cli/bench_count.c: `goscribe bench count [SGF...]`: time of one count with
  * --dead auto (dead-stone estimate + area count) on the final positions of
- * 19x19 games, one core, as `goscribe count` runs it by default. */
+ * 19x19 games, one core, as `goscribe count` runs it by default
+ * (record_count_estimate, on the position record_count_load_sgf reads). */
 #include "cli/cli.h"
-#include "cli/cmd_count.h"
-#include "rules/rules.h"
+#include "record/record.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -89,8 +89,7 @@ static double time_count(const gs_position *pos, double komi, int *playouts, int
         rules_count_opts_init(&co);
         co.komi = komi;
         double t0 = gs_now_ms(), c0 = cpu_ms();
-        if (rules_estimate_dead(pos, NULL, est, err) == GS_OK &&
-            rules_count_position(pos, est->dead, &co, cnt, err) == GS_OK) {
+        if (record_count_estimate(pos, NULL, &co, est, cnt, err) == GS_OK) {
             ms = gs_now_ms() - t0;
             *cpu = cpu_ms() - c0;
             *playouts = est->playouts;
@@ -102,119 +101,154 @@ static double time_count(const gs_position *pos, double komi, int *playouts, int
     return ms;
 }
 
-int bench_count(int argc, char **argv)
+typedef struct bench_args {
+    long repeat;
+    bool all_sizes;
+    char **files;
+    int nfiles;
+    bool owned;           /* files found here (freed here), not argv's */
+} bench_args;
+
+static void bench_args_free(bench_args *a)
 {
-    long repeat = 3;
-    bool all_sizes = false;
-    char **files = NULL;
-    int nfiles = 0, cap = 0;
-    bool owned = false;
+    if (a->owned)
+        for (int f = 0; f < a->nfiles; f++) free(a->files[f]);
+    free(a->files);
+}
+
+/* Parses argv; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, bench_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->repeat = 3;
+    int cap = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             help(stdout);
-            free(files);
             return GS_EXIT_OK;
         } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], 1, 1000, &repeat)) {
+            if (cli_parse_int(argv[++i], 1, 1000, &a->repeat)) {
                 cli_error("bench count: --repeat wants 1..1000");
-                free(files);
                 return GS_EXIT_ERROR;
             }
         } else if (!strcmp(argv[i], "--all-sizes")) {
-            all_sizes = true;
+            a->all_sizes = true;
         } else if (argv[i][0] == '-') {
             cli_error("bench count: unknown option '%s' (try --help)", argv[i]);
-            free(files);
             return GS_EXIT_ERROR;
         } else {
-            if (nfiles == cap) {
+            if (a->nfiles == cap) {
                 cap = cap ? cap * 2 : 16;
-                char **nl = realloc(files, sizeof(char *) * (size_t)cap);
+                char **nl = realloc(a->files, sizeof(char *) * (size_t)cap);
                 if (!nl) {
-                    free(files);
                     cli_error("bench count: out of memory");
                     return GS_EXIT_ERROR;
                 }
-                files = nl;
+                a->files = nl;
             }
-            files[nfiles++] = argv[i];
+            a->files[a->nfiles++] = argv[i];
         }
     }
-    if (nfiles == 0) {
-        owned = true;
+    if (a->nfiles == 0) {
+        a->owned = true;
         static const char *dirs[] = {"../shared/data/games/kgs", "../../shared/data/games/kgs",
 #ifdef GS_SOURCE_DIR
                                      GS_SOURCE_DIR "/../shared/data/games/kgs",
 #endif
                                      NULL};
-        for (int k = 0; dirs[k] && nfiles == 0; k++) collect(dirs[k], &files, &nfiles, &cap, 0);
-        if (nfiles) qsort(files, (size_t)nfiles, sizeof *files, cmp_str);
+        for (int k = 0; dirs[k] && a->nfiles == 0; k++) collect(dirs[k], &a->files, &a->nfiles, &cap, 0);
+        if (a->nfiles) qsort(a->files, (size_t)a->nfiles, sizeof *a->files, cmp_str);
     }
+    return -1;
+}
 
-    int rc = GS_EXIT_OK, counted = 0;
-    double sum = 0, worst = 0, csum = 0, cworst = 0;
-    count_sgf_input *in = malloc(sizeof *in);
+/* The figures over the 19x19 positions (and the worst case). */
+typedef struct bench_sum {
+    int counted;
+    double sum, worst, csum, cworst;
+} bench_sum;
+
+/* Times the count of one file's final position; prints its line.  GS_OK
+ * also for a position skipped by size. */
+static gs_status bench_file(const bench_args *a, const char *file, record_count_sgf *in, bench_sum *s)
+{
+    gs_error err = {0};
+    if (record_count_load_sgf(file, in, &err) != GS_OK) {
+        cli_error("%s: %s", file, err.msg);
+        return err.status;
+    }
+    if (in->pos.size != 19 && !a->all_sizes) return GS_OK;
+    gs_status st = GS_OK;
+    double tot = 0, ctot = 0;
+    int playouts = 0, ndead = 0;
+    for (long r = 0; r < a->repeat; r++) {
+        double cpu = 0;
+        double ms = time_count(&in->pos, in->has_komi ? in->komi : RULES_DEFAULT_KOMI, &playouts, &ndead, &cpu, &err);
+        if (ms < 0) {
+            cli_error("%s: %s", file, err.msg);
+            st = GS_ERR_INTERNAL;
+            break;
+        }
+        tot += ms;
+        ctot += cpu;
+    }
+    double mean = tot / (double)a->repeat, cmean = ctot / (double)a->repeat;
+    printf("  %-60s %2dx%-2d %7.1f / %6.1f ms  %4d playouts  %3d dead\n", file, in->pos.size, in->pos.size, mean,
+           cmean, playouts, ndead);
+    if (in->pos.size == 19) {
+        s->sum += mean;
+        s->csum += cmean;
+        s->counted++;
+        if (mean > s->worst) s->worst = mean;
+        if (cmean > s->cworst) s->cworst = cmean;
+    }
+    return st;
+}
+
+/* The empty 19x19 board: the longest playouts, where the time budget
+ * applies. */
+static void bench_empty(bench_sum *s)
+{
+    gs_position empty;
+    gs_position_clear(&empty, 19);
+    gs_error err = {0};
+    int playouts = 0, ndead = 0;
+    double cpu = 0;
+    /* A failed count prints -1 ms here, as a figure nobody can mistake. */
+    double ms = time_count(&empty, RULES_DEFAULT_KOMI, &playouts, &ndead, &cpu, &err);
+    printf("  %-60s 19x19 %7.1f / %6.1f ms  %4d playouts (longest playouts)\n", "(empty board, worst case)", ms, cpu,
+           playouts);
+    if (ms > s->worst) s->worst = ms;
+    if (cpu > s->cworst) s->cworst = cpu;
+}
+
+int bench_count(int argc, char **argv)
+{
+    bench_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0) {
+        bench_args_free(&a);
+        return rc;
+    }
+    rc = GS_EXIT_OK;
+    bench_sum s = {0};
+    record_count_sgf *in = malloc(sizeof *in);
     if (!in) {
         cli_error("bench count: out of memory");
-        rc = GS_EXIT_ERROR;
-        goto out;
+        bench_args_free(&a);
+        return GS_EXIT_ERROR;
     }
-    printf("count --dead auto (estimate + area count), one thread, mean of %ld (wall ms / CPU ms):\n", repeat);
-    for (int f = 0; f < nfiles; f++) {
-        gs_error err = {0};
-        if (count_load_sgf(files[f], in, &err) != GS_OK) {
-            cli_error("%s: %s", files[f], err.msg);
-            rc = GS_EXIT_ERROR;
-            continue;
-        }
-        if (in->pos.size != 19 && !all_sizes) continue;
-        double tot = 0, ctot = 0;
-        int playouts = 0, ndead = 0;
-        for (long r = 0; r < repeat; r++) {
-            double cpu = 0;
-            double ms = time_count(&in->pos, in->has_komi ? in->komi : RULES_DEFAULT_KOMI, &playouts, &ndead, &cpu,
-                                   &err);
-            if (ms < 0) {
-                cli_error("%s: %s", files[f], err.msg);
-                rc = GS_EXIT_ERROR;
-                break;
-            }
-            tot += ms;
-            ctot += cpu;
-        }
-        double mean = tot / (double)repeat, cmean = ctot / (double)repeat;
-        printf("  %-60s %2dx%-2d %7.1f / %6.1f ms  %4d playouts  %3d dead\n", files[f], in->pos.size, in->pos.size,
-               mean, cmean, playouts, ndead);
-        if (in->pos.size == 19) {
-            sum += mean;
-            csum += cmean;
-            counted++;
-            if (mean > worst) worst = mean;
-            if (cmean > cworst) cworst = cmean;
-        }
-    }
-    {
-        gs_position empty;
-        gs_position_clear(&empty, 19);
-        gs_error err = {0};
-        int playouts = 0, ndead = 0;
-        double cpu = 0;
-        double ms = time_count(&empty, RULES_DEFAULT_KOMI, &playouts, &ndead, &cpu, &err);
-        printf("  %-60s 19x19 %7.1f / %6.1f ms  %4d playouts (longest playouts)\n", "(empty board, worst case)", ms,
-               cpu, playouts);
-        if (ms > worst) worst = ms;
-        if (cpu > cworst) cworst = cpu;
-    }
-    if (counted)
+    printf("count --dead auto (estimate + area count), one thread, mean of %ld (wall ms / CPU ms):\n", a.repeat);
+    for (int f = 0; f < a.nfiles; f++)
+        if (bench_file(&a, a.files[f], in, &s) != GS_OK) rc = GS_EXIT_ERROR;
+    bench_empty(&s);
+    if (s.counted)
         printf("19x19 games: %d, mean %.1f ms wall / %.1f ms CPU per count; worst %.1f ms wall / %.1f ms CPU "
                "(target < 1000 ms)\n",
-               counted, sum / counted, csum / counted, worst, cworst);
-    else printf("no 19x19 SGF given or found; worst case %.1f ms wall / %.1f ms CPU (target < 1000 ms)\n", worst,
-                cworst);
-out:
+               s.counted, s.sum / s.counted, s.csum / s.counted, s.worst, s.cworst);
+    else printf("no 19x19 SGF given or found; worst case %.1f ms wall / %.1f ms CPU (target < 1000 ms)\n", s.worst,
+                s.cworst);
     free(in);
-    if (owned)
-        for (int f = 0; f < nfiles; f++) free(files[f]);
-    free(files);
+    bench_args_free(&a);
     return rc;
 }

@@ -298,6 +298,134 @@ typedef struct record_run_stats {
 gs_status record_run(capture_source *src, const record_run_options *o, record_run_stats *stats,
                        gs_error *err);
 
+
+/* ================================================================== */
+/* record_count, record_check: a finished board counted and a recorded game
+ * checked, for `goscribe count`, `goscribe check` and `goscribe bench
+ * count`.  They sit here, on top of the rules (rules_count_position,
+ * rules_estimate_dead, rules_replay), the SGF reader and writer and the
+ * reading of a photo (vision_scan), because they are the record's last
+ * step: the count of the final position and its RE.
+ *
+ * Ownership: results are plain data in caller storage (large: allocate
+ * them); nothing is kept between calls.
+ */
+#include "rules/rules.h"
+
+/* What an SGF file gives the count: its final position (the main line
+ * replayed through the rules), komi, handicap, result and the final TB/TW
+ * marks if any.  Plain data. */
+typedef struct record_count_sgf {
+    gs_position pos;
+    double komi;          /* points; valid when has_komi */
+    bool has_komi;
+    int handicap;
+    char result[64];      /* RE, "" if absent */
+    bool has_marks;
+    gs_position marks;    /* TB -> GS_BLACK, TW -> GS_WHITE */
+} record_count_sgf;
+
+/* Reads path and replays its main line (rules_game_start, then
+ * rules_game_apply move by move; repetitions are played and flagged, not
+ * refused).  GS_ERR_IO / GS_ERR_FORMAT (an illegal move: its line, number
+ * and point) / GS_ERR_NOBOARD (no game, or a size outside 5..25). */
+gs_status record_count_load_sgf(const char *path, record_count_sgf *out, gs_error *err);
+
+/* Where the dead stones of a count come from. */
+typedef enum record_count_dead {
+    RECORD_COUNT_DEAD_AUTO = 0, /* estimated (rules_estimate_dead): an
+                                   ESTIMATE for the players to confirm */
+    RECORD_COUNT_DEAD_NONE,     /* every stone on the board is alive */
+    RECORD_COUNT_DEAD_MARKS,    /* implied by the SGF's final TB/TW marks */
+    RECORD_COUNT_DEAD_POINTS    /* the players' list: dead_points */
+} record_count_dead;
+
+/* "auto", "none", "marks", "points". */
+const char *record_count_dead_name(record_count_dead d);
+
+typedef struct record_count_options {
+    const char *input;        /* a photo, GAME.sgf or GRID.txt (by suffix) */
+    record_count_dead dead;
+    const char *dead_points;  /* DEAD_POINTS: "pd,qd" / "Q16 D4": each names
+                                 one stone, its whole chain is dead */
+    double komi;              /* points, used when has_komi; else the SGF's
+                                 KM, else 7.5 (0 with a handicap) */
+    bool has_komi;
+    int handicap;             /* < 0: the SGF's HA (0 for other inputs) */
+    int size_hint;            /* photo: board size hint, 0 = detect */
+    int playouts;             /* DEAD_AUTO: 0 = default (with the time
+                                 budget); else run exactly this many */
+    uint64_t seed;            /* DEAD_AUTO: 0 = the default fixed seed */
+    const char *overlay_path; /* photo only: PNG of the photo with each
+                                 side's area and the dead stones drawn */
+    const char *sgf_path;     /* SGF of the position with TB/TW, KM and RE */
+} record_count_options;
+
+/* Defaults: dead stones estimated, no komi or handicap given, no output
+ * files. */
+void record_count_options_init(record_count_options *o);
+
+typedef struct record_count_result {
+    const char *source;       /* "sgf", "grid" or "photo" (static) */
+    gs_position pos;          /* the board counted */
+    uint8_t dead[RULES_MAX_POINTS];  /* row-major, 1 = dead */
+    uint8_t seki[RULES_MAX_POINTS];  /* DEAD_AUTO: 1 = alive in seki */
+    bool estimate;            /* the dead stones are an estimate */
+    rules_estimate_result est;/* valid when estimate */
+    rules_count count;
+    int handicap;             /* the handicap counted */
+    char file_result[64];     /* the SGF's RE, "" if none */
+    double ms;                /* reading + dead stones + count (wall) */
+    const char *error_file;   /* on failure: the file err is about (to
+                                 print before it), or NULL */
+} record_count_result;
+
+/* Counts the board of o->input under the Chinese rules (area, in stones)
+ * with the dead stones o->dead says, then writes the overlay and the SGF
+ * when asked.  GS_ERR_NOBOARD: no board in the photo, no game in the SGF,
+ * or a size outside 5..25; GS_ERR_USAGE: an option the input cannot serve
+ * (--dead marks without marks, a bad dead point, an overlay without a
+ * photo); GS_ERR_IO / GS_ERR_FORMAT / GS_ERR_NOMEM otherwise. */
+gs_status record_count_run(const record_count_options *o, record_count_result *out, gs_error *err);
+
+/* The dead-stone estimate of pos (eo NULL = defaults) and then its area
+ * count with those stones dead (co NULL = defaults): `count --dead auto`
+ * without the reading, the work `goscribe bench count` times. */
+gs_status record_count_estimate(const gs_position *pos, const rules_estimate_options *eo,
+                                const rules_count_opts *co, rules_estimate_result *est, rules_count *cnt,
+                                gs_error *err);
+
+/* Stones in quarters, as the count prints them: 184.5 -> "184 1/2",
+ * 0.75 -> "3/4", 12 -> "12", -0.25 -> "-1/4". */
+void record_count_stones_format(double stones, char *buf, size_t len);
+
+typedef struct record_check_options {
+    double komi;              /* points, used when has_komi; else the file's
+                                 KM, else 7.5 */
+    bool has_komi;
+    rules_ko_policy ko_policy;/* FORBID: every repetition is illegal */
+} record_check_options;
+
+typedef struct record_check_result {
+    int size;
+    size_t moves;             /* main-line moves in the file */
+    double komi;              /* the komi counted */
+    int handicap;             /* the file's HA */
+    char recorded_result[64]; /* the file's RE, "" if none */
+    bool recorded_numeric;    /* RE holds a margin (rules_parse_result_points) */
+    bool matches_record;      /* ... and the count gives the same margin */
+    rules_replay_report report; /* illegal moves, events, the count */
+} record_check_result;
+
+/* Replays the main line of the SGF at path under the Chinese rules
+ * (rules_replay: illegal moves listed and void) and counts the final
+ * position with the dead stones of the last node's TB/TW marks.  Illegal
+ * moves are findings, not errors.  GS_ERR_NOBOARD for no game, a size
+ * outside 5..25 or a set-up that cannot be replayed; GS_ERR_IO /
+ * GS_ERR_FORMAT for the file, GS_ERR_NOMEM. */
+gs_status record_check_file(const char *path, const record_check_options *o, record_check_result *out,
+                            gs_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -198,6 +198,88 @@ static void search(seq_state *s, int depth, unsigned used, gs_color col)
     }
 }
 
+/* The points where the best order's final board differs from the view,
+ * flagged: captured stones still standing (missed capture), stones removed
+ * that were not captured (wrong capture), and with a single move the
+ * mover's own stones removed. */
+static void flag_irregular_points(ctx *c, const seq_state *s, int nA, int base)
+{
+    gs_point *missed = malloc(sizeof(gs_point) * RULES_MAX_POINTS * 3);
+    if (!missed) return; /* no memory: the moves stand, unflagged */
+    gs_point *wrong = missed + RULES_MAX_POINTS, *own = wrong + RULES_MAX_POINTS;
+    int nm = 0, nw = 0, no = 0;
+    gs_color last = c->out->moves[nA - 1].move.color;
+    for (int y = 0; y < c->n; y++)
+        for (int x = 0; x < c->n; x++) {
+            int i = y * c->n + x;
+            gs_color f = (gs_color)s->best_final.cell[i], ob = (gs_color)c->obs->cell[i];
+            gs_point p = {(int8_t)x, (int8_t)y};
+            if (f == ob) continue;
+            if (f == GS_EMPTY) missed[nm++] = p;
+            else if (nA == 1 && f == last) own[no++] = p;
+            else wrong[nw++] = p;
+        }
+    char l[80];
+    if (nm) {
+        list_points(c, missed, nm, l, sizeof l);
+        add_event(c, RULES_EV_MISSED_CAPTURE, gs_position_get(c->obs, missed[0].x, missed[0].y), base + nA, missed,
+                  nm,
+                  "%d captured stone%s still on the board (%s): the capture must be completed, "
+                  "capturing is part of the move", nm, nm == 1 ? "" : "s", l);
+    }
+    if (nw) {
+        list_points(c, wrong, nw, l, sizeof l);
+        add_event(c, RULES_EV_WRONG_CAPTURE, gs_position_get(&s->best_final, wrong[0].x, wrong[0].y), base + nA,
+                  wrong, nw, "%d stone%s removed that still had liberties (%s): put them back, warning", nw,
+                  nw == 1 ? "" : "s", l);
+    }
+    if (no) {
+        list_points(c, own, no, l, sizeof l);
+        add_event(c, RULES_EV_STONE_REMOVED, last, base + nA, own, no,
+                  "%s's own stone%s removed for no reason (%s): a placed stone never moves", cname(last),
+                  no == 1 ? "" : "s", l);
+    }
+    free(missed);
+}
+
+/* The best order found becomes the classification: its moves with their
+ * captures, the irregular points, a cycle and an ambiguous order. */
+static void take_best_order(ctx *c, const seq_state *s, const gs_point *A, const gs_color *Acol, int nA)
+{
+    rules_classification *o = c->out;
+    const rules_board *b0 = s->boards[0];
+    int base = rules_game_move_count(c->g);
+    o->nmoves = nA;
+    o->norders = s->norders;
+    gs_point cyc_pts[MAX_SEQ];
+    int ncyc = 0;
+    for (int d = 0; d < nA; d++) {
+        rules_classified_move *m = &o->moves[d];
+        int i = s->best_path[d];
+        m->move.color = Acol[i];
+        m->move.pass = false;
+        m->move.pt = A[i];
+        m->ncaptured = s->best_ncap[d];
+        for (int k = 0; k < m->ncaptured; k++) m->captured[k] = rules_board_point(b0, s->best_cap[d][k]);
+        if (s->best_cycle[d]) cyc_pts[ncyc++] = A[i];
+    }
+    flag_irregular_points(c, s, nA, base);
+    if (ncyc) {
+        char l[80];
+        list_points(c, cyc_pts, ncyc, l, sizeof l);
+        add_event(c, RULES_EV_CYCLE, GS_EMPTY, base + 1, cyc_pts, ncyc,
+                  "move at %s repeats an earlier whole-board position (triple ko, eternal life...): "
+                  "the event may declare no result, a draw or a replay", l);
+    }
+    if (s->norders > 1) {
+        gs_point pts[MAX_SEQ];
+        for (int d = 0; d < nA; d++) pts[d] = A[d];
+        add_event(c, RULES_EV_AMBIGUOUS_ORDER, GS_EMPTY, base + 1, pts, nA,
+                  "%d new stones fit %d different playing orders; the order given is one of them, "
+                  "confirm it from the record or the players", nA, s->norders);
+    }
+}
+
 /* Tries to explain the added stones as legal moves in alternation starting
  * with the side to move.  Returns true and fills moves/events if it can. */
 static bool explain_by_moves(ctx *c, const gs_point *A, const gs_color *Acol, int nA)
@@ -224,78 +306,7 @@ static bool explain_by_moves(ctx *c, const gs_point *A, const gs_color *Acol, in
             if (s->best_final.cell[i] != GS_EMPTY && c->obs->cell[i] == GS_EMPTY) lifted++;
         if (lifted >= 3) found = false;
     }
-    if (found) {
-        rules_classification *o = c->out;
-        const rules_board *b0 = s->boards[0];
-        int base = rules_game_move_count(g);
-        o->nmoves = nA;
-        o->norders = s->norders;
-        gs_point cyc_pts[MAX_SEQ];
-        int ncyc = 0;
-        for (int d = 0; d < nA; d++) {
-            rules_classified_move *m = &o->moves[d];
-            int i = s->best_path[d];
-            m->move.color = Acol[i];
-            m->move.pass = false;
-            m->move.pt = A[i];
-            m->ncaptured = s->best_ncap[d];
-            for (int k = 0; k < m->ncaptured; k++) m->captured[k] = rules_board_point(b0, s->best_cap[d][k]);
-            if (s->best_cycle[d]) cyc_pts[ncyc++] = A[i];
-        }
-        /* Irregular points of the best order. */
-        gs_point *missed = malloc(sizeof(gs_point) * RULES_MAX_POINTS * 3);
-        if (missed) {
-            gs_point *wrong = missed + RULES_MAX_POINTS, *own = wrong + RULES_MAX_POINTS;
-            int nm = 0, nw = 0, no = 0;
-            gs_color last = o->moves[nA - 1].move.color;
-            for (int y = 0; y < c->n; y++)
-                for (int x = 0; x < c->n; x++) {
-                    int i = y * c->n + x;
-                    gs_color f = (gs_color)s->best_final.cell[i], ob = (gs_color)c->obs->cell[i];
-                    gs_point p = {(int8_t)x, (int8_t)y};
-                    if (f == ob) continue;
-                    if (f == GS_EMPTY) missed[nm++] = p;
-                    else if (nA == 1 && f == last) own[no++] = p;
-                    else wrong[nw++] = p;
-                }
-            char l[80];
-            if (nm) {
-                list_points(c, missed, nm, l, sizeof l);
-                add_event(c, RULES_EV_MISSED_CAPTURE, gs_position_get(c->obs, missed[0].x, missed[0].y),
-                          base + nA, missed, nm,
-                          "%d captured stone%s still on the board (%s): the capture must be completed, "
-                          "capturing is part of the move", nm, nm == 1 ? "" : "s", l);
-            }
-            if (nw) {
-                list_points(c, wrong, nw, l, sizeof l);
-                add_event(c, RULES_EV_WRONG_CAPTURE, gs_position_get(&s->best_final, wrong[0].x, wrong[0].y),
-                          base + nA, wrong, nw,
-                          "%d stone%s removed that still had liberties (%s): put them back, warning",
-                          nw, nw == 1 ? "" : "s", l);
-            }
-            if (no) {
-                list_points(c, own, no, l, sizeof l);
-                add_event(c, RULES_EV_STONE_REMOVED, last, base + nA, own, no,
-                          "%s's own stone%s removed for no reason (%s): a placed stone never moves",
-                          cname(last), no == 1 ? "" : "s", l);
-            }
-            free(missed);
-        }
-        if (ncyc) {
-            char l[80];
-            list_points(c, cyc_pts, ncyc, l, sizeof l);
-            add_event(c, RULES_EV_CYCLE, GS_EMPTY, base + 1, cyc_pts, ncyc,
-                      "move at %s repeats an earlier whole-board position (triple ko, eternal life...): "
-                      "the event may declare no result, a draw or a replay", l);
-        }
-        if (s->norders > 1) {
-            gs_point pts[MAX_SEQ];
-            for (int d = 0; d < nA; d++) pts[d] = A[d];
-            add_event(c, RULES_EV_AMBIGUOUS_ORDER, GS_EMPTY, base + 1, pts, nA,
-                      "%d new stones fit %d different playing orders; the order given is one of them, "
-                      "confirm it from the record or the players", nA, s->norders);
-        }
-    }
+    if (found) take_best_order(c, s, A, Acol, nA);
     for (int d = 0; d <= nA; d++) rules_board_destroy(s->boards[d]);
     free(s);
     return found;
@@ -310,86 +321,91 @@ static int last_stone_move(const rules_game *g)
     return n > 0 && !rules_game_move(g, n - 1).pass ? n - 1 : -1;
 }
 
-/* Single new stone: the irregular cases.  Returns true if it produced the
- * classification (irregular), false to let the order search handle a
- * legal move. */
-static bool single_stone(ctx *c, gs_point p, gs_color col, const gs_point *R, const gs_color *Rcol, int nR)
+/* The new stone p of col came with exactly one stone of its colour gone
+ * (R[own]): the stone moved or, when it was the last move, was taken back. */
+static void flag_moved_stone(ctx *c, gs_point p, gs_color col, gs_point from)
+{
+    const rules_game *g = c->g;
+    char hp[8], hq[8];
+    rules_point_human(p, c->n, hp);
+    rules_point_human(from, c->n, hq);
+    /* Never a capture: a new stone cannot capture one of its own colour. */
+    int lm = last_stone_move(g);
+    gs_point pts[2] = {from, p};
+    if (col != rules_game_to_move(g) && lm >= 0 && rules_game_move(g, lm).color == col &&
+        rules_game_move(g, lm).pt.x == from.x && rules_game_move(g, lm).pt.y == from.y) {
+        add_event(c, RULES_EV_TAKE_BACK, col, lm + 1, pts, 2,
+                  "%s's last stone (move %d) lifted from %s and put down at %s: take-back, "
+                  "the stone goes back to %s, warning", cname(col), lm + 1, hq, hp, hq);
+    } else {
+        add_event(c, RULES_EV_MOVED_STONE, col, rules_game_move_count(g) + 1, pts, 2,
+                  "a %s stone vanished from %s and one appeared at %s: moved stone "
+                  "(or a stone knocked off while another was played); put it back",
+                  cname(col), hq, hp);
+    }
+}
+
+/* A stone of the side not to move: a double move after its own move, else
+ * a stone added out of turn. */
+static void flag_out_of_turn(ctx *c, gs_point p, gs_color col)
 {
     const rules_game *g = c->g;
     gs_color t = rules_game_to_move(g);
-    int num = rules_game_move_count(g) + 1;
-    char hp[8], hq[8];
+    int num = rules_game_move_count(g) + 1, lm = rules_game_move_count(g) - 1;
+    char hp[8];
     rules_point_human(p, c->n, hp);
-    /* Exactly one stone of the same colour vanished: the stone moved (or,
-     * if it was the last move, was taken back). */
-    int own = -1, nown = 0;
-    for (int i = 0; i < nR; i++)
-        if (Rcol[i] == col) {
-            own = i;
-            nown++;
-        }
-    if (nR == 1 && nown == 1) {
-        const rules_board *b = rules_game_board(g);
-        int idx = rules_board_index(b, p.x, p.y);
-        /* ...unless the new stone really captures that one (impossible for
-         * one's own colour), so it is never a capture. */
-        (void)idx;
-        rules_point_human(R[own], c->n, hq);
-        int lm = last_stone_move(g);
-        gs_point pts[2] = {R[own], p};
-        if (col != t && lm >= 0 && rules_game_move(g, lm).color == col && rules_game_move(g, lm).pt.x == R[own].x &&
-            rules_game_move(g, lm).pt.y == R[own].y) {
-            add_event(c, RULES_EV_TAKE_BACK, col, lm + 1, pts, 2,
-                      "%s's last stone (move %d) lifted from %s and put down at %s: take-back, "
-                      "the stone goes back to %s, warning", cname(col), lm + 1, hq, hp, hq);
-        } else {
-            add_event(c, RULES_EV_MOVED_STONE, col, num, pts, 2,
-                      "a %s stone vanished from %s and one appeared at %s: moved stone "
-                      "(or a stone knocked off while another was played); put it back",
-                      cname(col), hq, hp);
-        }
-        return true;
+    gs_point pts[1] = {p};
+    if (lm >= 0 && rules_game_move(g, lm).color == col && !rules_game_move(g, lm).pass) {
+        add_event(c, RULES_EV_DOUBLE_MOVE, col, num, pts, 1,
+                  "%s played twice in a row (%s after move %d): double move or unannounced pass by %s",
+                  cname(col), hp, lm + 1, cname(t));
+    } else {
+        add_event(c, RULES_EV_OUT_OF_TURN, col, num, pts, 1,
+                  "%s stone added at %s but it is %s's turn: stone added out of turn", cname(col), hp, cname(t));
     }
-    if (col != t) {
-        int lm = rules_game_move_count(g) - 1;
-        gs_point pts[1] = {p};
-        if (lm >= 0 && rules_game_move(g, lm).color == col && !rules_game_move(g, lm).pass) {
-            add_event(c, RULES_EV_DOUBLE_MOVE, col, num, pts, 1,
-                      "%s played twice in a row (%s after move %d): double move or unannounced pass by %s",
-                      cname(col), hp, lm + 1, cname(t));
-        } else {
-            add_event(c, RULES_EV_OUT_OF_TURN, col, num, pts, 1,
-                      "%s stone added at %s but it is %s's turn: stone added out of turn",
-                      cname(col), hp, cname(t));
+}
+
+/* The stones a suicide at p would leave without liberties: p and every
+ * stone of col in a group touching p.  Returns how many (pts[0] = p). */
+static int suicide_stones(const ctx *c, const rules_board *b, gs_point p, gs_color col, gs_point *pts)
+{
+    int np = 0;
+    pts[np++] = p;
+    for (int i = 0; i < c->n * c->n; i++) {
+        int x = i % c->n, y = i / c->n;
+        if (x == p.x && y == p.y) continue;
+        if (c->cur.cell[i] != col) continue;
+        int q = rules_board_index(b, x, y);
+        int nb = 0;
+        /* member of a group touching p with one liberty (p) */
+        int qx[4] = {p.x - 1, p.x + 1, p.x, p.x}, qy[4] = {p.y, p.y, p.y - 1, p.y + 1};
+        for (int k = 0; k < 4; k++) {
+            int r = rules_board_index(b, qx[k], qy[k]);
+            if (r != RULES_PASS && rules_board_at(b, r) == col &&
+                rules_board_group_id(b, r) == rules_board_group_id(b, q))
+                nb = 1;
         }
-        return true;
+        if (nb) pts[np++] = (gs_point){(int8_t)x, (int8_t)y};
     }
-    /* Side to move: the forbidden cases. */
+    return np;
+}
+
+/* A stone of the side to move on a forbidden point (suicide, ko retake,
+ * superko when repetitions are forbidden): flagged, true.  False for a
+ * point the order search should try as a move. */
+static bool flag_forbidden(ctx *c, gs_point p, gs_color col)
+{
+    const rules_game *g = c->g;
+    int num = rules_game_move_count(g) + 1;
+    char hp[8];
+    rules_point_human(p, c->n, hp);
     const rules_board *b = rules_game_board(g);
     int idx = rules_board_index(b, p.x, p.y);
     rules_legality l = rules_board_check(b, idx, col);
     if (l == RULES_ILLEGAL_SUPERKO || l == RULES_ILLEGAL_KO) l = rules_game_check(g, col, p);
     if (l == RULES_ILLEGAL_SUICIDE) {
-        /* name the stones left without liberties */
         gs_point pts[RULES_MAX_POINTS];
-        int np = 0;
-        pts[np++] = p;
-        for (int i = 0; i < c->n * c->n; i++) {
-            int x = i % c->n, y = i / c->n;
-            if (x == p.x && y == p.y) continue;
-            if (c->cur.cell[i] != col) continue;
-            int q = rules_board_index(b, x, y);
-            int nb = 0;
-            /* member of a group touching p with one liberty (p) */
-            int qx[4] = {p.x - 1, p.x + 1, p.x, p.x}, qy[4] = {p.y, p.y, p.y - 1, p.y + 1};
-            for (int k = 0; k < 4; k++) {
-                int r = rules_board_index(b, qx[k], qy[k]);
-                if (r != RULES_PASS && rules_board_at(b, r) == col &&
-                    rules_board_group_id(b, r) == rules_board_group_id(b, q))
-                    nb = 1;
-            }
-            if (nb) pts[np++] = (gs_point){(int8_t)x, (int8_t)y};
-        }
+        int np = suicide_stones(c, b, p, col, pts);
         add_event(c, RULES_EV_SUICIDE, col, num, pts, np,
                   "%s at %s is a forbidden point: the stone%s would have no liberties and capture nothing; "
                   "the move is void and counts as a pass", cname(col), hp, np > 1 ? "s" : "");
@@ -409,8 +425,31 @@ static bool single_stone(ctx *c, gs_point p, gs_color col, const gs_point *R, co
                   "the move is void", cname(col), hp);
         return true;
     }
-    if (l == RULES_ILLEGAL_OCCUPIED || l == RULES_ILLEGAL_OFFBOARD) return false;
-    return false;
+    return false; /* legal, occupied or off the board: the order search decides */
+}
+
+/* Single new stone: the irregular cases.  Returns true if it produced the
+ * classification (irregular), false to let the order search handle a
+ * legal move. */
+static bool single_stone(ctx *c, gs_point p, gs_color col, const gs_point *R, const gs_color *Rcol, int nR)
+{
+    /* Exactly one stone of the same colour vanished: the stone moved (or,
+     * if it was the last move, was taken back). */
+    int own = -1, nown = 0;
+    for (int i = 0; i < nR; i++)
+        if (Rcol[i] == col) {
+            own = i;
+            nown++;
+        }
+    if (nR == 1 && nown == 1) {
+        flag_moved_stone(c, p, col, R[own]);
+        return true;
+    }
+    if (col != rules_game_to_move(c->g)) {
+        flag_out_of_turn(c, p, col);
+        return true;
+    }
+    return flag_forbidden(c, p, col);
 }
 
 /* Moves and, in the same view, a stone pushed to a neighbouring empty point
@@ -484,6 +523,155 @@ bool rules_classification_push_shape(const rules_game *g, const gs_position *obs
 
 /* -------------------------------------------------------------- classify */
 
+/* How the view differs from the game's position: stones added (A), removed
+ * (R) and changed colour (X, with the observed colour). */
+typedef struct view_diff {
+    gs_point A[RULES_MAX_POINTS], R[RULES_MAX_POINTS], X[RULES_MAX_POINTS];
+    gs_color Acol[RULES_MAX_POINTS], Rcol[RULES_MAX_POINTS];
+    int nA, nR, nX, nAc[3];
+} view_diff;
+
+static gs_status diff_view(const ctx *c, view_diff *d, gs_error *err)
+{
+    d->nA = d->nR = d->nX = 0;
+    d->nAc[0] = d->nAc[1] = d->nAc[2] = 0;
+    for (int y = 0; y < c->n; y++)
+        for (int x = 0; x < c->n; x++) {
+            gs_color a = gs_position_get(&c->cur, x, y), b = gs_position_get(c->obs, x, y);
+            if (b > GS_WHITE) return gs_error_set(err, GS_ERR_USAGE, "observed position has a bad cell value");
+            gs_point p = {(int8_t)x, (int8_t)y};
+            if (a == b) continue;
+            if (a == GS_EMPTY) {
+                d->A[d->nA] = p;
+                d->Acol[d->nA++] = b;
+                d->nAc[b]++;
+            } else if (b == GS_EMPTY) {
+                d->R[d->nR] = p;
+                d->Rcol[d->nR++] = a;
+            } else {
+                d->X[d->nX++] = p;
+            }
+        }
+    return GS_OK;
+}
+
+/* Many changes and no legal sequence explains them. */
+static void flag_disturbed(ctx *c, const view_diff *d)
+{
+    int num = rules_game_move_count(c->g) + 1;
+    gs_point *all = malloc(sizeof(gs_point) * RULES_MAX_POINTS);
+    int na = 0;
+    if (all) {
+        for (int i = 0; i < d->nA; i++) all[na++] = d->A[i];
+        for (int i = 0; i < d->nR; i++) all[na++] = d->R[i];
+        for (int i = 0; i < d->nX; i++) all[na++] = d->X[i];
+    }
+    /* no memory for the list: the event without its points */
+    add_event(c, RULES_EV_BOARD_DISTURBED, GS_EMPTY, num, all ? all : d->A, all ? na : 0,
+              "the board changed in %d places (%d stones added, %d removed, %d changed colour) and no legal "
+              "sequence of moves explains it: board disturbed, replay from the record",
+              d->nA + d->nR + d->nX, d->nA, d->nR, d->nX);
+    free(all);
+}
+
+/* Only stones removed: the last stone lifted, a few stones removed for no
+ * reason, or a disturbed board. */
+static void flag_removed_only(ctx *c, const view_diff *d)
+{
+    const rules_game *g = c->g;
+    int lm = last_stone_move(g), nR = d->nR;
+    char l[80];
+    if (nR == 1 && lm >= 0 && rules_game_move(g, lm).pt.x == d->R[0].x && rules_game_move(g, lm).pt.y == d->R[0].y) {
+        rules_point_human(d->R[0], c->n, l);
+        add_event(c, RULES_EV_STONE_REMOVED, d->Rcol[0], lm + 1, d->R, 1,
+                  "%s's last stone (move %d, %s) was lifted off the board: a placed stone never moves "
+                  "(a take-back if it is put down elsewhere)", cname(d->Rcol[0]), lm + 1, l);
+        return;
+    }
+    if (nR >= DISTURBED_MIN) {
+        flag_disturbed(c, d);
+        return;
+    }
+    list_points(c, d->R, nR, l, sizeof l);
+    add_event(c, RULES_EV_STONE_REMOVED, nR && d->Rcol[0] == d->Rcol[nR - 1] ? d->Rcol[0] : GS_EMPTY,
+              rules_game_move_count(g) + 1, d->R, nR, "%d stone%s removed for no reason (%s): put back", nR,
+              nR == 1 ? "" : "s", l);
+}
+
+/* The view explained as legal moves in alternation (new stones and stones
+ * of the other colour where one stood, i.e. a capture then a move on the
+ * emptied point); a stone of one's own colour "removed" beside a new
+ * stone of that colour is more likely pushed there than the new stone a
+ * move, and the push wins when it explains the view as well.  *alternates
+ * gets whether the new stones alternate at all. */
+static bool explain_view_by_moves(ctx *c, const view_diff *d, bool *alternates)
+{
+    gs_point AX[MAX_SEQ];
+    gs_color AXcol[MAX_SEQ];
+    int nAX = 0, nAXc[3] = {d->nAc[0], d->nAc[1], d->nAc[2]};
+    for (int i = 0; i < d->nA && nAX < MAX_SEQ; i++) {
+        AX[nAX] = d->A[i];
+        AXcol[nAX++] = d->Acol[i];
+    }
+    for (int i = 0; i < d->nX && nAX < MAX_SEQ; i++) {
+        AX[nAX] = d->X[i];
+        AXcol[nAX] = gs_position_get(c->obs, d->X[i].x, d->X[i].y);
+        nAXc[AXcol[nAX++]]++;
+    }
+    /* Alternation: the side to move has as many new stones as the other,
+     * or one more. */
+    gs_color t = rules_game_to_move(c->g), o = gs_color_other(t);
+    *alternates = nAXc[t] == nAXc[o] || nAXc[t] == nAXc[o] + 1;
+    if (!*alternates || d->nA + d->nX > MAX_SEQ || !explain_by_moves(c, AX, AXcol, nAX)) return false;
+    rules_classification *out = c->out;
+    if (d->nX == 0 && rules_classification_push_shape(c->g, c->obs, out)) {
+        rules_classification *saved = malloc(sizeof *saved);
+        if (saved) { /* no memory: the moves stand */
+            memcpy(saved, out, sizeof *saved);
+            out->nmoves = out->nevents = out->norders = 0;
+            if (!moves_and_moved_stone(c, d->A, d->Acol, d->nA, d->R, d->Rcol, d->nR) ||
+                out->nevents > saved->nevents)
+                memcpy(out, saved, sizeof *saved);
+            free(saved);
+        }
+    }
+    return true;
+}
+
+/* No legal order: stones of both colours changed, or one side played
+ * twice (a few new stones), or a disturbed board. */
+static void flag_unexplained(ctx *c, const view_diff *d, bool alternates)
+{
+    int num = rules_game_move_count(c->g) + 1;
+    char l[80];
+    if (d->nX) {
+        if (d->nA + d->nR + d->nX >= DISTURBED_MIN) {
+            flag_disturbed(c, d);
+            return;
+        }
+        list_points(c, d->X, d->nX, l, sizeof l);
+        add_event(c, RULES_EV_COLOR_CHANGED, GS_EMPTY, num, d->X, d->nX,
+                  "%d stone%s changed colour (%s): a stone was swapped or misread; check the board", d->nX,
+                  d->nX == 1 ? "" : "s", l);
+        return;
+    }
+    if (!alternates && d->nA <= 4) {
+        gs_color t = rules_game_to_move(c->g), o = gs_color_other(t);
+        gs_color extra = d->nAc[o] > d->nAc[t] ? o : t;
+        gs_point pts[MAX_SEQ];
+        int np = 0;
+        for (int i = 0; i < d->nA && np < MAX_SEQ; i++)
+            if (d->Acol[i] == extra) pts[np++] = d->A[i];
+        list_points(c, pts, np, l, sizeof l);
+        add_event(c, RULES_EV_DOUBLE_MOVE, extra, num, pts, np,
+                  "%d new %s stones (%s) against %d %s: %s moved twice in a row "
+                  "(double move or unannounced pass)", d->nAc[extra], cname(extra), l,
+                  d->nAc[gs_color_other(extra)], cname(gs_color_other(extra)), cname(extra));
+        return;
+    }
+    flag_disturbed(c, d);
+}
+
 gs_status rules_classify(const rules_game *g, const gs_position *observed, rules_classification *out, gs_error *err)
 {
     memset(out, 0, offsetof(rules_classification, moves));
@@ -493,119 +681,19 @@ gs_status rules_classify(const rules_game *g, const gs_position *observed, rules
         return gs_error_set(err, GS_ERR_USAGE, "observed position size does not match the game");
     ctx c = {.g = g, .obs = observed, .n = observed->size, .out = out};
     rules_game_position(g, &c.cur);
-    const int n = c.n;
-    gs_point A[RULES_MAX_POINTS], R[RULES_MAX_POINTS], X[RULES_MAX_POINTS];
-    gs_color Acol[RULES_MAX_POINTS], Rcol[RULES_MAX_POINTS];
-    int nA = 0, nR = 0, nX = 0, nAc[3] = {0, 0, 0};
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++) {
-            gs_color a = gs_position_get(&c.cur, x, y), b = gs_position_get(observed, x, y);
-            if (b > GS_WHITE) return gs_error_set(err, GS_ERR_USAGE, "observed position has a bad cell value");
-            gs_point p = {(int8_t)x, (int8_t)y};
-            if (a == b) continue;
-            if (a == GS_EMPTY) {
-                A[nA] = p;
-                Acol[nA++] = b;
-                nAc[b]++;
-            } else if (b == GS_EMPTY) {
-                R[nR] = p;
-                Rcol[nR++] = a;
-            } else {
-                X[nX++] = p;
-            }
-        }
-    int num = rules_game_move_count(g) + 1;
-    gs_color t = rules_game_to_move(g);
-    char l[80];
-    if (nA + nR + nX == 0) {
-        out->unchanged = true;
-        return GS_OK;
+    view_diff diff, *d = &diff;
+    gs_status st = diff_view(&c, d, err);
+    if (st != GS_OK) return st;
+    bool alternates = false;
+    if (d->nA + d->nR + d->nX == 0) out->unchanged = true;
+    else if (d->nA == 0 && d->nX == 0) flag_removed_only(&c, d);
+    else if (d->nA == 1 && d->nX == 0 && single_stone(&c, d->A[0], d->Acol[0], d->R, d->Rcol, d->nR)) {
+        /* an irregular single stone, flagged */
+    } else if (explain_view_by_moves(&c, d, &alternates)) {
+        /* legal moves (perhaps with a pushed stone) */
+    } else if (!(d->nX == 0 && d->nR >= 1 && d->nA >= 2 && d->nA <= MAX_SEQ &&
+                 moves_and_moved_stone(&c, d->A, d->Acol, d->nA, d->R, d->Rcol, d->nR))) {
+        flag_unexplained(&c, d, alternates);
     }
-    if (nA == 0 && nX == 0) {
-        int lm = last_stone_move(g);
-        if (nR == 1 && lm >= 0 && rules_game_move(g, lm).pt.x == R[0].x && rules_game_move(g, lm).pt.y == R[0].y) {
-            rules_point_human(R[0], n, l);
-            add_event(&c, RULES_EV_STONE_REMOVED, Rcol[0], lm + 1, R, 1,
-                      "%s's last stone (move %d, %s) was lifted off the board: a placed stone never moves "
-                      "(a take-back if it is put down elsewhere)", cname(Rcol[0]), lm + 1, l);
-            return GS_OK;
-        }
-        if (nR >= DISTURBED_MIN) goto disturbed;
-        list_points(&c, R, nR, l, sizeof l);
-        add_event(&c, RULES_EV_STONE_REMOVED, nR && Rcol[0] == Rcol[nR - 1] ? Rcol[0] : GS_EMPTY, num, R, nR,
-                  "%d stone%s removed for no reason (%s): put back", nR, nR == 1 ? "" : "s", l);
-        return GS_OK;
-    }
-    if (nA == 1 && nX == 0 && single_stone(&c, A[0], Acol[0], R, Rcol, nR)) return GS_OK;
-    /* A stone of the other colour where one stood: a capture followed by a
-     * move on the emptied point, or a misread / swapped stone. */
-    gs_point AX[MAX_SEQ];
-    gs_color AXcol[MAX_SEQ];
-    int nAX = 0, nAXc[3] = {nAc[0], nAc[1], nAc[2]};
-    for (int i = 0; i < nA && nAX < MAX_SEQ; i++) {
-        AX[nAX] = A[i];
-        AXcol[nAX++] = Acol[i];
-    }
-    for (int i = 0; i < nX && nAX < MAX_SEQ; i++) {
-        AX[nAX] = X[i];
-        AXcol[nAX] = gs_position_get(observed, X[i].x, X[i].y);
-        nAXc[AXcol[nAX++]]++;
-    }
-    /* Alternation: the side to move has as many new stones as the other,
-     * or one more. */
-    gs_color o = gs_color_other(t);
-    bool alternates = nAXc[t] == nAXc[o] || nAXc[t] == nAXc[o] + 1;
-    if (alternates && nA + nX <= MAX_SEQ && explain_by_moves(&c, AX, AXcol, nAX)) {
-        /* a stone of one's own colour "removed" beside a new stone of that
-         * colour is more likely pushed there than the new stone a move:
-         * the push wins when it explains the view as well */
-        if (nX == 0 && rules_classification_push_shape(g, observed, out)) {
-            rules_classification *saved = malloc(sizeof *saved);
-            if (saved) {
-                memcpy(saved, out, sizeof *saved);
-                out->nmoves = out->nevents = out->norders = 0;
-                if (!moves_and_moved_stone(&c, A, Acol, nA, R, Rcol, nR) || out->nevents > saved->nevents)
-                    memcpy(out, saved, sizeof *saved);
-                free(saved);
-            }
-        }
-        return GS_OK;
-    }
-    if (nX == 0 && nR >= 1 && nA >= 2 && nA <= MAX_SEQ && moves_and_moved_stone(&c, A, Acol, nA, R, Rcol, nR))
-        return GS_OK;
-    if (nX) {
-        if (nA + nR + nX >= DISTURBED_MIN) goto disturbed;
-        list_points(&c, X, nX, l, sizeof l);
-        add_event(&c, RULES_EV_COLOR_CHANGED, GS_EMPTY, num, X, nX,
-                  "%d stone%s changed colour (%s): a stone was swapped or misread; check the board", nX,
-                  nX == 1 ? "" : "s", l);
-        return GS_OK;
-    }
-    if (!alternates && nA <= 4) {
-        gs_color extra = nAc[o] > nAc[t] ? o : t;
-        gs_point pts[MAX_SEQ];
-        int np = 0;
-        for (int i = 0; i < nA && np < MAX_SEQ; i++)
-            if (Acol[i] == extra) pts[np++] = A[i];
-        list_points(&c, pts, np, l, sizeof l);
-        add_event(&c, RULES_EV_DOUBLE_MOVE, extra, num, pts, np,
-                  "%d new %s stones (%s) against %d %s: %s moved twice in a row "
-                  "(double move or unannounced pass)", nAc[extra], cname(extra), l, nAc[gs_color_other(extra)],
-                  cname(gs_color_other(extra)), cname(extra));
-        return GS_OK;
-    }
-disturbed:;
-    gs_point *all = malloc(sizeof(gs_point) * RULES_MAX_POINTS);
-    int na = 0;
-    if (all) {
-        for (int i = 0; i < nA; i++) all[na++] = A[i];
-        for (int i = 0; i < nR; i++) all[na++] = R[i];
-        for (int i = 0; i < nX; i++) all[na++] = X[i];
-    }
-    add_event(&c, RULES_EV_BOARD_DISTURBED, GS_EMPTY, num, all ? all : A, all ? na : 0,
-              "the board changed in %d places (%d stones added, %d removed, %d changed colour) and no legal "
-              "sequence of moves explains it: board disturbed, replay from the record",
-              nA + nR + nX, nA, nR, nX);
-    free(all);
     return GS_OK;
 }

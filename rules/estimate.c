@@ -398,13 +398,9 @@ static int remove_captured(const gs_position *pos, gs_position *clean, uint8_t *
     return removed;
 }
 
-gs_status rules_estimate_dead(const gs_position *pos_in, const rules_estimate_options *opt,
-                              rules_estimate_result *out, gs_error *err)
+/* The options in force: the defaults, with what opt sets over them. */
+static rules_estimate_options merge_options(const rules_estimate_options *opt)
 {
-    if (!pos_in || !out || pos_in->size < RULES_MIN_SIZE || pos_in->size > GS_MAX_SIZE)
-        return gs_error_set(err, GS_ERR_USAGE, "estimate: board size must be %d..%d", RULES_MIN_SIZE,
-                            GS_MAX_SIZE);
-    double t0 = gs_now_ms(), c0 = thread_cpu_ms();
     rules_estimate_options o;
     rules_estimate_default_options(&o);
     if (opt) {
@@ -414,6 +410,176 @@ gs_status rules_estimate_dead(const gs_position *pos_in, const rules_estimate_op
         if (opt->seed) o.seed = opt->seed;
         o.to_move = opt->to_move;
     }
+    return o;
+}
+
+/* One playout on work (a copy of base): reply, local answer or random
+ * move, side after side, until two passes in a row; the area owners
+ * tallied into own_b / own_w. */
+static gs_status one_playout(playout_ctx *ctx, const rules_board *base, rules_board *work, gs_color col,
+                             uint64_t *rng, int *own_b, int *own_w, gs_error *err)
+{
+    if (rules_board_copy(work, base) != GS_OK) return gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
+    rules_board_set_superko(work, false);
+    ctx_load_empty(ctx, work);
+    int max_moves = 3 * ctx->n + 100;
+    int passes = 0, last = -1;
+    for (int m = 0; m < max_moves && passes < 2; m++) {
+        int mv = play_reply(ctx, work, col, last);
+        if (mv == RULES_PASS) mv = play_local(ctx, work, col, last, rng);
+        if (mv == RULES_PASS) mv = play_random(ctx, work, col, rng);
+        if (mv == RULES_PASS) {
+            rules_board_pass(work);
+            passes++;
+        } else {
+            passes = 0;
+        }
+        last = mv;
+        col = gs_color_other(col);
+    }
+    tally(ctx, work, own_b, own_w);
+    return GS_OK;
+}
+
+/* Runs up to o->playouts playouts from pos (stopping past the CPU time
+ * budget, counted from c0, after at least 16); the area owner counts in
+ * own_b / own_w, the number run in *played. */
+static gs_status run_playouts(const gs_position *pos, const rules_estimate_options *o, double c0, int *own_b,
+                              int *own_w, int *played, gs_error *err)
+{
+    *played = 0;
+    rules_board *base = rules_board_create(pos->size);
+    rules_board *work = rules_board_create(pos->size);
+    playout_ctx ctx;
+    bool ctx_ok = false;
+    gs_status st = GS_OK;
+    if (!base || !work) st = gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
+    if (st == GS_OK) st = rules_board_set_position(base, pos, err);
+    if (st == GS_OK) {
+        rules_board_set_superko(base, false); /* playouts need no history */
+        if (!(ctx_ok = ctx_init(&ctx, base))) st = gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
+    }
+    uint64_t rng = o->seed ? o->seed : 1;
+    for (int k = 0; st == GS_OK && k < o->playouts; k++) {
+        if (o->time_budget_ms > 0 && k >= 16 && thread_cpu_ms() - c0 > o->time_budget_ms) break;
+        gs_color col = o->to_move != GS_EMPTY ? o->to_move : (k & 1) ? GS_WHITE : GS_BLACK;
+        st = one_playout(&ctx, base, work, col, &rng, own_b, own_w, err);
+        if (st == GS_OK) (*played)++;
+    }
+    if (ctx_ok) ctx_free(&ctx);
+    rules_board_destroy(base);
+    rules_board_destroy(work);
+    return st;
+}
+
+/* What the playouts and Benson say of each chain (arrays of nch + 1). */
+typedef struct chain_verdicts {
+    int nch;
+    int lab[NP];          /* chain of each point, -1 for empty */
+    double *opp_share;    /* summed share of the opponent owning each point */
+    int *stones;
+    uint8_t *safe;        /* Benson: unconditionally alive */
+    uint8_t *certain_dead;/* Benson: inside a region vital to the enemy */
+    uint8_t *dead;
+    uint8_t *unsure;      /* share within 0.15 of the threshold */
+} chain_verdicts;
+
+static void verdicts_free(chain_verdicts *v)
+{
+    free(v->opp_share), free(v->stones), free(v->safe), free(v->certain_dead), free(v->dead), free(v->unsure);
+}
+
+/* Judges every chain of pos: safe (Benson) stays alive, certainly dead
+ * (Benson) is dead, else dead when the opponent owned its points in more
+ * than the threshold share of the playouts; marks out->dead / status. */
+static gs_status judge_chains(const gs_position *pos, uint8_t ben[2][NP], const int *own_b, const int *own_w,
+                              int played, const rules_estimate_options *o, chain_verdicts *v,
+                              rules_estimate_result *out, gs_error *err)
+{
+    int n = pos->size * pos->size;
+    v->nch = chains_of(pos, v->lab);
+    size_t m = (size_t)v->nch + 1;
+    v->opp_share = calloc(m, sizeof(double));
+    v->stones = calloc(m, sizeof(int));
+    v->safe = calloc(m, 1), v->certain_dead = calloc(m, 1), v->dead = calloc(m, 1), v->unsure = calloc(m, 1);
+    if (!v->opp_share || !v->stones || !v->safe || !v->certain_dead || !v->dead || !v->unsure)
+        return gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
+    for (int p = 0; p < n; p++) {
+        int ch = v->lab[p];
+        if (ch < 0) continue;
+        gs_color col = (gs_color)pos->cell[p];
+        int ci = col == GS_BLACK ? 0 : 1;
+        v->stones[ch]++;
+        v->opp_share[ch] += played ? (double)(col == GS_BLACK ? own_w[p] : own_b[p]) / played : 0;
+        if (ben[ci][p] == 1) v->safe[ch] = 1;
+        if (ben[1 - ci][p] == 2) v->certain_dead[ch] = 1;
+    }
+    for (int ch = 0; ch < v->nch; ch++) {
+        double share = v->stones[ch] ? v->opp_share[ch] / v->stones[ch] : 0;
+        if (v->safe[ch]) v->dead[ch] = 0;
+        else if (v->certain_dead[ch]) v->dead[ch] = 1;
+        else {
+            v->dead[ch] = share > o->dead_threshold;
+            if (share > o->dead_threshold - 0.15 && share < o->dead_threshold + 0.15) {
+                out->uncertain_chains++;
+                v->unsure[ch] = 1;
+            }
+        }
+    }
+    for (int p = 0; p < n; p++) {
+        int ch = v->lab[p];
+        if (ch < 0) continue;
+        if (v->dead[ch]) {
+            out->dead[p] = 1;
+            out->status[p] = RULES_ESTIMATE_DEAD;
+            if (pos->cell[p] == GS_BLACK) out->dead_black++;
+            else out->dead_white++;
+        } else if (v->safe[ch]) {
+            out->status[p] = RULES_ESTIMATE_SAFE;
+        }
+    }
+    return GS_OK;
+}
+
+/* Seki: two living chains of opposite colours sharing an empty point that
+ * the playouts leave to neither side (dame) in most of them. */
+static void mark_seki(const gs_position *pos, const chain_verdicts *v, const int *own_b, const int *own_w,
+                      int played, rules_estimate_result *out)
+{
+    int size = pos->size, n = size * size;
+    uint8_t *seki = calloc((size_t)v->nch + 1, 1);
+    if (!seki) return; /* no memory: no seki reported, the chains stay alive */
+    for (int p = 0; p < n; p++) {
+        if (pos->cell[p] != GS_EMPTY || !played) continue;
+        double dame_share = 1.0 - (double)(own_b[p] + own_w[p]) / played;
+        if (dame_share < 0.5) continue;
+        int x = p % size, y = p / size;
+        int q[4] = {x > 0 ? p - 1 : -1, x < size - 1 ? p + 1 : -1, y > 0 ? p - size : -1,
+                    y < size - 1 ? p + size : -1};
+        int bch = -1, wch = -1;
+        for (int k = 0; k < 4; k++) {
+            if (q[k] < 0 || v->lab[q[k]] < 0 || v->dead[v->lab[q[k]]]) continue;
+            if (pos->cell[q[k]] == GS_BLACK) bch = v->lab[q[k]];
+            else wch = v->lab[q[k]];
+        }
+        if (bch >= 0 && wch >= 0 && !v->safe[bch] && !v->safe[wch]) seki[bch] = seki[wch] = 1;
+    }
+    for (int p = 0; p < n; p++)
+        if (v->lab[p] >= 0 && seki[v->lab[p]]) {
+            out->status[p] = RULES_ESTIMATE_SEKI;
+            out->seki_stones++;
+        }
+    free(seki);
+}
+
+gs_status rules_estimate_dead(const gs_position *pos_in, const rules_estimate_options *opt,
+                              rules_estimate_result *out, gs_error *err)
+{
+    if (!pos_in || !out || pos_in->size < RULES_MIN_SIZE || pos_in->size > GS_MAX_SIZE)
+        return gs_error_set(err, GS_ERR_USAGE, "estimate: board size must be %d..%d", RULES_MIN_SIZE,
+                            GS_MAX_SIZE);
+    double t0 = gs_now_ms(), c0 = thread_cpu_ms();
+    rules_estimate_options o = merge_options(opt);
     memset(out, 0, sizeof *out);
     int size = pos_in->size, n = size * size;
     out->size = size;
@@ -428,145 +594,34 @@ gs_status rules_estimate_dead(const gs_position *pos_in, const rules_estimate_op
     rules_estimate_benson(pos, GS_WHITE, ben[1]);
 
     /* 2. Playouts. */
-    rules_board *base = rules_board_create(size);
-    rules_board *work = rules_board_create(size);
     int *own_b = calloc((size_t)n, sizeof(int)), *own_w = calloc((size_t)n, sizeof(int));
-    playout_ctx ctx;
-    bool ctx_ok = false;
-    gs_status st = GS_OK;
-    if (!base || !work || !own_b || !own_w) {
-        st = gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
-        goto done;
-    }
-    st = rules_board_set_position(base, pos, err);
-    if (st != GS_OK) goto done;
-    rules_board_set_superko(base, false); /* playouts need no history */
-    if (!(ctx_ok = ctx_init(&ctx, base))) {
-        st = gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
-        goto done;
-    }
-    uint64_t rng = o.seed ? o.seed : 1;
-    int max_moves = 3 * n + 100;
     int played = 0;
-    for (int k = 0; k < o.playouts; k++) {
-        if (o.time_budget_ms > 0 && k >= 16 && thread_cpu_ms() - c0 > o.time_budget_ms) break;
-        if (rules_board_copy(work, base) != GS_OK) {
-            st = gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
-            goto done;
-        }
-        rules_board_set_superko(work, false);
-        ctx_load_empty(&ctx, work);
-        gs_color col = o.to_move != GS_EMPTY ? o.to_move : (k & 1) ? GS_WHITE : GS_BLACK;
-        int passes = 0, last = -1;
-        for (int m = 0; m < max_moves && passes < 2; m++) {
-            int mv = play_reply(&ctx, work, col, last);
-            if (mv == RULES_PASS) mv = play_local(&ctx, work, col, last, &rng);
-            if (mv == RULES_PASS) mv = play_random(&ctx, work, col, &rng);
-            if (mv == RULES_PASS) {
-                rules_board_pass(work);
-                passes++;
-            } else {
-                passes = 0;
-            }
-            last = mv;
-            col = gs_color_other(col);
-        }
-        tally(&ctx, work, own_b, own_w);
-        played++;
+    gs_status st = own_b && own_w ? run_playouts(pos, &o, c0, own_b, own_w, &played, err)
+                                  : gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
+    if (st == GS_OK) {
+        out->playouts = played;
+        for (int p = 0; p < n; p++)
+            out->ownership[p] = played ? (float)(own_b[p] - own_w[p]) / (float)played : 0.0f;
     }
-    out->playouts = played;
-    for (int p = 0; p < n; p++)
-        out->ownership[p] = played ? (float)(own_b[p] - own_w[p]) / (float)played : 0.0f;
 
-    /* 3. Decide chain by chain. */
-    {
-        int lab[NP];
-        int nch = chains_of(pos, lab);
-        double *opp_share = calloc((size_t)nch + 1, sizeof(double));
-        int *stones = calloc((size_t)nch + 1, sizeof(int));
-        uint8_t *safe = calloc((size_t)nch + 1, 1), *certain_dead = calloc((size_t)nch + 1, 1);
-        uint8_t *dead = calloc((size_t)nch + 1, 1), *unsure = calloc((size_t)nch + 1, 1);
-        if (!opp_share || !stones || !safe || !certain_dead || !dead || !unsure) {
-            free(opp_share), free(stones), free(safe), free(certain_dead), free(dead), free(unsure);
-            st = gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
-            goto done;
-        }
-        for (int p = 0; p < n; p++) {
-            int ch = lab[p];
-            if (ch < 0) continue;
-            gs_color col = (gs_color)pos->cell[p];
-            int ci = col == GS_BLACK ? 0 : 1;
-            stones[ch]++;
-            opp_share[ch] += played ? (double)(col == GS_BLACK ? own_w[p] : own_b[p]) / played : 0;
-            if (ben[ci][p] == 1) safe[ch] = 1;
-            if (ben[1 - ci][p] == 2) certain_dead[ch] = 1;
-        }
-        for (int ch = 0; ch < nch; ch++) {
-            double share = stones[ch] ? opp_share[ch] / stones[ch] : 0;
-            if (safe[ch]) dead[ch] = 0;
-            else if (certain_dead[ch]) dead[ch] = 1;
-            else {
-                dead[ch] = share > o.dead_threshold;
-                if (share > o.dead_threshold - 0.15 && share < o.dead_threshold + 0.15) {
-                    out->uncertain_chains++;
-                    unsure[ch] = 1;
-                }
-            }
-        }
-        for (int p = 0; p < n; p++) {
-            int ch = lab[p];
-            if (ch < 0) continue;
-            if (dead[ch]) {
+    /* 3. Decide chain by chain, then seki. */
+    chain_verdicts *v = st == GS_OK ? calloc(1, sizeof *v) : NULL;
+    if (st == GS_OK && !v) st = gs_error_set(err, GS_ERR_NOMEM, "estimate: out of memory");
+    if (st == GS_OK) st = judge_chains(pos, ben, own_b, own_w, played, &o, v, out, err);
+    if (st == GS_OK) {
+        mark_seki(pos, v, own_b, own_w, played, out);
+        for (int p = 0; p < n; p++) out->uncertain[p] = v->lab[p] >= 0 && v->unsure[v->lab[p]];
+        /* Chains without a liberty were taken off before: dead too. */
+        for (int p = 0; p < n; p++)
+            if (gone[p]) {
                 out->dead[p] = 1;
                 out->status[p] = RULES_ESTIMATE_DEAD;
-                if (pos->cell[p] == GS_BLACK) out->dead_black++;
+                if (pos_in->cell[p] == GS_BLACK) out->dead_black++;
                 else out->dead_white++;
-            } else if (safe[ch]) {
-                out->status[p] = RULES_ESTIMATE_SAFE;
             }
-        }
-        /* Seki: two living chains of opposite colours sharing an empty point
-         * that the playouts leave to neither side (dame) in most of them. */
-        uint8_t *seki = calloc((size_t)nch + 1, 1);
-        if (seki) {
-            for (int p = 0; p < n; p++) {
-                if (pos->cell[p] != GS_EMPTY || !played) continue;
-                double dame_share = 1.0 - (double)(own_b[p] + own_w[p]) / played;
-                if (dame_share < 0.5) continue;
-                int x = p % size, y = p / size;
-                int q[4] = {x > 0 ? p - 1 : -1, x < size - 1 ? p + 1 : -1, y > 0 ? p - size : -1,
-                            y < size - 1 ? p + size : -1};
-                int bch = -1, wch = -1;
-                for (int k = 0; k < 4; k++) {
-                    if (q[k] < 0 || lab[q[k]] < 0 || dead[lab[q[k]]]) continue;
-                    if (pos->cell[q[k]] == GS_BLACK) bch = lab[q[k]];
-                    else wch = lab[q[k]];
-                }
-                if (bch >= 0 && wch >= 0 && !safe[bch] && !safe[wch]) seki[bch] = seki[wch] = 1;
-            }
-            for (int p = 0; p < n; p++)
-                if (lab[p] >= 0 && seki[lab[p]]) {
-                    out->status[p] = RULES_ESTIMATE_SEKI;
-                    out->seki_stones++;
-                }
-            free(seki);
-        }
-        for (int p = 0; p < n; p++) out->uncertain[p] = lab[p] >= 0 && unsure[lab[p]];
-        free(opp_share), free(stones), free(safe), free(certain_dead), free(dead), free(unsure);
     }
-
-    for (int p = 0; p < n; p++)
-        if (gone[p]) {
-            out->dead[p] = 1;
-            out->status[p] = RULES_ESTIMATE_DEAD;
-            if (pos_in->cell[p] == GS_BLACK) out->dead_black++;
-            else out->dead_white++;
-        }
-
-done:
-    if (ctx_ok) ctx_free(&ctx);
-    rules_board_destroy(base);
-    rules_board_destroy(work);
+    if (v) verdicts_free(v);
+    free(v);
     free(own_b);
     free(own_w);
     out->ms = gs_now_ms() - t0;

@@ -152,7 +152,8 @@ gs_status rules_game_setup(rules_game *g, gs_color c, gs_point p, gs_error *err)
     gs_status s = rules_board_set_position(g->board, &next, err);
     if (s != GS_OK) {
         gs_error err2;
-        rules_board_set_position(g->board, &g->setup, &err2);
+        /* back to the set-up that was accepted before: it cannot fail */
+        (void)rules_board_set_position(g->board, &g->setup, &err2);
         return s;
     }
     g->setup = next;
@@ -222,7 +223,8 @@ static rules_legality judge(const rules_game *g, gs_color c, gs_point p, rules_b
         /* rules_board_play would refuse the ko; rebuild it by hand on a
          * board set to the current position (prev keys reset). */
         gs_error e;
-        rules_board_set_position(t, &cur, &e);
+        /* the game's own current position: always a valid one */
+        (void)rules_board_set_position(t, &cur, &e);
     }
     rules_legality l2 = rules_board_play(t, idx, c);
     if (l2 != RULES_LEGAL) {
@@ -282,10 +284,10 @@ rules_legality rules_game_play(rules_game *g, gs_color c, gs_point p, rules_move
         /* Either a flagged cycle or a hash fluke: play without the
          * repetition test, then restore it. */
         rules_board_set_superko(g->board, false);
-        rules_board_play(g->board, idx, c);
+        (void)rules_board_play(g->board, idx, c); /* judged legal (or a flagged cycle) above */
         rules_board_set_superko(g->board, true);
     } else {
-        rules_board_play(g->board, idx, c);
+        (void)rules_board_play(g->board, idx, c); /* judged legal (or a flagged cycle) above */
     }
     rules_board_destroy(scratch);
     if (cycle) g->cycle = true;
@@ -314,11 +316,13 @@ bool rules_game_undo(rules_game *g)
     rules_board *b = rules_board_create(g->size);
     if (!b) return false;
     gs_error e;
-    rules_board_set_position(b, &g->setup, &e);
+    /* the set-up and the moves were all accepted once: replaying them
+     * cannot fail, their statuses are not looked at */
+    (void)rules_board_set_position(b, &g->setup, &e);
     rules_board_set_superko(b, false);  /* the recorded moves were accepted */
     for (int i = 0; i < n; i++) {
         if (g->moves[i].pass) rules_board_pass(b);
-        else rules_board_play(b, rules_board_index(b, g->moves[i].pt.x, g->moves[i].pt.y), g->moves[i].color);
+        else (void)rules_board_play(b, rules_board_index(b, g->moves[i].pt.x, g->moves[i].pt.y), g->moves[i].color);
     }
     rules_board_set_superko(b, true);
     rules_board_destroy(g->board);

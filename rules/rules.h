@@ -398,7 +398,8 @@ bool rules_parse_result_points(const char *re, double *points);
 
 /* ================================================================ points */
 
-/* "pd" (two letters + NUL); "" for a pass / off-board point. */
+/* "pd" (two letters + NUL, a..z then A..Z for 0..51); "" for a pass /
+ * off-board point.  The one SGF point writer (sgf_point_format calls it). */
 void rules_point_sgf(gs_point p, char buf[3]);
 /* "Q16": column letter skipping I, row from the bottom; "pass" when p is
  * off the board.  buf >= 8. */

@@ -11,7 +11,7 @@ out="$root/build-fuzz"
 mkdir -p "$out/sgf-corpus" "$out/sgf-artifacts"
 clang -g -O1 -std=c11 -D_DEFAULT_SOURCE -DGS_VERSION='"fuzz"' -I"$root" \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  "$root/tests/fuzz/sgf_fuzz.c" "$root"/sgf/sgf*.c "$root"/core/gs.c "$root"/core/buf.c "$root"/core/file.c -lm \
+  "$root/tests/fuzz/sgf_fuzz.c" "$root"/sgf/sgf*.c "$root"/rules/points.c "$root"/core/gs.c "$root"/core/buf.c "$root"/core/file.c -lm \
   -o "$out/sgf_fuzz" || { echo "cannot build the fuzz target"; exit 1; }
 log="$out/sgf-fuzz.log"
 start=$(date +%s)

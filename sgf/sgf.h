@@ -181,7 +181,8 @@ gs_status sgf_save(const sgf_tree *t, const char *path, gs_error *err);
  * false for anything else (wrong length, letter off the board). */
 bool sgf_point_parse(const char *v, size_t len, int size, gs_point *p, bool *pass);
 
-/* Writes the two letters of p (0..51) into buf[3] (NUL-terminated). */
+/* Writes the two letters of p (0..51) into buf[3] (NUL-terminated), as
+ * rules_point_sgf does; a coordinate outside 0..51 is written as 'a'. */
 void sgf_point_format(gs_point p, char buf[3]);
 
 /* Expands every value of a point-list property (AB, AW, AE, TB, TW, ...):

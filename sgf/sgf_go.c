@@ -2,6 +2,8 @@
  * reading a game's main line, and the builders a recorder uses. */
 #include "sgf/sgf_internal.h"
 
+#include "rules/rules.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -45,11 +47,11 @@ bool sgf_point_parse(const char *v, size_t len, int size, gs_point *p, bool *pas
 
 void sgf_point_format(gs_point p, char buf[3])
 {
-    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    int x = p.x < 0 || p.x > 51 ? 0 : p.x, y = p.y < 0 || p.y > 51 ? 0 : p.y;
-    buf[0] = letters[x];
-    buf[1] = letters[y];
-    buf[2] = '\0';
+    /* The letters are rules_point_sgf's (the one SGF point writer); an SGF
+     * point value always has two, so a coordinate outside 0..51 is written
+     * as 'a'. */
+    gs_point q = {(int8_t)(p.x < 0 || p.x > 51 ? 0 : p.x), (int8_t)(p.y < 0 || p.y > 51 ? 0 : p.y)};
+    rules_point_sgf(q, buf);
 }
 
 gs_status sgf_prop_points(const sgf_prop *p, int size, gs_point *out, size_t max,
@@ -160,7 +162,7 @@ static gs_status apply_points(const sgf_node *n, const char *id, int size, gs_po
         return node_err(err, n, "%s", e.msg);
     gs_point *pts = malloc((cnt ? cnt : 1) * sizeof *pts);
     if (!pts) return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
-    sgf_prop_points(p, size, pts, cnt, &cnt, NULL);
+    (void)sgf_prop_points(p, size, pts, cnt, &cnt, NULL); /* the same values passed the count above */
     for (size_t i = 0; i < cnt; i++) gs_position_set(pos, pts[i].x, pts[i].y, c);
     free(pts);
     if (any && cnt) *any = true;

@@ -12,7 +12,7 @@ fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if ! clang -g -O1 -std=c11 -D_DEFAULT_SOURCE -DGS_VERSION='"fuzz"' -I"$root" \
      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-     "$root/tests/fuzz/sgf_fuzz.c" "$root"/sgf/sgf*.c "$root"/core/gs.c "$root"/core/buf.c "$root"/core/file.c -lm \
+     "$root/tests/fuzz/sgf_fuzz.c" "$root"/sgf/sgf*.c "$root"/rules/points.c "$root"/core/gs.c "$root"/core/buf.c "$root"/core/file.c -lm \
      -o "$tmp/sgf_fuzz" 2> "$tmp/build.log"; then
   echo "FAIL: cannot build the fuzz target"; cat "$tmp/build.log"; exit 1
 fi

@@ -1,4 +1,5 @@
-/* tests/test_calib.c: the calibration file format (calib/calib.h). */
+/* tests/test_calib.c: the calibration file format and a calibration made
+ * from a source (calib/calib.h). */
 #include "cvshim/cvshim.h"
 #include "tests/testutil.h"
 
@@ -182,9 +183,63 @@ static void test_colour_model(void **state)
     gs_image_destroy(img);
 }
 
+/* calib_make with given corners on a picture without a board: the file is
+ * written and reads back, no colour model (with the reason), the overlay
+ * has the grid drawn in green and corner 0 in red. */
+static void test_make_with_corners(void **state)
+{
+    (void)state;
+    char img_path[64], cal_path[64], png[64];
+    int pid = (int)getpid();
+    snprintf(img_path, sizeof img_path, "/tmp/gs-test-calib-%d.png", pid);
+    snprintf(cal_path, sizeof cal_path, "/tmp/gs-test-calib-%d.cal", pid);
+    snprintf(png, sizeof png, "/tmp/gs-test-calib-%d-ov.png", pid);
+    gs_image *wall = gs_image_create(320, 240, 3);
+    assert_non_null(wall);
+    memset(wall->buf, 128, (size_t)wall->stride * (size_t)wall->height);
+    gs_error e = {0};
+    assert_int_equal(gs_image_write_png(wall, img_path, &e), GS_OK);
+    gs_image_destroy(wall);
+    double corners[4][2] = {{10, 10}, {300, 12}, {290, 230}, {20, 225}};
+    calib_make_options o;
+    calib_make_options_init(&o);
+    o.source = img_path;
+    o.out_path = cal_path;
+    o.size = 13;
+    o.corners = (const double(*)[2])corners;
+    o.overlay_path = png;
+    calib_make_result *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(calib_make(&o, r, &e), GS_OK);
+    assert_int_equal(r->cal.grid.size, 13);
+    assert_int_equal(r->cal.image_width, 320);
+    assert_false(r->cal.colour.valid);
+    assert_true(r->colour_why.msg[0] != 0);
+    calib_data back;
+    assert_int_equal(calib_load(&back, cal_path, &e), GS_OK);
+    assert_int_equal(back.grid.size, 13);
+    assert_true(fabs(back.grid.corners[2][0] - 290) < 1e-3);
+    gs_image *ov = cvshim_image_load(png, &e);
+    assert_non_null(ov);
+    const uint8_t *c0 = ov->buf + 10 * (size_t)ov->stride + 10 * 3;     /* corner 0: red */
+    assert_true(c0[0] == 0 && c0[1] == 0 && c0[2] == 255);
+    const uint8_t *c2 = ov->buf + 230 * (size_t)ov->stride + 290 * 3;   /* corner 2: on the grid, green */
+    assert_true(c2[0] == 0 && c2[1] == 255 && c2[2] == 0);
+    gs_image_destroy(ov);
+    /* a source that is not there: the message stands alone */
+    o.source = "/nonexistent/board.mp4";
+    assert_int_equal(calib_make(&o, r, &e), GS_ERR_IO);
+    assert_null(r->error_file);
+    free(r);
+    unlink(img_path);
+    unlink(cal_path);
+    unlink(png);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_make_with_corners),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_minimal_and_comments),
         cmocka_unit_test(test_bad_files),

@@ -6,12 +6,14 @@
 #include "cvshim/cvshim.h"
 #include "tests/testutil.h"
 
+#include "record/record.h"
 #include "rules/rules.h"
 #include "vision/vision.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The test data holds no photo of a finished game; these are the real
  * photos with the most stones (t2_101: 97 stones late in a 19x19 game). */
@@ -80,10 +82,52 @@ static void test_photo_count_matches_grid(void **state)
     }
 }
 
+/* The whole `goscribe count PHOTO` path (record_count_run): the photo
+ * counted like its grid file, and the overlay written as a PNG of the
+ * photo's size. */
+static void test_count_run_photo(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(dir, "photos");
+    char img_path[1024], txt_path[1024], png[64];
+    snprintf(img_path, sizeof img_path, "%s/%s.jpg", dir, PHOTOS[0]);
+    snprintf(txt_path, sizeof txt_path, "%s/%s.txt", dir, PHOTOS[0]);
+    snprintf(png, sizeof png, "/tmp/gs-test-count-photo-%d.png", (int)getpid());
+    record_count_result *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    record_count_options o;
+    record_count_options_init(&o);
+    o.dead = RECORD_COUNT_DEAD_NONE;
+    o.input = img_path;
+    o.overlay_path = png;
+    gs_error e = {0};
+    gs_status st = record_count_run(&o, a, &e);
+    if (st != GS_OK) print_message("%s\n", e.msg);
+    assert_int_equal(st, GS_OK);
+    assert_string_equal(a->source, "photo");
+    o.input = txt_path;
+    o.overlay_path = NULL;
+    assert_int_equal(record_count_run(&o, b, &e), GS_OK);
+    assert_string_equal(a->count.sgf, b->count.sgf);
+    assert_true(a->count.black == b->count.black);
+    gs_image *ov = cvshim_image_load(png, &e), *img = cvshim_image_load(img_path, &e);
+    assert_non_null(ov);
+    assert_non_null(img);
+    assert_int_equal(ov->width, img->width);
+    assert_int_equal(ov->height, img->height);
+    gs_image_destroy(ov);
+    gs_image_destroy(img);
+    unlink(png);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_photo_count_matches_grid),
+        cmocka_unit_test(test_count_run_photo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,6 +85,176 @@ static void keep_ref(track_hands *o, const gs_image *img)
     o->ref = copy;
 }
 
+/* The sample lattice over the board and a margin around it (OC_STEP cells
+ * apart, OC_OUT cells outside the lines), m x m samples row-major. */
+typedef struct lattice {
+    int m, n;                             /* samples per side, board size */
+    uint8_t st[OC_MAXN * OC_MAXN];        /* 0 unchanged, 1 changed, 2 off the image */
+    uint8_t ch[OC_MAXN * OC_MAXN];        /* changed (1) or bridged (2) */
+    uint8_t reach[OC_MAXN * OC_MAXN];     /* part of something reaching in */
+    int16_t cur[OC_MAXN * OC_MAXN][3], ref[OC_MAXN * OC_MAXN][3]; /* 3x3 means */
+} lattice;
+
+static const int dx4[4] = {1, -1, 0, 0}, dy4[4] = {0, 0, 1, -1};
+
+/* The 3x3 means of the view and of the reference at every sample. */
+static void sample(const gs_image *img, const gs_image *refimg, const vision_grid *g, lattice *L)
+{
+    int m = L->m;
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < m; i++) {
+            double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP, x, y;
+            vision_grid_map(g, u, v, &x, &y);
+            int a[3], b[3];
+            int k = j * m + i;
+            L->st[k] = 0;
+            if (!mean3(img, (int)lround(x), (int)lround(y), a) || !mean3(refimg, (int)lround(x), (int)lround(y), b)) {
+                L->st[k] = 2;
+                continue;
+            }
+            for (int c = 0; c < 3; c++) {
+                L->cur[k][c] = (int16_t)a[c];
+                L->ref[k][c] = (int16_t)b[c];
+            }
+        }
+}
+
+/* Marks the changed samples (st 1); true when so much of the board changed
+ * that it is light or the camera, not a hand. */
+static bool mark_changed(lattice *L)
+{
+    int m = L->m, n = L->n;
+    /* an exposure or white-balance step between the views (photos, auto
+     * exposure) scales every channel: compensated with the median ratio */
+    double gain[3];
+    for (int c = 0; c < 3; c++) gain[c] = median_ratio(L->cur, L->ref, L->st, m * m, c);
+    int inside = 0, inside_changed = 0, inside_raw = 0;
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < m; i++) {
+            int k = j * m + i;
+            if (L->st[k] == 2) continue;
+            double d = 0, d_raw = 0;
+            for (int c = 0; c < 3; c++) {
+                d += fabs(L->cur[k][c] - gain[c] * L->ref[k][c]);
+                d_raw += abs(L->cur[k][c] - L->ref[k][c]);
+            }
+            L->st[k] = d > OC_DIFF;
+            double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP;
+            if (u >= -0.01 && v >= -0.01 && u <= n - 1 + 0.01 && v <= n - 1 + 0.01) {
+                inside++;
+                inside_changed += L->st[k];
+                inside_raw += d_raw > OC_DIFF;
+            }
+        }
+    /* (a light change that no gain explains, e.g. clipped highlights, still
+     * changes most of the board before compensation) */
+    return inside == 0 || inside_changed > OC_GLOBAL * inside || inside_raw > 2 * OC_GLOBAL * inside;
+}
+
+/* Closes small gaps (skin over wood changes little in places): an
+ * unchanged sample beside a changed one is bridged (ch 2). */
+static void bridge_gaps(lattice *L)
+{
+    int m = L->m;
+    for (int k = 0; k < m * m; k++) {
+        L->ch[k] = L->st[k] == 1;
+        if (L->ch[k] || L->st[k] == 2) continue;
+        int i = k % m, j = k / m;
+        for (int d = 0; d < 4 && !L->ch[k]; d++) {
+            int ai = i + dx4[d], aj = j + dy4[d];
+            if (ai >= 0 && aj >= 0 && ai < m && aj < m && L->st[aj * m + ai] == 1) L->ch[k] = 2; /* bridged */
+        }
+    }
+}
+
+/* One connected changed region from k0 (into queue, *qt samples): its
+ * changed area, and whether it touches the outer ring of the lattice (or
+ * the picture's edge within two rings of it). */
+static int flood_region(const lattice *L, int k0, uint8_t *seen, int *queue, int *qt, bool *seeded)
+{
+    int m = L->m, qh = 0, area = 0;
+    *qt = 0;
+    *seeded = false;
+    seen[k0] = 1;
+    queue[(*qt)++] = k0;
+    while (qh < *qt) {
+        int k = queue[qh++], i = k % m, j = k / m;
+        int ring = i < j ? i : j;
+        if (m - 1 - i < ring) ring = m - 1 - i;
+        if (m - 1 - j < ring) ring = m - 1 - j;
+        if (L->ch[k] == 1) {
+            area++;
+            if (ring == 0) *seeded = true;
+        }
+        for (int d = 0; d < 4; d++) {
+            int ai = i + dx4[d], aj = j + dy4[d];
+            if (ai < 0 || aj < 0 || ai >= m || aj >= m) continue;
+            int a = aj * m + ai;
+            if (L->st[a] == 2 && L->ch[k] == 1 && ring <= 2) *seeded = true;
+            if (seen[a] || !L->ch[a]) continue;
+            seen[a] = 1;
+            queue[(*qt)++] = a;
+        }
+    }
+    return area;
+}
+
+/* What reaches in: connected changed regions that touch the outer ring of
+ * the lattice (or the picture's edge a cell or more outside the lines) and
+ * are big enough for a hand, into L->reach: a stone near the far edge,
+ * seen obliquely with its shadow, can stretch a cell outside the lines,
+ * but not over two cells of area.  *reaching (if given) for a smaller one
+ * that crosses the outer line.  False on no memory. */
+static bool find_reaching(lattice *L, bool *reaching)
+{
+    int m = L->m, n = L->n;
+    int *queue = malloc(sizeof(int) * (size_t)(m * m));
+    uint8_t seen[OC_MAXN * OC_MAXN];
+    if (!queue) return false;
+    memset(L->reach, 0, (size_t)(m * m));
+    memset(seen, 0, (size_t)(m * m));
+    for (int k0 = 0; k0 < m * m; k0++) {
+        if (!L->ch[k0] || seen[k0]) continue;
+        int qt;
+        bool seeded;
+        int area = flood_region(L, k0, seen, queue, &qt, &seeded);
+        if (seeded && area >= OC_MIN_AREA)
+            for (int q = 0; q < qt; q++) L->reach[queue[q]] = 1;
+        /* smaller, but from outside across the outer line: something at
+         * the edge (fingers), enough to distrust the margin */
+        if (seeded && area >= OC_MIN_AREA / 3 && reaching)
+            for (int q = 0; q < qt && !*reaching; q++) {
+                int i = queue[q] % m, j = queue[q] / m;
+                double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP;
+                *reaching = u >= -0.25 && v >= -0.25 && u <= n - 1 + 0.25 && v <= n - 1 + 0.25;
+            }
+    }
+    free(queue);
+    return true;
+}
+
+/* Points within half a cell (two samples) of what reached in; returns how
+ * many. */
+static int cover_points(const lattice *L, uint8_t *covered)
+{
+    int m = L->m, n = L->n;
+    int off = (int)lround(OC_OUT / OC_STEP), ncov = 0;
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            int ci = off + 4 * x, cj = off + 4 * y;
+            bool c = false;
+            for (int dj = -2; dj <= 2 && !c; dj++)
+                for (int di = -2; di <= 2 && !c; di++) {
+                    if (abs(di) + abs(dj) > 3) continue;
+                    int i = ci + di, j = cj + dj;
+                    if (i >= 0 && j >= 0 && i < m && j < m) c = L->reach[j * m + i];
+                }
+            covered[y * n + x] = c;
+            ncov += c;
+        }
+    return ncov;
+}
+
 int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, uint8_t *covered, bool *reaching)
 {
     if (reaching) *reaching = false;
@@ -98,126 +268,19 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
     }
     int m = (int)lround((n - 1 + 2 * OC_OUT) / OC_STEP) + 1;
     if (m > OC_MAXN) return 0;
-    /* state per sample: 0 unchanged, 1 changed, 2 off the image */
-    static const int dx4[4] = {1, -1, 0, 0}, dy4[4] = {0, 0, 1, -1};
-    uint8_t st[OC_MAXN * OC_MAXN], ch[OC_MAXN * OC_MAXN];
-    int16_t cur[OC_MAXN * OC_MAXN][3], ref[OC_MAXN * OC_MAXN][3];
-    for (int j = 0; j < m; j++)
-        for (int i = 0; i < m; i++) {
-            double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP, x, y;
-            vision_grid_map(g, u, v, &x, &y);
-            int a[3], b[3];
-            int k = j * m + i;
-            st[k] = 0;
-            if (!mean3(img, (int)lround(x), (int)lround(y), a) || !mean3(o->ref, (int)lround(x), (int)lround(y), b)) {
-                st[k] = 2;
-                continue;
-            }
-            for (int c = 0; c < 3; c++) {
-                cur[k][c] = (int16_t)a[c];
-                ref[k][c] = (int16_t)b[c];
-            }
-        }
-    /* an exposure or white-balance step between the views (photos, auto
-     * exposure) scales every channel: compensated with the median ratio */
-    double gain[3];
-    for (int c = 0; c < 3; c++) gain[c] = median_ratio(cur, ref, st, m * m, c);
-    int inside = 0, inside_changed = 0, inside_raw = 0;
-    for (int j = 0; j < m; j++)
-        for (int i = 0; i < m; i++) {
-            int k = j * m + i;
-            if (st[k] == 2) continue;
-            double d = 0, d_raw = 0;
-            for (int c = 0; c < 3; c++) {
-                d += fabs(cur[k][c] - gain[c] * ref[k][c]);
-                d_raw += abs(cur[k][c] - ref[k][c]);
-            }
-            st[k] = d > OC_DIFF;
-            double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP;
-            if (u >= -0.01 && v >= -0.01 && u <= n - 1 + 0.01 && v <= n - 1 + 0.01) {
-                inside++;
-                inside_changed += st[k];
-                inside_raw += d_raw > OC_DIFF;
-            }
-        }
-    /* (a light change that no gain explains, e.g. clipped highlights, still
-     * changes most of the board before compensation) */
-    if (inside == 0 || inside_changed > OC_GLOBAL * inside || inside_raw > 2 * OC_GLOBAL * inside) {
+    lattice lat, *L = &lat; /* about 200 KB, on the stack as before: no allocation per frame */
+    L->m = m;
+    L->n = n;
+    sample(img, o->ref, g, L);
+    int ncov = 0;
+    if (mark_changed(L)) {
         keep_ref(o, img); /* a new look of the whole board: start from it */
-        return 0;
-    }
-    /* close small gaps (skin over wood changes little in places) */
-    for (int k = 0; k < m * m; k++) {
-        ch[k] = st[k] == 1;
-        if (ch[k] || st[k] == 2) continue;
-        int i = k % m, j = k / m;
-        for (int d = 0; d < 4 && !ch[k]; d++) {
-            int ai = i + dx4[d], aj = j + dy4[d];
-            if (ai >= 0 && aj >= 0 && ai < m && aj < m && st[aj * m + ai] == 1) ch[k] = 2; /* bridged */
+    } else {
+        bridge_gaps(L);
+        if (find_reaching(L, reaching)) {
+            ncov = cover_points(L, covered);
+            if (ncov == 0 && !(reaching && *reaching)) keep_ref(o, img);
         }
     }
-    /* what reaches in: connected changed regions that touch the outer
-     * ring of the lattice (or the picture's edge a cell or more outside
-     * the lines) and are big enough for a hand: a stone near the far edge,
-     * seen obliquely with its shadow, can stretch a cell outside the lines,
-     * but not over two cells of area */
-    int *queue = malloc(sizeof(int) * (size_t)(m * m));
-    uint8_t reach[OC_MAXN * OC_MAXN], seen[OC_MAXN * OC_MAXN];
-    if (!queue) return 0;
-    memset(reach, 0, (size_t)(m * m));
-    memset(seen, 0, (size_t)(m * m));
-    for (int k0 = 0; k0 < m * m; k0++) {
-        if (!ch[k0] || seen[k0]) continue;
-        int qh = 0, qt = 0, area = 0;
-        bool seeded = false;
-        seen[k0] = 1;
-        queue[qt++] = k0;
-        while (qh < qt) {
-            int k = queue[qh++], i = k % m, j = k / m;
-            int ring = i < j ? i : j;
-            if (m - 1 - i < ring) ring = m - 1 - i;
-            if (m - 1 - j < ring) ring = m - 1 - j;
-            if (ch[k] == 1) {
-                area++;
-                if (ring == 0) seeded = true;
-            }
-            for (int d = 0; d < 4; d++) {
-                int ai = i + dx4[d], aj = j + dy4[d];
-                if (ai < 0 || aj < 0 || ai >= m || aj >= m) continue;
-                int a = aj * m + ai;
-                if (st[a] == 2 && ch[k] == 1 && ring <= 2) seeded = true;
-                if (seen[a] || !ch[a]) continue;
-                seen[a] = 1;
-                queue[qt++] = a;
-            }
-        }
-        if (seeded && area >= OC_MIN_AREA)
-            for (int q = 0; q < qt; q++) reach[queue[q]] = 1;
-        /* smaller, but from outside across the outer line: something at
-         * the edge (fingers), enough to distrust the margin */
-        if (seeded && area >= OC_MIN_AREA / 3 && reaching)
-            for (int q = 0; q < qt && !*reaching; q++) {
-                int i = queue[q] % m, j = queue[q] / m;
-                double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP;
-                *reaching = u >= -0.25 && v >= -0.25 && u <= n - 1 + 0.25 && v <= n - 1 + 0.25;
-            }
-    }
-    free(queue);
-    /* points within half a cell (two samples) of what reached in */
-    int off = (int)lround(OC_OUT / OC_STEP), ncov = 0;
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++) {
-            int ci = off + 4 * x, cj = off + 4 * y;
-            bool c = false;
-            for (int dj = -2; dj <= 2 && !c; dj++)
-                for (int di = -2; di <= 2 && !c; di++) {
-                    if (abs(di) + abs(dj) > 3) continue;
-                    int i = ci + di, j = cj + dj;
-                    if (i >= 0 && j >= 0 && i < m && j < m) c = reach[j * m + i];
-                }
-            covered[y * n + x] = c;
-            ncov += c;
-        }
-    if (ncov == 0 && !(reaching && *reaching)) keep_ref(o, img);
     return ncov;
 }

@@ -371,11 +371,14 @@ static int drift_odd_one(const double res[4][2], const bool good[4], double tol)
     return -2;
 }
 
-/* Measures the drift of the four corners since the reference and moves the
- * grid when it is clear (see tracker.h).  Returns true when it moved. */
-static bool drift_follow(track *t, const gs_image *img, track_update *out)
+/* How far each corner's reference content moved (disp) and how far the
+ * grid has to move there (res), from patches cut around the current
+ * corners (cur); good[i] when the match at corner i is clear and no jump.
+ * False when the patches cannot be matched. */
+static bool drift_measure(track *t, const gs_image *img, double cur[4][2], double disp[4][2], double res[4][2],
+                          bool good[4])
 {
-    double cur[4][2], disp[4][2], res[4][2], peak[4], sh[4][2];
+    double peak[4], sh[4][2];
     int ox[4], oy[4], k = t->patch_k;
     outer_corners(&t->grid, cur);
     for (int i = 0; i < 4; i++) {
@@ -387,7 +390,6 @@ static bool drift_follow(track *t, const gs_image *img, track_update *out)
     t->in_sync = false;
     if (cvshim_patch_shifts(&ref, &now, TR_PATCH, 4, sh, peak, NULL, 0) != 0) return false;
     double cell = t->pitch;
-    bool good[4];
     t->weak = false;
     for (int i = 0; i < 4; i++) {
         /* how far the reference's content has moved in the picture, and
@@ -401,6 +403,50 @@ static bool drift_follow(track *t, const gs_image *img, track_update *out)
         good[i] = peak[i] >= TR_PEAK_MIN && hypot(res[i][0], res[i][1]) <= TR_DRIFT_MAX * cell;
         if (!(peak[i] >= TR_PEAK_REFRESH)) t->weak = true;
     }
+    return true;
+}
+
+/* Moves the grid through the four corners displaced by disp, with the
+ * reference grid's lens; notes the drift (in cells of the pitch before the
+ * move, `cell`) when it passes the next mark.  False when those corners
+ * make no grid. */
+static bool drift_move_grid(track *t, const gs_image *img, const double disp[4][2], double cell, track_update *out)
+{
+    double uc[4][2], dc[4][2];
+    for (int i = 0; i < 4; i++) {
+        dc[i][0] = uc[i][0] = t->ref_c[i][0] + disp[i][0];
+        dc[i][1] = uc[i][1] = t->ref_c[i][1] + disp[i][1];
+        gs_lens_undistort(t->ref_grid.k1, t->ref_grid.cx, t->ref_grid.cy, t->ref_grid.norm, &uc[i][0], &uc[i][1]);
+    }
+    vision_grid g;
+    gs_error e;
+    if (vision_grid_from_corners(&g, t->grid.size, (const double(*)[2])uc, &e) != GS_OK) return false;
+    g.k1 = t->ref_grid.k1;
+    g.cx = t->ref_grid.cx;
+    g.cy = t->ref_grid.cy;
+    g.norm = t->ref_grid.norm;
+    g.cell_aspect = t->ref_grid.cell_aspect;
+    g.confidence = t->ref_grid.confidence;
+    memcpy(g.corners, dc, sizeof dc);
+    place_grid(t, &g, img->width, img->height);
+    t->in_sync = true;
+    double moved = 0;
+    for (int i = 0; i < 4; i++) moved = fmax(moved, hypot(dc[i][0] - t->found_c[i][0], dc[i][1] - t->found_c[i][1]) / cell);
+    if (moved >= t->next_note) {
+        while (moved >= t->next_note) t->next_note *= 2;
+        snprintf(out->note, sizeof out->note, "board drifted %.2f cell since it was found: grid follows", moved);
+    }
+    return true;
+}
+
+/* Measures the drift of the four corners since the reference and moves the
+ * grid when it is clear (see tracker.h).  Returns true when it moved. */
+static bool drift_follow(track *t, const gs_image *img, track_update *out)
+{
+    double cur[4][2], disp[4][2], res[4][2];
+    bool good[4];
+    if (!drift_measure(t, img, cur, disp, res, good)) return false;
+    double cell = t->pitch;
     int bad = drift_odd_one(res, good, TR_DRIFT_SPREAD * cell);
     if (bad == -2) {
         /* two corners or more hidden, changed or in disagreement: not a
@@ -430,32 +476,7 @@ static bool drift_follow(track *t, const gs_image *img, track_update *out)
     t->have_last = true;
     if (!due) t->in_sync = true;
     if (!due || !steady) return false;
-    /* the grid through the four moved corners, same lens */
-    double uc[4][2], dc[4][2];
-    for (int i = 0; i < 4; i++) {
-        dc[i][0] = uc[i][0] = t->ref_c[i][0] + disp[i][0];
-        dc[i][1] = uc[i][1] = t->ref_c[i][1] + disp[i][1];
-        gs_lens_undistort(t->ref_grid.k1, t->ref_grid.cx, t->ref_grid.cy, t->ref_grid.norm, &uc[i][0], &uc[i][1]);
-    }
-    vision_grid g;
-    gs_error e;
-    if (vision_grid_from_corners(&g, t->grid.size, (const double(*)[2])uc, &e) != GS_OK) return false;
-    g.k1 = t->ref_grid.k1;
-    g.cx = t->ref_grid.cx;
-    g.cy = t->ref_grid.cy;
-    g.norm = t->ref_grid.norm;
-    g.cell_aspect = t->ref_grid.cell_aspect;
-    g.confidence = t->ref_grid.confidence;
-    memcpy(g.corners, dc, sizeof dc);
-    place_grid(t, &g, img->width, img->height);
-    t->in_sync = true;
-    double moved = 0;
-    for (int i = 0; i < 4; i++) moved = fmax(moved, hypot(dc[i][0] - t->found_c[i][0], dc[i][1] - t->found_c[i][1]) / cell);
-    if (moved >= t->next_note) {
-        while (moved >= t->next_note) t->next_note *= 2;
-        snprintf(out->note, sizeof out->note, "board drifted %.2f cell since it was found: grid follows", moved);
-    }
-    return true;
+    return drift_move_grid(t, img, disp, cell, out);
 }
 
 /* Reads img with grid g; fills the position (uncertain points kept from the
@@ -568,6 +589,73 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
     return GS_OK;
 }
 
+/* The grid for this frame: the given one at the start, dropped when the
+ * frame size changes, else looked for (on video a few times a second).
+ * False while there is none (out->note says why). */
+static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, track_update *out)
+{
+    if (!t->have_grid && t->opt.have_grid) set_grid(t, &t->opt.grid, frame->width, frame->height);
+    if (t->have_grid && (frame->width != t->width || frame->height != t->height)) {
+        /* the source changed resolution: the grid no longer applies */
+        t->have_grid = false;
+        snprintf(out->note, sizeof out->note, "frame size changed: looking for the board again");
+    }
+    if (!t->have_grid) {
+        /* looking for the board is costly: on video, try a few times a second */
+        if (!settled_hint && t->frames_without_grid++ % 10 != 0) return false;
+        vision_grid g;
+        gs_error e;
+        if (vision_grid_find(frame, t->opt.size_hint, &g, &e) != GS_OK) {
+            snprintf(out->note, sizeof out->note, "no board yet: %.140s", e.msg);
+            return false;
+        }
+        set_grid(t, &g, frame->width, frame->height);
+        out->refound = true;
+        t->frames_without_grid = 0;
+    }
+    out->have_grid = true;
+    return true;
+}
+
+/* Reads the settled view and keeps its signature for the next one. */
+static gs_status settle_view(track *t, const gs_image *frame, track_update *out, gs_error *err)
+{
+    gs_status st = settle(t, frame, out, err);
+    signature(t, frame, t->sig_settled);
+    t->have_settled_sig = true;
+    return st;
+}
+
+/* Only a view without motion tells a drift from a hand: the drift
+ * reference is taken once the view has been calm for a few frames (a
+ * drifting camera may never look still long enough to settle before it),
+ * and the grid follows the drift when it is due.  sig is the frame's
+ * signature, renewed when the grid moved. */
+static void follow_drift(track *t, const gs_image *frame, double t_ms, bool moved, int16_t (*sig)[3],
+                         track_update *out)
+{
+    if (!t->have_ref && t->calm >= TR_CALM_REF) {
+        drift_take_ref(t, frame);
+        return;
+    }
+    if (!(t->calm > 0 && t->have_ref && drift_due(t, t_ms) && drift_follow(t, frame, out))) return;
+    t->last_move_ms = t_ms;
+    /* the grid moved: the view did not.  Stillness was judged on the
+     * old spots; from now on the new spots are the reference (the last
+     * settled view's too when this view still matches it, else the
+     * next still view is read again) */
+    int16_t moved_sig[TR_NSIG][3];
+    signature(t, frame, moved_sig);
+    if (t->have_settled_sig) {
+        if (sig_changed(t, sig, t->sig_settled) == 0)
+            memcpy(t->sig_settled, moved_sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
+        else
+            t->have_settled_sig = false;
+    }
+    memcpy(sig, moved_sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
+    if (!moved) memcpy(t->sig_anchor, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
+}
+
 gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_hint, track_update *out,
                        gs_error *err)
 {
@@ -578,32 +666,8 @@ gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_
     out->t_ms = t_ms;
     if (!frame || !frame->buf || frame->width < 8 || frame->height < 8 || (frame->channels != 3 && frame->channels != 1))
         return gs_error_set(err, GS_ERR_FORMAT, "broken frame");
-    if (!t->have_grid && t->opt.have_grid) set_grid(t, &t->opt.grid, frame->width, frame->height);
-    if (t->have_grid && (frame->width != t->width || frame->height != t->height)) {
-        /* the source changed resolution: the grid no longer applies */
-        t->have_grid = false;
-        snprintf(out->note, sizeof out->note, "frame size changed: looking for the board again");
-    }
-    if (!t->have_grid) {
-        /* looking for the board is costly: on video, try a few times a second */
-        if (!settled_hint && t->frames_without_grid++ % 10 != 0) return GS_OK;
-        vision_grid g;
-        gs_error e;
-        if (vision_grid_find(frame, t->opt.size_hint, &g, &e) != GS_OK) {
-            snprintf(out->note, sizeof out->note, "no board yet: %.140s", e.msg);
-            return GS_OK;
-        }
-        set_grid(t, &g, frame->width, frame->height);
-        out->refound = true;
-        t->frames_without_grid = 0;
-    }
-    out->have_grid = true;
-    if (settled_hint) {
-        gs_status st = settle(t, frame, out, err);
-        signature(t, frame, t->sig_settled);
-        t->have_settled_sig = true;
-        return st;
-    }
+    if (!ensure_grid(t, frame, settled_hint, out)) return GS_OK;
+    if (settled_hint) return settle_view(t, frame, out, err);
     int16_t sig[TR_NSIG][3];
     signature(t, frame, sig);
     /* Motion since the previous frame: one spot changed a lot, or two or
@@ -614,31 +678,10 @@ gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_
      * hand creeping slowly); small ones there are light and the encoder. */
     int big_prev = 0, big_anchor = 0;
     int n_prev = t->have_prev ? sig_changed_ex(t, sig, t->sig_prev, &big_prev) : t->nsig;
-    if (t->have_prev) sig_changed_ex(t, sig, t->sig_anchor, &big_anchor);
+    if (t->have_prev) (void)sig_changed_ex(t, sig, t->sig_anchor, &big_anchor); /* only the big changes count here */
     bool moved = !t->have_prev || big_prev > 0 || n_prev >= 2 || big_anchor > 0;
-    /* only a view without motion tells a drift from a hand; the reference
-     * is taken once the view has been calm for a few frames (a drifting
-     * camera may never look still long enough to settle before it) */
     t->calm = n_prev == 0 ? t->calm + 1 : 0;
-    if (!t->have_ref && t->calm >= TR_CALM_REF) {
-        drift_take_ref(t, frame);
-    } else if (t->calm > 0 && t->have_ref && drift_due(t, t_ms) && drift_follow(t, frame, out)) {
-        t->last_move_ms = t_ms;
-        /* the grid moved: the view did not.  Stillness was judged on the
-         * old spots; from now on the new spots are the reference (the last
-         * settled view's too when this view still matches it, else the
-         * next still view is read again) */
-        int16_t moved_sig[TR_NSIG][3];
-        signature(t, frame, moved_sig);
-        if (t->have_settled_sig) {
-            if (sig_changed(t, sig, t->sig_settled) == 0)
-                memcpy(t->sig_settled, moved_sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
-            else
-                t->have_settled_sig = false;
-        }
-        memcpy(sig, moved_sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
-        if (!moved) memcpy(t->sig_anchor, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
-    }
+    follow_drift(t, frame, t_ms, moved, sig, out);
     memcpy(t->sig_prev, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
     t->have_prev = true;
     if (moved) {
@@ -653,8 +696,5 @@ gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_
     /* still long enough: only a view that differs from the last settled one
      * is worth a full read */
     if (t->have_settled_sig && t->have_pos && sig_changed(t, sig, t->sig_settled) == 0) return GS_OK;
-    gs_status st = settle(t, frame, out, err);
-    signature(t, frame, t->sig_settled);
-    t->have_settled_sig = true;
-    return st;
+    return settle_view(t, frame, out, err);
 }
