@@ -40,8 +40,7 @@ void broadcast_point_text(gs_point p, int size, bool pass, char out[3])
 {
     memset(out, 0, 3);
     if (pass || p.x < 0 || p.x >= size || p.y < 0 || p.y >= size) return;
-    out[0] = (char)('a' + p.x);
-    out[1] = (char)('a' + p.y);
+    rules_point_sgf(p, out);
 }
 
 void broadcast_grid_text(const gs_position *p, char *out)

@@ -150,6 +150,52 @@ static gs_json *jcontainer(jparser *p, int depth, bool obj)
     return NULL;
 }
 
+/* A number by the strict JSON grammar, then strtod on a bounded copy;
+ * p->s is at its first character.  false (and p failed) if malformed. */
+static bool jnumber(jparser *p, double *out)
+{
+    const char *q = p->s;
+    if (*q == '-') q++;
+    if (q >= p->end || *q < '0' || *q > '9') { jfail(p, "bad number"); return false; }
+    if (*q == '0') q++;
+    else while (q < p->end && *q >= '0' && *q <= '9') q++;
+    if (q < p->end && *q == '.') {
+        q++;
+        if (q >= p->end || *q < '0' || *q > '9') { jfail(p, "bad number"); return false; }
+        while (q < p->end && *q >= '0' && *q <= '9') q++;
+    }
+    if (q < p->end && (*q == 'e' || *q == 'E')) {
+        q++;
+        if (q < p->end && (*q == '+' || *q == '-')) q++;
+        if (q >= p->end || *q < '0' || *q > '9') { jfail(p, "bad number"); return false; }
+        while (q < p->end && *q >= '0' && *q <= '9') q++;
+    }
+    char tmp[64];
+    size_t n = (size_t)(q - p->s);
+    if (n >= sizeof tmp) { jfail(p, "number too long"); return false; }
+    memcpy(tmp, p->s, n);
+    tmp[n] = '\0';
+    *out = strtod(tmp, NULL);
+    p->s = q;
+    return true;
+}
+
+/* true, false or null at p->s into j; false if it is none of them. */
+static bool jliteral(jparser *p, gs_json *j)
+{
+    size_t left = (size_t)(p->end - p->s);
+    if (left >= 4 && !memcmp(p->s, "true", 4)) {
+        j->type = GS_JSON_BOOL; j->b = true; p->s += 4;
+    } else if (left >= 5 && !memcmp(p->s, "false", 5)) {
+        j->type = GS_JSON_BOOL; p->s += 5;
+    } else if (left >= 4 && !memcmp(p->s, "null", 4)) {
+        j->type = GS_JSON_NULL; p->s += 4;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 static gs_json *jvalue(jparser *p, int depth)
 {
     if (depth > 32) { jfail(p, "nested too deep"); return NULL; }
@@ -159,46 +205,18 @@ static gs_json *jvalue(jparser *p, int depth)
     if (c == '{' || c == '[') return jcontainer(p, depth, c == '{');
     gs_json *j = calloc(1, sizeof *j);
     if (!j) { jfail(p, "out of memory"); return NULL; }
-    size_t left = (size_t)(p->end - p->s);
+    bool ok;
     if (c == '"') {
         j->type = GS_JSON_STR;
-        j->str = jstring(p);
-        if (!j->str) { free(j); return NULL; }
-    } else if (left >= 4 && !memcmp(p->s, "true", 4)) {
-        j->type = GS_JSON_BOOL; j->b = true; p->s += 4;
-    } else if (left >= 5 && !memcmp(p->s, "false", 5)) {
-        j->type = GS_JSON_BOOL; p->s += 5;
-    } else if (left >= 4 && !memcmp(p->s, "null", 4)) {
-        j->type = GS_JSON_NULL; p->s += 4;
+        ok = (j->str = jstring(p)) != NULL;
     } else if (c == '-' || (c >= '0' && c <= '9')) {
-        /* strict JSON number grammar, then strtod on a bounded copy */
-        const char *q = p->s;
-        if (*q == '-') q++;
-        if (q >= p->end || *q < '0' || *q > '9') { free(j); jfail(p, "bad number"); return NULL; }
-        if (*q == '0') q++;
-        else while (q < p->end && *q >= '0' && *q <= '9') q++;
-        if (q < p->end && *q == '.') {
-            q++;
-            if (q >= p->end || *q < '0' || *q > '9') { free(j); jfail(p, "bad number"); return NULL; }
-            while (q < p->end && *q >= '0' && *q <= '9') q++;
-        }
-        if (q < p->end && (*q == 'e' || *q == 'E')) {
-            q++;
-            if (q < p->end && (*q == '+' || *q == '-')) q++;
-            if (q >= p->end || *q < '0' || *q > '9') { free(j); jfail(p, "bad number"); return NULL; }
-            while (q < p->end && *q >= '0' && *q <= '9') q++;
-        }
-        char tmp[64];
-        size_t n = (size_t)(q - p->s);
-        if (n >= sizeof tmp) { free(j); jfail(p, "number too long"); return NULL; }
-        memcpy(tmp, p->s, n);
-        tmp[n] = '\0';
         j->type = GS_JSON_NUM;
-        j->num = strtod(tmp, NULL);
-        p->s = q;
-    } else {
-        free(j);
+        ok = jnumber(p, &j->num);
+    } else if (!(ok = jliteral(p, j))) {
         jfail(p, "unexpected character");
+    }
+    if (!ok) {
+        free(j);
         return NULL;
     }
     return j;

@@ -19,6 +19,7 @@
 #include "capture/capture.h"
 #include "vision/vision.h"
 #include "track/track.h"
+#include "rules/rules.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -310,7 +311,6 @@ gs_status record_run(capture_source *src, const record_run_options *o, record_ru
  * Ownership: results are plain data in caller storage (large: allocate
  * them); nothing is kept between calls.
  */
-#include "rules/rules.h"
 
 /* What an SGF file gives the count: its final position (the main line
  * replayed through the rules), komi, handicap, result and the final TB/TW

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# The README's test command: installs what is missing, builds, runs every
-# test, then runs the suite again under AddressSanitizer + UBSan.
+# The README's test command: installs what is missing, checks the layering,
+# builds, runs every test, then runs the suite again under AddressSanitizer
+# + UBSan.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
+# The layering (no include circles, no include from a lower stage to a
+# higher one, no other folder's private header) before anything is built.
+python3 "$root/scripts/check-layers.py" "$root"
 "$root/scripts/build.sh"
 (cd "$root/build" && ctest --output-on-failure -j "$(nproc)")
 echo "== again under AddressSanitizer + UBSan =="
