@@ -146,7 +146,13 @@ async function main() {
 
   // the recording goes on to the end of the video; the page follows it
   await rec.waitLine(/^\[[0-9:.]+\] (count|end of the game)/, 40000 * SLOW);
-  const st = JSON.parse((await httpGet(rec.url + '/state.json')).text);
+  // the line is printed as the record ends; the state the hooks publish next
+  // may be a moment behind it
+  let st;
+  for (const end = Date.now() + 5000 * SLOW; ; await sleep(100)) {
+    st = JSON.parse((await httpGet(rec.url + '/state.json')).text);
+    if ((st.status === 'ended' && /^[BW]\+/.test(st.result)) || Date.now() > end) break;
+  }
   await check(st.status === 'ended' && /^[BW]\+/.test(st.result), '/state.json at the end: ' + JSON.stringify(st).slice(0, 300));
   await board.waitFor(`document.getElementById('move-number').textContent === '${st.move_number}' &&
     document.querySelectorAll('#moves li').length === ${st.move_number}`, 'the board page to list all ' + st.move_number + ' moves');
