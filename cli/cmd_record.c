@@ -63,7 +63,7 @@ static void usage(FILE *f)
             "                        recording ends (default 0; SIGINT ends it early)\n"
             "\n"
             "commands on standard input, one per line: q (stop), end (game over: lift the\n"
-            "dead stones, the last view is counted), pass [B|W], resign B|W.\n"
+            "dead stones, the last view is counted), pass [B|W], resign B|W, note TEXT.\n"
             "A camera recording stops at EOF on stdin; files stop at their end (and count).\n"
             "SIGINT (Ctrl-C) stops cleanly; the SGF stays valid at every moment.\n");
 }
@@ -529,7 +529,8 @@ int cli_record_prepare(int argc, char **argv, struct record_run_options *run, st
                   "record's only", argv[0]);
         return GS_EXIT_ERROR;
     }
-    if (!check_args(&c) || !(*src = open_recording(&c, &rc))) return rc;
+    if (!check_args(&c)) return GS_EXIT_ERROR;
+    if (!(*src = open_recording(&c, &rc))) return rc;
     *run = c.run;
     return -1;
 }

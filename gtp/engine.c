@@ -93,13 +93,15 @@ void gtp_vertex_name(const gs_move *m, int size, char buf[8])
 void gtp_say(const gtp_engine *e, const char *fmt, ...)
 {
     if (!e->opt.log) return;
+    char line[512];
     va_list ap;
     va_start(ap, fmt);
-    fputs("goscribe gtp: ", e->opt.log);
-    vfprintf(e->opt.log, fmt, ap);
-    fputc('\n', e->opt.log);
-    fflush(e->opt.log);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* one call, so that the recorder's lines (the loop's thread) do not
+     * cut into it */
+    fprintf(e->opt.log, "goscribe gtp: %s\n", line);
+    fflush(e->opt.log);
 }
 
 double gtp_deadline(const gtp_engine *e)

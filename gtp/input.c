@@ -61,9 +61,10 @@ int gtp_input_line(gtp_input *in, char *out, bool *too_long)
         size_t n = nl ? (size_t)(nl - in->buf) : in->len;
         bool cut = n > GTP_MAX_LINE;
         if (!nl && !cut && !(in->eof && in->len)) return in->eof ? -1 : 0;
-        size_t keep = cut ? GTP_MAX_LINE : n;
-        memcpy(out, in->buf, keep);
-        out[keep] = 0;
+        size_t keep = cut ? GTP_MAX_LINE : n, o = 0;
+        for (size_t i = 0; i < keep; i++)
+            if (in->buf[i]) out[o++] = in->buf[i]; /* a NUL is a control character: dropped (GTP 3.1) */
+        out[o] = 0;
         *too_long = cut;
         if (nl) {
             input_drop(in, n + 1);
