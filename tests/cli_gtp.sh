@@ -53,5 +53,23 @@ python3 "$ctl" play-game --sgf "$work/game.sgf" --genmove W --transcript "$work/
 check "controller, genmove White / play Black, board ahead: exit 0" '[ $? -eq 0 ]'
 grep FAIL "$work/out2"
 check "second transcript well-formed" 'python3 "$ctl" check "$work/t2.txt" >/dev/null'
-if [ "$fail" -ne 0 ]; then tail -n 5 "$work/err1" "$work/err2"; fi
+# an operator's pass through --operator (a FIFO) while stdin speaks GTP
+mkfifo "$work/in" "$work/op"
+"$bin" gtp "$work/g.avi" -o "$work/op.sgf" --operator "$work/op" --frame-delay 150 --no-evidence \
+    <"$work/in" >"$work/op.out" 2>"$work/op.err" &
+pid=$!
+exec 3>"$work/in" 4>"$work/op"
+printf '1 genmove b\n' >&3
+for _ in $(seq 100); do grep -q "^=1" "$work/op.out" && break; sleep 0.05; done
+printf 'pass W\n' >&4
+printf '2 genmove w\n3 quit\n' >&3
+exec 3>&- 4>&-
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill "$pid" 2>/dev/null
+wait "$pid"
+check "operator: exit 0" '[ $? -eq 0 ]'
+check "operator: Black's move, then White's pass" 'grep -q "^=1 G6$" "$work/op.out" && grep -q "^=2 pass$" "$work/op.out"'
+check "operator: the pass in the SGF" 'grep -q ";W\[\]" "$work/op.sgf"'
+
+if [ "$fail" -ne 0 ]; then tail -n 5 "$work/err1" "$work/err2" "$work/op.err"; fi
 exit $fail

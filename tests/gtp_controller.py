@@ -100,21 +100,24 @@ def sgf_point(vertex, size):
 # ------------------------------------------------------------- play-game
 
 
-def play_one(g, i, color, vertex, genmove, wrong):
-    """Move i (1-based) of the game through the engine."""
+def play_one(g, i, color, vertex, genmove, wrong, tally):
+    """Move i (1-based) of the game through the engine; tally counts what
+    held."""
     if color == genmove:
         got = g.ask("genmove %s" % color)
-        expect(got.upper() == vertex.upper(), "move %d: genmove %s gave %s, the game has %s" % (i, color, got, vertex))
+        tally["genmove"] += expect(got.upper() == vertex.upper(),
+                                   "move %d: genmove %s gave %s, the game has %s" % (i, color, got, vertex))
         return
     if wrong and wrong[0] == i:
         ok, text = g.send("play %s %s" % (color, wrong[1]))
         want = "the board shows %s %s as move %d" % ("Black" if color == "B" else "White", vertex, i)
-        expect(not ok and want in text, "move %d: play %s %s answered %s %r (wanted an error with %r)" %
-               (i, color, wrong[1], "=" if ok else "?", text, want))
+        tally["refused"] += expect(not ok and want in text, "move %d: play %s %s answered %s %r (wanted an error with %r)"
+                                   % (i, color, wrong[1], "=" if ok else "?", text, want))
         got = g.ask("genmove %s" % color)
         expect(got.upper() == vertex.upper(), "move %d: after the misplaced play, genmove gave %s" % (i, got))
         return
     g.ask("play %s %s" % (color, vertex))
+    tally["play"] += 1
 
 
 def wait_end(g, seconds):
@@ -142,8 +145,11 @@ def play_game(args):
         g.ask("boardsize %d" % size)
         g.ask("clear_board")
         g.ask("komi %g" % komi)
+        tally = {"genmove": 0, "play": 0, "refused": 0}
         for i, (color, vertex) in enumerate(moves, 1):
-            play_one(g, i, color, vertex, o["genmove"].upper(), wrong)
+            play_one(g, i, color, vertex, o["genmove"].upper(), wrong, tally)
+        print("moves %d: genmove %d as the game, play %d confirmed, misplaced play %d refused" %
+              (len(moves), tally["genmove"], tally["play"], tally["refused"]), flush=True)
         if o.get("passes"):
             last = moves[-1][0] if moves else "W"
             for color in (bridge.other(last), last):

@@ -327,6 +327,31 @@ static void test_pass_resign_end(void **state)
     scene_close(&s);
 }
 
+/* White's resignation signal (two white stones on the margin): genmove w
+ * answers resign for the player and hands the resignation to the record. */
+static void test_resign_signal(void **state)
+{
+    (void)state;
+    scene s;
+    scene_open(&s, opening, 2);
+    assert_answer(&s, "genmove b", "=C3");
+    track_margin_view m;
+    memset(&m, 0, sizeof m);
+    m.valid = true;
+    m.n = 2;
+    m.stones[0] = (track_margin_stone){GS_WHITE, TRACK_MARGIN_BOTTOM, 1.0, 5.2, false, 3};
+    m.stones[1] = (track_margin_stone){GS_WHITE, TRACK_MARGIN_BOTTOM, 2.0, 5.2, false, 3};
+    gs_error err;
+    assert_int_equal(record_margin(s.r, &m, s.t, &err), GS_OK);
+    scene_changed(&s);
+    assert_answer(&s, "genmove w", "=resign");
+    scene_commands(&s); /* the loop takes the resignation */
+    assert_string_equal(record_result(s.r), "B+R");
+    assert_error_with(&s, "genmove b", "White has resigned");
+    assert_answer(&s, "final_score", "=B+R");
+    scene_close(&s);
+}
+
 /* Black's wall with a white stone inside its area: an estimate first,
  * then the record's own count at the end of the game. */
 static const char *const dead_stone[] = {
@@ -484,7 +509,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_protocol),        cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_genmove_and_play), cmocka_unit_test(test_showboard_and_status),
-        cmocka_unit_test(test_pass_resign_end), cmocka_unit_test(test_score),
+        cmocka_unit_test(test_pass_resign_end), cmocka_unit_test(test_resign_signal),
+        cmocka_unit_test(test_score),
         cmocka_unit_test(test_counted),         cmocka_unit_test(test_loadsgf),
         cmocka_unit_test(test_serve),
     };
