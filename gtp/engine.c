@@ -30,6 +30,7 @@ gtp_engine *gtp_engine_create(gtp_board *b, const gtp_engine_options *o, gs_erro
     else gtp_engine_options_init(&e->opt);
     e->noted_move = -1;
     e->pushed_pass = -1;
+    e->pushed_resign[0] = e->pushed_resign[1] = e->pushed_resign[2] = -1;
     gtp_refresh(e);
     return e;
 }

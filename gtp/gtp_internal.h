@@ -121,8 +121,11 @@ struct gtp_engine {
     /* the note of a misplaced stone is written once per move and vertex */
     int noted_move;
     gs_move noted;
-    /* the record's move count when `play C pass` handed it a pass (-1 none) */
+    /* the record's move count when `play C pass` handed it a pass, and
+     * when C's resignation signal was handed to it as C's resignation,
+     * by colour (-1 none) */
     int pushed_pass;
+    int pushed_resign[3];
     /* the whole record replayed (score.c), kept while it does not change */
     rules_game *game;
     uint64_t game_version;

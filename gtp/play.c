@@ -45,22 +45,22 @@ static int step_loop_done(const gtp_engine *e, gs_buf *res)
     return STEP_FAIL;
 }
 
-/* A resignation the board shows without the record having it yet: the
- * resignation signal of a colour on the margin, no move since.  The
- * engine answers for the player, so the record gets it too. */
-static gs_color signalled_resignation(gtp_engine *e)
+/* genmove col while col's resignation signal is on the margin (two of
+ * col's stones outside the lines, no move since): col resigns instead of
+ * playing.  Only the colour asked to move is taken at its signal (the
+ * recorder flags the others, for the referee).  The engine answers for
+ * the player, so the record is handed the resignation too (once). */
+static bool signalled_resignation(gtp_engine *e, gs_color col)
 {
     const gtp_view *v = &e->v;
-    if (v->ended || v->resigned != GS_EMPTY) return GS_EMPTY;
-    for (gs_color c = GS_BLACK; c <= GS_WHITE; c++) {
-        if (v->resign_signal[c] != v->nmoves) continue;
-        char line[32];
-        snprintf(line, sizeof line, "resign %s", c == GS_BLACK ? "B" : "W");
-        if (!gtp_board_push(e->board, line)) gtp_say(e, "cannot hand the resignation to the record (queue full)");
-        gtp_say(e, "%s resigns (the resignation signal on the margin)", color_name(c));
-        return c;
+    if (v->ended || v->resign_signal[col] != v->nmoves) return false;
+    if (e->pushed_resign[col] != v->nmoves) {
+        e->pushed_resign[col] = v->nmoves;
+        if (!gtp_board_push(e->board, col == GS_BLACK ? "resign B" : "resign W"))
+            gtp_say(e, "cannot hand the resignation to the record (queue full)");
+        gtp_say(e, "%s resigns (the resignation signal on the margin)", color_name(col));
     }
-    return GS_EMPTY;
+    return true;
 }
 
 /* Nothing at the cursor yet: a resignation, the game's end, or the end of
@@ -68,7 +68,8 @@ static gs_color signalled_resignation(gtp_engine *e)
 static int step_no_move(gtp_engine *e, gs_color col, bool genmove, gs_buf *res)
 {
     const gtp_view *v = &e->v;
-    gs_color resigned = v->resigned != GS_EMPTY ? v->resigned : signalled_resignation(e);
+    gs_color resigned = v->resigned;
+    if (resigned == GS_EMPTY && genmove && signalled_resignation(e, col)) resigned = col;
     if (resigned == col && genmove) {
         gs_buf_puts(res, "resign");
         return STEP_DONE;

@@ -476,7 +476,7 @@ static void test_serve(void **state)
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     const char *script = "1 protocol_version\n2 genmove b\n3 play w C7\n4 genmove b\n5 play w A1\n"
-                         "6 goscribe-frame /tmp/gs-test-gtp-frame.png\n7 showboard\n8 quit\n";
+                         "6 goscribe-frame /tmp/gs-test-gtp-frame.png\n7 goscribe-view\n8 quit\n";
     assert_int_equal(write(fds[1], script, strlen(script)), (ssize_t)strlen(script));
     close(fds[1]);
     FILE *out = tmpfile();
@@ -494,7 +494,11 @@ static void test_serve(void **state)
     /* the video ended: no White move will come */
     if (!strstr(text, "?5 the recording has ended")) fail_msg("%s", text);
     if (!strstr(text, "=6 /tmp/gs-test-gtp-frame.png\n\n")) fail_msg("%s", text);
-    assert_non_null(strstr(text, "=8 \n\n"));
+    /* the camera's view as GoGui draws it: the frame was read */
+    const char *view = strstr(text, "=7 ");
+    assert_non_null(view);
+    assert_non_null(strstr(view, "TEXT camera: "));
+    assert_non_null(strstr(view, " read otherwise than the record (triangles)\n\n=8 \n\n"));
     assert_int_equal(st.commands, 8);
     assert_int_equal(st.errors, 1);
     assert_string_equal(st.end, "quit");
