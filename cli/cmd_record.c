@@ -63,7 +63,7 @@ static void usage(FILE *f)
             "                        recording ends (default 0; SIGINT ends it early)\n"
             "\n"
             "commands on standard input, one per line: q (stop), end (game over: lift the\n"
-            "dead stones, the last view is counted), pass [B|W], resign B|W.\n"
+            "dead stones, the last view is counted), pass [B|W], resign B|W, note TEXT.\n"
             "A camera recording stops at EOF on stdin; files stop at their end (and count).\n"
             "SIGINT (Ctrl-C) stops cleanly; the SGF stays valid at every moment.\n");
 }
@@ -498,6 +498,43 @@ static bool write_final(const char *path, const gs_position *pos)
     return ok;
 }
 
+/* The recorder's options from c, the grid and the source opened; NULL
+ * when they cannot be had (said, *rc the exit code). */
+static capture_source *open_recording(record_cmd *c, int *rc)
+{
+    record_options *ro = &c->run.recorder;
+    if (c->no_evidence) ro->evidence_dir = "";
+    ro->sgf_path = c->out;
+    ro->size = (int)c->size;
+    ro->out = stdout;
+    c->run.tracker.size_hint = (int)c->size;
+    gs_error err = {0};
+    *rc = GS_EXIT_ERROR;
+    if (!setup_grid(c, &err)) return NULL;
+    capture_source *src = capture_open(c->source, &c->cap, &err);
+    if (!src) {
+        cli_error("%s", err.msg);
+        *rc = gs_status_exit_code(err.status);
+    }
+    return src;
+}
+
+int cli_record_prepare(int argc, char **argv, struct record_run_options *run, struct capture_source **src)
+{
+    record_cmd c;
+    int rc = parse_args(argc, argv, &c);
+    if (rc >= 0) return rc;
+    if (c.serve_arg || c.board_name || c.token || c.mqtt || c.hall || c.linger > 0 || c.final_path) {
+        cli_error("%s: --serve, --board-name, --token, --mqtt, --hall, --linger and --final are goscribe "
+                  "record's only", argv[0]);
+        return GS_EXIT_ERROR;
+    }
+    if (!check_args(&c)) return GS_EXIT_ERROR;
+    if (!(*src = open_recording(&c, &rc))) return rc;
+    *run = c.run;
+    return -1;
+}
+
 int cmd_record(int argc, char **argv)
 {
     record_cmd c;
@@ -506,19 +543,9 @@ int cmd_record(int argc, char **argv)
     broadcast_config scfg;
     char bind[128];
     if (!check_args(&c) || !serve_config(&c, &scfg, bind, sizeof bind)) return GS_EXIT_ERROR;
-    record_options *ro = &c.run.recorder;
-    if (c.no_evidence) ro->evidence_dir = "";
-    ro->sgf_path = c.out;
-    ro->size = (int)c.size;
-    ro->out = stdout;
-    c.run.tracker.size_hint = (int)c.size;
+    capture_source *src = open_recording(&c, &rc);
+    if (!src) return rc;
     gs_error err = {0};
-    if (!setup_grid(&c, &err)) return GS_EXIT_ERROR;
-    capture_source *src = capture_open(c.source, &c.cap, &err);
-    if (!src) {
-        cli_error("%s", err.msg);
-        return gs_status_exit_code(err.status);
-    }
     broadcast_board *sb = NULL;
     broadcast_live *live = NULL;
     if (c.serve_arg && !start_live(&c, &scfg, &sb, &live, &err)) {

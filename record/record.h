@@ -220,7 +220,9 @@ gs_status record_sgf_text(const record *r, char **out, size_t *len, gs_error *er
  *
  * Operator commands (one per line, from the poll callback): q | quit
  * (stop), end (game over: the next settled view after the dead stones are
- * lifted is counted), pass [B|W], resign B|W.
+ * lifted is counted), pass [B|W], resign B|W, note TEXT (a line and an SGF
+ * comment, record_note with code "note": what the operator or a program
+ * driving the recording, such as gtp/, wants kept with the game).
  * Whoever follows the recording live (the broadcast, plugged in by cli/)
  * does it through record_hooks: the loop does not know who it is.
  * Ownership: the caller owns the source and the hooks' user data; nothing

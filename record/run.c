@@ -75,8 +75,13 @@ static gs_status do_command(record *r, char *line, double t_ms, bool *stop, cons
     if (!strcmp(s, "end")) return record_end_game(r, t_ms, err);
     if (is_command(s, "pass")) return record_pass(r, parse_color(s + 4), t_ms, err);
     if (is_command(s, "resign")) return record_resign(r, parse_color(s + 6), t_ms, err);
+    if (is_command(s, "note")) {
+        const char *text = s + 4;
+        while (isspace((unsigned char)*text)) text++;
+        if (*text) return record_note(r, "note", text, t_ms, err);
+    }
     char msg[160];
-    snprintf(msg, sizeof msg, "unknown command \"%.40s\" (q, end, pass [B|W], resign B|W)", s);
+    snprintf(msg, sizeof msg, "unknown command \"%.40s\" (q, end, pass [B|W], resign B|W, note TEXT)", s);
     return record_note(r, "command", msg, t_ms, err);
 }
 
