@@ -105,6 +105,10 @@ static const char *ruling_queue_locked(broadcast_board *sb, broadcast_ruling *r,
         *status = 400;
         return "\"color\" is needed for a warning or a resignation";
     }
+    if (sb->rulings_closed[0]) {
+        *status = 409;
+        return sb->rulings_closed;
+    }
     if (sb->q_count >= BROADCAST_QUEUE) {
         *status = 503;
         return "the recorder has not taken the earlier rulings yet";
