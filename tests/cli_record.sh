@@ -8,7 +8,8 @@ bin=$1
 data=$2
 fail=0
 work=$(mktemp -d /tmp/gs-cli-record.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/sgf_corpus.sh"
+trap 'keep_all_sgf "$work" cli_record; rm -rf "$work"' EXIT
 check() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
 
 "$bin" record --help | grep -q -- '--settle' || { echo "FAIL: record --help"; fail=1; }

@@ -11,7 +11,8 @@ seq=$data/photos/gomrade/testing_sequence
 if [ ! -f "$seq/0.jpg" ]; then echo "skipped: $seq absent"; exit 0; fi
 if ! "$bin" check --help >/dev/null 2>&1; then echo "skipped: goscribe check not built"; exit 0; fi
 work=$(mktemp -d /tmp/gs-record-kill.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/sgf_corpus.sh"
+trap 'keep_all_sgf "$work" cli_record_kill; rm -rf "$work"' EXIT
 mkdir "$work/frames"
 for i in $(seq 0 11); do ln -s "$seq/$i.jpg" "$work/frames/$i.jpg"; done
 fail=0

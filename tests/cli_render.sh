@@ -6,7 +6,8 @@ bin=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 classic=$root/samples/games/classic.sgf
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/sgf_corpus.sh"
+trap 'keep_all_sgf "$tmp" cli_render; rm -rf "$tmp"' EXIT
 fail=0
 pass=0
 check() {  # check NAME WANT_EXIT CMD...  (errors must be one line)
