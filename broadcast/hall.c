@@ -99,7 +99,7 @@ static bool take_state_locked(hall_board *b, const gs_json *j, const char *sourc
     b->error[0] = '\0';
     copy_str(b->result, sizeof b->result, gs_json_get_str(j, "result", ""));
     copy_str(b->status, sizeof b->status, gs_json_get_str(j, "status", ""));
-    const char *id = gs_json_get_str(j, "id", "");
+    const char *id = gs_json_get_str(j, "board_id", "");
     if (*id && strlen(id) < sizeof b->id) copy_str(b->id, sizeof b->id, id);
     const char *url = gs_json_get_str(j, "url", "");
     if (!b->url[0] && url_ok(url)) copy_str(b->url, sizeof b->url, url);
@@ -189,7 +189,7 @@ static void hall_board_json(gs_buf *b, const hall_board *x, double now, int poll
     bool online = x->heard && (!strcmp(x->source, "mqtt") || now - x->seen_ms < 3.0 * poll_ms + 2000.0);
     gs_buf_puts(b, "{");
     broadcast_json_fields(b, (const broadcast_json_field[]){{"board", x->name[0] ? x->name : x->id[0] ? x->id : x->url},
-                                                            {"id", x->id}, {"url", x->url}, {"event", x->event},
+                                                            {"board_id", x->id}, {"url", x->url}, {"event", x->event},
                                                             {"table", x->table}, {"result", x->result},
                                                             {"status", x->heard ? x->status : "unreachable"},
                                                             {"error", online ? "" : x->error}}, 8);

@@ -63,7 +63,7 @@ void broadcast_state_json(gs_buf *b, const broadcast_state *s, const char *name,
         grid[size * size] = '\0';
     }
     gs_buf_puts(b, "{\"type\":\"state\",");
-    broadcast_json_fields(b, (const broadcast_json_field[]){{"board", name}, {"id", id}, {"url", url}}, 3);
+    broadcast_json_fields(b, (const broadcast_json_field[]){{"board", name}, {"board_id", id}, {"url", url}}, 3);
     broadcast_json_board(b, size, grid, s->move_number);
     gs_buf_printf(b, ",\"to_move\":\"%s\",\"captures\":{\"B\":%d,\"W\":%d},\"warnings\":{\"B\":%d,\"W\":%d},\"komi\":%g,",
                   broadcast_color_name(s->to_move), s->captures_black, s->captures_white, s->warnings_black,

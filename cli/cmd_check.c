@@ -55,7 +55,8 @@ static void json_notes(gs_buf *b, const record_check_result *r)
         for (int i = 0; i < n; i++) {
             const record_check_note *x = &r->notes[i];
             if (x->ruling != (pass == 1)) continue;
-            gs_buf_printf(b, "%s{\"move_number\":%d,\"code\":", k++ ? "," : "", x->move_number);
+            gs_buf_printf(b, "%s{\"move_number\":%d,\"%s\":", k++ ? "," : "", x->move_number,
+                          x->ruling ? "ruling" : "code");
             gs_json_str(b, x->code);
             if (x->ruling) {
                 gs_buf_printf(b, ",\"color\":\"%s\",\"warning\":%s}", record_json_color(x->color),

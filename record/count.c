@@ -316,8 +316,15 @@ static gs_status dead_and_count(const record_count_options *o, const count_input
     }
     out->error_file = o->input;
     out->dead_used = o->dead;
-    if (o->dead == RECORD_COUNT_DEAD_DEFAULT)
-        out->dead_used = in->sgf && in->sgf->has_marks ? RECORD_COUNT_DEAD_MARKS : RECORD_COUNT_DEAD_AUTO;
+    if (o->dead == RECORD_COUNT_DEAD_DEFAULT) {
+        /* a file that records a counted result is counted as `check`
+         * counts it: its marks, or (none) every stone alive */
+        double margin;
+        bool counted = in->sgf && rules_parse_result_points(in->sgf->result, &margin);
+        out->dead_used = in->sgf && in->sgf->has_marks ? RECORD_COUNT_DEAD_MARKS
+                         : counted                     ? RECORD_COUNT_DEAD_NONE
+                                                       : RECORD_COUNT_DEAD_AUTO;
+    }
     switch (out->dead_used) {
     case RECORD_COUNT_DEAD_DEFAULT: /* (resolved above) */
     case RECORD_COUNT_DEAD_NONE:

@@ -64,6 +64,7 @@ record_event *rec_event_add(record *r, record_event_kind kind, const char *code,
     ev->color = color;
     ev->point = pt;
     ev->t_ms = r->cur_t;
+    ev->unix_ms = rec_now_ms(r);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(ev->text, sizeof ev->text, fmt, ap);
@@ -82,7 +83,8 @@ static const char *const kind_names[] = {"start", "move", "pass", "resign", "ref
 static void print_json(const record *r, FILE *f, const record_event *ev)
 {
     gs_buf b = {0};
-    gs_buf_printf(&b, "{\"t_ms\":%.0f,\"kind\":\"%s\",\"code\":", ev->t_ms, kind_names[ev->kind]);
+    gs_buf_printf(&b, "{\"t_ms\":%.0f,\"unix_ms\":%lld,\"kind\":\"%s\",\"code\":", ev->t_ms, (long long)ev->unix_ms,
+                  kind_names[ev->kind]);
     gs_json_str(&b, ev->code);
     gs_buf_printf(&b, ",\"move_number\":%d,\"color\":\"%s\"", ev->move_number, record_json_color(ev->color));
     if (ev->point.x >= 0 && r->size > 0) record_json_point(&b, ev->point, false, r->size);

@@ -101,6 +101,7 @@ typedef struct record_event {
     gs_color color;
     gs_point point;       /* the move / first point concerned; {-1,-1} if none */
     double t_ms;          /* frame time */
+    int64_t unix_ms;      /* time of play by the source's clock (Unix ms) */
     char text[300];       /* one readable line */
     char evidence[64];    /* evidence file prefix ("" when none kept) */
 } record_event;
@@ -422,8 +423,10 @@ typedef enum record_count_dead {
     RECORD_COUNT_DEAD_NONE,     /* every stone on the board is alive */
     RECORD_COUNT_DEAD_MARKS,    /* implied by the SGF's final TB/TW marks */
     RECORD_COUNT_DEAD_POINTS,   /* the players' list: dead_points */
-    RECORD_COUNT_DEAD_DEFAULT   /* MARKS for an SGF that has them (so
-                                   `count` and `check` agree), else AUTO */
+    RECORD_COUNT_DEAD_DEFAULT   /* an SGF that has marks: MARKS; one that
+                                   records a counted result (RE B+n, W+n,
+                                   0) without marks: NONE (so `count` and
+                                   `check` agree); else AUTO */
 } record_count_dead;
 
 /* "auto", "none", "marks", "points", "default". */

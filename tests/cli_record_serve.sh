@@ -61,10 +61,10 @@ for _ in $(seq 150); do
 done
 check "double move published to the referee" 'case $ev in *\"double_move\"*) true ;; *) false ;; esac'
 check "state.json follows the game" 'curl -s "$url/state.json" | grep -q "\"status\":\"playing\""'
-code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -d '{"event":1,"ruling":"void","warning":true}' "$url/api/ruling")
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -d '{"event_id":1,"ruling":"void","warning":true}' "$url/api/ruling")
 check "ruling without the token: 403 (got $code)" '[ "$code" = 403 ]'
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Authorization: Bearer abcdefgh12345678' \
-    -d '{"event":1,"ruling":"void","warning":true,"note":"cli test"}' "$url/api/ruling")
+    -d '{"event_id":1,"ruling":"void","warning":true,"note":"cli test"}' "$url/api/ruling")
 check "ruling with the token: 200 (got $code)" '[ "$code" = 200 ]'
 sgf=
 for _ in $(seq 50); do

@@ -155,19 +155,19 @@ static void test_referee_token_and_bad_input(void **state)
     assert_true(id >= 1);
     const char *tok = "X-Goscribe-Token: test-token-123";
     char good[128];
-    snprintf(good, sizeof good, "{\"event\":%d,\"ruling\":\"void\",\"warning\":true}", id);
+    snprintf(good, sizeof good, "{\"event_id\":%d,\"ruling\":\"void\",\"warning\":true}", id);
     broadcast_ruling r;
 
     assert_int_equal(req(sb, "POST", "/api/ruling", good, NULL, NULL), 403);
     assert_int_equal(req(sb, "POST", "/api/ruling", good, "X-Goscribe-Token: wrong-token-123", NULL), 403);
     assert_int_equal(req(sb, "POST", "/api/ruling", good, "Authorization: Bearer test-token-12", NULL), 403);
     assert_int_equal(req(sb, "GET", "/api/events", NULL, NULL, NULL), 403);
-    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"event\":1,", tok, NULL), 400);
+    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"event_id\":1,", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "[1,2]", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"explode\"}", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"warn\",\"color\":\"X\"}", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"warn\"}", tok, NULL), 400);
-    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"void\",\"event\":999}", tok, NULL), 404);
+    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"void\",\"event_id\":999}", tok, NULL), 404);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"void\",\"points\":[\"zzz\"]}", tok, NULL), 400);
     assert_int_equal(req(sb, "GET", "/api/ruling", NULL, tok, NULL), 405);
     char *huge = malloc(100001);
@@ -591,7 +591,7 @@ static void test_state_json_bytes(void **state)
     s.warnings_black = 1;
     s.warnings_white = 2;
     assert_state_json(&s, "Table\t1", "table-1", "http://h:1",
-                      "{\"type\":\"state\",\"board\":\"Table\\u00091\",\"id\":\"table-1\",\"url\":\"http://h:1\","
+                      "{\"type\":\"state\",\"board\":\"Table\\u00091\",\"board_id\":\"table-1\",\"url\":\"http://h:1\","
                       "\"size\":9,\"grid\":\".............................B..........W......................."
                       ".................\",\"move_number\":2,\"to_move\":\"B\",\"captures\":{\"B\":0,\"W\":1},"
                       "\"warnings\":{\"B\":1,\"W\":2},\"komi\":6.5,\"last\":{\"color\":\"W\",\"point\":\"ee\","
@@ -609,7 +609,7 @@ static void test_state_json_bytes(void **state)
     memset(empty, '.', 19 * 19);
     empty[19 * 19] = '\0';
     snprintf(want, sizeof want,
-             "{\"type\":\"state\",\"board\":\"\",\"id\":\"\",\"url\":\"\",\"size\":19,\"grid\":\"%s\","
+             "{\"type\":\"state\",\"board\":\"\",\"board_id\":\"\",\"url\":\"\",\"size\":19,\"grid\":\"%s\","
              "\"move_number\":0,\"to_move\":\"B\",\"captures\":{\"B\":0,\"W\":0},\"warnings\":{\"B\":0,\"W\":0},"
              "\"komi\":0,\"last\":{\"color\":\"B\",\"point\":\"\",\"pass\":true,\"unix_ms\":0},\"players\":{\"B\":"
              "{\"name\":\"\",\"rank\":\"\"},\"W\":{\"name\":\"\",\"rank\":\"\"}},\"event\":\"\",\"round\":\"\",\"table\":\"\","

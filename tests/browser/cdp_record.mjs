@@ -79,7 +79,7 @@ async function watchBoard(browser, rec) {
 
 async function referee(browser, rec) {
   const u = rec.url;
-  const good = { event: 1, ruling: 'void', color: 'B', warning: true };
+  const good = { event_id: 1, ruling: 'void', color: 'B', warning: true };
   const cases = [
     ['GET /api/events, no token', await httpGet(u + '/api/events')],
     ['GET /api/events, wrong token', await httpGet(u + '/api/events', { 'X-Goscribe-Token': 'x'.repeat(rec.token.length) })],
