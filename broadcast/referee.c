@@ -38,8 +38,10 @@ void broadcast_board_answer_event_list(broadcast_board *sb, broadcast_resp *resp
         broadcast_kept_event *e = &sb->events[id % BROADCAST_EVENTS_KEPT];
         if (e->id != id || !e->detail) continue;
         if (any) gs_buf_puts(&b, ",");
-        /* the event's own object with its ruled mark added */
-        gs_buf_printf(&b, "{\"ruled\":%s,%s", e->ruled ? "true" : "false", e->detail + 1);
+        /* the event's own object with its ruled mark added before its
+         * closing brace */
+        gs_buf_add(&b, e->detail, strlen(e->detail) - 1);
+        gs_buf_printf(&b, ",\"ruled\":%s%c", e->ruled ? "true" : "false", '}');
         any = true;
     }
     gs_buf_printf(&b, "],\"warnings\":{\"B\":%d,\"W\":%d}}", sb->warnings[GS_BLACK], sb->warnings[GS_WHITE]);
