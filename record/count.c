@@ -363,37 +363,78 @@ static gs_status dead_and_count(const record_count_options *o, const count_input
 
 /* -------------------------------------------------------------- overlay */
 
-/* Each side's area (a square on every point it owns that holds no living
- * stone), the dame (a small square), dead stones (a red cross) and seki
- * (a ring), drawn on the photo in place. */
-static void draw_overlay(gs_image *img, const vision_grid *g, const record_count_result *r)
+/* One point of the overlay: the owner's square where no living stone
+ * stands, a small square on dame, a red cross on a dead stone, a ring on
+ * seki, and on every stone read a dot of the colour read (so a misread
+ * stone shows at once). */
+static void draw_point(gs_image *img, const record_count_result *r, int i, double px, double py, double pitch)
 {
     static const gs_bgr black = {20, 20, 20}, white = {245, 245, 245}, red = {0, 0, 255}, grey = {160, 120, 40},
                         seki = {0, 200, 255};
+    gs_color stone = (gs_color)r->pos.cell[i];
+    gs_color own = (gs_color)r->count.owner.cell[i];
+    bool dead = r->dead[i] != 0;
+    if (stone == GS_EMPTY || dead) {
+        if (own == GS_BLACK) gs_draw_square(img, px, py, pitch * 0.22, black, 0.85);
+        else if (own == GS_WHITE) gs_draw_square(img, px, py, pitch * 0.22, white, 0.85);
+        else if (stone == GS_EMPTY) gs_draw_square(img, px, py, pitch * 0.08, grey, 0.9);
+    }
+    if (stone != GS_EMPTY && !dead) {
+        gs_draw_disc(img, px, py, pitch * 0.13, stone == GS_BLACK ? white : black, 1.0);
+        gs_draw_disc(img, px, py, pitch * 0.09, stone == GS_BLACK ? black : white, 1.0);
+    }
+    if (dead) {
+        double h = pitch * 0.3;
+        gs_draw_line(img, px - h, py - h, px + h, py + h, fmax(2, pitch * 0.08), red);
+        gs_draw_line(img, px - h, py + h, px + h, py - h, fmax(2, pitch * 0.08), red);
+    } else if (r->seki[i]) {
+        gs_draw_ring(img, px, py, pitch * 0.35, fmax(2, pitch * 0.06), seki);
+    }
+}
+
+/* The legend in the photo's top-left corner: what each mark means, and
+ * the stones read. */
+static void draw_legend(gs_image *img, const record_count_result *r)
+{
+    static const gs_bgr black = {20, 20, 20}, white = {245, 245, 245}, red = {0, 0, 255}, grey = {160, 120, 40},
+                        seki = {0, 200, 255}, paper = {235, 235, 235};
+    int s = img->width >= 1600 ? 3 : img->width >= 800 ? 2 : 1, line = 10 * s, x0 = 4 * s, y0 = 4 * s;
+    char read[64];
+    snprintf(read, sizeof read, "READ: %d BLACK, %d WHITE STONES", r->read_black, r->read_white);
+    const char *rows[] = {"BLACK AREA", "WHITE AREA", "DAME", "DEAD STONE", "SEKI", "STONE READ (ITS COLOUR)", read};
+    int n = 7, w = 30 * 6 * s + 14 * s;
+    for (int y = y0; y < y0 + n * line + 4 * s; y++)
+        for (int x = x0; x < x0 + w; x++) gs_draw_pixel(img, x, y, paper, 0.8);
+    for (int k = 0; k < n; k++) {
+        double cx = x0 + 6 * s, cy = y0 + 2 * s + k * line + 4 * s;
+        switch (k) {
+        case 0: gs_draw_square(img, cx, cy, 3 * s, black, 1); break;
+        case 1: gs_draw_square(img, cx, cy, 3 * s, white, 1); gs_draw_box(img, cx, cy, 3 * s, 1, black); break;
+        case 2: gs_draw_square(img, cx, cy, 1.5 * s, grey, 1); break;
+        case 3:
+            gs_draw_line(img, cx - 3 * s, cy - 3 * s, cx + 3 * s, cy + 3 * s, s, red);
+            gs_draw_line(img, cx - 3 * s, cy + 3 * s, cx + 3 * s, cy - 3 * s, s, red);
+            break;
+        case 4: gs_draw_ring(img, cx, cy, 3 * s, s, seki); break;
+        case 5: gs_draw_disc(img, cx, cy, 3 * s, white, 1); gs_draw_disc(img, cx, cy, 2 * s, black, 1); break;
+        default: break;
+        }
+        gs_draw_text(img, x0 + 12 * s, cy - 3.5 * s, s, rows[k], black);
+    }
+}
+
+/* Each point's marks (draw_point) on the photo, and the legend. */
+static void draw_overlay(gs_image *img, const vision_grid *g, const record_count_result *r)
+{
     int size = r->pos.size;
     for (int y = 0; y < size; y++)
         for (int x = 0; x < size; x++) {
-            int i = y * size + x;
             double px, py, qx, qy;
             vision_grid_map(g, x, y, &px, &py);
             vision_grid_map(g, x + 1, y, &qx, &qy);
-            double pitch = hypot(qx - px, qy - py);
-            gs_color stone = (gs_color)r->pos.cell[i];
-            gs_color own = (gs_color)r->count.owner.cell[i];
-            bool dead = r->dead[i] != 0;
-            if (stone == GS_EMPTY || dead) {
-                if (own == GS_BLACK) gs_draw_square(img, px, py, pitch * 0.22, black, 0.85);
-                else if (own == GS_WHITE) gs_draw_square(img, px, py, pitch * 0.22, white, 0.85);
-                else if (stone == GS_EMPTY) gs_draw_square(img, px, py, pitch * 0.08, grey, 0.9);
-            }
-            if (dead) {
-                double h = pitch * 0.3;
-                gs_draw_line(img, px - h, py - h, px + h, py + h, fmax(2, pitch * 0.08), red);
-                gs_draw_line(img, px - h, py + h, px + h, py - h, fmax(2, pitch * 0.08), red);
-            } else if (r->seki[i]) {
-                gs_draw_ring(img, px, py, pitch * 0.35, fmax(2, pitch * 0.06), seki);
-            }
+            draw_point(img, r, y * size + x, px, py, hypot(qx - px, qy - py));
         }
+    draw_legend(img, r);
 }
 
 /* ------------------------------------------------------------------ sgf */

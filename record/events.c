@@ -71,7 +71,7 @@ record_event *rec_event_add(record *r, record_event_kind kind, const char *code,
     va_end(ap);
     if (kind == RECORD_EV_REFEREE || kind == RECORD_EV_SIGNAL) {
         L->n_referee += kind == RECORD_EV_REFEREE;
-        rec_evidence_keep(r, move_number, code, L->n, ev->evidence);
+        rec_evidence_keep(r, move_number, code, pt, L->n, ev->evidence);
     }
     L->n++;
     return ev;

@@ -53,6 +53,17 @@ extern "C" {
 
 typedef struct record record;
 
+/* Where Black sits in the camera's picture: at its bottom edge (near the
+ * camera, the default: the picture is the record), at its top edge (far),
+ * at its left or right edge. */
+typedef enum record_black_side {
+    RECORD_BLACK_NEAR = 0,
+    RECORD_BLACK_FAR,
+    RECORD_BLACK_LEFT,
+    RECORD_BLACK_RIGHT
+} record_black_side;
+
+
 typedef struct record_options {
     int size;                 /* board size; 0 = from the first position */
     double komi;              /* SGF points; used when has_komi */
@@ -113,6 +124,12 @@ void record_destroy(record *r);
  * (Unix ms; < 0 = unknown, then the wall clock is taken): GSTM of the moves
  * committed from them, the date of the game. */
 void record_set_clock(record *r, int64_t unix_ms);
+
+/* Where the board is in the frames that follow (the tracker's grid) and
+ * how the picture is turned to the record (see record_black_side): the
+ * evidence frames then ring the point an event concerns.  grid NULL: not
+ * known (no ring). */
+void record_set_view(record *r, const vision_grid *grid, record_black_side side);
 
 /* Takes one settled position seen at t_ms.  frame (may be NULL) is the
  * settled view, kept for evidence.  uncertain (may be NULL) marks points
@@ -286,16 +303,6 @@ typedef struct record_hooks {
      * applied before the record closes. */
     void (*closing)(void *user, const char *why);
 } record_hooks;
-
-/* Where Black sits in the camera's picture: at its bottom edge (near the
- * camera, the default: the picture is the record), at its top edge (far),
- * at its left or right edge. */
-typedef enum record_black_side {
-    RECORD_BLACK_NEAR = 0,
-    RECORD_BLACK_FAR,
-    RECORD_BLACK_LEFT,
-    RECORD_BLACK_RIGHT
-} record_black_side;
 
 /* "near", "far", "left", "right"; parse: false if unknown. */
 const char *record_black_side_name(record_black_side s);

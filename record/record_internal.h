@@ -44,6 +44,10 @@ typedef struct rec_evidence {
     char *dir;               /* NULL = none */
     bool ready;              /* directory created */
     gs_image *prev_frame, *cur_frame;
+    /* where the record's points are in the frames (record_set_view) */
+    bool have_grid;
+    vision_grid grid;
+    record_black_side side;
 } rec_evidence;
 
 /* Captured stones still on the board: cell colour and the move number that
@@ -158,8 +162,9 @@ void rec_flag(record *r, const char *code, int move_number, gs_color c, gs_point
               const char *detail);
 
 /* ---------------------------------------------------------- evidence.c */
-/* Saves the before/after frames of an event; fills prefix ("" if none). */
-void rec_evidence_keep(record *r, int move_number, const char *code, size_t index, char prefix[64]);
+/* Saves the before/after frames of an event, its point pt (if on the
+ * board and the grid is known) ringed on both; fills prefix ("" if none). */
+void rec_evidence_keep(record *r, int move_number, const char *code, gs_point pt, size_t index, char prefix[64]);
 
 /* -------------------------------------------------------- sgf_record.c */
 /* Saves the SGF (when there is a file) and prints the pending lines;

@@ -300,6 +300,7 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     orient_cells(bs, up->pos.size, up->uncertain);
     orient_margin(bs, up->pos.size, &up->margin);
     if (c->o->hooks) c->seen = up->pos;
+    record_set_view(c->rec, grid, bs);
     gs_status st = record_observe(c->rec, &up->pos, any_unc ? up->uncertain : NULL, t_ms, frame, err);
     if (st == GS_OK && ncov == 0 && !reaching) st = record_margin(c->rec, &up->margin, t_ms, err);
     return st;
