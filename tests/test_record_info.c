@@ -14,17 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "B cc, W gg, - cc": put / remove stones at SGF points. */
-static void edit(gs_position *p, const char *ops)
-{
-    for (const char *s = ops; *s;) {
-        while (*s == ' ' || *s == ',') s++;
-        if (!*s) break;
-        gs_position_set(p, s[2] - 'a', s[3] - 'a', s[0] == 'B' ? GS_BLACK : s[0] == 'W' ? GS_WHITE : GS_EMPTY);
-        s += 4;
-    }
-}
-
 typedef struct game {
     char sgf[80];
     record *r;
@@ -52,7 +41,7 @@ static void start(game *g, const char *tag, const record_options *extra, int64_t
 static void see(game *g, const char *ops)
 {
     gs_error err = {0};
-    edit(&g->view, ops);
+    gs_test_edit(&g->view, ops);
     g->t += 1000;
     assert_int_equal(record_observe(g->r, &g->view, NULL, g->t, NULL, &err), GS_OK);
 }

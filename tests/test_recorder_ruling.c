@@ -13,17 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "B cc, W gg, - cc": put / remove stones at SGF points. */
-static void edit(gs_position *p, const char *ops)
-{
-    for (const char *s = ops; *s;) {
-        while (*s == ' ' || *s == ',') s++;
-        if (!*s) break;
-        gs_position_set(p, s[2] - 'a', s[3] - 'a', s[0] == 'B' ? GS_BLACK : s[0] == 'W' ? GS_WHITE : GS_EMPTY);
-        s += 4;
-    }
-}
-
 typedef struct fixture {
     char sgf[64];
     record *r;
@@ -49,7 +38,7 @@ static void start(fixture *f)
 static void see(fixture *f, const char *ops)
 {
     gs_error err = {0};
-    edit(&f->view, ops);
+    gs_test_edit(&f->view, ops);
     f->t += 1000;
     assert_int_equal(record_observe(f->r, &f->view, NULL, f->t, NULL, &err), GS_OK);
 }

@@ -36,3 +36,13 @@ void gs_test_keep_sgf(const char *path, const char *label)
     if (gs_file_write_atomic(out, data, len, &e) != GS_OK) print_message("gs_test_keep_sgf: %s: %s\n", out, e.msg);
     free(data);
 }
+
+void gs_test_edit(gs_position *p, const char *ops)
+{
+    for (const char *s = ops; *s;) {
+        while (*s == ' ' || *s == ',') s++;
+        if (!*s) break;
+        gs_position_set(p, s[2] - 'a', s[3] - 'a', s[0] == 'B' ? GS_BLACK : s[0] == 'W' ? GS_WHITE : GS_EMPTY);
+        s += 4;
+    }
+}
