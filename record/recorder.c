@@ -359,7 +359,7 @@ static void count_game(record *r)
                       chk->warnings_white, c->text, c->sgf);
         if (!chk->looks_finished)
             rec_event_add(r, RECORD_EV_NOTE, "not_finished", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
-                          "counted as asked, but %s", chk->not_finished);
+                          "the count stands as the board is, but %s", chk->not_finished);
         st = sgf_set_final_count(r->sgf.last, NULL, chk->words, c->sgf, &e);
     }
     rec_check(r, st, &e); /* no count in the SGF: the save says so */
