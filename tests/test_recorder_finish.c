@@ -210,6 +210,7 @@ static void test_finished_game_without_warnings(void **state)
     assert_null(strstr(txt, "TB["));
     assert_null(strstr(txt, "Count ("));
     free(txt);
+    gs_test_keep_sgf(sgf, "test_recorder_finish-reopened");
     unlink(sgf);
     frames_free(&f);
 }
