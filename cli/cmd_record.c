@@ -574,7 +574,6 @@ static gs_status run_recording(record_cmd *c, capture_source *src, record_run_st
         c->run.progress = progress;
         c->run.progress_user = &ps;
     }
-    if (!c->quiet && capture_clock_note(src)[0]) fprintf(stderr, "goscribe record: %s\n", capture_clock_note(src));
     gs_status st = record_run(src, &c->run, stats, err);
     if (c->run.progress && ps.tty) fputc('\n', stderr);
     return st;

@@ -373,6 +373,10 @@ static gs_status run_open(run_ctx *c, gs_error *err)
     if (!c->tr) return err ? err->status : GS_ERR_NOMEM;
     c->rec = record_create(&c->o->recorder, err);
     if (!c->rec) return err ? err->status : GS_ERR_NOMEM;
+    /* the log says where the times of play come from (a note: never in
+     * the SGF); record_note cannot fail */
+    const char *clock = capture_clock_note(c->src);
+    if (clock[0]) (void)record_note(c->rec, "clock", clock, 0, NULL);
     return GS_OK;
 }
 

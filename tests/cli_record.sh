@@ -42,7 +42,7 @@ if "$bin" render "$work/t.sgf" -o "$work/t.avi" --fps 5 --size 480x320 --seed 3 
     "$bin" record "$work/t.avi" -o "$work/t.sgf.rec.sgf" --no-stdin > "$work/t.log" 2> "$work/t.err" </dev/null
     check "video recorded" '[ $? -eq 0 ]'
     wall=$(( ($(date +%s%N) - t0) / 1000000 ))
-    check "the log says where the times come from" 'grep -q "modification time minus its duration" "$work/t.err"'
+    check "the log says where the times come from" 'grep -q "modification time minus its duration" "$work/t.log"'
     span=$(grep -o 'GSTM\[[^]]*\]' "$work/t.sgf.rec.sgf" | sed 's/GSTM\[//; s/\]//' | python3 -c '
 import sys, datetime
 t = [datetime.datetime.strptime(l.strip(), "%Y-%m-%dT%H:%M:%S.%fZ") for l in sys.stdin if l.strip()]
