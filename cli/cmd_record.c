@@ -641,7 +641,9 @@ int cmd_record(int argc, char **argv)
     if (st == GS_OK && c.final_path && stats.have_final && !write_final(c.final_path, &stats.final_pos))
         return GS_EXIT_ERROR;
     if (st != GS_OK) {
-        cli_error("%s: %s", c.source, err.msg);
+        /* an error about the SGF (a resume refused) names it already */
+        if (!strncmp(err.msg, c.out, strlen(c.out))) cli_error("%s", err.msg);
+        else cli_error("%s: %s", c.source, err.msg);
         return gs_status_exit_code(st);
     }
     if (!c.quiet)
