@@ -15,7 +15,7 @@ static void *announcer_main(void *arg)
     broadcast_board *sb = arg;
     gs_buf body = {0};
     gs_buf_puts(&body, "{");
-    broadcast_json_fields(&body, (const broadcast_json_field[]){{"url", sb->url}, {"name", sb->name}, {"id", sb->id}}, 3);
+    broadcast_json_fields(&body, (const broadcast_json_field[]){{"url", sb->url}, {"board", sb->name}, {"board_id", sb->id}}, 3);
     gs_buf_puts(&body, "}");
     char url[256];
     snprintf(url, sizeof url, "%s/api/announce", sb->announce_url);

@@ -94,8 +94,12 @@ typedef struct broadcast_state {
     gs_color last_color;        /* last move; GS_EMPTY if none */
     gs_point last_point;
     bool last_pass;
-    int64_t last_move_unix_ms;  /* wall clock of the last move, 0 = none */
+    int64_t last_move_unix_ms;  /* time of play of the last move, 0 = none */
     char black[64], white[64];  /* player names, may be empty */
+    char black_rank[16], white_rank[16];
+    char event[64], round[32], table[32]; /* game information, may be empty */
+    int warnings_black;         /* warnings each side has received */
+    int warnings_white;
     char result[32];            /* RE[] once known, "" while playing */
     char status[16];            /* "waiting", "playing", "ended", ... */
     double komi;
@@ -164,6 +168,10 @@ void broadcast_board_set_sgf(broadcast_board *sb, const char *text, size_t len);
 
 /* Takes the oldest queued ruling; false when none. */
 bool broadcast_board_poll_ruling(broadcast_board *sb, broadcast_ruling *out);
+/* From now on POST /api/ruling answers 409 with `why` (the recording has
+ * ended: nothing could reach the record); the rulings already queued stay
+ * for the last polls. */
+void broadcast_board_close_rulings(broadcast_board *sb, const char *why);
 
 /* ------------------------------------------------ a recording, live */
 

@@ -146,7 +146,10 @@ void broadcast_grid_text(const gs_position *p, char *out);
 
 /* The state object viewers get (type "state"). */
 void broadcast_state_json(gs_buf *b, const broadcast_state *s, const char *name, const char *id,
-                          const char *url, int warn_b, int warn_w);
+                          const char *url);
+/* Writes "players":{"B":{"name":..,"rank":..},"W":{...}} (no commas). */
+void broadcast_json_players(gs_buf *b, const char *black, const char *black_rank, const char *white,
+                            const char *white_rank);
 /* The "state" of a board that has not started (19x19, empty, "waiting"). */
 void broadcast_waiting_json(gs_buf *b, const char *name, const char *id, const char *url);
 /* The move message (type "move") for the last move of s. */
@@ -212,6 +215,7 @@ struct broadcast_board {
     broadcast_ruling queue[BROADCAST_QUEUE];
     int q_head, q_count, next_ruling_id;
     int warnings[3];   /* indexed by gs_color */
+    char rulings_closed[160]; /* why rulings are refused now ("" = open) */
 
     /* camera frame */
     gs_image *raw;

@@ -21,6 +21,8 @@ typedef struct hall_board {
     char url[200];
     char id[64];
     char name[64], black[64], white[64], result[32], status[16];
+    char black_rank[16], white_rank[16], event[64], table[32];
+    char error[160];          /* why the last poll got no state ("" = none) */
     char grid[GS_MAX_SIZE * GS_MAX_SIZE + 1];
     char last_point[3], last_color[2];
     bool last_pass, has_last;
@@ -86,11 +88,18 @@ static bool take_state_locked(hall_board *b, const gs_json *j, const char *sourc
     double mn = gs_json_get_num(j, "move_number", 0);
     b->move_number = mn >= 0 && mn < 100000 ? (int)mn : 0;
     copy_str(b->name, sizeof b->name, gs_json_get_str(j, "board", ""));
-    copy_str(b->black, sizeof b->black, gs_json_get_str(j, "black", ""));
-    copy_str(b->white, sizeof b->white, gs_json_get_str(j, "white", ""));
+    const gs_json *pl = gs_json_get(j, "players");
+    const gs_json *pb = gs_json_get(pl, "B"), *pw = gs_json_get(pl, "W");
+    copy_str(b->black, sizeof b->black, gs_json_get_str(pb, "name", ""));
+    copy_str(b->white, sizeof b->white, gs_json_get_str(pw, "name", ""));
+    copy_str(b->black_rank, sizeof b->black_rank, gs_json_get_str(pb, "rank", ""));
+    copy_str(b->white_rank, sizeof b->white_rank, gs_json_get_str(pw, "rank", ""));
+    copy_str(b->event, sizeof b->event, gs_json_get_str(j, "event", ""));
+    copy_str(b->table, sizeof b->table, gs_json_get_str(j, "table", ""));
+    b->error[0] = '\0';
     copy_str(b->result, sizeof b->result, gs_json_get_str(j, "result", ""));
     copy_str(b->status, sizeof b->status, gs_json_get_str(j, "status", ""));
-    const char *id = gs_json_get_str(j, "id", "");
+    const char *id = gs_json_get_str(j, "board_id", "");
     if (*id && strlen(id) < sizeof b->id) copy_str(b->id, sizeof b->id, id);
     const char *url = gs_json_get_str(j, "url", "");
     if (!b->url[0] && url_ok(url)) copy_str(b->url, sizeof b->url, url);
@@ -147,14 +156,18 @@ static void *poller_main(void *arg)
             int status = 0;
             char *body = NULL;
             size_t len = 0;
-            /* a board that does not answer keeps its last state (shown offline) */
-            if (broadcast_http_request(u, "GET", NULL, NULL, 1500, &status, &body, &len, err, sizeof err)) continue;
-            gs_json *j = status == 200 ? gs_json_parse(body, len, NULL) : NULL;
+            /* a board that does not answer keeps its last state (shown
+             * offline, with why) */
+            bool got = !broadcast_http_request(u, "GET", NULL, NULL, 1500, &status, &body, &len, err, sizeof err);
+            gs_json *j = got && status == 200 ? gs_json_parse(body, len, NULL) : NULL;
             free(body);
-            if (!j) continue;
             pthread_mutex_lock(&h->mu);
             hall_board *b = find_or_add_locked(h, NULL, urls[i]);
-            if (b) (void)take_state_locked(b, j, "http");  /* not a state: nothing changes */
+            if (b && !(j && take_state_locked(b, j, "http"))) {
+                if (!got) snprintf(b->error, sizeof b->error, "unreachable: %.140s", err);
+                else if (status != 200) snprintf(b->error, sizeof b->error, "answers HTTP %d", status);
+                else snprintf(b->error, sizeof b->error, "answers something that is not a board's state");
+            }
             pthread_mutex_unlock(&h->mu);
             gs_json_free(j);
         }
@@ -173,15 +186,25 @@ static void *poller_main(void *arg)
 /* One board of the list, re-serialised from what was parsed (mu held). */
 static void hall_board_json(gs_buf *b, const hall_board *x, double now, int poll_ms)
 {
+    bool online = x->heard && (!strcmp(x->source, "mqtt") || now - x->seen_ms < 3.0 * poll_ms + 2000.0);
     gs_buf_puts(b, "{");
-    broadcast_json_fields(b, (const broadcast_json_field[]){{"board", x->name[0] ? x->name : x->id}, {"id", x->id},
-                                                            {"url", x->url}, {"black", x->black},
-                                                            {"white", x->white}, {"result", x->result},
-                                                            {"status", x->status}}, 7);
-    broadcast_json_board(b, x->size, x->grid, x->move_number);
+    broadcast_json_fields(b, (const broadcast_json_field[]){{"board", x->name[0] ? x->name : x->id[0] ? x->id : x->url},
+                                                            {"board_id", x->id}, {"url", x->url}, {"event", x->event},
+                                                            {"table", x->table}, {"result", x->result},
+                                                            {"status", x->heard ? x->status : "unreachable"},
+                                                            {"error", online ? "" : x->error}}, 8);
+    gs_buf_puts(b, ",");
+    broadcast_json_players(b, x->black, x->black_rank, x->white, x->white_rank);
+    if (x->heard) {
+        broadcast_json_board(b, x->size, x->grid, x->move_number);
+    } else { /* never heard from: an empty 19x19 board */
+        char empty[19 * 19 + 1];
+        memset(empty, '.', 19 * 19);
+        empty[19 * 19] = '\0';
+        broadcast_json_board(b, 19, empty, 0);
+    }
     gs_buf_puts(b, ",");
     broadcast_json_last(b, x->has_last ? x->last_color : NULL, x->last_point, x->last_pass, NULL);
-    bool online = !strcmp(x->source, "mqtt") || now - x->seen_ms < 3.0 * poll_ms + 2000.0;
     gs_buf_printf(b, "\"source\":\"%s\",\"online\":%s}", x->source, online ? "true" : "false");
 }
 
@@ -191,7 +214,9 @@ static void hall_json_locked(broadcast_hall *h, gs_buf *b)
     gs_buf_puts(b, "{\"boards\":[");
     int k = 0;
     for (int i = 0; i < h->nboards; i++) {
-        if (!h->boards[i].heard) continue;
+        /* a board never heard from is listed too (unreachable, with why),
+         * when the hall knows its address */
+        if (!h->boards[i].heard && !h->boards[i].url[0]) continue;
         if (k++) gs_buf_puts(b, ",");
         hall_board_json(b, &h->boards[i], now, h->poll_ms);
     }

@@ -38,7 +38,10 @@ void broadcast_board_answer_event_list(broadcast_board *sb, broadcast_resp *resp
         broadcast_kept_event *e = &sb->events[id % BROADCAST_EVENTS_KEPT];
         if (e->id != id || !e->detail) continue;
         if (any) gs_buf_puts(&b, ",");
-        gs_buf_printf(&b, "{\"ruled\":%s,\"event\":%s}", e->ruled ? "true" : "false", e->detail);
+        /* the event's own object with its ruled mark added before its
+         * closing brace */
+        gs_buf_add(&b, e->detail, strlen(e->detail) - 1);
+        gs_buf_printf(&b, ",\"ruled\":%s%c", e->ruled ? "true" : "false", '}');
         any = true;
     }
     gs_buf_printf(&b, "],\"warnings\":{\"B\":%d,\"W\":%d}}", sb->warnings[GS_BLACK], sb->warnings[GS_WHITE]);
@@ -66,7 +69,7 @@ static const char *ruling_points(const gs_json *pts, broadcast_ruling *r)
 static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
 {
     memset(r, 0, sizeof *r);
-    const gs_json *ev = gs_json_get(j, "event");
+    const gs_json *ev = gs_json_get(j, "event_id");
     const gs_json *col = gs_json_get(j, "color");
     const gs_json *warn = gs_json_get(j, "warning");
     const gs_json *pts = gs_json_get(j, "points");
@@ -75,7 +78,7 @@ static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
     if (!record_ruling_parse_kind(gs_json_get_str(j, "ruling", NULL), &r->kind))
         return "\"ruling\" must be one of void, restore, remove_dead, warn, accept, pass, end, resign";
     if (ev && (ev->type != GS_JSON_NUM || ev->num < 0 || ev->num > 1e9 || ev->num != (int)ev->num))
-        return "\"event\" must be an event id";
+        return "\"event_id\" must be an event id";
     if (col && (col->type != GS_JSON_STR || (strcmp(col->str, "B") && strcmp(col->str, "W"))))
         return "\"color\" must be \"B\" or \"W\"";
     if (warn && warn->type != GS_JSON_BOOL) return "\"warning\" must be true or false";
@@ -95,6 +98,10 @@ static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
  * held).  The message and *status of a refusal, or NULL. */
 static const char *ruling_queue_locked(broadcast_board *sb, broadcast_ruling *r, int *status)
 {
+    if (sb->rulings_closed[0]) {
+        *status = 409;
+        return sb->rulings_closed;
+    }
     broadcast_kept_event *e = r->event_id ? &sb->events[r->event_id % BROADCAST_EVENTS_KEPT] : NULL;
     if (e && e->id != r->event_id) {
         *status = 404;
@@ -160,7 +167,7 @@ void broadcast_board_answer_ruling(broadcast_board *sb, const broadcast_req *req
     msg = ruling_queue_locked(sb, &r, &status);
     if (!msg) {
         for_mqtt = ruling_tell_locked(sb, &r);
-        gs_buf_printf(&b, "{\"ok\":true,\"ruling\":%d,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\"}\n",
+        gs_buf_printf(&b, "{\"ok\":true,\"id\":%d,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\"}\n",
                       r.id, r.warnings_black, r.warnings_white, broadcast_color_name(r.loser));
     }
     pthread_mutex_unlock(&sb->mu);

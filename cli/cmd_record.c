@@ -41,7 +41,21 @@ static void usage(FILE *f)
             "  --size N              board size (9, 13, 19; default: detect)\n"
             "  --to-move B|W         side to move on a board that already holds stones\n"
             "  --komi K              komi in SGF points (default 7.5; 0 with handicap)\n"
+            "  --black NAME[,RANK]   Black's name and rank (PB, BR; shown on the pages)\n"
+            "  --white NAME[,RANK]   White's name and rank (PW, WR)\n"
+            "  --event TEXT --round TEXT --place TEXT --table TEXT\n"
+            "                        the event (EV), round (RO), place (PC), table (GN \"Table T\";\n"
+            "                        also the board's name on the pages and in the hall)\n"
+            "  --black-side near|far|left|right\n"
+            "                        where Black sits in the camera's picture (default near: at\n"
+            "                        its bottom edge); the record is turned so that Black's side\n"
+            "                        is the bottom of the SGF board, as records are printed\n"
+            "  --count-anyway        count the last view even if the game did not end (by default\n"
+            "                        only two passes, resignation, `end`, a referee's end or both\n"
+            "                        players' confirmation signals give a result)\n"
             "  --resume [FILE.sgf]   continue the game already in the SGF file (-o, or FILE)\n"
+            "  --reopen              with --resume: continue a game that already has a result\n"
+            "                        (its RE, TB/TW and count are removed)\n"
             "  --evidence DIR        where to keep evidence (default GAME.evidence)\n"
             "  --no-evidence         keep no evidence frames\n"
             "  --max-frames N        stop after N frames\n"
@@ -49,7 +63,7 @@ static void usage(FILE *f)
             "  --width W --height H --fps F   camera mode\n"
             "  --final FILE          also write the record's last position (grid text)\n"
             "  --no-stdin            ignore standard input\n"
-            "  -q, --quiet           no progress on stderr\n"
+            "  -q, --quiet           no progress on stderr (a line every few seconds for files)\n"
             "live broadcast (needs libmicrohttpd; see also `goscribe hall`):\n"
             "  --serve [ADDR:]PORT   serve the live board page, /game.sgf, /state.json, /events,\n"
             "                        /frame.jpg and the referee console /referee (the token is\n"
@@ -113,11 +127,26 @@ static int poll_stdin(void *user, char *out, size_t outlen)
     }
 }
 
-static void progress(void *user, long frame, long total)
+/* How progress is shown: rewritten in place on a terminal, else one line
+ * every few seconds (a log, a pipe). */
+typedef struct progress_state {
+    bool tty;
+    double last_line_ms;
+} progress_state;
+
+static void progress(void *user, const record_run_progress *p)
 {
-    (void)user;
-    if (total > 0) fprintf(stderr, "\rframe %ld/%ld (%d%%)", frame, total, (int)(100.0 * frame / total));
-    else fprintf(stderr, "\rframe %ld", frame);
+    progress_state *ps = user;
+    if (!ps->tty && p->elapsed_ms - ps->last_line_ms < 5000) return;
+    ps->last_line_ms = p->elapsed_ms;
+    int s = (int)(p->t_ms / 1000);
+    char where[64];
+    if (p->total > 0)
+        snprintf(where, sizeof where, "%d%% (frame %ld of %ld", (int)(100.0 * p->frames / p->total), p->frames, p->total);
+    else
+        snprintf(where, sizeof where, "frame %ld (", p->frames);
+    fprintf(stderr, "%srecord: %s, %02d:%02d of the source), %d moves, %d flagged, %.0f s%s", ps->tty ? "\r" : "",
+            where, s / 60, s % 60, p->moves, p->flags, p->elapsed_ms / 1000, ps->tty ? "  " : "\n");
     fflush(stderr);
 }
 
@@ -173,6 +202,7 @@ typedef struct record_cmd {
     const char *source, *out, *calfile, *corners, *final_path, *resume_file;
     bool no_stdin, quiet, no_evidence;
     long size;
+    char black[128], white[128], black_rank[32], white_rank[32]; /* NAME[,RANK] split */
     /* live broadcast */
     const char *serve_arg, *board_name, *token, *mqtt, *hall;
     double linger;
@@ -216,8 +246,58 @@ static int parse_resume(record_cmd *c, int argc, char **argv, int *i)
     return ARG_TAKEN;
 }
 
+/* "NAME[,RANK]" of --black / --white into name and rank; false when it
+ * cannot be (said). */
+static bool parse_player(const char *opt, const char *v, char *name, size_t nl, char *rank, size_t rl)
+{
+    const char *comma = strrchr(v, ',');
+    size_t n = comma ? (size_t)(comma - v) : strlen(v);
+    while (n > 0 && v[n - 1] == ' ') n--;
+    const char *r = comma ? comma + 1 : "";
+    while (*r == ' ') r++;
+    if (n == 0 || n >= nl || strlen(r) >= rl) {
+        cli_error("record: %s %s: expected NAME or NAME,RANK (a name of 1..%zu bytes, a rank like 3d)", opt, v, nl - 1);
+        return false;
+    }
+    memcpy(name, v, n);
+    name[n] = 0;
+    snprintf(rank, rl, "%s", r);
+    return true;
+}
+
+/* The game information: --black, --white, --event, --round, --place,
+ * --table, --black-side. */
+static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v;
+    record_options *ro = &c->run.recorder;
+    if (!strcmp(a, "--black") || !strcmp(a, "--white")) {
+        TAKE_VALUE(v);
+        bool b = a[2] == 'b';
+        if (!parse_player(a, v, b ? c->black : c->white, sizeof c->black, b ? c->black_rank : c->white_rank,
+                          sizeof c->black_rank))
+            return ARG_BAD;
+    } else if (!strcmp(a, "--event")) {
+        TAKE_VALUE(ro->event);
+    } else if (!strcmp(a, "--round")) {
+        TAKE_VALUE(ro->round);
+    } else if (!strcmp(a, "--place")) {
+        TAKE_VALUE(ro->place);
+    } else if (!strcmp(a, "--table")) {
+        TAKE_VALUE(ro->table);
+        if (!ro->table[0] || strlen(ro->table) > 60) { cli_error("record: --table: expected 1..60 characters"); return ARG_BAD; }
+    } else if (!strcmp(a, "--black-side")) {
+        TAKE_VALUE(v);
+        if (!record_black_side_parse(v, &c->run.black_side)) { cli_error("record: --black-side %s: expected near, far, left or right", v); return ARG_BAD; }
+    } else {
+        return ARG_NOT_MINE;
+    }
+    return ARG_TAKEN;
+}
+
 /* The game and the recorder: -o, --json, --settle, --size, --to-move,
- * --komi, --resume, --evidence, --no-evidence, --calibration, --corners. */
+ * --komi, --resume, --reopen, --count-anyway, --evidence, --no-evidence,
+ * --calibration, --corners. */
 static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -250,6 +330,10 @@ static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
         ro->has_komi = true;
     } else if (!strcmp(a, "--resume")) {
         return parse_resume(c, argc, argv, i);
+    } else if (!strcmp(a, "--reopen")) {
+        ro->reopen = true;
+    } else if (!strcmp(a, "--count-anyway")) {
+        ro->count_anyway = true;
     } else if (!strcmp(a, "--evidence")) {
         TAKE_VALUE(ro->evidence_dir);
     } else if (!strcmp(a, "--no-evidence")) {
@@ -339,6 +423,7 @@ static int parse_args(int argc, char **argv, record_cmd *c)
         int got = parse_game_option(c, argc, argv, &i);
         if (got == ARG_NOT_MINE) got = parse_run_option(c, argc, argv, &i);
         if (got == ARG_NOT_MINE) got = parse_serve_option(c, argc, argv, &i);
+        if (got == ARG_NOT_MINE) got = parse_info_option(c, argc, argv, &i);
         if (got == ARG_BAD) return GS_EXIT_ERROR;
         if (got == ARG_TAKEN) continue;
         if (a[0] == '-' && a[1]) {
@@ -372,6 +457,10 @@ static bool check_args(record_cmd *c)
         cli_error("record: no output file given (-o GAME.sgf)");
         return false;
     }
+    if (c->run.recorder.reopen && !c->run.recorder.resume) {
+        cli_error("record: --reopen goes with --resume (it continues a game that has a result)");
+        return false;
+    }
     if (c->calfile && c->corners) {
         cli_error("record: --calibration and --corners exclude each other");
         return false;
@@ -394,7 +483,7 @@ static bool serve_config(const record_cmd *c, broadcast_config *cfg, char *bind,
         return false;
     }
     if (bind[0]) cfg->bind_addr = bind;
-    cfg->board_name = c->board_name;
+    cfg->board_name = c->board_name ? c->board_name : c->run.recorder.table;
     cfg->token = c->token;
     cfg->mqtt = c->mqtt;
     cfg->announce = c->hall;
@@ -480,9 +569,13 @@ static gs_status run_recording(record_cmd *c, capture_source *src, record_run_st
         c->run.poll = poll_stdin;
         c->run.poll_user = &sr;
     }
-    if (!c->quiet && isatty(2) && capture_get_kind(src) != CAPTURE_CAMERA) c->run.progress = progress;
+    progress_state ps = {isatty(2) != 0, 0};
+    if (!c->quiet && capture_get_kind(src) != CAPTURE_CAMERA) {
+        c->run.progress = progress;
+        c->run.progress_user = &ps;
+    }
     gs_status st = record_run(src, &c->run, stats, err);
-    if (c->run.progress) fputc('\n', stderr);
+    if (c->run.progress && ps.tty) fputc('\n', stderr);
     return st;
 }
 
@@ -504,6 +597,10 @@ static capture_source *open_recording(record_cmd *c, int *rc)
 {
     record_options *ro = &c->run.recorder;
     if (c->no_evidence) ro->evidence_dir = "";
+    ro->black = c->black;
+    ro->white = c->white;
+    ro->black_rank = c->black_rank;
+    ro->white_rank = c->white_rank;
     ro->sgf_path = c->out;
     ro->size = (int)c->size;
     ro->out = stdout;
@@ -571,7 +668,9 @@ int cmd_record(int argc, char **argv)
     if (st == GS_OK && c.final_path && stats.have_final && !write_final(c.final_path, &stats.final_pos))
         return GS_EXIT_ERROR;
     if (st != GS_OK) {
-        cli_error("%s: %s", c.source, err.msg);
+        /* an error about the SGF (a resume refused) names it already */
+        if (!strncmp(err.msg, c.out, strlen(c.out))) cli_error("%s", err.msg);
+        else cli_error("%s: %s", c.source, err.msg);
         return gs_status_exit_code(st);
     }
     if (!c.quiet)

@@ -49,7 +49,9 @@ bool gtp_position_at(gtp_engine *e, int k, gs_position *out)
 bool gtp_counted(const gtp_engine *e)
 {
     double pts;
-    return e->v.finished && e->v.has_marks && e->cursor == e->v.nmoves && rules_parse_result_points(e->v.result, &pts);
+    /* the record's own count (with or without TB/TW marks: a count with no
+     * dead stone writes none) is the one count */
+    return e->v.finished && e->cursor == e->v.nmoves && rules_parse_result_points(e->v.result, &pts);
 }
 
 /* The dead-stone estimate of pos (the position at the cursor), kept while

@@ -7,12 +7,14 @@
 # browser version); the network part skips without curl or libmicrohttpd.
 #   usage: cli_record_serve.sh GOSCRIBE DATA_DIR
 set -u
+. "$(dirname "$0")/sgf_corpus.sh"
 bin=$1
 fail=0
 work=$(mktemp -d /tmp/gs-cli-record-serve.XXXXXX)
 rec=
 cleanup() {
     [ -n "$rec" ] && kill "$rec" 2>/dev/null && wait "$rec" 2>/dev/null
+    keep_all_sgf "$work" cli_record_serve
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -59,10 +61,10 @@ for _ in $(seq 150); do
 done
 check "double move published to the referee" 'case $ev in *\"double_move\"*) true ;; *) false ;; esac'
 check "state.json follows the game" 'curl -s "$url/state.json" | grep -q "\"status\":\"playing\""'
-code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -d '{"event":1,"ruling":"void","warning":true}' "$url/api/ruling")
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -d '{"event_id":1,"ruling":"void","warning":true}' "$url/api/ruling")
 check "ruling without the token: 403 (got $code)" '[ "$code" = 403 ]'
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Authorization: Bearer abcdefgh12345678' \
-    -d '{"event":1,"ruling":"void","warning":true,"note":"cli test"}' "$url/api/ruling")
+    -d '{"event_id":1,"ruling":"void","warning":true,"note":"cli test"}' "$url/api/ruling")
 check "ruling with the token: 200 (got $code)" '[ "$code" = 200 ]'
 sgf=
 for _ in $(seq 50); do
@@ -77,6 +79,13 @@ for _ in $(seq 300); do
 done
 check "recording ended" 'grep -q "recording over" "$work/err"'
 check "state.json says ended" 'curl -s "$url/state.json" | grep -q "\"status\":\"ended\""'
+check "state.json: no side to move after the end" 'curl -s "$url/state.json" | grep -q "\"to_move\":\"\""'
+check "state.json: the warning counted" 'curl -s "$url/state.json" | grep -q "\"warnings\":{\"B\":1,\"W\":0}"'
+# while the recorder lingers the record is closed: a ruling is refused, with why
+code=$(curl -s -o "$work/late" -w '%{http_code}' -X POST -H 'Authorization: Bearer abcdefgh12345678' \
+    -d '{"ruling":"warn","color":"W"}' "$url/api/ruling")
+check "ruling after the end: 409 (got $code)" '[ "$code" = 409 ]'
+check "ruling after the end: says why" 'grep -q "recording has ended" "$work/late"'
 check "ruling in the SGF on disk" 'grep -q "GSRL\[void:B:1:0:" "$work/game.sgf"'
 check "served SGF = file on disk" '[ "$(curl -s "$url/game.sgf")" = "$(cat "$work/game.sgf")" ]'
 kill -INT "$rec"

@@ -60,7 +60,7 @@ static void scene_commands(scene *s)
         gs_color c = n && line[n - 1] == 'B' ? GS_BLACK : GS_WHITE; /* "pass B", "resign W" */
         if (!strncmp(line, "pass ", 5)) assert_int_equal(record_pass(s->r, c, s->t, &err), GS_OK);
         else if (!strncmp(line, "resign ", 7)) assert_int_equal(record_resign(s->r, c, s->t, &err), GS_OK);
-        else if (!strncmp(line, "note ", 5)) assert_int_equal(record_note(s->r, "note", line + 5, s->t, &err), GS_OK);
+        else if (!strncmp(line, "note ", 5)) assert_int_equal(record_comment(s->r, line + 5, s->t, &err), GS_OK);
         else fail_msg("unexpected command for the record: %s", line);
         scene_changed(s);
     }
@@ -392,6 +392,8 @@ static void test_counted(void **state)
     assert_answer(&s, "genmove b", "=C3");
     assert_answer(&s, "play w D4", "=");
     gs_error err;
+    /* the players' end: only a game that ended is counted */
+    assert_int_equal(record_end_game(s.r, s.t, &err), GS_OK);
     assert_int_equal(record_finish(s.r, s.t, &err), GS_OK);
     scene_changed(&s);
     const char *re = record_result(s.r);

@@ -112,7 +112,7 @@ static void test_pages_and_paths(void **state)
     assert_non_null(j);
     assert_int_equal((int)gs_json_get_num(j, "size", 0), 9);
     assert_int_equal((int)gs_json_get_num(j, "move_number", 0), 1);
-    assert_string_equal(gs_json_get_str(j, "black", ""), "Ann \"the <b>\"");
+    assert_string_equal(gs_json_get_str(gs_json_get(gs_json_get(j, "players"), "B"), "name", ""), "Ann \"the <b>\"");
     const char *grid = gs_json_get_str(j, "grid", "");
     assert_int_equal(strlen(grid), 81);
     assert_int_equal(grid[3 * 9 + 2], 'B');
@@ -155,19 +155,19 @@ static void test_referee_token_and_bad_input(void **state)
     assert_true(id >= 1);
     const char *tok = "X-Goscribe-Token: test-token-123";
     char good[128];
-    snprintf(good, sizeof good, "{\"event\":%d,\"ruling\":\"void\",\"warning\":true}", id);
+    snprintf(good, sizeof good, "{\"event_id\":%d,\"ruling\":\"void\",\"warning\":true}", id);
     broadcast_ruling r;
 
     assert_int_equal(req(sb, "POST", "/api/ruling", good, NULL, NULL), 403);
     assert_int_equal(req(sb, "POST", "/api/ruling", good, "X-Goscribe-Token: wrong-token-123", NULL), 403);
     assert_int_equal(req(sb, "POST", "/api/ruling", good, "Authorization: Bearer test-token-12", NULL), 403);
     assert_int_equal(req(sb, "GET", "/api/events", NULL, NULL, NULL), 403);
-    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"event\":1,", tok, NULL), 400);
+    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"event_id\":1,", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "[1,2]", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"explode\"}", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"warn\",\"color\":\"X\"}", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"warn\"}", tok, NULL), 400);
-    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"void\",\"event\":999}", tok, NULL), 404);
+    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"void\",\"event_id\":999}", tok, NULL), 404);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"void\",\"points\":[\"zzz\"]}", tok, NULL), 400);
     assert_int_equal(req(sb, "GET", "/api/ruling", NULL, tok, NULL), 405);
     char *huge = malloc(100001);
@@ -279,7 +279,7 @@ static void *viewers_main(void *arg)
             if (n <= 0) { p[i].fd = -1; continue; }
             tmp[keep + (size_t)n] = '\0';
             if (!done[i] && strstr(tmp, "THE-END")) { done[i] = true; v->got_end++; }
-            for (const char *q = strstr(tmp, "\"message\":\"t="); q; q = strstr(q + 1, "\"message\":\"t=")) {
+            for (const char *q = strstr(tmp, "\"text\":\"t="); q; q = strstr(q + 1, "\"text\":\"t=")) {
                 double lat = gs_now_ms() - strtod(q + 13, NULL);
                 v->lat_sum += lat;
                 v->lat_n++;
@@ -432,7 +432,7 @@ static void test_hall_two_boards_http(void **state)
     broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     assert_non_null(h);
     assert_true(wait_hall(h, 2, 10000));
-    check_hall_json(h, "\"black\":\"Alice\"", "\"black\":\"Bob\"");
+    check_hall_json(h, "\"B\":{\"name\":\"Alice\"", "\"B\":{\"name\":\"Bob\"");
     broadcast_hall_stop(h);
 
     /* a recorder announcing itself joins a hall that did not know it */
@@ -518,11 +518,11 @@ static void test_hall_two_boards_mqtt(void **state)
         free(body);
         body = NULL;
         assert_int_equal(broadcast_http_request(url, "GET", NULL, NULL, 5000, &status, &body, NULL, e2, sizeof e2), 0);
-        if ((strstr(body, "\"black\":\"Mia\"") && strstr(body, "\"black\":\"Max\"")) || gs_now_ms() > end) break;
+        if ((strstr(body, "\"B\":{\"name\":\"Mia\"") && strstr(body, "\"B\":{\"name\":\"Max\"")) || gs_now_ms() > end) break;
         usleep(50000);
     }
     free(body);
-    check_hall_json(h, "\"black\":\"Mia\"", "\"black\":\"Max\"");
+    check_hall_json(h, "\"B\":{\"name\":\"Mia\"", "\"B\":{\"name\":\"Max\"");
     assert_non_null(strstr(url, "state.json"));
     broadcast_hall_stop(h);
     broadcast_board_stop(a);
@@ -552,13 +552,13 @@ static void test_json_reader(void **state)
     gs_json_free(j);
 }
 
-/* The state JSON, byte for byte as the viewers, MQTT and the hall have
- * always had it; the clock (server_unix_ms) reads N in `want`. */
+/* The state JSON, byte for byte (the vocabulary of README "JSON"); the
+ * clock (server_unix_ms) reads N in `want`. */
 static void assert_state_json(const broadcast_state *s, const char *name, const char *id, const char *url,
-                              int wb, int ww, const char *want)
+                              const char *want)
 {
     gs_buf b = {0};
-    broadcast_state_json(&b, s, name, id, url, wb, ww);
+    broadcast_state_json(&b, s, name, id, url);
     assert_true(gs_buf_ok(&b));
     char *clock = strstr(b.p, "\"server_unix_ms\":");
     assert_non_null(clock);
@@ -585,13 +585,18 @@ static void test_state_json_bytes(void **state)
     s.last_move_unix_ms = 1700000000123;
     s.komi = 6.5;
     snprintf(s.black, sizeof s.black, "Ann \"<b>\"");
+    snprintf(s.black_rank, sizeof s.black_rank, "3d");
+    snprintf(s.table, sizeof s.table, "7");
     snprintf(s.result, sizeof s.result, "W+R");
-    assert_state_json(&s, "Table\t1", "table-1", "http://h:1", 1, 2,
-                      "{\"type\":\"state\",\"board\":\"Table\\u00091\",\"id\":\"table-1\",\"url\":\"http://h:1\","
+    s.warnings_black = 1;
+    s.warnings_white = 2;
+    assert_state_json(&s, "Table\t1", "table-1", "http://h:1",
+                      "{\"type\":\"state\",\"board\":\"Table\\u00091\",\"board_id\":\"table-1\",\"url\":\"http://h:1\","
                       "\"size\":9,\"grid\":\".............................B..........W......................."
                       ".................\",\"move_number\":2,\"to_move\":\"B\",\"captures\":{\"B\":0,\"W\":1},"
                       "\"warnings\":{\"B\":1,\"W\":2},\"komi\":6.5,\"last\":{\"color\":\"W\",\"point\":\"ee\","
-                      "\"pass\":false,\"unix_ms\":1700000000123},\"black\":\"Ann \\\"\\u003cb>\\\"\",\"white\":\"\","
+                      "\"pass\":false,\"unix_ms\":1700000000123},\"players\":{\"B\":{\"name\":\"Ann \\\"\\u003cb>\\\"\","
+                      "\"rank\":\"3d\"},\"W\":{\"name\":\"\",\"rank\":\"\"}},\"event\":\"\",\"round\":\"\",\"table\":\"7\","
                       "\"result\":\"W+R\",\"status\":\"playing\",\"server_unix_ms\":N}");
     /* a size out of range shows an empty 19x19 board; a pass has no point */
     broadcast_state w;
@@ -604,11 +609,12 @@ static void test_state_json_bytes(void **state)
     memset(empty, '.', 19 * 19);
     empty[19 * 19] = '\0';
     snprintf(want, sizeof want,
-             "{\"type\":\"state\",\"board\":\"\",\"id\":\"\",\"url\":\"\",\"size\":19,\"grid\":\"%s\","
+             "{\"type\":\"state\",\"board\":\"\",\"board_id\":\"\",\"url\":\"\",\"size\":19,\"grid\":\"%s\","
              "\"move_number\":0,\"to_move\":\"B\",\"captures\":{\"B\":0,\"W\":0},\"warnings\":{\"B\":0,\"W\":0},"
-             "\"komi\":0,\"last\":{\"color\":\"B\",\"point\":\"\",\"pass\":true,\"unix_ms\":0},\"black\":\"\","
-             "\"white\":\"\",\"result\":\"\",\"status\":\"playing\",\"server_unix_ms\":N}", empty);
-    assert_state_json(&w, "", "", "", 0, 0, want);
+             "\"komi\":0,\"last\":{\"color\":\"B\",\"point\":\"\",\"pass\":true,\"unix_ms\":0},\"players\":{\"B\":"
+             "{\"name\":\"\",\"rank\":\"\"},\"W\":{\"name\":\"\",\"rank\":\"\"}},\"event\":\"\",\"round\":\"\",\"table\":\"\","
+             "\"result\":\"\",\"status\":\"playing\",\"server_unix_ms\":N}", empty);
+    assert_state_json(&w, "", "", "", want);
 }
 
 /* The frame overlay draws what the sampled dots always drew: the

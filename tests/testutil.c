@@ -17,3 +17,32 @@ int gs_test_sanitized(void)
     const char *s = getenv("GS_SANITIZED");
     return s && *s == '1';
 }
+
+void gs_test_keep_sgf(const char *path, const char *label)
+{
+    const char *dir = getenv("GS_SGF_CORPUS");
+    if (!dir || !*dir) return;
+    char *data = NULL;
+    size_t len = 0;
+    gs_error e;
+    if (gs_file_read(path, 64u << 20, &data, &len, &e) != GS_OK) {
+        print_message("gs_test_keep_sgf: %s: %s\n", path, e.msg);
+        return;
+    }
+    char out[4096];
+    snprintf(out, sizeof out, "%s/%s.sgf", dir, label);
+    /* a corpus copy that cannot be written shows as a missing file in
+     * sgf_validate, not as a failure of this test */
+    if (gs_file_write_atomic(out, data, len, &e) != GS_OK) print_message("gs_test_keep_sgf: %s: %s\n", out, e.msg);
+    free(data);
+}
+
+void gs_test_edit(gs_position *p, const char *ops)
+{
+    for (const char *s = ops; *s;) {
+        while (*s == ' ' || *s == ',') s++;
+        if (!*s) break;
+        gs_position_set(p, s[2] - 'a', s[3] - 'a', s[0] == 'B' ? GS_BLACK : s[0] == 'W' ? GS_WHITE : GS_EMPTY);
+        s += 4;
+    }
+}

@@ -38,7 +38,8 @@ const BOARD_STATE = `(() => ({
  * the referee token. */
 async function startRecorder() {
   const rec = startProcess('goscribe record', args.goscribe, ['record', args.video, '-o', SGF_PATH, '--serve', '127.0.0.1:0',
-    '--board-name', 'Table 7', '--frame-delay', String(args['frame-delay'] || 90), '--no-stdin', '--linger', '60', '-q']);
+    '--board-name', 'Table 7', '--frame-delay', String(args['frame-delay'] || 90), '--no-stdin', '--linger', '60', '-q',
+    '--count-anyway']);
   const end = Date.now() + START_MS;
   for (;;) {
     const live = rec.stderr().match(/^goscribe record: live (http:\/\/127\.0\.0\.1:(\d+))\/$/m);
@@ -78,7 +79,7 @@ async function watchBoard(browser, rec) {
 
 async function referee(browser, rec) {
   const u = rec.url;
-  const good = { event: 1, ruling: 'void', color: 'B', warning: true };
+  const good = { event_id: 1, ruling: 'void', color: 'B', warning: true };
   const cases = [
     ['GET /api/events, no token', await httpGet(u + '/api/events')],
     ['GET /api/events, wrong token', await httpGet(u + '/api/events', { 'X-Goscribe-Token': 'x'.repeat(rec.token.length) })],

@@ -104,7 +104,7 @@ async function testBoard(browser, drv, size) {
 async function testReferee(browser, drv, boardPage, size) {
   // the API refuses everything without the right token
   const u = drv.url;
-  const good = { event: 1, ruling: 'void', color: 'B', warning: true };
+  const good = { event_id: 1, ruling: 'void', color: 'B', warning: true };
   const cases = [
     ['GET /api/events, no token', await httpGet(u + '/api/events')],
     ['GET /api/events, wrong token', await httpGet(u + '/api/events', { 'X-Goscribe-Token': 'not-the-token' })],
