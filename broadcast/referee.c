@@ -1,5 +1,5 @@
-/* broadcast/referee.c: the referee's API of one board: the token check,
- * the list of flagged events and POST /api/ruling, which validates a
+/* broadcast/referee.c: the referee's API of one board (behind the token,
+ * see handlers.c): the list of flagged events and POST /api/ruling, which validates a
  * ruling, queues it for the recorder (broadcast_board_poll_ruling) and
  * tells the viewers. */
 #include "broadcast/broadcast_internal.h"
@@ -7,25 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Constant-time comparison so the token cannot be guessed byte by byte. */
-static bool token_equal(const broadcast_board *sb, const char *given)
-{
-    if (!given) return false;
-    size_t a = strlen(sb->token), b = strlen(given);
-    unsigned diff = (unsigned)(a ^ b);
-    for (size_t i = 0; i < a; i++) diff |= (unsigned)(sb->token[i] ^ (i < b ? given[i] : 0));
-    return diff == 0;
-}
-
-bool broadcast_board_token_ok(const broadcast_board *sb, const broadcast_req *req)
-{
-    const char *auth = broadcast_req_header(req, "Authorization");
-    if (auth && !strncmp(auth, "Bearer ", 7)) return token_equal(sb, auth + 7);
-    const char *x = broadcast_req_header(req, "X-Goscribe-Token");
-    if (x) return token_equal(sb, x);
-    return token_equal(sb, broadcast_req_query(req, "token"));
-}
 
 void broadcast_board_answer_event_list(broadcast_board *sb, broadcast_resp *resp)
 {

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { args, SLOW, STEP_MS, START_MS, children, log, sleep, fail, check, shutdown, clearHardLimit,
-  startProcess, Browser, httpGet, httpPost, stopCleanly } from './cdp_lib.mjs';
+  startProcess, Browser, httpGet, httpPost, stopCleanly, checkRebinding } from './cdp_lib.mjs';
 
 if (!args.goscribe || !args.video || !args.workdir) {
   console.error('usage: node cdp_record.mjs --goscribe BIN --video FILE --workdir DIR');
@@ -141,6 +141,8 @@ async function main() {
 
   const board = await watchBoard(browser, rec);
   log('board page: the first moves appeared live, camera frame shown');
+  await checkRebinding(browser, rec.url, ['/', '/state.json', '/game.sgf', '/frame.jpg', '/events']);
+  log('a foreign site resolved to the recorder\'s address (DNS rebinding) reads nothing: 421');
   await referee(browser, rec);
   log('referee: refused without the token, double move shown with the token, void ruling in /game.sgf');
 
