@@ -217,6 +217,14 @@ void broadcast_board_stats(broadcast_board *sb, broadcast_stats *out);
 
 /* ------------------------------------------------------------- the hall */
 
+/* One page for a club: GET / (the page), GET /state.json (every board
+ * heard from, re-serialised), POST /api/announce {"url":"http://HOST:PORT"}
+ * with the hall's token (broadcast_hall_token; a board's config gives it as
+ * announce_token).  Each board with an address is polled by its own thread,
+ * ADDRESS/state.json only, every poll_ms, each fetch bounded in time (name
+ * lookup included); announced boards leave when not announced again for
+ * announce_ttl_ms.  The same Host, body type and connection rules as a
+ * board's server (above). */
 typedef struct broadcast_hall_config {
     const char *bind_addr;       /* NULL = "127.0.0.1" */
     int port;                    /* 0 = any free port */

@@ -16,7 +16,7 @@
  *       header line every 2 s and never finishing, reopened whenever the
  *       server closes them; meanwhile a real client (127.0.0.1) GETs P
  *       (default /state.json) every 250 ms.  Fails when one real request
- *       is not answered 200 within 2 s.
+ *       is not answered 200 within 2 s.  SIGINT ends it early (reported).
  *   http_probe deadline URL --max-seconds S
  *       one socket trickling a header line every second: the server must
  *       close it within S seconds (an absolute deadline, not an idle one).
@@ -39,6 +39,16 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Set by SIGINT/SIGTERM: a trickle ends early and still reports (a signal
+ * handler can only reach a global). */
+static volatile sig_atomic_t g_stop;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
 
 static double now_ms(void)
 {
@@ -501,10 +511,10 @@ static int run_trickle(const probe_opts *o)
             t[i].closed_ms = now_ms();
         }
     }
-    double end = now_ms() + o->seconds * 1000.0, next_real = now_ms() + 500;
+    double start = now_ms(), end = start + o->seconds * 1000.0, next_real = start + 500;
     int real = 0, real_ok = 0;
     double worst = 0;
-    while (now_ms() < end) {
+    while (now_ms() < end && !g_stop) {
         trickle_step(t, o->sockets, o->port, &opened, &closed, &refused);
         if (now_ms() >= next_real) {
             built g = get(o->port, o->path, NULL);
@@ -522,9 +532,9 @@ static int run_trickle(const probe_opts *o)
     }
     int open_now = 0;
     for (int i = 0; i < o->sockets; i++) open_now += t[i].fd >= 0;
-    printf("trickle: %d sockets from %d addresses for %d s: %ld connections opened, %ld closed by the server, "
+    printf("trickle: %d sockets from %d addresses for %.0f s: %ld connections opened, %ld closed by the server, "
            "%ld refused at once, %d open at the end\n",
-           o->sockets, o->sources, o->seconds, opened, closed, refused, open_now);
+           o->sockets, o->sources, (now_ms() - start) / 1000, opened, closed, refused, open_now);
     printf("real client meanwhile: %d/%d requests answered 200, slowest %.0f ms\n", real_ok, real, worst);
     for (int i = 0; i < o->sockets; i++)
         if (t[i].fd >= 0) close(t[i].fd);
@@ -577,6 +587,8 @@ static int usage(void)
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
     if (argc < 3 || strncmp(argv[2], "http://127.0.0.1:", 17)) return usage();
     probe_opts o = {.port = atoi(argv[2] + 17), .token = "", .sockets = 300, .sources = 30, .seconds = 8,
                     .max_seconds = 15, .path = "/state.json"};
