@@ -148,8 +148,15 @@ async function main() {
 
   // the recording goes on to the end of the video; the page follows it
   await rec.waitLine(/^\[[0-9:.]+\] (count|end of the game)/, 40000 * SLOW);
-  const st = JSON.parse((await httpGet(rec.url + '/state.json')).text);
-  await check(st.status === 'ended' && /^[BW]\+/.test(st.result), '/state.json at the end: ' + JSON.stringify(st).slice(0, 300));
+  // the log line may come a moment before the final state is published
+  let st = null;
+  for (const end = Date.now() + STEP_MS; ;) {
+    st = JSON.parse((await httpGet(rec.url + '/state.json')).text);
+    if ((st.status === 'ended' && /^[BW]\+/.test(st.result)) || Date.now() > end) break;
+    await sleep(100);
+  }
+  await check(st.status === 'ended' && /^[BW]\+/.test(st.result),
+    '/state.json at the end: status ' + JSON.stringify(st.status) + ', result ' + JSON.stringify(st.result));
   await board.waitFor(`document.getElementById('move-number').textContent === '${st.move_number}' &&
     document.querySelectorAll('#moves li').length === ${st.move_number}`, 'the board page to list all ' + st.move_number + ' moves');
   const counts = [...new Set(await board.eval('gsCounts'))];
