@@ -26,8 +26,9 @@
  *   POST bodies are application/json only (415 otherwise): a browser sends
  *     a cross-site POST without asking first only as text/plain or a form.
  *   Connections: at most max_per_client from one address; a client has
- *     request_ms from its first byte to send a whole request (a header line
- *     trickled now and then does not extend it), and while slow clients
+ *     request_ms from connecting (or from its last answer, on a kept-alive
+ *     connection) to send a whole request (a header line trickled now and
+ *     then does not extend it), and while slow clients
  *     crowd the server the oldest waiting one is closed to make room.  An
  *     answer, such as an SSE stream, may last as long as it likes.
 

@@ -81,7 +81,7 @@ typedef struct broadcast_httpd_opts {
     int port;                        /* 0 = any free port */
     int max_conn;                    /* connections at once */
     int max_per_client;              /* connections from one address */
-    int request_ms;                  /* to receive one request, from its first byte */
+    int request_ms;                  /* to receive one request, from the connection or the last answer */
     const char *const *hosts;        /* more names for the Host header (copied) */
     int nhosts;
 } broadcast_httpd_opts;
