@@ -138,6 +138,12 @@ int broadcast_http_request(const char *url, const char *method, const char *body
                            const char *extra_header, int timeout_ms, int *status,
                            char **out, size_t *outlen, char *err, size_t errlen);
 
+/* Whether HOST:PORT takes a TCP connection within timeout_ms, name lookup
+ * included: 0 with the address that did, as digits, in numeric; -1 with
+ * err (the connection is closed at once). */
+int broadcast_tcp_reach(const char *host, int port, int timeout_ms, char *numeric, size_t numlen, char *err,
+                        size_t errlen);
+
 /* Splits "HOST:PORT" (HOST may be empty -> dflt_host).  0 on success. */
 int broadcast_split_hostport(const char *s, const char *dflt_host, char *host, size_t hostlen, int *port);
 

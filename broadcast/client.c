@@ -229,7 +229,8 @@ static int connect_one(const struct addrinfo *a, double until)
 /* Resolves and connects by the deadline, trying each address in turn
  * (each gets its share of the time left, so one that never answers cannot
  * take it all); the socket, or -1 with err. */
-static int connect_target(const char *url, const client_target *t, double deadline, char *err, size_t errlen)
+static int connect_target(const char *url, const client_target *t, double deadline, char *numeric, size_t numlen,
+                          char *err, size_t errlen)
 {
     struct addrinfo *ai = NULL;
     if (resolve(url, t, deadline, &ai, err, errlen)) return -1;
@@ -241,10 +242,26 @@ static int connect_target(const char *url, const client_target *t, double deadli
         if (now >= deadline) break;
         fd = connect_one(a, now + (deadline - now) / left);
         if (fd < 0) e = errno;
+        /* the address that answered, as digits: getnameinfo with
+         * NI_NUMERICHOST of an address getaddrinfo gave cannot fail */
+        else if (numeric) (void)getnameinfo(a->ai_addr, a->ai_addrlen, numeric, (socklen_t)numlen, NULL, 0, NI_NUMERICHOST);
     }
     freeaddrinfo(ai);
     if (fd < 0) snprintf(err, errlen, "%s: %s", url, strerror(e));
     return fd;
+}
+
+int broadcast_tcp_reach(const char *host, int port, int timeout_ms, char *numeric, size_t numlen, char *err,
+                        size_t errlen)
+{
+    double deadline = gs_now_ms() + timeout_ms;
+    client_target t = {.port = port, .path = "/"};
+    snprintf(t.host, sizeof t.host, "%s", host);
+    snprintf(t.hostport, sizeof t.hostport, "%s:%d", host, port);
+    int fd = connect_target(t.hostport, &t, deadline, numeric, numlen, err, errlen);
+    if (fd < 0) return -1;
+    close(fd);  /* only a probe: nothing was said on it */
+    return 0;
 }
 
 /* The request text; false when out of memory. */
@@ -341,7 +358,7 @@ int broadcast_http_request(const char *url, const char *method, const char *body
     double deadline = gs_now_ms() + timeout_ms;
     client_target t;
     if (parse_url(url, &t, err, errlen)) return -1;
-    int fd = connect_target(url, &t, deadline, err, errlen);
+    int fd = connect_target(url, &t, deadline, NULL, 0, err, errlen);
     if (fd < 0) return -1;
     gs_buf req = {0};
     if (!build_request(&req, method, &t, extra_header, body)) {

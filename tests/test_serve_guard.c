@@ -497,6 +497,40 @@ static void test_client_bounds(void **state)
     assert_int_equal(rc, -1);
     assert_null(out);
     assert_true(took < 1500);
+    /* a server whose queue is full never completes a connection: the
+     * request and a reachability probe (the MQTT broker's) give up in time */
+    int l = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {0};
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t sl = sizeof sa;
+    assert_int_equal(bind(l, (struct sockaddr *)&sa, sizeof sa), 0);
+    assert_int_equal(listen(l, 0), 0);
+    assert_int_equal(getsockname(l, (struct sockaddr *)&sa, &sl), 0);
+    int filler = socket(AF_INET, SOCK_STREAM, 0);
+    assert_int_equal(connect(filler, (struct sockaddr *)&sa, sizeof sa), 0);
+    char url[64], addr[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/state.json", ntohs(sa.sin_port));
+    t0 = gs_now_ms();
+    rc = broadcast_http_request(url, "GET", NULL, NULL, 500, &status, &out, NULL, err, sizeof err);
+    took = gs_now_ms() - t0;
+    print_message("a server that never takes the connection: \"%s\" after %.0f ms\n", err, took);
+    assert_int_equal(rc, -1);
+    assert_true(took >= 400 && took < 1500);
+    t0 = gs_now_ms();
+    assert_int_equal(broadcast_tcp_reach("127.0.0.1", ntohs(sa.sin_port), 500, addr, sizeof addr, err, sizeof err), -1);
+    assert_true(gs_now_ms() - t0 < 1500);
+    close(filler);
+    close(l);
+    /* a server that does listen: reached by name, its address given back */
+    l = socket(AF_INET, SOCK_STREAM, 0);
+    sa.sin_port = 0;
+    assert_int_equal(bind(l, (struct sockaddr *)&sa, sizeof sa), 0);
+    assert_int_equal(listen(l, 4), 0);
+    assert_int_equal(getsockname(l, (struct sockaddr *)&sa, &sl), 0);
+    assert_int_equal(broadcast_tcp_reach("localhost", ntohs(sa.sin_port), 500, addr, sizeof addr, err, sizeof err), 0);
+    assert_string_equal(addr, "127.0.0.1");
+    close(l);
     /* tokens: 16 random bytes in hex, or one given that fits in a header */
     char a[72], b[72];
     gs_error e = {0};
