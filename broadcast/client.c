@@ -244,7 +244,8 @@ static int connect_target(const char *url, const client_target *t, double deadli
         if (fd < 0) e = errno;
         /* the address that answered, as digits: getnameinfo with
          * NI_NUMERICHOST of an address getaddrinfo gave cannot fail */
-        else if (numeric) (void)getnameinfo(a->ai_addr, a->ai_addrlen, numeric, (socklen_t)numlen, NULL, 0, NI_NUMERICHOST);
+        else if (numeric)
+            (void)getnameinfo(a->ai_addr, a->ai_addrlen, numeric, (socklen_t)numlen, NULL, 0, NI_NUMERICHOST);
     }
     freeaddrinfo(ai);
     if (fd < 0) snprintf(err, errlen, "%s: %s", url, strerror(e));

@@ -256,7 +256,8 @@ static bool fetcher_start_locked(broadcast_hall *h, hall_board *b)
     f->b = b;
     pthread_attr_t attr;
     if (pthread_attr_init(&attr)) return false;
-    bool ok = !pthread_attr_setstacksize(&attr, HALL_FETCHER_STACK) && !pthread_create(&b->fetcher, &attr, fetcher_main, f);
+    bool ok = !pthread_attr_setstacksize(&attr, HALL_FETCHER_STACK) &&
+              !pthread_create(&b->fetcher, &attr, fetcher_main, f);
     pthread_attr_destroy(&attr);  /* of an initialised attr: cannot fail */
     b->has_fetcher = ok;
     return ok;
@@ -405,7 +406,8 @@ static gs_status hall_add_given(broadcast_hall *h, const broadcast_hall_config *
         copy_str(u, sizeof u, cfg->boards[i]);
         size_t l = strlen(u);
         while (l && u[l - 1] == '/') u[--l] = '\0';
-        if (!url_ok(u)) return gs_error_set(err, GS_ERR_USAGE, "%s: a board address is http://HOST:PORT", cfg->boards[i]);
+        if (!url_ok(u))
+            return gs_error_set(err, GS_ERR_USAGE, "%s: a board address is http://HOST:PORT", cfg->boards[i]);
         pthread_mutex_lock(&h->mu);
         hall_board *b = find_or_add_locked(h, NULL, u, HALL_GIVEN);
         bool started = b && fetcher_start_locked(h, b);
