@@ -512,7 +512,7 @@ static int run_trickle(const probe_opts *o)
         }
     }
     double start = now_ms(), end = start + o->seconds * 1000.0, next_real = start + 500;
-    int real = 0, real_ok = 0;
+    int real = 0, real_ok = 0, no_server = 0;
     double worst = 0;
     while (now_ms() < end && !g_stop) {
         trickle_step(t, o->sockets, o->port, &opened, &closed, &refused);
@@ -524,6 +524,7 @@ static int run_trickle(const probe_opts *o)
             free(g.p);
             real++;
             if (st == 200) real_ok++;
+            if (st == -2) no_server++;  /* refused: nothing listens (not a lockout: a server gone) */
             else printf("FAIL: real client request %d: %s\n", real, st == -1 ? "no answer in 2 s" : st == -2 ? "refused" : "not 200");
             if (ms > worst) worst = ms;
             next_real = now_ms() + 250;
@@ -535,7 +536,8 @@ static int run_trickle(const probe_opts *o)
     printf("trickle: %d sockets from %d addresses for %.0f s: %ld connections opened, %ld closed by the server, "
            "%ld refused at once, %d open at the end\n",
            o->sockets, o->sources, (now_ms() - start) / 1000, opened, closed, refused, open_now);
-    printf("real client meanwhile: %d/%d requests answered 200, slowest %.0f ms\n", real_ok, real, worst);
+    printf("real client meanwhile: %d/%d requests answered 200, slowest %.0f ms", real_ok, real, worst);
+    printf(no_server ? " (%d found no server listening)\n" : "\n", no_server);
     for (int i = 0; i < o->sockets; i++)
         if (t[i].fd >= 0) close(t[i].fd);
     free(t);
