@@ -523,9 +523,10 @@ static int run_trickle(const probe_opts *o)
             double ms = now_ms() - t0;
             free(g.p);
             real++;
-            if (st == 200) real_ok++;
             if (st == -2) no_server++;  /* refused: nothing listens (not a lockout: a server gone) */
-            else printf("FAIL: real client request %d: %s\n", real, st == -1 ? "no answer in 2 s" : st == -2 ? "refused" : "not 200");
+            if (st == 200) real_ok++;
+            else printf("FAIL: real client request %d: %s\n", real, st == -1 ? "no answer in 2 s" : st == -2 ? "refused"
+                                                                : st == 0 ? "closed without an answer" : "not 200");
             if (ms > worst) worst = ms;
             next_real = now_ms() + 250;
         }
