@@ -55,19 +55,8 @@ static int req(broadcast_board *sb, const char *method, const char *path, const 
  * address may hold only so many connections.  Returns the socket. */
 static int sse_open_from(int port, int src)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = gs_test_connect_loopback(port, src);
     assert_true(fd >= 0);
-    if (src) {
-        struct sockaddr_in me = {0};
-        me.sin_family = AF_INET;
-        me.sin_addr.s_addr = htonl(0x7f000100u | (uint32_t)(src & 0xff));
-        assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof me), 0);
-    }
-    struct sockaddr_in sa = {0};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)port);
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
     const char *r = "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n";
     assert_int_equal(send(fd, r, strlen(r), MSG_NOSIGNAL), (ssize_t)strlen(r));
     return fd;
