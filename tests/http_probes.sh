@@ -12,9 +12,10 @@
 #   - 300 trickling sockets, from 30 addresses and then from one, do not
 #     lock out a real client (every one of its requests answered 200);
 #   - the recorder's frame rate at full speed without and with 300
-#     trickling sockets, printed (scripts/load-record-serve.sh for the
-#     figure; this checks only that the attack does not stall it).
-# Skips without libmicrohttpd.  Takes about 40 s.
+#     trickling sockets, printed (scripts/load-record-serve.sh, with longer
+#     runs, for the figure; this checks only that the attack does not
+#     stall it).
+# Skips without libmicrohttpd.  Takes about 40 s (50 s under the sanitizers).
 #   usage: http_probes.sh GOSCRIBE HTTP_PROBE
 set -u
 bin=${1:?usage: http_probes.sh GOSCRIBE HTTP_PROBE}
@@ -66,7 +67,7 @@ check "hall printed its address and a 32-digit token" '[ -n "$hall" ] && [ ${#ht
 
 # --- a recorder, announced to the hall --------------------------------------
 printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gc];W[cg];B[gg];W[ce];B[eg];W[dd];B[ec];W[fe];B[ge];W[dg])\n' >"$work/g9.sgf"
-"$bin" render "$work/g9.sgf" -o "$work/g.avi" --pace 1 --fps 20 --size 480x270 --seed 2 >/dev/null 2>&1 ||
+"$bin" render "$work/g9.sgf" -o "$work/g.avi" --pace 1 --fps 15 --size 400x225 --seed 2 >/dev/null 2>&1 ||
     { echo "FAIL: render"; exit 1; }
 "$bin" record "$work/g.avi" -o "$work/x.sgf" --serve 127.0.0.1:0 --hall "$hall" --no-stdin </dev/null 2>"$work/nohtok"
 check "record --hall without --hall-token: exit 1 (got $?)" '[ $? -eq 1 ]'
@@ -118,20 +119,25 @@ rate() {  # prints frames/s of one full-speed recording served on $port
     frames=$(sed -n 's/.* from \([0-9]*\) frames .*/\1/p' "$work/rate.err")
     python3 -c "print('%.0f' % (${frames:-0} / ($t1 - $t0)))"
 }
+# three runs of each (one under the sanitizers, where it is slow)
+runs="1 2 3"
+[ -n "${GS_SANITIZED:-}" ] && runs=1
 base=() att=()
-for _ in 1 2 3; do base+=("$(rate)"); done
+for _ in $runs; do base+=("$(rate)"); done
 "$probe" trickle "http://127.0.0.1:$port" --sockets 300 --sources 30 --seconds 30 >/dev/null 2>&1 &
 tp=$!
 pids+=($tp)
 sleep 0.5
-for _ in 1 2 3; do att+=("$(rate)"); done
+for _ in $runs; do att+=("$(rate)"); done
 kill $tp 2>/dev/null
-median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 b=$(median "${base[@]}") a=$(median "${att[@]}")
 frames=$(sed -n 's/.* from \([0-9]*\) frames .*/\1/p' "$work/rate.err")
-echo "--- recorder frame rate at full speed, served (median of 3 runs of $frames frames)"
+echo "--- recorder frame rate at full speed, served (median of ${#base[@]} runs of $frames frames)"
 echo "  without an attack: $b frames/s (${base[*]}); with 300 trickling sockets: $a frames/s (${att[*]})"
-check "the attack does not stall the recorder ($a vs $b frames/s)" '[ "$a" -gt 0 ] && [ $((a * 4)) -ge "$b" ]'
+# only a stall is a failure here (a recorder waiting on the network would
+# crawl); short runs on a shared 2-core machine vary by 2x either way
+check "the attack does not stall the recorder ($a vs $b frames/s)" '[ "$a" -gt 0 ] && [ $((a * 8)) -ge "$b" ]'
 
 check "no sanitizer report" '! grep -q "Sanitizer\|runtime error" "$work/rec.err" "$work/hall.out"'
 [ $fail -eq 0 ] && echo "http_probes: all passed" || { echo "--- recorder stderr"; tail -20 "$work/rec.err"; }
