@@ -73,6 +73,12 @@ static void usage(FILE *f)
             "  --token T             referee token (default: 128 random bits)\n"
             "  --mqtt HOST:PORT      also publish state and events to an MQTT broker\n"
             "  --hall URL            announce this board to a `goscribe hall` at URL (alias --announce)\n"
+            "  --hall-token T        the hall's token (`goscribe hall` prints it), needed with --hall\n"
+            "  --allow-host NAME     a name viewers reach this board by besides its address,\n"
+            "                        localhost and the machine's name (repeatable; other Host\n"
+            "                        headers get 421, against DNS rebinding)\n"
+            "  --max-per-client N    connections from one address (default 64; raise it behind\n"
+            "                        a proxy, where every viewer has the proxy's address)\n"
             "  --linger SEC          keep serving the final record SEC seconds after the\n"
             "                        recording ends (default 0; SIGINT ends it early)\n"
             "\n"
@@ -204,7 +210,10 @@ typedef struct record_cmd {
     long size;
     char black[128], white[128], black_rank[32], white_rank[32]; /* NAME[,RANK] split */
     /* live broadcast */
-    const char *serve_arg, *board_name, *token, *mqtt, *hall;
+    const char *serve_arg, *board_name, *token, *mqtt, *hall, *hall_token;
+    const char *allow_hosts[15];
+    int nallow_hosts;
+    long max_per_client;
     double linger;
     record_run_options run;
     capture_options cap;
@@ -381,7 +390,7 @@ static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
 }
 
 /* The live broadcast: --serve, --board-name, --token, --mqtt, --hall
- * (--announce), --linger. */
+ * (--announce), --hall-token, --allow-host, --max-per-client, --linger. */
 static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -397,6 +406,15 @@ static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(c->mqtt);
     } else if (!strcmp(a, "--hall") || !strcmp(a, "--announce")) {
         TAKE_VALUE(c->hall);
+    } else if (!strcmp(a, "--hall-token")) {
+        TAKE_VALUE(c->hall_token);
+    } else if (!strcmp(a, "--allow-host")) {
+        TAKE_VALUE(v);
+        if (c->nallow_hosts == 15) { cli_error("record: at most 15 --allow-host names"); return ARG_BAD; }
+        c->allow_hosts[c->nallow_hosts++] = v;
+    } else if (!strcmp(a, "--max-per-client")) {
+        TAKE_VALUE(v);
+        if (cli_parse_int(v, 1, 512, &c->max_per_client)) { cli_error("record: --max-per-client %s: expected 1..512", v); return ARG_BAD; }
     } else if (!strcmp(a, "--linger")) {
         TAKE_VALUE(v);
         if (cli_parse_double(v, 0, 86400, &c->linger)) { cli_error("record: --linger %s: not a number of seconds (0..86400)", v); return ARG_BAD; }
@@ -465,8 +483,14 @@ static bool check_args(record_cmd *c)
         cli_error("record: --calibration and --corners exclude each other");
         return false;
     }
-    if (!c->serve_arg && (c->board_name || c->token || c->mqtt || c->hall || c->linger > 0)) {
-        cli_error("record: --board-name, --token, --mqtt, --hall and --linger need --serve [ADDR:]PORT");
+    if (!c->serve_arg && (c->board_name || c->token || c->mqtt || c->hall || c->hall_token || c->nallow_hosts ||
+                          c->max_per_client || c->linger > 0)) {
+        cli_error("record: --board-name, --token, --mqtt, --hall, --hall-token, --allow-host, --max-per-client "
+                  "and --linger need --serve [ADDR:]PORT");
+        return false;
+    }
+    if (c->hall && !c->hall_token) {
+        cli_error("record: --hall %s needs --hall-token T (goscribe hall prints its token at start)", c->hall);
         return false;
     }
     return true;
@@ -487,6 +511,10 @@ static bool serve_config(const record_cmd *c, broadcast_config *cfg, char *bind,
     cfg->token = c->token;
     cfg->mqtt = c->mqtt;
     cfg->announce = c->hall;
+    cfg->announce_token = c->hall_token;
+    cfg->allow_hosts = c->allow_hosts;
+    cfg->nallow_hosts = c->nallow_hosts;
+    cfg->max_per_client = (int)c->max_per_client;
     return true;
 }
 

@@ -87,7 +87,7 @@ python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["players"]
 curl -s -N --max-time 1 "$url/events" > "$work/sse.txt"; vocab "/events (SSE)" "$work/sse.txt"
 curl -s -H 'X-Goscribe-Token: tok-123456789' "$url/api/events" > "$work/api-events.json" && vocab "/api/events" "$work/api-events.json" || bad "/api/events"
 code=$(curl -s -o "$work/late.json" -w '%{http_code}' -X POST -H 'X-Goscribe-Token: tok-123456789' \
-  -d '{"ruling":"warn","color":"W","event_id":1}' "$url/api/ruling")
+  -H 'Content-Type: application/json' -d '{"ruling":"warn","color":"W","event_id":1}' "$url/api/ruling")
 [ "$code" = 409 ] && vocab "POST /api/ruling (refused)" "$work/late.json" || bad "ruling after the end: $code"
 
 # a ruling answered, its SSE message: the stand-in recorder
@@ -99,7 +99,8 @@ for _ in $(seq 100); do durl=$(sed -n 's/^url //p' "$work/driver.out"); [ -n "$d
 if [ -n "$durl" ]; then
   printf '{"ruling":"warn","color":"B","note":"json test"}' > "$work/ruling-body.json"
   vocab "POST /api/ruling (body)" "$work/ruling-body.json"
-  curl -s -X POST -H 'Authorization: Bearer tok-abcdefghijk' --data @"$work/ruling-body.json" "$durl/api/ruling" \
+  curl -s -X POST -H 'Authorization: Bearer tok-abcdefghijk' -H 'Content-Type: application/json' \
+    --data @"$work/ruling-body.json" "$durl/api/ruling" \
     > "$work/ruling.json" && vocab "POST /api/ruling (answer)" "$work/ruling.json" || bad "ruling answer"
   curl -s -N --max-time 1 "$durl/events" > "$work/sse2.txt"; vocab "/events (SSE, a ruling)" "$work/sse2.txt"
   grep -q '"type":"ruling"' "$work/sse2.txt" || bad "the SSE ruling message"

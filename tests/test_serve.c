@@ -50,20 +50,19 @@ static int req(broadcast_board *sb, const char *method, const char *path, const 
     return status;
 }
 
-/* Opens a raw SSE connection; returns the socket. */
-static int sse_open(int port)
+/* Opens a raw SSE connection from the loopback address 127.0.1.SRC (0 =
+ * the default 127.0.0.1): many viewers come from many machines, and one
+ * address may hold only so many connections.  Returns the socket. */
+static int sse_open_from(int port, int src)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = gs_test_connect_loopback(port, src);
     assert_true(fd >= 0);
-    struct sockaddr_in sa = {0};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)port);
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
-    const char *r = "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n";
+    const char *r = "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n";
     assert_int_equal(send(fd, r, strlen(r), MSG_NOSIGNAL), (ssize_t)strlen(r));
     return fd;
 }
+
+static int sse_open(int port) { return sse_open_from(port, 0); }
 
 /* Reads from fd until `needle` shows up or timeout; keeps text in buf. */
 static bool sse_wait_for(int fd, gs_buf *buf, const char *needle, int timeout_ms)
@@ -181,7 +180,12 @@ static void test_referee_token_and_bad_input(void **state)
     assert_false(broadcast_board_poll_ruling(sb, &r));
 
     char *body = NULL;
-    assert_int_equal(req(sb, "GET", "/api/events?token=test-token-123", NULL, NULL, &body), 200);
+    /* the token never in the URL (histories, logs, Referer headers) */
+    assert_int_equal(req(sb, "GET", "/api/events?token=test-token-123", NULL, NULL, &body), 403);
+    assert_non_null(strstr(body, "not in the URL"));
+    free(body);
+    assert_int_equal(req(sb, "GET", "/api/evidence/1/before.jpg?token=test-token-123", NULL, NULL, NULL), 403);
+    assert_int_equal(req(sb, "GET", "/api/events", NULL, tok, &body), 200);
     assert_non_null(strstr(body, "double_move"));
     assert_non_null(strstr(body, "\"after\":\""));
     assert_non_null(strstr(body, "\"points\":[\"dd\"]"));
@@ -309,7 +313,7 @@ static void test_many_viewers_never_block(void **state)
     int nviewers = nv && atoi(nv) >= 2 ? atoi(nv) : gs_test_sanitized() ? 40 : 200;
     broadcast_board *sb = start_board("Table 4", NULL);
     viewers_ctx v = {.fds = calloc((size_t)nviewers, sizeof(int)), .n = nviewers};
-    for (int i = 0; i < nviewers; i++) v.fds[i] = sse_open(broadcast_board_port(sb));
+    for (int i = 0; i < nviewers; i++) v.fds[i] = sse_open_from(broadcast_board_port(sb), 1 + i % 100);
     double t0 = gs_now_ms();
     for (;;) {
         broadcast_stats st;
@@ -427,7 +431,11 @@ static void test_hall_two_boards_http(void **state)
     publish_some(a, "Alice", 7);
     publish_some(b, "Bob", 9);
     const char *urls[2] = {broadcast_board_url(a), broadcast_board_url(b)};
-    broadcast_hall_config cfg = {NULL, 0, urls, 2, NULL, 200};
+    broadcast_hall_config cfg;
+    broadcast_hall_config_init(&cfg);
+    cfg.boards = urls;
+    cfg.nboards = 2;
+    cfg.poll_ms = 200;
     gs_error err = {0};
     broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     assert_non_null(h);
@@ -436,7 +444,9 @@ static void test_hall_two_boards_http(void **state)
     broadcast_hall_stop(h);
 
     /* a recorder announcing itself joins a hall that did not know it */
-    broadcast_hall_config cfg2 = {NULL, 0, NULL, 0, NULL, 200};
+    broadcast_hall_config cfg2;
+    broadcast_hall_config_init(&cfg2);
+    cfg2.poll_ms = 200;
     h = broadcast_hall_start(&cfg2, &err);
     assert_non_null(h);
     char hall_url[64];
@@ -445,6 +455,7 @@ static void test_hall_two_boards_http(void **state)
     broadcast_config_init(&c);
     c.board_name = "Table C";
     c.announce = hall_url;
+    c.announce_token = broadcast_hall_token(h);
     broadcast_board *cb = broadcast_board_start(&c, &err);
     assert_non_null(cb);
     publish_some(cb, "Carol", 3);
@@ -503,7 +514,10 @@ static void test_hall_two_boards_mqtt(void **state)
     broadcast_board *a = start_board("Table M1", broker), *b = start_board("Table M2", broker);
     publish_some(a, "Mia", 11);
     publish_some(b, "Max", 13);
-    broadcast_hall_config cfg = {NULL, 0, NULL, 0, broker, 200};
+    broadcast_hall_config cfg;
+    broadcast_hall_config_init(&cfg);
+    cfg.mqtt = broker;
+    cfg.poll_ms = 200;
     gs_error err = {0};
     broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     if (!h) print_message("hall: %s\n", err.msg);

@@ -1,8 +1,12 @@
 #include "tests/testutil.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *gs_test_data(const char *sub)
 {
@@ -45,4 +49,20 @@ void gs_test_edit(gs_position *p, const char *ops)
         gs_position_set(p, s[2] - 'a', s[3] - 'a', s[0] == 'B' ? GS_BLACK : s[0] == 'W' ? GS_WHITE : GS_EMPTY);
         s += 4;
     }
+}
+
+int gs_test_connect_loopback(int port, int src)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    struct sockaddr_in me = {0}, sa = {0};
+    me.sin_family = sa.sin_family = AF_INET;
+    me.sin_addr.s_addr = htonl(0x7f000100u | (uint32_t)(src & 0xff));
+    sa.sin_port = htons((uint16_t)port);
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if ((src && bind(fd, (struct sockaddr *)&me, sizeof me)) || connect(fd, (struct sockaddr *)&sa, sizeof sa)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }

@@ -34,4 +34,9 @@ void gs_test_keep_sgf(const char *path, const char *label);
 /* True when running under the sanitizer build (slow): heavy loops may sample. */
 int gs_test_sanitized(void);
 
+/* A TCP socket connected to 127.0.0.1:port from the loopback address
+ * 127.0.1.SRC (SRC 1..255; 0 = the default 127.0.0.1), as many clients on
+ * many machines would be; -1 when it cannot connect. */
+int gs_test_connect_loopback(int port, int src);
+
 #endif

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { args, SLOW, STEP_MS, START_MS, children, log, sleep, fail, check, shutdown, clearHardLimit,
-  startProcess, Browser, httpGet, httpPost, stopCleanly } from './cdp_lib.mjs';
+  startProcess, Browser, httpGet, httpPost, stopCleanly, checkRebinding } from './cdp_lib.mjs';
 
 if (!args.goscribe || !args.video || !args.workdir) {
   console.error('usage: node cdp_record.mjs --goscribe BIN --video FILE --workdir DIR');
@@ -142,19 +142,22 @@ async function main() {
 
   const board = await watchBoard(browser, rec);
   log('board page: the first moves appeared live, camera frame shown');
+  await checkRebinding(browser, rec.url, ['/', '/state.json', '/game.sgf', '/frame.jpg', '/events']);
+  log('a foreign site resolved to the recorder\'s address (DNS rebinding) reads nothing: 421');
   await referee(browser, rec);
   log('referee: refused without the token, double move shown with the token, void ruling in /game.sgf');
 
   // the recording goes on to the end of the video; the page follows it
   await rec.waitLine(/^\[[0-9:.]+\] (count|end of the game)/, 40000 * SLOW);
-  // the line is printed as the record ends; the state the hooks publish next
-  // may be a moment behind it
-  let st;
-  for (const end = Date.now() + 5000 * SLOW; ; await sleep(100)) {
+  // the log line may come a moment before the final state is published
+  let st = null;
+  for (const end = Date.now() + STEP_MS; ;) {
     st = JSON.parse((await httpGet(rec.url + '/state.json')).text);
     if ((st.status === 'ended' && /^[BW]\+/.test(st.result)) || Date.now() > end) break;
+    await sleep(100);
   }
-  await check(st.status === 'ended' && /^[BW]\+/.test(st.result), '/state.json at the end: ' + JSON.stringify(st).slice(0, 300));
+  await check(st.status === 'ended' && /^[BW]\+/.test(st.result),
+    '/state.json at the end: status ' + JSON.stringify(st.status) + ', result ' + JSON.stringify(st.result));
   await board.waitFor(`document.getElementById('move-number').textContent === '${st.move_number}' &&
     document.querySelectorAll('#moves li').length === ${st.move_number}`, 'the board page to list all ' + st.move_number + ' moves');
   const counts = [...new Set(await board.eval('gsCounts'))];
