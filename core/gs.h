@@ -34,7 +34,9 @@ typedef enum gs_status {
 } gs_status;
 
 /* Process exit codes, one table for every subcommand (README "Exit codes"). */
-enum { GS_EXIT_OK = 0, GS_EXIT_ERROR = 1, GS_EXIT_NOBOARD = 2 };
+/* 3: an answer given with doubt (points read uncertainly, marked in the
+ * output): a script must not take it as sure. */
+enum { GS_EXIT_OK = 0, GS_EXIT_ERROR = 1, GS_EXIT_NOBOARD = 2, GS_EXIT_UNSURE = 3 };
 
 /* Maps a status to the exit code above: NOBOARD -> 2, other errors -> 1. */
 int gs_status_exit_code(gs_status s);

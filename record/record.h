@@ -485,6 +485,11 @@ typedef struct record_count_result {
     bool looks_finished;      /* record_count_looks_finished */
     char not_finished[160];   /* ... its reason ("" when it does) */
     int read_black, read_white; /* a photo: stones read */
+    uint8_t read_unsure[RULES_MAX_POINTS]; /* a photo: 1 = read with doubt */
+    int read_uncertain;       /* ... how many */
+    double read_swing;        /* ... how far the result (points, Black's
+                                 margin) moves at most if each of them
+                                 alone is read otherwise, summed */
     double ms;                /* reading + dead stones + count (wall) */
     const char *error_file;   /* on failure: the file err is about (to
                                  print before it), or NULL */
