@@ -197,6 +197,9 @@ gs_status rec_save_final(record *r, gs_error *err);
  * on failure *cause is errno's reason (0 unknown). */
 gs_status rec_write_file(const record *r, const char *path, const void *data, size_t len, int *cause,
                          gs_error *err);
+/* On a resume: a note when a fallback copy of this game (by name) holds
+ * more moves than the file resumed. */
+void rec_store_check_fallback(record *r);
 /* True when dir is on the file system of sgf_path's folder (unknown: true). */
 bool rec_same_disk(const char *sgf_path, const char *dir);
 /* The default fallback folder for a record (see record_options); NULL when

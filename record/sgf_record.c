@@ -283,6 +283,7 @@ gs_status rec_resume_game(record *r, gs_error *err)
     rec_event_add(r, RECORD_EV_START, "resume", rec_game_moves(r), rules_game_to_move(r->game), (gs_point){-1, -1},
                   "resumed %s: %d moves, %s to move", r->sgf.path, rec_game_moves(r),
                   rules_color_name(rules_game_to_move(r->game)));
+    rec_store_check_fallback(r);
     return GS_OK;
 }
 

@@ -96,30 +96,75 @@ char *rec_fallback_dir_default(const char *sgf_path, const char *evidence_dir)
     return dir;
 }
 
-/* The fallback copy's file, named at the first failure: DIR/STEM.fallback.sgf,
- * or STEM.fallback-N.sgf when that is taken (another table's copy, an
- * earlier run's: never overwritten).  False when out of memory. */
+/* The n-th name of the fallback copy (malloc'd, NULL when out of memory):
+ * DIR/STEM.fallback.sgf, then DIR/STEM.fallback-N.sgf. */
+static char *fallback_name(const record *r, int n)
+{
+    char *copy = strdup(r->sgf.path);
+    if (!copy) return NULL;
+    char *base = basename(copy);
+    size_t bl = strlen(base);
+    if (bl > 4 && !strcasecmp(base + bl - 4, ".sgf")) base[bl - 4] = 0;
+    size_t len = strlen(r->store.fallback_dir) + strlen(base) + 32;
+    char *path = malloc(len);
+    if (path && n == 1) snprintf(path, len, "%s/%s.fallback.sgf", r->store.fallback_dir, base);
+    else if (path) snprintf(path, len, "%s/%s.fallback-%d.sgf", r->store.fallback_dir, base, n);
+    free(copy);
+    return path;
+}
+
+/* The fallback copy's file, named at the first failure: the first name
+ * not taken (another table's copy, an earlier run's: never overwritten).
+ * False when out of memory. */
 static bool fallback_claim(record *r)
 {
     rec_store *s = &r->store;
     if (s->fallback_path) return true;
     if (!s->fallback_dir) return false;
     (void)mkdir(s->fallback_dir, 0755); /* (one that exists, or cannot be made: the write says) */
-    char *copy = strdup(r->sgf.path);
-    if (!copy) return false;
-    char *base = basename(copy);
-    size_t bl = strlen(base);
-    if (bl > 4 && !strcasecmp(base + bl - 4, ".sgf")) base[bl - 4] = 0;
-    size_t len = strlen(s->fallback_dir) + strlen(base) + 32;
-    char *path = malloc(len);
-    for (int n = 1; path && n < 1000; n++) {
-        if (n == 1) snprintf(path, len, "%s/%s.fallback.sgf", s->fallback_dir, base);
-        else snprintf(path, len, "%s/%s.fallback-%d.sgf", s->fallback_dir, base, n);
-        if (access(path, F_OK) != 0) break;
+    for (int n = 1; n < 1000; n++) {
+        char *path = fallback_name(r, n);
+        if (!path) return false;
+        if (access(path, F_OK) != 0 || n == 999) {
+            s->fallback_path = path;
+            return true;
+        }
+        free(path);
     }
-    free(copy);
-    s->fallback_path = path;
-    return path != NULL;
+    return false;
+}
+
+/* Moves of the game in an SGF file, -1 when it cannot be read. */
+static int file_moves(const char *path)
+{
+    sgf_tree *t = NULL;
+    sgf_game g;
+    gs_error e;
+    memset(&g, 0, sizeof g);
+    if (sgf_load(path, &t, &e) != GS_OK) return -1;
+    int n = sgf_game_from_tree(t, &g, &e) == GS_OK ? (int)g.move_count : -1;
+    sgf_game_free(&g);
+    sgf_tree_destroy(t);
+    return n;
+}
+
+void rec_store_check_fallback(record *r)
+{
+    if (!r->sgf.path || !r->store.fallback_dir) return;
+    int here = rec_game_moves(r);
+    for (int n = 1; n < 1000; n++) {
+        char *path = fallback_name(r, n);
+        if (!path || access(path, F_OK) != 0) {
+            free(path);
+            return;
+        }
+        int m = file_moves(path);
+        if (m > here)
+            rec_event_add(r, RECORD_EV_NOTE, "fallback_ahead", here, GS_EMPTY, (gs_point){-1, -1},
+                          "%s holds %d moves, %s only %d: if it is this game (a save that failed), stop, copy it "
+                          "over %s and resume again", path, m, r->sgf.path, here, r->sgf.path);
+        free(path);
+    }
 }
 
 /* The SGF text to its file, else to the fallback copy, each outcome noted. */

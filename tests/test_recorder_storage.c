@@ -168,6 +168,19 @@ static void test_full_disk_loses_no_move(void **state)
     assert_int_equal(moves_in(f.copy), NMOVES);
     assert_int_equal(f.d.sgf_invalid, 0);
     gs_test_keep_sgf(f.copy, "test_recorder_storage-fallback");
+    /* a resume of the file says the copy is ahead of it */
+    record_options o;
+    record_options_init(&o);
+    o.sgf_path = f.sgf;
+    o.fallback_dir = f.fb;
+    o.resume = true;
+    o.evidence_dir = "";
+    o.out = f.out;
+    record *r2 = record_create(&o, &err);
+    assert_non_null(r2);
+    assert_int_equal(record_move_count(r2), 3);
+    assert_int_equal(log_count(&f, "holds 10 moves, "), 1);
+    record_destroy(r2);
     fixture_close(&f);
 }
 
