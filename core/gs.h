@@ -74,6 +74,10 @@ gs_image *gs_image_copy(const gs_image *img);
 
 /* Writes img (1 or 3 channels, BGR) as PNG with libpng. */
 gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *err);
+struct gs_buf;
+/* The same PNG appended to out (a gs_buf, see below: the caller frees it),
+ * for a writer that must know the size first or write it atomically. */
+gs_status gs_image_encode_png(const gs_image *img, struct gs_buf *out, gs_error *err);
 
 /* ---------------------------------------------------------- board points */
 
@@ -194,7 +198,8 @@ int64_t gs_wall_ms(void);
  * beside it (path.tmp-XXXXXX), fsync, rename, fsync of the directory.  At
  * every moment the file holds either the old or the new content.  On
  * failure (GS_ERR_IO with the reason, e.g. a full disk) the temporary file
- * is removed and the old file is untouched. */
+ * is removed, the old file is untouched and errno holds the cause (ENOSPC
+ * for a full disk), for callers that act on it. */
 gs_status gs_file_write_atomic(const char *path, const void *data, size_t len, gs_error *err);
 /* Removes temporary files a killed gs_file_write_atomic left beside path;
  * returns how many. */
