@@ -228,6 +228,36 @@ gs_status rec_save(record *r, gs_error *err)
     return GS_OK;
 }
 
+/* No file could hold the game at its end: its whole SGF goes to the event
+ * stream, the one place left the operator sees (a terminal, a log), after
+ * a note saying so: a JSON line {"kind":"note","code":"sgf","text":SGF} with
+ * --json, else the text between two marked lines. */
+static void store_last_resort(record *r)
+{
+    FILE *f = r->opt.out;
+    char *text = NULL;
+    size_t len = 0;
+    gs_error e;
+    if (!f || !r->sgf.tree || sgf_write(r->sgf.tree, &text, &len, &e) != GS_OK) return; /* nothing left to try */
+    rec_event_add(r, RECORD_EV_NOTE, "sgf_follows", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+                  "no file could hold the game: its whole SGF (%d move%s) follows, to copy by hand", rec_game_moves(r),
+                  rec_game_moves(r) == 1 ? "" : "s");
+    rec_events_print(r);
+    if (r->opt.json) {
+        gs_buf b = {0};
+        gs_buf_puts(&b, "{\"kind\":\"note\",\"code\":\"sgf\",\"text\":");
+        gs_json_str(&b, text);
+        gs_buf_puts(&b, "}\n");
+        if (gs_buf_ok(&b) && b.p) fputs(b.p, f);
+        gs_buf_free(&b);
+    } else {
+        fprintf(f, "----- the game, SGF -----\n%s%s----- end of the game -----\n", text,
+                len && text[len - 1] == '\n' ? "" : "\n");
+    }
+    fflush(f);
+    free(text);
+}
+
 gs_status rec_save_final(record *r, gs_error *err)
 {
     gs_status st = rec_save(r, err);
@@ -236,7 +266,9 @@ gs_status rec_save_final(record *r, gs_error *err)
     if (s->fallback_ok)
         return gs_error_set(err, GS_ERR_IO, "%s: not saved: %s (%s): the complete game (%d moves) is in %s",
                             r->sgf.path, s->label, s->why.msg, rec_game_moves(r), s->fallback_path);
-    return gs_error_set(err, GS_ERR_IO, "%s: not saved: %s (%s), nor its fallback %s (%s): the game is not on disk",
+    store_last_resort(r);
+    return gs_error_set(err, GS_ERR_IO,
+                        "%s: not saved: %s (%s), nor its fallback %s (%s): the game is not on disk%s",
                         r->sgf.path, s->label, s->why.msg, s->fallback_path ? s->fallback_path : "(none)",
-                        s->fallback_why.msg);
+                        s->fallback_why.msg, r->opt.out ? " (its SGF is printed above)" : "");
 }

@@ -256,6 +256,12 @@ static void test_final_save_nowhere_fails(void **state)
     assert_int_equal(record_stop(f.r, f.t, &err), GS_ERR_IO);
     assert_non_null(strstr(err.msg, "nor its fallback"));
     assert_non_null(strstr(err.msg, f.copy));
+    assert_non_null(strstr(err.msg, "its SGF is printed above"));
+    /* the last resort: the whole game in the log, between its marks */
+    assert_int_equal(log_count(&f, "no file could hold the game"), 1);
+    assert_int_equal(log_count(&f, "----- the game, SGF -----"), 1);
+    assert_int_equal(log_count(&f, ";GM[1]FF[4]"), 1);
+    assert_int_equal(log_count(&f, "----- end of the game -----"), 1);
     fixture_close(&f);
 }
 
