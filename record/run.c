@@ -213,7 +213,8 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     int npt = up->pos.size * up->pos.size;
     bool any_unc = up->n_uncertain > 0 || ncov > 0;
     for (int i = 0; i < npt && ncov > 0; i++) up->uncertain[i] |= c->covered[i];
-    gs_status st = record_observe(c->rec, &up->pos, any_unc ? up->uncertain : NULL, t_ms, frame, err);
+    record_view v = {&up->pos, any_unc ? up->uncertain : NULL, up->conf, ncov == 0 && !reaching};
+    gs_status st = record_observe_view(c->rec, &v, t_ms, frame, err);
     if (st == GS_OK && ncov == 0 && !reaching) st = record_margin(c->rec, &up->margin, t_ms, err);
     return st;
 }

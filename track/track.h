@@ -25,15 +25,20 @@ extern "C" {
  *   - confirmation: one stone of the other colour at a player's own
  *     lower-right corner (first the side to move, then the opponent);
  *   - resignation: two of a player's own stones on the margin.
- * A camera cannot know which side each player sits on, so a single stone
- * near a corner is read as a confirmation by the player of the other
- * colour, and two or more stones of one colour as that colour resigning.
- *
- * The margin is sampled in a band 0.4..0.6 cells outside the outer lines
- * (the rules give a margin of about one cell), every half cell along each
- * edge.  A sample is a stone when it is much darker than the side's wood
- * (black) or brighter and less yellow than the wood (white); a run of such
- * samples longer than 1.5 cells is a sleeve or a bowl, not a stone.
+ * The margin is the band between the outer line and the board's edge.  On
+ * each side the edge is found first: the margin's wood just outside the
+ * line followed outwards until the colour turns to something else (the
+ * table, a bowl) for good, the median over the side.  In the band, samples
+ * much darker than that side's wood (black) or brighter and less yellow
+ * (white) make a stone when they form a blob the size of a stone along the
+ * edge (half a cell to 1.4 cells: longer is a sleeve, a cable, a paper)
+ * that does not go on beyond the edge (an object on the table leaning over
+ * the margin in the picture does).  Anything beyond the edge is never a
+ * margin stone.  Which player a corner belongs to needs the players'
+ * sides: right_corner gives, for a player sitting at each side, which
+ * corner is their lower-right one (from the picture: the board seen from
+ * above is not mirrored); reach says where arms crossed the margin (the
+ * tracker fills it: a player reaches in from their own side).
  *
  * Plain data, no allocation.
  */
@@ -51,9 +56,16 @@ typedef struct track_margin_stone {
 } track_margin_stone;
 
 typedef struct track_margin_view {
-    bool valid;           /* the margin was in the picture */
+    bool valid;           /* some of the margin was in the picture */
     int n;
     track_margin_stone stones[TRACK_MARGIN_MAX];
+    double edge[4];       /* per side (track_margin_side): the board's edge,
+                             cells outside the outer line (0: not seen) */
+    int right_corner[4];  /* per side: the lower-right corner (vision_grid
+                             corners order) of a player sitting there */
+    int reach[4];         /* per side: frames since the previous settled
+                             view in which something crossed the margin
+                             there (filled by the tracker; 0 otherwise) */
 } track_margin_view;
 
 /* Number of sample spots track_margin_spots fills for a board of `size`. */
@@ -166,6 +178,10 @@ typedef struct track_update {
     bool settled;             /* a new settled view this frame: pos is valid */
     bool moving;              /* the view is changing (hand over the board) */
     bool refound;             /* the board was searched for again this frame */
+    bool relook;              /* settled: the still view of the last settled
+                                 one looked at again (same position, no new
+                                 read): its margin holds stones, and a signal
+                                 is a stone held for several settled views */
     gs_position pos;          /* settled position (when settled) */
     int n_uncertain;          /* points that kept their old value */
     double confidence;        /* mean reading confidence of the settled view */
@@ -173,6 +189,8 @@ typedef struct track_update {
     char note[160];           /* why the grid was (re)found / lost, "" if nothing */
     uint8_t uncertain[GS_MAX_SIZE * GS_MAX_SIZE]; /* when settled: non-zero =
                               point not readable (kept from before) */
+    float conf[GS_MAX_SIZE * GS_MAX_SIZE]; /* when settled: each point's
+                              reading confidence (vision_reading) */
     int reads;                /* full reads (vision_read) run for this frame */
     track_margin_view margin;       /* when settled: stones on the margin outside
                                  the lines (end-of-game signals) */
