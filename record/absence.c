@@ -139,11 +139,11 @@ static bool beside_new_stone(const record *r, const gs_position *rec, const gs_p
 }
 
 /* Why a stone seen back was taken as a misread. */
-static const char *absence_why(const record *r, int i)
+static void absence_why(const record *r, int i, char *buf, size_t len)
 {
-    static const char *const why[] = {"confidences unknown", "not hand-free", "read without enough confidence"};
-    if (r->absent.conf[i] < 0) return why[0];
-    return r->absent.conf[i] >= (float)RECORD_SURE ? why[1] : why[2];
+    if (r->absent.conf[i] < 0) snprintf(buf, len, "confidences unknown");
+    else if (r->absent.conf[i] >= (float)RECORD_SURE) snprintf(buf, len, "not hand-free");
+    else snprintf(buf, len, "lowest confidence %.2f", r->absent.conf[i]);
 }
 
 /* Stones seen again end their absence: those first missed surely were
@@ -152,21 +152,24 @@ static const char *absence_why(const record *r, int i)
 static int note_returns(record *r, const gs_position *rec, const gs_position *obs)
 {
     int missing = 0, back[REC_NPTS], nback = 0;
+    /* (a stone the record no longer has, captured by a move committed
+     * since, was not put back: its absence just ends) */
     for (int i = 0; i < r->size * r->size; i++)
-        if (r->absent.views[i] > 0 && obs->cell[i] == rec->cell[i]) back[nback++] = i;
+        if (r->absent.views[i] > 0 && rec->cell[i] != GS_EMPTY && obs->cell[i] == rec->cell[i]) back[nback++] = i;
     if (nback) rec_absences_undone(r, back, nback);
     for (int i = 0; i < r->size * r->size; i++) {
         if (rec->cell[i] != GS_EMPTY && obs->cell[i] == GS_EMPTY) {
             missing++;
             continue;
         }
-        if (r->absent.views[i] > 0 && obs->cell[i] == rec->cell[i] && !r->absent.sure[i]) {
-            char h[8];
+        if (r->absent.views[i] > 0 && rec->cell[i] != GS_EMPTY && obs->cell[i] == rec->cell[i] && !r->absent.sure[i]) {
+            char h[8], why[40];
             gs_point p = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
             rules_point_human(p, r->size, h);
+            absence_why(r, i, why, sizeof why);
             rec_event_add(r, RECORD_EV_NOTE, "misread", rec_game_moves(r), (gs_color)rec->cell[i], p,
                           "stone at %s not seen for %d view%s and back: a misread or occlusion, no move (%s)", h,
-                          r->absent.views[i], r->absent.views[i] == 1 ? "" : "s", absence_why(r, i));
+                          r->absent.views[i], r->absent.views[i] == 1 ? "" : "s", why);
         }
         r->absent.views[i] = 0;
         r->absent.sure[i] = false;

@@ -113,10 +113,11 @@ static void flag_corrected_event(record *r, const rules_event *ev, double after_
             mv = cm;
         }
     }
-    char detail[200], words[300];
+    char detail[200], words[420];
     rec_points_text(ev->points, ev->npoints, detail, sizeof detail);
-    snprintf(words, sizeof words, "%.200s; corrected after %.1f s (%s): the record keeps the game as played", ev->text,
-             after_s, how);
+    snprintf(words, sizeof words,
+             "%.160s; corrected after %.1f s (%s; seen with confidence %.2f): the record keeps the game",
+             ev->text, after_s, how, r->irr.pending_conf);
     gs_point p = ev->npoints ? ev->points[0] : (gs_point){-1, -1};
     rec_flag_kept(r, &r->irr.pending_kept, code, mv, ev->color, p, words, detail);
 }
@@ -163,16 +164,16 @@ static void flag_put_back(record *r, const int *idx, int n, int first, bool *use
     gs_color c = (gs_color)rec.cell[i0];
     gs_point pts[REC_NPTS];
     int np = 0;
-    double views = 0;
+    float conf = 1;
     for (int k = first; k < n; k++) {
         int i = idx[k];
         if (used[k] || !r->absent.sure[i] || r->absent.flagged[i] || r->absent.move[i] != mv0 || rec.cell[i] != c)
             continue;
         used[k] = true;
         pts[np++] = (gs_point){(int8_t)(i % r->size), (int8_t)(i / r->size)};
-        if (r->absent.views[i] > views) views = r->absent.views[i];
+        if (r->absent.conf[i] < conf) conf = r->absent.conf[i];
     }
-    char detail[200], words[300], human[8];
+    char detail[200], words[400], human[8];
     rec_points_text(pts, np, detail, sizeof detail);
     rules_point_human(pts[0], r->size, human);
     double after_s = (r->cur_t - r->absent.t0[i0]) / 1000.0;
@@ -181,13 +182,13 @@ static void flag_put_back(record *r, const int *idx, int n, int first, bool *use
     int cm = capture_move_beside(r, mv0, c, pts, np);
     if (cm > 0)
         snprintf(words, sizeof words,
-                 "%d %s stone%s (%s) lifted as if captured by move %d; corrected after %.1f s (put back): a wrong "
-                 "capture (Art. 18: warning, stones put back), the record keeps the game as played", np, colour,
-                 plural, human, cm, after_s);
+                 "%d %s stone%s (%s) lifted as if captured by move %d: a wrong capture (Art. 18: warning, stones "
+                 "put back); corrected after %.1f s (put back; seen with confidence %.2f): the record keeps the game",
+                 np, colour, plural, human, cm, after_s, conf);
     else
         snprintf(words, sizeof words,
-                 "%d %s stone%s (%s) lifted off the board for no reason; corrected after %.1f s (put back), the "
-                 "record keeps the game as played", np, colour, plural, human, after_s);
+                 "%d %s stone%s (%s) lifted off the board for no reason; corrected after %.1f s (put back; seen with "
+                 "confidence %.2f): the record keeps the game", np, colour, plural, human, after_s, conf);
     rec_flag_kept(r, &r->absent.kept, cm > 0 ? "wrong_capture" : "stone_removed", cm > 0 ? cm : mv0, c, pts[0], words,
                   detail);
 }

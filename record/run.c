@@ -214,7 +214,9 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     bool any_unc = up->n_uncertain > 0 || ncov > 0;
     for (int i = 0; i < npt && ncov > 0; i++) up->uncertain[i] |= c->covered[i];
     record_view v = {&up->pos, any_unc ? up->uncertain : NULL, up->conf, ncov == 0 && !reaching};
-    gs_status st = record_observe_view(c->rec, &v, t_ms, frame, err);
+    /* a still view looked at again shows the record nothing new: only its
+     * margin is for record_margin (a stone held there) */
+    gs_status st = up->relook ? GS_OK : record_observe_view(c->rec, &v, t_ms, frame, err);
     if (st == GS_OK && ncov == 0 && !reaching) st = record_margin(c->rec, &up->margin, t_ms, err);
     return st;
 }
