@@ -127,6 +127,7 @@ typedef struct rec_margin {
      * side (a player reaches in from their own side) */
     int votes[3][4];
     int moves_seen;          /* moves recorded at the last clear view */
+    gs_position board;       /* the board seen then (when started) */
 } rec_margin;
 
 struct record {

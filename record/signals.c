@@ -178,7 +178,9 @@ gs_status record_margin(record *r, const track_margin_view *m, double t_ms, gs_e
     if (!r->started || r->finished || !m || !m->valid) return GS_OK;
     r->cur_t = t_ms;
     track_margin_view mv = *m;
-    if (r->have_last_obs) track_margin_view_drop_beside(&mv, &r->last_obs);
+    if (r->have_last_obs)
+        track_margin_view_drop_beside(&mv, &r->last_obs, r->margin.started ? &r->margin.board : NULL);
+    if (r->have_last_obs) r->margin.board = r->last_obs;
     vote_side(r, &mv);
     follow_stones(r, &mv, t_ms);
     rearm(r);

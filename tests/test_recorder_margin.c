@@ -147,12 +147,12 @@ static void test_first_line_stones_are_not_margin_stones(void **state)
         track_margin_view m;
         track_margin_scan(img, &g, &m);
         assert_true(m.valid);
-        track_margin_view_drop_beside(&m, &st.pos);
+        track_margin_view_drop_beside(&m, &st.pos, NULL);
         if (m.n != 0) fail_msg("seed %d: %d margin stones seen where there are none", (int)seed, m.n);
         /* a real one beside stones of the other colour is still seen */
         draw_stone(img, &g, 2.5, -margin_out(&p), GS_BLACK);
         track_margin_scan(img, &g, &m);
-        track_margin_view_drop_beside(&m, &st.pos);
+        track_margin_view_drop_beside(&m, &st.pos, NULL);
         if (m.n != 1 || m.stones[0].color != GS_BLACK || m.stones[0].side != TRACK_MARGIN_TOP)
             fail_msg("seed %d: the black margin stone by white edge stones: %d stones seen", (int)seed, m.n);
         gs_image_destroy(img);

@@ -121,18 +121,38 @@ static int side_profile(const gs_image *img, const vision_grid *g, int side, dou
     return MG_ND;
 }
 
-/* The side's wood (its colour just outside the outer line) and where the
- * board's edge is: the first offset from which the side's colour is
- * nearer to what lies beyond than to the wood, for three offsets in a row.
- * Returns the edge (cells outside the outer line), 0 when the side is not
- * in the picture; where the picture ends before the edge shows, the band
- * ends there. */
+/* The wood of a side: the median colour of the centres of its two outer
+ * rows of cells (stones lie on the points, not there), at positions
+ * [k0, k1) along it, into wood; false when too few are in the picture. */
+static bool inside_wood(const gs_image *img, const vision_grid *g, int side, int k0, int k1, double wood[3])
+{
+    int n = g->size, nw = 0;
+    double w[3][2 * GS_MAX_SIZE];
+    for (int k = k0 < 0 ? 0 : k0; k < k1 && k < n - 1; k++)
+        for (int row = 0; row < 2; row++) {
+            double u, v, c[3];
+            side_point(n, side, k + 0.5, -0.5 - row, &u, &v);
+            if (!patch(img, g, u, v, c)) continue;
+            for (int ch = 0; ch < 3; ch++) w[ch][nw] = c[ch];
+            nw++;
+        }
+    if (nw < 4) return false;
+    for (int ch = 0; ch < 3; ch++) wood[ch] = median(w[ch], nw);
+    return true;
+}
+
+/* The side's wood and where the board's edge is: what lies beyond is the
+ * side's colour at the far offsets; the edge lies just beyond the outermost
+ * offset still like the wood (two in a row): stones on the first line
+ * leaning out over the margin come before it, the board's side face and
+ * the table after.  Returns the edge (cells outside the outer line), 0 when
+ * the side is not in the picture; where the picture ends before the edge
+ * shows, the band ends there. */
 static double find_edge(const gs_image *img, const vision_grid *g, int side, double wood[3], double far[3])
 {
     double prof[MG_ND][3];
     int nd = side_profile(img, g, side, prof);
-    if (nd < 4) return 0;
-    memcpy(wood, prof[0], sizeof prof[0]);
+    if (nd < 4 || !inside_wood(img, g, side, 0, g->size, wood)) return 0;
     int nfar = nd / 3 < MG_NFAR ? nd / 3 : MG_NFAR;
     for (int ch = 0; ch < 3; ch++) {
         double f[MG_NFAR];
@@ -142,12 +162,10 @@ static double find_edge(const gs_image *img, const vision_grid *g, int side, dou
     double last = MG_D0 + MG_DSTEP * (nd - 1);
     double contrast = colour_dist(wood, far);
     if (contrast < MG_CONTRAST_MIN) return fmin(MG_EDGE_UNSEEN, last);
-    int run = 0;
-    for (int j = 1; j < nd; j++) {
-        run = colour_dist(prof[j], wood) > contrast / 2 ? run + 1 : 0;
-        if (run == 3) return MG_D0 + MG_DSTEP * (j - 2.5); /* half way from the last wood sample */
-    }
-    return last;
+    for (int j = nd - 1; j >= 1; j--)
+        if (colour_dist(prof[j], wood) < contrast / 2 && colour_dist(prof[j - 1], wood) < contrast / 2)
+            return j == nd - 1 ? last : MG_D0 + MG_DSTEP * (j + 0.5); /* half way to the first sample beyond */
+    return MG_D0;
 }
 
 /* ----------------------------------------------------------- the stones */
@@ -188,24 +206,16 @@ static gs_color stone_colour(const double c[3], const double wood[3])
     return GS_EMPTY;
 }
 
-/* The wood along the side, position by position: the median, over three
- * cells either way and every depth of the band, of what the band shows
- * (light falls off along a side; stones on the first line leaning out and
- * a stone or two on the margin do not move the median). */
-#define MG_WOOD_HALF 12 /* quarter cells */
-static void local_wood(const double (*col)[MG_MAXA][3], const bool (*ok)[MG_MAXA], int nd, int na,
-                       const double side_wood[3], double (*wood)[3])
+/* The wood along the side, position by position: the wood of the cells
+ * within three cells either way (light falls off along a side). */
+#define MG_WOOD_HALF 3
+static void local_wood(const gs_image *img, const vision_grid *g, int side, int na, const double side_wood[3],
+                       double (*wood)[3])
 {
     for (int k = 0; k < na; k++) {
-        double w[3][MG_NB * (2 * MG_WOOD_HALF + 1)];
-        int nw = 0;
-        for (int j = 0; j < nd; j++)
-            for (int q = k - MG_WOOD_HALF; q <= k + MG_WOOD_HALF; q++) {
-                if (q < 0 || q >= na || !ok[j][q]) continue;
-                for (int ch = 0; ch < 3; ch++) w[ch][nw] = col[j][q][ch];
-                nw++;
-            }
-        for (int ch = 0; ch < 3; ch++) wood[k][ch] = nw >= 8 ? median(w[ch], nw) : side_wood[ch];
+        int t = (int)floor(MG_T0 + 0.25 * k);
+        if (!inside_wood(img, g, side, t - MG_WOOD_HALF, t + MG_WOOD_HALF + 1, wood[k]))
+            memcpy(wood[k], side_wood, sizeof wood[k]);
     }
 }
 
@@ -237,7 +247,7 @@ static void sample_band(const gs_image *img, const vision_grid *g, int side, con
             side_point(n, side, t, b->depth[j], &u, &v);
             ok[j][k] = t >= tlo && t <= thi && patch(img, g, u, v, col[j][k]);
         }
-    local_wood((const double(*)[MG_MAXA][3])col, (const bool(*)[MG_MAXA])ok, b->nd, b->na, side_wood, wood);
+    local_wood(img, g, side, b->na, side_wood, wood);
     for (int j = 0; j < b->nd + MG_NBEYOND; j++)
         for (int k = 0; k < b->na; k++) {
             const double *c = col[j][k];
@@ -351,23 +361,40 @@ void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_v
     out->n = w;
 }
 
-void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board)
+/* The edge point beside margin stone s (along its side, within 0.6 cell)
+ * holding a stone of its colour, -1 when none; *corner_only when the only
+ * such point is the corner point and s lies in the corner square. */
+static int beside_point(const track_margin_stone *s, const gs_position *board, bool *corner_only)
+{
+    int n = board->size, found = -1, nfound = 0;
+    bool horiz = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_BOTTOM;
+    double along = horiz ? s->u : s->v;
+    int fixed = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_LEFT ? 0 : n - 1;
+    for (int k = (int)ceil(along - 0.6); k <= (int)floor(along + 0.6); k++) {
+        if (k < 0 || k >= n) continue;
+        int x = horiz ? k : fixed, y = horiz ? fixed : k;
+        if (gs_position_get(board, x, y) != s->color) continue;
+        if (found < 0) found = y * n + x;
+        nfound++;
+    }
+    bool in_square = along < -0.2 || along > n - 1 + 0.2;
+    int fx = found % n, fy = found / n;
+    *corner_only = found >= 0 && nfound == 1 && in_square && (fx == 0 || fx == n - 1) && (fy == 0 || fy == n - 1);
+    return found;
+}
+
+void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board, const gs_position *before)
 {
     if (!m || !board || board->size < 2) return;
-    int n = board->size, w = 0;
+    int w = 0;
     for (int i = 0; i < m->n; i++) {
         const track_margin_stone *s = &m->stones[i];
-        /* the edge points within 0.6 cell along the edge of its centre */
-        bool horiz = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_BOTTOM;
-        double along = horiz ? s->u : s->v;
-        int fixed = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_LEFT ? 0 : n - 1;
-        bool beside = false;
-        for (int k = (int)ceil(along - 0.6); k <= (int)floor(along + 0.6) && !beside; k++) {
-            if (k < 0 || k >= n) continue;
-            gs_color c = horiz ? gs_position_get(board, k, fixed) : gs_position_get(board, fixed, k);
-            beside = c == s->color;
-        }
-        if (!beside) m->stones[w++] = *s;
+        bool corner_only;
+        int p = beside_point(s, board, &corner_only);
+        /* a stone in the corner square by a corner stone that was already
+         * there: that stone's lean was seen then, this one is new */
+        bool keep = p < 0 || (corner_only && before && before->size == board->size && before->cell[p] == s->color);
+        if (keep) m->stones[w++] = *s;
     }
     m->n = w;
 }

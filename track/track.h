@@ -81,8 +81,11 @@ void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_v
  * outer line of `board` (the settled reading of the same view): a stone
  * seen obliquely leans out of its point by its height, and its side in the
  * margin band is no signal.  A real signal stone put right beside an edge
- * stone of its colour is dropped too: the price of no false signals. */
-void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board);
+ * stone of its colour is dropped too (the price of no false signals), but
+ * for a stone in a corner square by a corner stone that `before` (the
+ * previous clear view; may be NULL) already had: whoever follows the margin
+ * from view to view saw that corner stone's lean then. */
+void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board, const gs_position *before);
 
 /* "top edge", "bottom-right corner", ... for messages. */
 const char *track_margin_place_name(const track_margin_stone *s);
