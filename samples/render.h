@@ -253,7 +253,9 @@ typedef struct render_violation {
                                    moved stone moved back, the captured
                                    stones lifted after the opponent's next
                                    move */
-    double undone_ms;           /* when the board was put right (-1: left) */
+    double undone_ms;           /* when the board was put right (-1: never;
+                                   a stone lifted wrongly is always put back,
+                                   at once when not "corrected") */
     int move;                   /* 1-based move number in the rendered
                                    sequence (render_script_placed): the extra
                                    stone for double_move; the number the

@@ -54,8 +54,8 @@ gs_status render_truth_line(FILE *f, int frame, const render_scene *s, const ren
         if (v[i].t_ms > st->t_ms) continue;
         char b[3];
         sgf_pt(v[i].point, b);
-        fprintf(f, "%s{\"type\":\"%s\",\"move\":%d,\"point\":\"%s\",\"corrected\":%s", k++ ? "," : "",
-                render_violation_code(v[i].type), v[i].move, b, v[i].corrected ? "true" : "false");
+        fprintf(f, "%s{\"type\":\"%s\",\"move\":%d,\"point\":\"%s\",\"corrected\":%s,\"t_ms\":%.0f", k++ ? "," : "",
+                render_violation_code(v[i].type), v[i].move, b, v[i].corrected ? "true" : "false", v[i].t_ms);
         if (v[i].undone_ms >= 0 && v[i].undone_ms <= st->t_ms) fprintf(f, ",\"undone_ms\":%.0f", v[i].undone_ms);
         fputc('}', f);
     }

@@ -159,7 +159,7 @@ static void seed_wrong_capture(render_script *sc, const gs_move *m, int num, boo
         if (corrected) render_script_hold(sc, correction_hold(sc));
         else sc->t += render_script_dur(sc, 800, 1600);
         double tb = render_script_trip(sc, opp, RENDER_TRIP_PLACE, q, q, opp, 0, false);
-        if (corrected && vi >= 0) sc->viol[vi].undone_ms = tb;
+        if (vi >= 0) sc->viol[vi].undone_ms = tb;
         break;
     }
 }
