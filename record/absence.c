@@ -179,6 +179,14 @@ static int note_returns(record *r, const gs_position *rec, const gs_position *ob
     return missing;
 }
 
+/* At most REC_SURE_MAX_CHANGES points of obs differ from rec. */
+static bool few_changes(const record *r, const gs_position *rec, const gs_position *obs)
+{
+    int n = 0;
+    for (int i = 0; i < r->size * r->size; i++) n += obs->cell[i] != rec->cell[i];
+    return n <= REC_SURE_MAX_CHANGES;
+}
+
 /* Counts one more view away for each missing stone held (r->cls holds the
  * classification of obs).  A plain removal is held; in a view with other
  * changes, a stone gone beside a stone just put down (a capture, right or
@@ -187,6 +195,9 @@ static int note_returns(record *r, const gs_position *rec, const gs_position *ob
  * add. */
 static void count_absences(record *r, const gs_position *rec, const gs_position *obs, double t_ms)
 {
+    /* (the view as a whole: hand-free, few changes; each point's own
+     * confidence below) */
+    bool view_sure = r->seen.known && r->seen.clear && few_changes(r, rec, obs);
     bool plain = true;
     for (int i = 0; i < r->cls->nevents; i++) plain &= r->cls->events[i].type == RULES_EV_STONE_REMOVED;
     for (int i = 0; i < r->size * r->size; i++) {
@@ -201,8 +212,7 @@ static void count_absences(record *r, const gs_position *rec, const gs_position 
             /* seen surely empty in a hand-free view: lifted, not misread */
             r->absent.conf[i] = r->seen.known ? r->seen.conf[i] : -1.0f;
             /* (not while an illegal move stands: lifted as its capture) */
-            r->absent.sure[i] = r->seen.known && r->seen.clear && r->seen.conf[i] >= (float)RECORD_SURE &&
-                                !r->irr.have_flagged;
+            r->absent.sure[i] = view_sure && r->seen.conf[i] >= (float)RECORD_SURE && !r->irr.have_flagged;
             if (r->absent.sure[i] && !r->absent.kept.view) rec_kept_take(r, &r->absent.kept);
         }
         r->absent.views[i]++;

@@ -25,11 +25,15 @@ bool rec_view_sure(const record *r, const gs_position *obs, float *minconf)
     gs_position rec;
     rules_game_position(r->game, &rec);
     float lo = 1;
+    int changed = 0;
     for (int i = 0; i < r->size * r->size; i++)
-        if (obs->cell[i] != rec.cell[i] && r->seen.conf[i] < lo) lo = r->seen.conf[i];
+        if (obs->cell[i] != rec.cell[i]) {
+            changed++;
+            if (r->seen.conf[i] < lo) lo = r->seen.conf[i];
+        }
     if (!r->seen.known) lo = -1;
     if (minconf) *minconf = lo;
-    return r->seen.known && r->seen.clear && lo >= (float)RECORD_SURE;
+    return r->seen.known && r->seen.clear && lo >= (float)RECORD_SURE && changed <= REC_SURE_MAX_CHANGES;
 }
 
 /* --------------------------------------------------------- kept views */

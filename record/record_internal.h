@@ -249,8 +249,13 @@ gs_status rec_confirm_absences(record *r, const gs_position *obs, bool force, do
 bool rec_any_absent(const record *r);
 
 /* ---------------------------------------------------------- corrected.c */
+/* A view changing more points than this at once shows a disturbance (a
+ * hand the hand finder missed, a board knocked), not a stone or two put or
+ * lifted: never sure. */
+#define REC_SURE_MAX_CHANGES 4
 /* Whether the changes of obs from the record were seen surely (the current
- * view hand-free, each changed point read with RECORD_SURE confidence);
+ * view hand-free, at most REC_SURE_MAX_CHANGES points changed, each read
+ * with RECORD_SURE confidence);
  * *minconf (may be NULL) gets the lowest confidence among them (1 when no
  * point changed, -1 when confidences are unknown). */
 bool rec_view_sure(const record *r, const gs_position *obs, float *minconf);

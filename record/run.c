@@ -205,7 +205,7 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     }
     /* a hand resting on the board stays still too: what reaches in from
      * outside is not read (the record's value is kept there) */
-    if (up->refound) track_hands_reset(c->oc);
+    if (up->regrid) track_hands_reset(c->oc);
     bool reaching = false;
     const vision_grid *grid = track_grid(c->tr);
     int ncov = grid ? track_hands_mark(c->oc, frame, grid, c->covered, &reaching) : 0;

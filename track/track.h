@@ -158,6 +158,14 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
  * samples four 2x2 pixel blocks on the quarter-diagonals of each point, off
  * the lines, so a drift of a pixel or two does not look like motion.
  *
+ * For the margin signals (a stone held on the margin for several settled
+ * views) a still view whose margin holds stones is looked at again once a
+ * second, a few times: reported as settled with `relook` set, the same
+ * position and reading, its margin scanned anew.  And every frame with
+ * motion counts, per side, whether something moved over that side's margin
+ * spots (an arm reaching in from there): handed on with the next settled
+ * view in margin.reach.
+ *
  * Ownership: track_create returns an object freed by track_destroy
  * (NULL safe).  track_update is plain data filled by track_feed.
  */
@@ -181,6 +189,9 @@ typedef struct track_update {
     bool settled;             /* a new settled view this frame: pos is valid */
     bool moving;              /* the view is changing (hand over the board) */
     bool refound;             /* the board was searched for again this frame */
+    bool regrid;              /* ... and the grid changed (found, or found
+                                 again elsewhere): views compared with ones
+                                 under the old grid no longer compare */
     bool relook;              /* settled: the still view of the last settled
                                  one looked at again (same position, no new
                                  read): its margin holds stones, and a signal

@@ -639,6 +639,7 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
             out->refound = true;
             if (diff2 >= 0 && (diff2 < diff || (diff2 == diff && conf2 > conf))) {
                 set_grid(t, &g2, img->width, img->height);
+                out->regrid = true;
                 pos = pos2;
                 memcpy(out->uncertain, unc2, sizeof unc2);
                 memcpy(out->conf, pconf2, sizeof pconf2);
@@ -685,7 +686,7 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
             return false;
         }
         set_grid(t, &g, frame->width, frame->height);
-        out->refound = true;
+        out->refound = out->regrid = true;
         t->frames_without_grid = 0;
     }
     out->have_grid = true;
