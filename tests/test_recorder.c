@@ -239,17 +239,7 @@ static void test_cases(void **state)
     char sgf[128];
     snprintf(sgf, sizeof sgf, "%s/game.sgf", dir);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i], sgf, false, NULL);
-    unlink(sgf);
-    rmdir(dir);
-}
-
-static void test_corrected(void **state)
-{
-    (void)state;
-    char dir[] = "/tmp/gs-test-recorder-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char sgf[128];
-    snprintf(sgf, sizeof sgf, "%s/game.sgf", dir);
+    /* and the corrected violations, views seen with confidences */
     for (size_t i = 0; i < sizeof corrected / sizeof corrected[0]; i++)
         run_case(&corrected[i].c, sgf, true, corrected[i].want_text);
     unlink(sgf);
@@ -363,7 +353,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),
-        cmocka_unit_test(test_corrected),
         cmocka_unit_test(test_handicap_and_resume),
         cmocka_unit_test(test_passes_end_game),
         cmocka_unit_test(test_uncertain_points_keep_the_record),

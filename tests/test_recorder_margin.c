@@ -21,6 +21,27 @@ typedef struct scene_fix {
                           (cells outside the outer line) */
 } scene_fix;
 
+/* A seed's look for a 9x9 board, still: no bump, no changing light. */
+static render_params still_look(uint64_t seed, int w, int h)
+{
+    render_params p;
+    render_params_from_seed(&p, seed, 9, w, h);
+    p.bump_ms = -1;
+    p.flicker = 0;
+    p.slow_amp = 0;
+    return p;
+}
+
+/* The scene of look p and its grid at the start. */
+static render_scene *scene_and_grid(const render_params *p, vision_grid *g)
+{
+    gs_error e;
+    render_scene *sc = render_scene_create(p, &e);
+    assert_non_null(sc);
+    render_grid(sc, 0, g);
+    return sc;
+}
+
 /* Half the margin, but not nearer the line than 0.45 cell. */
 static double margin_out(const render_params *p)
 {
@@ -30,11 +51,7 @@ static double margin_out(const render_params *p)
 
 static void scene_make(scene_fix *f, uint64_t seed)
 {
-    render_params p;
-    render_params_from_seed(&p, seed, 9, 640, 480);
-    p.bump_ms = -1;
-    p.flicker = 0;
-    p.slow_amp = 0;
+    render_params p = still_look(seed, 640, 480);
     gs_error e;
     f->scene = render_scene_create(&p, &e);
     assert_non_null(f->scene);
@@ -120,16 +137,10 @@ static void test_first_line_stones_are_not_margin_stones(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= 6; seed++) {
-        render_params p;
-        render_params_from_seed(&p, seed, 9, 640, 360);
-        p.bump_ms = -1;
-        p.flicker = 0;
-        p.slow_amp = 0;
+        render_params p = still_look(seed, 640, 360);
         gs_error e;
-        render_scene *sc = render_scene_create(&p, &e);
-        assert_non_null(sc);
         vision_grid g;
-        render_grid(sc, 0, &g);
+        render_scene *sc = scene_and_grid(&p, &g);
         render_state st;
         render_state_init(&st, 9);
         /* every edge point, colours in runs of two (a pair of one colour
@@ -168,17 +179,11 @@ static void test_beyond_the_edge_is_no_margin(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= 6; seed++) {
-        render_params p;
-        render_params_from_seed(&p, seed, 9, 640, 360);
-        p.bump_ms = -1;
-        p.flicker = 0;
-        p.slow_amp = 0;
+        render_params p = still_look(seed, 640, 360);
         p.objects = true;
         gs_error e;
-        render_scene *sc = render_scene_create(&p, &e);
-        assert_non_null(sc);
         vision_grid g;
-        render_grid(sc, 0, &g);
+        render_scene *sc = scene_and_grid(&p, &g);
         render_state st;
         render_state_init(&st, 9);
         gs_image *img = gs_image_create(640, 360, 3);
@@ -199,9 +204,7 @@ static void test_beyond_the_edge_is_no_margin(void **state)
          * a board with the rules' margin (2.5 cm: a stone fits on it) */
         render_scene_destroy(sc);
         p.margin_mm = 25;
-        sc = render_scene_create(&p, &e);
-        assert_non_null(sc);
-        render_grid(sc, 0, &g);
+        sc = scene_and_grid(&p, &g);
         st.nmargin = 1;
         st.margin[0] = (render_margin_stone){8 + margin_out(&p), 8 + margin_out(&p), GS_WHITE, 1};
         assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
