@@ -26,6 +26,10 @@
 /* A settled reading that changes more points than a move with a modest
  * capture makes the tracker look for the board again. */
 #define TR_REFIND_DIFF 5
+/* Without a board, it is looked for at most this often (frame time, ms):
+ * the search is costly, and a few times a second finds it before the first
+ * hand reaches in whatever the frame rate */
+#define TR_SEARCH_EVERY_MS 300
 /* A still view with stones on its margin is looked at again (the margin
  * only, the same position) this often, at most TR_RELOOK_MAX times */
 #define TR_RELOOK_MS 1000
@@ -87,6 +91,7 @@ struct track {
     bool have_pos;
     gs_position pos;            /* last settled position */
     long frames_without_grid;
+    double last_search_ms;      /* frame time of the last board search */
     vision_reading *reading;    /* scratch, big */
     /* drift following (see tracker.h) */
     double pitch;               /* pixels per cell near the board centre */
@@ -676,9 +681,13 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
         t->have_grid = false;
         snprintf(out->note, sizeof out->note, "frame size changed: looking for the board again");
     }
+    double frame_t = out->t_ms;
     if (!t->have_grid) {
         /* looking for the board is costly: on video, try a few times a second */
-        if (!settled_hint && t->frames_without_grid++ % 10 != 0) return false;
+        if (!settled_hint && t->frames_without_grid++ > 0 && frame_t >= t->last_search_ms &&
+            frame_t - t->last_search_ms < TR_SEARCH_EVERY_MS)
+            return false;
+        t->last_search_ms = frame_t;
         vision_grid g;
         gs_error e;
         if (vision_grid_find(frame, t->opt.size_hint, &g, &e) != GS_OK) {
