@@ -146,7 +146,9 @@ static int plan_additions(record *r, const gs_position *obs, plan_move *plan, in
  * each inserted pass as a double move. */
 static gs_status commit_plan(record *r, const gs_position *obs, const plan_move *plan, int np, gs_error *err)
 {
-    rec_ghosts_flag(r, "when the next move was played");
+    char when[64];
+    snprintf(when, sizeof when, "when the next move (%d) was played", rec_game_moves(r) + 1);
+    rec_ghosts_flag(r, when);
     int adds = 0;
     for (int i = 0; i < np; i++) adds += !plan[i].pass;
     for (int i = 0; i < np; i++) {
@@ -296,7 +298,9 @@ static gs_status commit_classified(record *r, const gs_position *obs, gs_error *
     rules_classification *cls = r->cls;
     int base = rec_game_moves(r) + 1;
     /* captures from before still on the board while a new move comes */
-    rec_ghosts_flag(r, "when the next move was played");
+    char when[64];
+    snprintf(when, sizeof when, "when the next move (%d) was played", rec_game_moves(r) + 1);
+    rec_ghosts_flag(r, when);
     int nm = cls->nmoves;
     rules_classified_move moves[RULES_CLASSIFY_MAX_MOVES];
     memcpy(moves, cls->moves, (size_t)nm * sizeof moves[0]);
