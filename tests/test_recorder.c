@@ -11,23 +11,21 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Applies edits "B e5", "W a1", "- e5" (remove) to p; e5 = column e, row 5
- * from the top in SGF-like letters (a = 0).  How the view was seen is not
- * an edit: "?hh" (hh read unsurely) and "!" (a hand in the view) are
- * skipped (see seen()). */
+/* Applies edits "B e5", "W a1", "- e5" (remove) to p (gs_test_edit); e5 =
+ * column e, row 5 from the top in SGF-like letters (a = 0).  How the view
+ * was seen is not an edit: "?hh" (hh read unsurely) and "!" (a hand in the
+ * view) are left out (see observe()). */
 static void edit(gs_position *p, const char *ops)
 {
-    const char *s = ops;
-    while (*s) {
-        while (*s == ' ' || *s == ',') s++;
-        if (!*s) break;
-        if (*s == '!') { s++; continue; }
-        if (*s == '?') { s += 3; continue; }
-        char c = s[0];
-        int x = s[2] - 'a', y = s[3] - 'a';
-        gs_position_set(p, x, y, c == 'B' ? GS_BLACK : c == 'W' ? GS_WHITE : GS_EMPTY);
-        s += 4;
+    char only[256];
+    size_t n = 0;
+    for (const char *s = ops; *s && n + 1 < sizeof only;) {
+        if (*s == '!') s++;
+        else if (*s == '?') s += s[1] && s[2] ? 3 : 1;
+        else only[n++] = *s++;
     }
+    only[n] = 0;
+    gs_test_edit(p, only);
 }
 
 typedef struct step {

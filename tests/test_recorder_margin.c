@@ -6,7 +6,6 @@
 
 #include "track/track.h"
 #include "record/record.h"
-#include "track/track.h"
 #include "samples/render.h"
 
 #include <math.h>
@@ -371,6 +370,14 @@ static const mcase mcases[] = {
     {"sides known: a stone at the other player's corner is no confirmation", true,
      {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"B ee", ""}, {"W ef", ""}, {"B eg", ""}, {"W fg", ""}, {"", "W@0"},
       {"", "W@0"}, {"", "W@0"}, {"", "W@0"}}, 11, 0, 0, GS_EMPTY},
+    {"a single stone put mid-edge and held: no signal", false,
+     {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"", "W^4"}, {"", "W^4"}, {"", "W^4"}, {"", "W^4"}}, 7, 0, 0, GS_EMPTY},
+    {"sides known: two black stones put on the margin: Black resigns", true,
+     {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"B ee", ""}, {"W ef", ""}, {"B eg", ""}, {"W fg", ""}, {"", "B^3 B^5"},
+      {"", "B^3 B^5"}, {"", "B^3 B^5"}}, 10, 0, 1, GS_BLACK},
+    {"two stones lying on the margin from the start: objects, no resignation", false,
+     {{"", "W^3 W^5"}, {"B cc", "W^3 W^5"}, {"W gg", "W^3 W^5"}, {"", "W^3 W^5"}, {"", "W^3 W^5"}}, 5, 0, 0,
+     GS_EMPTY},
 };
 
 static void run_mcase(const mcase *c)
