@@ -23,10 +23,11 @@
 
 /* ---------------------------------------------------------- the ghosts */
 
-void rec_ghosts_clean(record *r, const gs_position *rec, gs_position *out)
+void rec_ghosts_clean(record *r, const gs_position *rec, const uint8_t *uncertain, gs_position *out)
 {
     for (int i = 0; i < r->size * r->size; i++) {
-        if (!r->ghost.move[i]) continue;
+        /* a point not read (a hand over it) says nothing of its lifting */
+        if (!r->ghost.move[i] || (uncertain && uncertain[i])) continue;
         if (out->cell[i] == r->ghost.color[i] && rec->cell[i] == GS_EMPTY) {
             out->cell[i] = GS_EMPTY; /* still there, being lifted */
         } else {

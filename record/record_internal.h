@@ -261,8 +261,9 @@ int rec_event_move(const record *r, const rules_event *ev, int base_move);
 /* No pending view any more (its kept frames freed). */
 void rec_clear_pending(record *r);
 /* Ghosts (captured stones still seen) in out read as the empty points
- * they are in rec while they are lifted; lifted ones are forgotten. */
-void rec_ghosts_clean(record *r, const gs_position *rec, gs_position *out);
+ * they are in rec while they are lifted; lifted ones are forgotten (not
+ * those on points not read: uncertain, may be NULL). */
+void rec_ghosts_clean(record *r, const gs_position *rec, const uint8_t *uncertain, gs_position *out);
 /* Flags the ghosts not flagged yet as missed captures ("... still on the
  * board <why>"). */
 void rec_ghosts_flag(record *r, const char *why);

@@ -145,7 +145,7 @@ static void clean_view(record *r, const gs_position *pos, const uint8_t *uncerta
             else out->cell[i] = rec.cell[i];
         }
     }
-    rec_ghosts_clean(r, &rec, out);
+    rec_ghosts_clean(r, &rec, uncertain, out);
 }
 
 /* The side to move was a guess from the stone counts: the first stone may
