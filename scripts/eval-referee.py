@@ -146,12 +146,19 @@ def score_signals(truth_sig, log_lines, out):
     return hit, len(false)
 
 
+def stones_count(words):
+    """'53 1/2' (the recorder's words for a count) as 53.5."""
+    whole, _, half = words.partition(" ")
+    return int(whole) + (0.5 if half == "1/2" else 0.0)
+
+
 def score_count(log_lines, check_text, out):
     rec = None
     for line in log_lines:
-        m = re.search(r"count \(area, Chinese rules\): Black ([\d.]+), White ([\d.]+) stones.*\(RE ([^)]*)\)", line)
+        m = re.search(r"count \(area, Chinese rules\): Black (\d+(?: 1/2)?), White (\d+(?: 1/2)?) stones.*"
+                      r"\(RE ([^)]*)\)", line)
         if m:
-            rec = (float(m.group(1)), float(m.group(2)), m.group(3))
+            rec = (stones_count(m.group(1)), stones_count(m.group(2)), m.group(3))
     m1 = re.search(r"Black ([\d.]+) = .*; White ([\d.]+) = ", check_text)
     m2 = re.search(r"result: (\S+)", check_text)
     chk = (float(m1.group(1)), float(m1.group(2)), m2.group(1)) if m1 and m2 else None
