@@ -101,7 +101,10 @@ echo "== figure 3: rendered games (goscribe render): referee events and signals 
 # irregular view it saw undone: the trade-off of RECORD_SURE).
 #   FIG3=1 runs it (long: tens of minutes); FIG3_ONLY=GLOB the games it
 #   names; FIG3_VSEEDS="1 2": the 9x9 and 13x13 violation games again under
-#   other seeds.
+#   other seeds; FIG3_KEEP=DIR keeps each game's files there (render,
+#   truth, log, SGF); FIG3_REUSE=DIR records the renders kept so instead
+#   of rendering again, when game and options are the same (the renderer
+#   itself unchanged: the caller's word).
 if [ "${FIG3:-0}" != 1 ]; then
     echo "figure 3: skipped (rendering takes minutes: run with FIG3=1)"
 elif ! "$bin" render --help >/dev/null 2>&1; then
@@ -133,8 +136,15 @@ else
         [ -n "${FIG3_ONLY:-}" ] && [[ $name != $FIG3_ONLY ]] && continue
         [ -f "$game" ] || { echo "  $name: $game absent"; continue; }
         t0=$(date +%s)
-        # shellcheck disable=SC2086
-        "$bin" render "$game" -o "$work/$name.mp4" $opts 2>&1 | sed 's/^/  /'
+        printf '%s\n' "$game $opts" > "$work/$name.opts"
+        reuse=${FIG3_REUSE:-}
+        if [ -n "$reuse" ] && cmp -s "$reuse/$name.opts" "$work/$name.opts" &&
+            cp "$reuse/$name.mp4" "$reuse/$name.truth.jsonl" "$reuse/$name.truth.sgf" "$work/" 2>/dev/null; then
+            echo "  $name: the render kept in $reuse (same game and options)"
+        else
+            # shellcheck disable=SC2086
+            "$bin" render "$game" -o "$work/$name.mp4" $opts 2>&1 | sed 's/^/  /'
+        fi
         t1=$(date +%s)
         echo "  $name: recording the video ..." >&2
         "$bin" record "$work/$name.mp4" -o "$work/$name.sgf" --no-stdin -q > "$work/$name.log" 2>&1
