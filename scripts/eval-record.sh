@@ -100,7 +100,7 @@ echo "== figure 3: rendered games (goscribe render): referee events and signals 
 # count against goscribe check of its file, and the confidence of every
 # irregular view it saw undone: the trade-off of RECORD_SURE).
 #   FIG3=1 runs it (long: tens of minutes); FIG3_ONLY=GLOB the games it
-#   names; FIG3_VSEEDS="1 2": the 9x9 and 13x13 violation games again under
+#   names, FIG3_SKIP=GLOB all but those; FIG3_VSEEDS="1 2": the 9x9 and 13x13 violation games again under
 #   other seeds; FIG3_KEEP=DIR keeps each game's files there (render,
 #   truth, log, SGF); FIG3_REUSE=DIR records the renders kept so instead
 #   of rendering again, when game and options are the same (the renderer
@@ -134,6 +134,8 @@ else
         name=${spec%%:*}; rest=${spec#*:}; game=${rest%%:*}; opts=${rest#*:}
         # shellcheck disable=SC2053
         [ -n "${FIG3_ONLY:-}" ] && [[ $name != $FIG3_ONLY ]] && continue
+        # shellcheck disable=SC2053
+        [ -n "${FIG3_SKIP:-}" ] && [[ $name == $FIG3_SKIP ]] && { echo "  $name: skipped (FIG3_SKIP)"; continue; }
         [ -f "$game" ] || { echo "  $name: $game absent"; continue; }
         t0=$(date +%s)
         printf '%s\n' "$game $opts" > "$work/$name.opts"
