@@ -32,6 +32,16 @@ static void usage(FILE *f)
         "  --frames N          stop after N frames\n"
         "  --violate LIST      comma list: double_move,wrong_capture,missed_capture,\n"
         "                      moved_stone,ko (each placed once where it can happen)\n"
+        "  --correct LIST      the same kinds, each placed again and put right after a\n"
+        "                      still view of 1.2-2 s (stone taken back, put back, moved\n"
+        "                      back; captures lifted after the opponent's next move)\n"
+        "  --end confirm|resign[:B|W]  after the last move both players confirm the end\n"
+        "                      (a stone of the other colour at their lower-right corner,\n"
+        "                      the side to move first), or one resigns (two of his own\n"
+        "                      stones on the margin; default: the loser by RE, else the\n"
+        "                      side to move)\n"
+        "  --objects           bowls, lids, a stone on the table, a cable and papers\n"
+        "                      around the board (beyond its edge)\n"
         "  --hover PCT         chance a move hovers before it lands (default 20)\n"
         "  --rest PCT          chance a pause has a hand resting on the edge (default 10)\n"
         "  -q, --quiet         no progress on stderr\n"
@@ -73,6 +83,21 @@ static const struct {
     {"--motion-blur", 0, 3, RENDER_LOOK_MOTION_BLUR}, {"--jpeg", 0, 100, RENDER_LOOK_JPEG},
     {"--drift", -60, 60, RENDER_LOOK_DRIFT}, {"--drift-dir", -360, 720, RENDER_LOOK_DRIFT_DIR},
 };
+
+/* --end confirm|resign[:B|W]; -1 (printed) when it is neither. */
+static int parse_end(const char *val, render_job_options *o)
+{
+    if (val && !strcmp(val, "confirm")) o->end = RENDER_END_CONFIRM;
+    else if (val && !strcmp(val, "resign")) o->end = RENDER_END_RESIGN;
+    else if (val && (!strcmp(val, "resign:B") || !strcmp(val, "resign:W"))) {
+        o->end = RENDER_END_RESIGN;
+        o->resigner = val[7] == 'B' ? GS_BLACK : GS_WHITE;
+    } else {
+        cli_error("render: --end needs confirm, resign, resign:B or resign:W");
+        return -1;
+    }
+    return 0;
+}
 
 /* --violate LIST into a bit mask; -1 (printed) for an unknown name. */
 static int parse_violations(const char *val, unsigned *mask)
@@ -157,9 +182,11 @@ static int parse_job_option(const char *a, const char *val, render_job_options *
     } else if (!strcmp(a, "--hover") || !strcmp(a, "--rest")) {
         if (!val || cli_parse_int(val, 0, 100, &n)) { cli_error("render: %s needs a percentage 0..100", a); return -1; }
         *(!strcmp(a, "--hover") ? &o->hover_pct : &o->rest_pct) = (int)n;
-    } else if (!strcmp(a, "--violate")) {
-        if (!val) { cli_error("render: --violate needs a list"); return -1; }
-        if (parse_violations(val, &o->violations)) return -1;
+    } else if (!strcmp(a, "--violate") || !strcmp(a, "--correct")) {
+        if (!val) { cli_error("render: %s needs a list", a); return -1; }
+        if (parse_violations(val, !strcmp(a, "--violate") ? &o->violations : &o->corrected)) return -1;
+    } else if (!strcmp(a, "--end")) {
+        if (parse_end(val, o)) return -1;
     } else {
         return 0;
     }
@@ -222,6 +249,8 @@ static int parse_args(int argc, char **argv, render_job_options *o, bool *quiet)
         if (r > 0) { i++; continue; }
         if (!strcmp(a, "--no-stars")) {
             o->look.no_stars = true;
+        } else if (!strcmp(a, "--objects")) {
+            o->objects = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             *quiet = true;
         } else if (a[0] == '-' && a[1]) {
@@ -266,7 +295,8 @@ int cmd_render(int argc, char **argv)
         cli_error("%s", err.msg);
         return gs_status_exit_code(st);
     }
-    printf("rendered %ld frames (%.1f s at %g fps, %dx%d board, %d moves, %d violations) to %s\n", res.frames,
-           res.frames / o.fps, o.fps, res.board_size, res.board_size, res.moves, res.violations, o.out);
+    printf("rendered %ld frames (%.1f s at %g fps, %dx%d board, %d moves, %d violations (%d corrected), %d "
+           "end-of-game signals) to %s\n", res.frames, res.frames / o.fps, o.fps, res.board_size, res.board_size,
+           res.moves, res.violations, res.corrected, res.signals, o.out);
     return GS_EXIT_OK;
 }

@@ -6,7 +6,10 @@
  * views): until then the view is read with the stone in place, so the
  * record never follows a board missing a stone it will see again, and the
  * stone coming back is no new move.  Confirmed, the absence is flagged
- * once and the record follows the board (setup node). */
+ * once and the record follows the board (setup node).  A stone first
+ * missed in a view seen surely (hand-free, its point read empty with
+ * RECORD_SURE confidence) was lifted, not misread: when it is put back it
+ * is flagged as a corrected violation (corrected.c). */
 #include "record/record_internal.h"
 
 #include <stdio.h>
@@ -100,6 +103,8 @@ static gs_status follow_absences(record *r, const gs_position *target, gs_error 
             r->absent.t0[i] = keep.t0[i];
             r->absent.move[i] = keep.move[i];
             r->absent.flagged[i] = keep.flagged[i];
+            r->absent.sure[i] = keep.sure[i];
+            r->absent.conf[i] = keep.conf[i];
         }
     return st;
 }
@@ -133,28 +138,53 @@ static bool beside_new_stone(const record *r, const gs_position *rec, const gs_p
     return false;
 }
 
-/* Stones seen again end their absence (a note when one was held); returns
- * the number of stones of the record missing from obs. */
+/* Why a stone seen back was taken as a misread. */
+static void absence_why(const record *r, int i, char *buf, size_t len)
+{
+    if (r->absent.conf[i] < 0) snprintf(buf, len, "confidences unknown");
+    else if (r->absent.conf[i] >= (float)RECORD_SURE) snprintf(buf, len, "not hand-free");
+    else snprintf(buf, len, "lowest confidence %.2f", r->absent.conf[i]);
+}
+
+/* Stones seen again end their absence: those first missed surely were
+ * lifted and put back (flagged, corrected.c), the others a misread (a
+ * note).  Returns the number of stones of the record missing from obs. */
 static int note_returns(record *r, const gs_position *rec, const gs_position *obs)
 {
-    int missing = 0;
+    int missing = 0, back[REC_NPTS], nback = 0;
+    /* (a stone the record no longer has, captured by a move committed
+     * since, was not put back: its absence just ends) */
+    for (int i = 0; i < r->size * r->size; i++)
+        if (r->absent.views[i] > 0 && rec->cell[i] != GS_EMPTY && obs->cell[i] == rec->cell[i]) back[nback++] = i;
+    if (nback) rec_absences_undone(r, back, nback);
     for (int i = 0; i < r->size * r->size; i++) {
         if (rec->cell[i] != GS_EMPTY && obs->cell[i] == GS_EMPTY) {
             missing++;
             continue;
         }
-        if (r->absent.views[i] > 0 && obs->cell[i] == rec->cell[i]) {
-            char h[8];
+        if (r->absent.views[i] > 0 && rec->cell[i] != GS_EMPTY && obs->cell[i] == rec->cell[i] && !r->absent.sure[i]) {
+            char h[8], why[40];
             gs_point p = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
             rules_point_human(p, r->size, h);
+            absence_why(r, i, why, sizeof why);
             rec_event_add(r, RECORD_EV_NOTE, "misread", rec_game_moves(r), (gs_color)rec->cell[i], p,
-                          "stone at %s not seen for %d view%s and back: a misread or occlusion, no move", h,
-                          r->absent.views[i], r->absent.views[i] == 1 ? "" : "s");
+                          "stone at %s not seen for %d view%s and back: a misread or occlusion, no move (%s)", h,
+                          r->absent.views[i], r->absent.views[i] == 1 ? "" : "s", why);
         }
         r->absent.views[i] = 0;
+        r->absent.sure[i] = false;
         if (obs->cell[i] == rec->cell[i]) r->absent.flagged[i] = false;
     }
+    if (!rec_any_absent(r)) rec_kept_free(&r->absent.kept);
     return missing;
+}
+
+/* At most REC_SURE_MAX_CHANGES points of obs differ from rec. */
+static bool few_changes(const record *r, const gs_position *rec, const gs_position *obs)
+{
+    int n = 0;
+    for (int i = 0; i < r->size * r->size; i++) n += obs->cell[i] != rec->cell[i];
+    return n <= REC_SURE_MAX_CHANGES;
 }
 
 /* Counts one more view away for each missing stone held (r->cls holds the
@@ -165,6 +195,9 @@ static int note_returns(record *r, const gs_position *rec, const gs_position *ob
  * add. */
 static void count_absences(record *r, const gs_position *rec, const gs_position *obs, double t_ms)
 {
+    /* (the view as a whole: hand-free, few changes; each point's own
+     * confidence below) */
+    bool view_sure = r->seen.known && r->seen.clear && few_changes(r, rec, obs);
     bool plain = true;
     for (int i = 0; i < r->cls->nevents; i++) plain &= r->cls->events[i].type == RULES_EV_STONE_REMOVED;
     for (int i = 0; i < r->size * r->size; i++) {
@@ -176,6 +209,11 @@ static void count_absences(record *r, const gs_position *rec, const gs_position 
             if (!plain && !r->absent.flagged[i] && beside_new_stone(r, rec, obs, i)) continue;
             r->absent.t0[i] = t_ms;
             r->absent.move[i] = rec_game_moves(r);
+            /* seen surely empty in a hand-free view: lifted, not misread */
+            r->absent.conf[i] = r->seen.known ? r->seen.conf[i] : -1.0f;
+            /* (not while an illegal move stands: lifted as its capture) */
+            r->absent.sure[i] = view_sure && r->seen.conf[i] >= (float)RECORD_SURE && !r->irr.have_flagged;
+            if (r->absent.sure[i] && !r->absent.kept.view) rec_kept_take(r, &r->absent.kept);
         }
         r->absent.views[i]++;
     }

@@ -6,8 +6,9 @@
  *  - an illegal move (ko retake, suicide): flag at once, wait for the
  *    stone to be lifted;
  *  - anything else irregular is held as pending until the next settled
- *    view confirms it (a misread or a change undone at once is then
- *    dropped); confirmed, it is followed by the first stage that explains
+ *    view confirms it; undone by that view, it was a violation corrected
+ *    at once when it was seen surely (flagged, corrected.c), else a
+ *    misread (dropped); confirmed, it is followed by the first stage that explains
  *    it: stones added out of turn (flagged passes), stones pushed to a
  *    neighbouring point with moves (flagged, the record follows), else
  *    every change flagged and the record follows the board (setup node).
@@ -22,10 +23,11 @@
 
 /* ---------------------------------------------------------- the ghosts */
 
-void rec_ghosts_clean(record *r, const gs_position *rec, gs_position *out)
+void rec_ghosts_clean(record *r, const gs_position *rec, const uint8_t *uncertain, gs_position *out)
 {
     for (int i = 0; i < r->size * r->size; i++) {
-        if (!r->ghost.move[i]) continue;
+        /* a point not read (a hand over it) says nothing of its lifting */
+        if (!r->ghost.move[i] || (uncertain && uncertain[i])) continue;
         if (out->cell[i] == r->ghost.color[i] && rec->cell[i] == GS_EMPTY) {
             out->cell[i] = GS_EMPTY; /* still there, being lifted */
         } else {
@@ -145,7 +147,9 @@ static int plan_additions(record *r, const gs_position *obs, plan_move *plan, in
  * each inserted pass as a double move. */
 static gs_status commit_plan(record *r, const gs_position *obs, const plan_move *plan, int np, gs_error *err)
 {
-    rec_ghosts_flag(r, "when the next move was played");
+    char when[64];
+    snprintf(when, sizeof when, "when the next move (%d) was played", rec_game_moves(r) + 1);
+    rec_ghosts_flag(r, when);
     int adds = 0;
     for (int i = 0; i < np; i++) adds += !plan[i].pass;
     for (int i = 0; i < np; i++) {
@@ -224,8 +228,7 @@ static bool pending_confirmed(record *r, const gs_position *obs)
 
 /* --------------------------------------------------- referee events */
 
-/* The move an event of the referee belongs to. */
-static int event_move(const record *r, const rules_event *ev, int base_move)
+int rec_event_move(const record *r, const rules_event *ev, int base_move)
 {
     int mv = ev->move_number > 0 ? r->move_offset + ev->move_number : base_move;
     /* a stone shifted or knocked off between moves belongs to the move
@@ -257,7 +260,7 @@ static void flag_classified_events(record *r, const rules_classification *cls, i
         if (removal_flagged(r, ev)) continue;
         char detail[200];
         rec_points_text(ev->points, ev->npoints, detail, sizeof detail);
-        int mv = event_move(r, ev, base_move);
+        int mv = rec_event_move(r, ev, base_move);
         gs_point p = ev->npoints ? ev->points[0] : (gs_point){-1, -1};
         if (ev->type == RULES_EV_STONE_REMOVED || ev->type == RULES_EV_WRONG_CAPTURE ||
             ev->type == RULES_EV_MOVED_STONE)
@@ -296,7 +299,9 @@ static gs_status commit_classified(record *r, const gs_position *obs, gs_error *
     rules_classification *cls = r->cls;
     int base = rec_game_moves(r) + 1;
     /* captures from before still on the board while a new move comes */
-    rec_ghosts_flag(r, "when the next move was played");
+    char when[64];
+    snprintf(when, sizeof when, "when the next move (%d) was played", rec_game_moves(r) + 1);
+    rec_ghosts_flag(r, when);
     int nm = cls->nmoves;
     rules_classified_move moves[RULES_CLASSIFY_MAX_MOVES];
     memcpy(moves, cls->moves, (size_t)nm * sizeof moves[0]);
@@ -309,16 +314,23 @@ static gs_status commit_classified(record *r, const gs_position *obs, gs_error *
     return GS_OK;
 }
 
-/* No change, or legal moves (r->cls): a pending view is dropped (not
- * confirmed), the moves committed.  quiet: say nothing of the pending view
- * (the end of the game confirms it now). */
+void rec_clear_pending(record *r)
+{
+    r->irr.have_pending = false;
+    rec_kept_free(&r->irr.pending_kept);
+}
+
+/* No change, or legal moves (r->cls): a pending view is undone (flagged as
+ * a corrected violation when it was seen surely, else a misread), the
+ * moves committed.  quiet: say nothing of the pending view (the end of the
+ * game confirms it now). */
 static gs_status commit_regular(record *r, const gs_position *obs, bool quiet, gs_error *err)
 {
     rules_classification *cls = r->cls;
-    if (r->irr.have_pending && !quiet)
-        rec_event_add(r, RECORD_EV_NOTE, "unconfirmed", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
-                      "an irregular view was not confirmed by the next one: ignored (misread, or undone at once)");
-    r->irr.have_pending = false;
+    /* (the pending view is judged against the record before this view's
+     * moves: it came before them) */
+    if (r->irr.have_pending && !quiet) rec_pending_undone(r);
+    rec_clear_pending(r);
     r->irr.have_flagged = false;
     if (cls->unchanged) return GS_OK;
     bool moved = false;
@@ -351,7 +363,7 @@ static bool is_illegal_move_event(rules_event_type t)
  * not followed (the stone should come off again). */
 static gs_status flag_illegal(record *r, const gs_position *obs, gs_error *err)
 {
-    r->irr.have_pending = false;
+    rec_clear_pending(r);
     flag_classified_events(r, r->cls, rec_game_moves(r) + 1);
     r->irr.have_flagged = true;
     r->irr.flagged_obs = *obs;
@@ -370,7 +382,7 @@ static bool confirmed_view(record *r, const gs_position *obs, gs_position *p, in
     *nrestored = 0;
     bool pending = r->irr.have_pending;
     *p = pending ? r->irr.pending_obs : *obs;
-    r->irr.have_pending = false;
+    rec_clear_pending(r);
     if (!pending) return true;
     gs_position rec;
     rules_game_position(r->game, &rec);
@@ -554,6 +566,10 @@ static gs_status reconcile_round(record *r, const gs_position *obs, bool at_end,
     if (!r->irr.have_pending && !at_end && !confirm) {
         r->irr.have_pending = true;
         r->irr.pending_obs = *obs;
+        /* how surely it was seen, and its frames: a real event even if the
+         * next view undoes it (corrected.c) */
+        r->irr.pending_sure = rec_view_sure(r, obs, &r->irr.pending_conf);
+        rec_kept_take(r, &r->irr.pending_kept);
         return GS_OK;
     }
     return follow_confirmed(r, obs, again, err);

@@ -155,6 +155,29 @@ void record_set_view(record *r, const vision_grid *grid, record_black_side side)
 gs_status record_observe(record *r, const gs_position *pos, const uint8_t *uncertain,
                            double t_ms, const gs_image *frame, gs_error *err);
 
+/* A settled view with what the tracker knows of how it was seen.  A view
+ * that shows an irregular change (a stone out of turn, stones lifted that
+ * were not captured, a stone moved) and is undone by the next view is a
+ * real event when it was seen surely: hand-free (`clear`) and every point
+ * that differs from the record read with a confidence of at least
+ * RECORD_SURE.  Then it is flagged even though the board is back, with the
+ * frames of the view that showed it as evidence; the flag says it was
+ * corrected and after how long, and the record keeps the game as played.
+ * A change seen less surely and undone is taken as a misread (a note
+ * names its lowest confidence).  record_observe is this with no
+ * confidences: every undone change is taken as a misread. */
+#define RECORD_SURE 0.8
+typedef struct record_view {
+    const gs_position *pos;     /* the view as read */
+    const uint8_t *uncertain;   /* as record_observe's (NULL = every point read) */
+    const float *confidence;    /* size*size reading confidences 0..1
+                                   (vision_read); NULL = unknown */
+    bool clear;                 /* nothing reached in from outside the board
+                                   (track_hands): a hand-free view */
+} record_view;
+
+gs_status record_observe_view(record *r, const record_view *v, double t_ms, const gs_image *frame, gs_error *err);
+
 /* Commands from the operator (stdin): a pass / resignation by c
  * (GS_EMPTY = the side to move), end of game. */
 gs_status record_pass(record *r, gs_color c, double t_ms, gs_error *err);

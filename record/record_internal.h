@@ -12,6 +12,8 @@
  *   reconcile.c   how a settled view follows from the record (named stages)
  *   absence.c     stones missing from a view: a misread until confirmed
  *   rulings.c     referee rulings and their names
+ *   corrected.c   irregular changes undone by the next view: corrected
+ *                 violations (seen surely) or misreads
  *   signals.c     end-of-game signals on the margin
  *   run.c         the recording loop and its hooks
  */
@@ -76,6 +78,23 @@ typedef struct rec_ghosts {
     bool flagged[REC_NPTS];
 } rec_ghosts;
 
+/* A settled view kept as the evidence of a later flag (a change undone by
+ * the next view is flagged then): the view before it and the view itself,
+ * owned copies (NULL = none), their times, and the view as seen. */
+typedef struct rec_kept_view {
+    gs_image *before, *view;
+    double t_before, t;
+    gs_position seen;
+} rec_kept_view;
+
+/* How the current view was seen (record_observe_view): hand-free or not,
+ * and each point's reading confidence when known. */
+typedef struct rec_seen {
+    bool known;              /* confidences given */
+    bool clear;              /* nothing reached in from outside */
+    float conf[REC_NPTS];
+} rec_seen;
+
 /* Stones of the record seen empty with no capture explaining it: a misread
  * or a hand/shadow until confirmed (settled views in a row it has been
  * missing, time and move number when it was first missed). */
@@ -84,6 +103,12 @@ typedef struct rec_absences {
     double t0[REC_NPTS];
     int move[REC_NPTS];
     bool flagged[REC_NPTS];  /* already flagged by another event */
+    /* first missed in a sure view (hand-free, the point read empty with
+     * RECORD_SURE confidence): a stone lifted, not a misread, even if it
+     * comes back; kept = that view, the evidence when it is put back */
+    bool sure[REC_NPTS];
+    float conf[REC_NPTS];
+    rec_kept_view kept;
 } rec_absences;
 
 /* Irregular views: the last one flagged (not flagged twice), and one
@@ -94,7 +119,38 @@ typedef struct rec_irregular {
     gs_position flagged_obs;
     bool have_pending;
     gs_position pending_obs;
+    /* the pending view was seen surely (see record_view), its lowest
+     * confidence among the changed points (-1 unknown), and the view kept:
+     * flagged as corrected when the next view undoes it */
+    bool pending_sure;
+    float pending_conf;
+    rec_kept_view pending_kept;
 } rec_irregular;
+
+/* Stones seen on the margin (record_margin), followed from clear view to
+ * clear view: a signal is a stone that appeared during play (not there in
+ * the previous clear view, nor at the first) and was held for several
+ * settled views. */
+typedef struct rec_margin_blob {
+    track_margin_stone s;
+    int views;               /* clear views in a row it was seen in */
+    int move;                /* moves recorded when it appeared */
+    double t0;               /* when it appeared */
+    bool baseline;           /* there at the first clear view: an object */
+    bool flagged;            /* part of a signal already flagged */
+} rec_margin_blob;
+
+typedef struct rec_margin {
+    bool started;            /* the first clear view was seen */
+    int n;
+    rec_margin_blob b[TRACK_MARGIN_MAX];
+    /* the players' sides: votes per colour (index gs_color) and side, one
+     * per stone played from a view in which arms crossed the margin on one
+     * side (a player reaches in from their own side) */
+    int votes[3][4];
+    int moves_seen;          /* moves recorded at the last clear view */
+    gs_position board;       /* the board seen then (when started) */
+} rec_margin;
 
 struct record {
     record_options opt;
@@ -128,8 +184,10 @@ struct record {
     rec_ghosts ghost;
     rec_absences absent;
     rec_irregular irr;
+    rec_seen seen;
     /* end-of-game signals already flagged, by colour (index gs_color) */
     bool confirm_seen[3], resign_seen[3];
+    rec_margin margin;
     /* the game information of the options, copied (the caller's strings
      * need not outlive record_create) */
     char black[128], white[128], black_rank[32], white_rank[32];
@@ -232,9 +290,15 @@ void rec_end(record *r, const char *how);
 /* How obs follows from the record: commit, flag, hold or follow (see the
  * file).  at_end: no later view will come, so confirm now. */
 gs_status rec_classify_and_commit(record *r, const gs_position *obs_in, bool at_end, gs_error *err);
+/* The move an event of the referee belongs to (base_move: the number of
+ * the view's first new move). */
+int rec_event_move(const record *r, const rules_event *ev, int base_move);
+/* No pending view any more (its kept frames freed). */
+void rec_clear_pending(record *r);
 /* Ghosts (captured stones still seen) in out read as the empty points
- * they are in rec while they are lifted; lifted ones are forgotten. */
-void rec_ghosts_clean(record *r, const gs_position *rec, gs_position *out);
+ * they are in rec while they are lifted; lifted ones are forgotten (not
+ * those on points not read: uncertain, may be NULL). */
+void rec_ghosts_clean(record *r, const gs_position *rec, const uint8_t *uncertain, gs_position *out);
 /* Flags the ghosts not flagged yet as missed captures ("... still on the
  * board <why>"). */
 void rec_ghosts_flag(record *r, const char *why);
@@ -245,5 +309,32 @@ void rec_ghosts_flag(record *r, const char *why);
 gs_status rec_hold_absences(record *r, gs_position *obs, double t_ms, gs_error *err);
 gs_status rec_confirm_absences(record *r, const gs_position *obs, bool force, double t_ms, gs_error *err);
 bool rec_any_absent(const record *r);
+
+/* ---------------------------------------------------------- corrected.c */
+/* A view changing more points than this at once shows a disturbance (a
+ * hand the hand finder missed, a board knocked), not a stone or two put or
+ * lifted: never sure. */
+#define REC_SURE_MAX_CHANGES 4
+/* Whether the changes of obs from the record were seen surely (the current
+ * view hand-free, at most REC_SURE_MAX_CHANGES points changed, each read
+ * with RECORD_SURE confidence);
+ * *minconf (may be NULL) gets the lowest confidence among them (1 when no
+ * point changed, -1 when confidences are unknown). */
+bool rec_view_sure(const record *r, const gs_position *obs, float *minconf);
+/* The current view (frames, times, last_obs) into k / k freed (NULL safe
+ * for its frames). */
+void rec_kept_take(record *r, rec_kept_view *k);
+void rec_kept_free(rec_kept_view *k);
+/* A referee flag whose evidence and time are those of the kept view. */
+void rec_flag_kept(record *r, const rec_kept_view *k, const char *code, int move_number, gs_color c, gs_point pt,
+                   const char *words, const char *detail);
+/* The pending irregular view was undone by the current one: flagged as a
+ * corrected violation when it was seen surely, else a note says it was
+ * taken as a misread.  The record is not changed. */
+void rec_pending_undone(record *r);
+/* Stones held as absent and seen back in place (idx, n): those first missed
+ * surely were lifted and put back: flagged (wrong capture beside the last
+ * move of the other colour, else a stone removed), corrected. */
+void rec_absences_undone(record *r, const int *idx, int n);
 
 #endif

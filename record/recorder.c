@@ -110,6 +110,8 @@ void record_destroy(record *r)
     sgf_tree_destroy(r->sgf.tree);
     gs_image_destroy(r->evid.prev_frame);
     gs_image_destroy(r->evid.cur_frame);
+    rec_kept_free(&r->irr.pending_kept);
+    rec_kept_free(&r->absent.kept);
     free(r->sgf.move_node);
     free(r->log.ev);
     free(r->cls);
@@ -151,7 +153,7 @@ static void clean_view(record *r, const gs_position *pos, const uint8_t *uncerta
             else out->cell[i] = rec.cell[i];
         }
     }
-    rec_ghosts_clean(r, &rec, out);
+    rec_ghosts_clean(r, &rec, uncertain, out);
 }
 
 /* The side to move was a guess from the stone counts: the first stone may
@@ -208,12 +210,31 @@ static gs_status observe_view(record *r, const gs_position *pos, const uint8_t *
     return rec_classify_and_commit(r, &obs, false, err);
 }
 
+/* How the view was seen, for telling corrected violations from misreads
+ * (corrected.c). */
+static void note_seen(record *r, const record_view *v)
+{
+    rec_seen *s = &r->seen;
+    s->known = v->confidence != NULL;
+    s->clear = v->clear;
+    int n = v->pos->size * v->pos->size;
+    for (int i = 0; i < n && i < REC_NPTS; i++) s->conf[i] = s->known ? v->confidence[i] : 0.0f;
+}
+
+gs_status record_observe_view(record *r, const record_view *v, double t_ms, const gs_image *frame, gs_error *err)
+{
+    if (!v || !v->pos) return gs_error_set(err, GS_ERR_USAGE, "no view");
+    note_seen(r, v);
+    gs_status st = observe_view(r, v->pos, v->uncertain, t_ms, frame, err);
+    rec_events_print(r); /* lines of events that needed no save */
+    return st;
+}
+
 gs_status record_observe(record *r, const gs_position *pos, const uint8_t *uncertain, double t_ms,
                          const gs_image *frame, gs_error *err)
 {
-    gs_status st = observe_view(r, pos, uncertain, t_ms, frame, err);
-    rec_events_print(r); /* lines of events that needed no save */
-    return st;
+    record_view v = {pos, uncertain, NULL, false};
+    return record_observe_view(r, &v, t_ms, frame, err);
 }
 
 /* ------------------------------------------- passes, resignation, end */

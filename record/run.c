@@ -64,17 +64,20 @@ gs_point record_orient_point_back(record_black_side s, int size, gs_point p)
     return record_orient_point(inv, size, p);
 }
 
-/* A view's points turned into the record's orientation (in place). */
-static void orient_cells(record_black_side s, int size, uint8_t *cells)
+/* A view's points (elements of elem bytes: readings, confidences) turned
+ * into the record's orientation (in place). */
+static void orient_cells(record_black_side s, int size, void *cells, size_t elem)
 {
     if (s == RECORD_BLACK_NEAR) return;
-    uint8_t tmp[GS_MAX_SIZE * GS_MAX_SIZE];
+    unsigned char tmp[GS_MAX_SIZE * GS_MAX_SIZE * sizeof(float)];
+    if (elem > sizeof(float)) return; /* not called so: readings and confidences only */
+    unsigned char *c = cells;
     for (int y = 0; y < size; y++)
         for (int x = 0; x < size; x++) {
             gs_point q = record_orient_point(s, size, (gs_point){(int8_t)x, (int8_t)y});
-            tmp[q.y * size + q.x] = cells[y * size + x];
+            memcpy(tmp + (size_t)(q.y * size + q.x) * elem, c + (size_t)(y * size + x) * elem, elem);
         }
-    memcpy(cells, tmp, (size_t)(size * size));
+    memcpy(cells, tmp, (size_t)(size * size) * elem);
 }
 
 /* The margin stones turned too: their board coordinates, edge and corner. */
@@ -291,7 +294,7 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     }
     /* a hand resting on the board stays still too: what reaches in from
      * outside is not read (the record's value is kept there) */
-    if (up->refound) track_hands_reset(c->oc);
+    if (up->regrid) track_hands_reset(c->oc);
     bool reaching = false;
     const vision_grid *grid = track_grid(c->tr);
     int ncov = grid ? track_hands_mark(c->oc, frame, grid, c->covered, &reaching) : 0;
@@ -301,12 +304,16 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     for (int i = 0; i < npt && ncov > 0; i++) up->uncertain[i] |= c->covered[i];
     /* the record in the board's true orientation: Black's side at the bottom */
     record_black_side bs = c->o->black_side;
-    orient_cells(bs, up->pos.size, up->pos.cell);
-    orient_cells(bs, up->pos.size, up->uncertain);
+    orient_cells(bs, up->pos.size, up->pos.cell, 1);
+    orient_cells(bs, up->pos.size, up->uncertain, 1);
+    orient_cells(bs, up->pos.size, up->conf, sizeof up->conf[0]);
     orient_margin(bs, up->pos.size, &up->margin);
     if (c->o->hooks) c->seen = up->pos;
     record_set_view(c->rec, grid, bs);
-    gs_status st = record_observe(c->rec, &up->pos, any_unc ? up->uncertain : NULL, t_ms, frame, err);
+    record_view v = {&up->pos, any_unc ? up->uncertain : NULL, up->conf, ncov == 0 && !reaching};
+    /* a still view looked at again shows the record nothing new: only its
+     * margin is for record_margin (a stone held there) */
+    gs_status st = up->relook ? GS_OK : record_observe_view(c->rec, &v, t_ms, frame, err);
     if (st == GS_OK && ncov == 0 && !reaching) st = record_margin(c->rec, &up->margin, t_ms, err);
     return st;
 }

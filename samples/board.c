@@ -133,6 +133,7 @@ void render_board_draw(render_scene *s)
                 for (int ch = 0; ch < 3; ch++) c[ch] = c[ch] * (1 - cov) + p->line_bgr[ch] * cov;
             } else {
                 table_colour(s, &g, wx, wy, c);
+                render_objects_paint(s, wx, wy, c);
             }
             row[i * 3 + 0] = u8(c[0]);
             row[i * 3 + 1] = u8(c[1]);

@@ -198,6 +198,12 @@ static vec3 pixel_ray(const render_scene *s, int x, int y)
     return v3((ux - s->cx0) / s->fpx, (uy - s->cy0) / s->fpx, 1);
 }
 
+vec3 render_pose_pixel_ray(const render_scene *s, const render_pose *ps, int x, int y)
+{
+    vec3 dc = pixel_ray(s, x, y);
+    return vadd(vadd(vmul(ps->ax, dc.x), vmul(ps->ay, dc.y)), vmul(ps->az, dc.z));
+}
+
 /* Where the world ray d from the camera meets the textured surface (world
  * x, y): the board top; a side face, drawn as the board's edge darkened
  * (*gain); else the table under the board.  False when it points up. */

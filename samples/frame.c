@@ -150,6 +150,7 @@ gs_status render_frame(render_scene *s, const render_state *st, gs_image *out, g
     uint64_t fr;
     frame_light(s, st, mul, &fr);
     composite(s, ps, mul, out);
+    if (p->objects) render_objects_draw(s, ps, mul, out);
     if (st->hand.present) render_hand_draw(s, ps, &st->hand, mul, out);
     if (p->blur) {
         uint8_t *tmp = malloc((size_t)s->W * 12 + 16);

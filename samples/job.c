@@ -145,6 +145,7 @@ static gs_status job_game(job *j, gs_error *e)
     render_params_from_seed(&j->p, o->seed, size, o->width, o->height);
     st = render_look_apply(&j->p, &o->look, e);
     if (st != GS_OK) return st;
+    j->p.objects = o->objects;
     int nmoves = (int)j->game.move_count;
     if (nmoves == 0) return gs_error_set(e, GS_ERR_NOBOARD, "%s: the game has no moves to render", o->game_path);
     if (o->moves_limit >= 0 && o->moves_limit < nmoves) nmoves = (int)o->moves_limit;
@@ -165,16 +166,25 @@ static void warn_left_out(const job *j)
     const render_job_options *o = j->o;
     const render_violation *vl;
     int nvl = render_script_violations(j->sc, &vl);
-    for (int t = 0; t < RENDER_V_COUNT_; t++) {
-        if (!(o->violations & (1u << t))) continue;
+    for (int k = 0; k < 2 * RENDER_V_COUNT_; k++) {
+        int t = k % RENDER_V_COUNT_;
+        bool corr = k >= RENDER_V_COUNT_;
+        if (!((corr ? o->corrected : o->violations) & (1u << t))) continue;
         bool placed = false;
-        for (int i = 0; i < nvl; i++) placed = placed || vl[i].type == (render_violation_type)t;
+        for (int i = 0; i < nvl; i++) placed = placed || (vl[i].type == (render_violation_type)t && vl[i].corrected == corr);
         if (placed || !o->warn) continue;
         char msg[160];
-        snprintf(msg, sizeof msg, "no place for a %s in the moves rendered; left out",
+        snprintf(msg, sizeof msg, "no place for a%s %s in the moves rendered; left out", corr ? " corrected" : "",
                  render_violation_code((render_violation_type)t));
         o->warn(o->user, msg);
     }
+}
+
+/* The player the game's RE says resigned ("W+R": Black), else GS_EMPTY. */
+static gs_color loser_by_result(const char *re)
+{
+    if (!re || (re[0] != 'B' && re[0] != 'W') || re[1] != '+' || (re[2] != 'R' && re[2] != 'r')) return GS_EMPTY;
+    return re[0] == 'B' ? GS_WHITE : GS_BLACK;
 }
 
 /* The scene and the timeline. */
@@ -190,6 +200,10 @@ static gs_status job_scene(job *j, gs_error *e)
     so.hover_pct = o->hover_pct;
     so.rest_pct = o->rest_pct;
     so.violations = o->violations;
+    so.corrected = o->corrected;
+    so.end = o->end;
+    so.resigner = o->resigner;
+    if (so.end == RENDER_END_RESIGN && so.resigner == GS_EMPTY) so.resigner = loser_by_result(j->game.info.result);
     const gs_position *setup = &j->game.setup;
     if (gs_position_count(setup, GS_BLACK) + gs_position_count(setup, GS_WHITE) > 0) so.setup = *setup;
     j->sc = render_script_create(j->game.info.size, j->mv, j->nmoves, &so, e);
@@ -291,6 +305,10 @@ gs_status render_job_run(const render_job_options *o, render_job_result *res, gs
         res->board_size = j.game.info.size;
         res->moves = j.nmoves;
         res->violations = render_script_violations(j.sc, &vl);
+        res->corrected = 0;
+        for (int i = 0; i < res->violations; i++) res->corrected += vl[i].corrected;
+        const render_signal *sg;
+        res->signals = render_script_signals(j.sc, &sg);
     }
     job_free(&j);
     if (st != GS_OK && err) *err = e;

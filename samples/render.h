@@ -139,6 +139,12 @@ typedef struct render_params {
     double sleeve_bgr[3];       /* Black's sleeve; White's is sleeve2 */
     double sleeve2_bgr[3];
 
+    /* around the board */
+    bool objects;               /* bowls with their lids, a lid, a stone
+                                   lying on the table, a cable and papers
+                                   beyond the board's edge (laid out from
+                                   the seed; seeds draw none) */
+
     uint64_t seed;              /* PRNG seed of the scene (texture, noise) */
 } render_params;
 
@@ -165,6 +171,15 @@ typedef struct render_hand {
                                    (mm per frame at the fingertips) */
 } render_hand;
 
+/* A stone lying on the board's margin, outside the lines (an end-of-game
+ * signal): board coordinates of its centre (outside 0..size-1). */
+#define RENDER_MARGIN_MAX 8
+typedef struct render_margin_stone {
+    double u, v;
+    gs_color color;
+    uint8_t variant;
+} render_margin_stone;
+
 /* The physical state of the table at one moment. */
 typedef struct render_state {
     double t_ms;                /* time, drives light changes and the bump */
@@ -174,6 +189,8 @@ typedef struct render_state {
                                    point (x, y) in units of
                                    render_params.jitter_mm, each -1..1 */
     uint8_t variant[GS_MAX_SIZE * GS_MAX_SIZE]; /* stone look variant 0..7 */
+    int nmargin;                /* stones on the margin */
+    render_margin_stone margin[RENDER_MARGIN_MAX];
     render_hand hand;
 } render_state;
 
@@ -229,6 +246,16 @@ bool render_violation_parse(const char *s, render_violation_type *t);
 
 typedef struct render_violation {
     render_violation_type type;
+    bool corrected;             /* put right 1.2..2 s later (after a
+                                   hand-free, still view of it): the extra
+                                   stone taken back (not in the rendered
+                                   sequence), the stone lifted put back, the
+                                   moved stone moved back, the captured
+                                   stones lifted after the opponent's next
+                                   move */
+    double undone_ms;           /* when the board was put right (-1: never;
+                                   a stone lifted wrongly is always put back,
+                                   at once when not "corrected") */
     int move;                   /* 1-based move number in the rendered
                                    sequence (render_script_placed): the extra
                                    stone for double_move; the number the
@@ -243,6 +270,30 @@ typedef struct render_violation {
     double t_ms;                /* when it became visible on the board */
 } render_violation;
 
+/* How the rendered game ends on the table. */
+typedef enum render_end {
+    RENDER_END_NONE = 0,
+    RENDER_END_CONFIRM,         /* both players confirm (RULES.md): first the
+                                   side to move, then the other, each puts a
+                                   stone of the other colour on the margin at
+                                   their own lower-right corner */
+    RENDER_END_RESIGN           /* a player puts two of their own stones on
+                                   the margin (render_script_options.resigner) */
+} render_end;
+
+/* An end-of-game signal made on the table. */
+typedef struct render_signal {
+    bool resign;                /* false: a confirmation */
+    gs_color color;             /* the player signalling (confirming or
+                                   resigning), not the stones' colour */
+    int move;                   /* entries of the rendered sequence done */
+    double t_ms;                /* when its (last) stone was on the margin */
+    int corner;                 /* confirmation: the corner (vision_grid
+                                   order of board points: 0 (0,0), 1
+                                   (size-1,0), 2 (size-1,size-1), 3
+                                   (0,size-1)) it was put by */
+} render_signal;
+
 typedef struct render_script_options {
     uint64_t seed;
     double pace;                /* time scale: 1 = natural, 2 = twice as fast */
@@ -251,7 +302,14 @@ typedef struct render_script_options {
     int hover_pct;              /* chance a move hovers first (0..100) */
     int rest_pct;               /* chance of resting a hand on the edge during
                                    a pause (0..100) */
-    unsigned violations;        /* bit mask of 1u << render_violation_type */
+    unsigned violations;        /* bit mask of 1u << render_violation_type:
+                                   left in place */
+    unsigned corrected;         /* the same, each put right 1.2..2 s later
+                                   (placed at another move) */
+    render_end end;             /* the end-of-game signals made after the
+                                   last move */
+    gs_color resigner;          /* RENDER_END_RESIGN: who (GS_EMPTY: the
+                                   side to move) */
     /* board geometry the hands move over (copy from render_params) */
     double cell_w_mm, cell_h_mm, margin_mm, stone_h_mm;
     /* stones on the board before the first move (AB/AW, handicap);
@@ -286,6 +344,9 @@ int render_script_moves_at(const render_script *sc, double t_ms, gs_point *last)
 
 /* Violations placed, in time order. */
 int render_script_violations(const render_script *sc, const render_violation **out);
+
+/* End-of-game signals made, in time order. */
+int render_script_signals(const render_script *sc, const render_signal **out);
 
 /* The rendered sequence: the SGF moves rendered (passes included, as a
  * pause) plus double-move stones, in order: what the truth SGF records.
@@ -348,6 +409,12 @@ typedef struct render_job_options {
     long frames_limit;          /* <= 0: every frame of the timeline */
     int hover_pct, rest_pct;
     unsigned violations;        /* bit mask of 1u << render_violation_type */
+    unsigned corrected;         /* the same, put right 1.2..2 s later */
+    render_end end;             /* end-of-game signals after the last move */
+    gs_color resigner;          /* RENDER_END_RESIGN: who (GS_EMPTY: the
+                                   loser by the game's RE when it says
+                                   so, else the side to move) */
+    bool objects;               /* things on the table around the board */
     render_look look;
     /* Told of each violation asked for that the game has no place for
        (it is left out); NULL: not told. */
@@ -367,6 +434,8 @@ typedef struct render_job_result {
     int board_size;
     int moves;                  /* game moves rendered */
     int violations;             /* violations placed */
+    int corrected;              /* ... of which corrected */
+    int signals;                /* end-of-game signals made */
 } render_job_result;
 
 /* Runs the job.  The error message is the whole line to show (it names

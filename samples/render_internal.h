@@ -83,8 +83,28 @@ typedef struct render_pose {
     uint8_t *glare;
 } render_pose;
 
+/* A bowl with its lid on, standing on the table (world mm). */
+typedef struct render_bowl {
+    double x, y, r, h;
+    double body[3], lid[3];
+} render_bowl;
+
+/* The things around the board (objects.c), laid out once per scene. */
+typedef struct render_objects {
+    int nbowls;
+    render_bowl bowl[2];
+    double lid_x, lid_y, lid_r;         /* a lid lying upside down */
+    double stone_x, stone_y;            /* a stone lying on the table */
+    bool stone_white;
+    int cable_side;                     /* 0 top (-y), 1 right, 2 bottom, 3 left */
+    double cable_off, cable_w, cable[3];
+    int paper_side;
+    double paper_off, paper_turn, paper_along;
+} render_objects;
+
 struct render_scene {
     render_params p;
+    render_objects obj;
     int W, H;
     double fpx, cx0, cy0;       /* focal length (px) and principal point */
     double dcx, dcy, dnorm;     /* distortion centre / normaliser */
@@ -111,6 +131,8 @@ struct render_scene {
     gs_position dyn_pos;
     float dyn_off[GS_MAX_SIZE * GS_MAX_SIZE][2];
     uint8_t dyn_var[GS_MAX_SIZE * GS_MAX_SIZE];
+    int dyn_nmargin;
+    render_margin_stone dyn_margin[RENDER_MARGIN_MAX];
     int8_t *noise;              /* RENDER_NOISE_BASE + W*3 values at the scene's sigma */
     vec3 light;                 /* unit vector towards the light (world, z down) */
     double shadow_dx, shadow_dy;/* board-plane shadow direction */
@@ -152,12 +174,131 @@ void render_stones_sprites(render_scene *s);
  * (redrawn only when the stones or the pose changed). */
 void render_stones_update(render_scene *s, const render_state *st, int pi);
 
+/* World ray (not normalised) of image pixel (x, y) under pose ps. */
+vec3 render_pose_pixel_ray(const render_scene *s, const render_pose *ps, int x, int y);
+
+/* -------------------------------------------------------------- objects */
+
+/* How far beyond the board's edge the texture's table ring must reach for
+ * the objects (mm; 0 without them). */
+double render_objects_ring(const render_scene *s);
+/* Lays the objects out (after the scene's geometry is known). */
+void render_objects_layout(render_scene *s);
+/* The table's colour c at world (wx, wy) with the flat objects on it. */
+void render_objects_paint(render_scene *s, double wx, double wy, double c[3]);
+/* The tall objects drawn into a frame seen by pose ps (mul: the light). */
+void render_objects_draw(const render_scene *s, const render_pose *ps, const int mul[3], gs_image *out);
+
 /* ---------------------------------------------------------------- hands */
 
 /* Draws the hand h (its shadow on the board, then the hand and any stone it
  * holds) into out, as pose ps sees it; mul is the frame's light (256 = 1). */
 void render_hand_draw(const render_scene *s, const render_pose *ps, const render_hand *h, const int mul[3],
                       gs_image *out);
+
+/* --------------------------------------------------------------- script */
+
+/* The timeline's parts (script.c builds and plays it, violate.c seeds the
+ * violations into it). */
+
+/* A key frame of the hand. */
+typedef struct render_hkey {
+    double t;
+    bool present;
+    gs_color side;
+    double x, y, z, yaw;
+    gs_color holding;
+} render_hkey;
+
+/* A board event: a stone appears or disappears on a point (slot < 0) or on
+ * the margin (slot >= 0: render_state.margin[slot], centre mu, mv). */
+typedef struct render_bevent {
+    double t;
+    int8_t x, y;        /* x < 0 and slot < 0: no board change (a pass being counted) */
+    uint8_t colour;     /* new content of the point */
+    uint8_t variant;
+    float ox, oy;
+    int counts;         /* entry number of the rendered sequence (1-based), 0 none */
+    int8_t slot;
+    float mu, mv;
+} render_bevent;
+
+/* Captured stones left on the board that the capturer lifts after the
+ * opponent's next move (a missed capture, corrected). */
+typedef struct render_left_capture {
+    int n;
+    gs_point pts[GS_MAX_SIZE * GS_MAX_SIZE];
+    gs_color capturer;
+    int viol;           /* its entry in render_script.viol */
+    int after;          /* lifted once this many entries are placed */
+} render_left_capture;
+
+struct render_script {
+    int size;
+    render_script_options o;
+    uint64_t rng;
+    render_hkey *keys;
+    int nkeys, capkeys;
+    render_bevent *ev;
+    int nev, capev;
+    gs_move *placed;
+    int nplaced, capplaced;
+    render_violation viol[RENDER_V_COUNT_ * 4];
+    int nviol;
+    render_signal sig[4];
+    int nsig;
+    render_left_capture left;
+    double t;           /* build cursor, then the total duration */
+    gs_position board;  /* physical board while building */
+    bool oom;
+    /* playback cursor */
+    double cur_t;
+    int cur_ev;
+    render_state cur;
+    int cur_moves;
+    gs_point cur_last;
+};
+
+typedef enum { RENDER_TRIP_PLACE, RENDER_TRIP_LIFT, RENDER_TRIP_SLIDE } render_trip_kind;
+
+/* A duration drawn in lo..hi ms at the script's pace. */
+double render_script_dur(render_script *sc, double lo, double hi);
+/* Appends a board event (and applies it to the building board). */
+void render_script_event(render_script *sc, render_bevent e);
+/* Appends to the rendered sequence; returns its entry number. */
+int render_script_add_placed(render_script *sc, gs_move m);
+/* One trip of a hand from its side to point p and back: PLACE puts
+ * `colour` at p (entry `counts`, 0 = not a move), LIFT removes the stone at
+ * p, SLIDE pushes the stone at p to q.  Returns the time the board changed. */
+double render_script_trip(render_script *sc, gs_color side, render_trip_kind kind, gs_point p, gs_point q,
+                          gs_color colour, int counts, bool hover);
+/* A hand puts a stone of `colour` on the margin at board point (u, v)
+ * (margin slot `slot`); returns the time it lies there. */
+double render_script_margin_trip(render_script *sc, gs_color side, double u, double v, gs_color colour, int slot);
+/* Waits so that the board stays still and hand-free for about hold_ms
+ * (real time, not scaled by the pace) before the next trip. */
+void render_script_hold(render_script *sc, double hold_ms);
+/* Physical capture: groups of `victim` next to p without liberties into
+ * out; returns how many stones. */
+int render_script_captures(const gs_position *b, gs_point p, gs_color victim, gs_point *out);
+/* Liberties of the single stone at p (-1 when it is part of a group); the
+ * last one found into *lib (may be NULL). */
+int render_script_single_libs(const gs_position *b, gs_point p, gs_point *lib);
+/* A later move (from index `from`) lands on (x, y). */
+bool render_script_in_future(const gs_move *moves, int nmoves, int from, int x, int y);
+
+/* violate.c: picks, for each violation asked for (left and corrected), the
+ * SGF move index after which it happens (plan[k]: -1 none; index k =
+ * type, then RENDER_V_COUNT_ + type for the corrected ones). */
+void render_violations_plan(render_script *sc, const gs_move *moves, int nmoves, int plan[2 * RENDER_V_COUNT_]);
+/* After move i was placed (entry num; nc captures in cap, already lifted
+ * unless a missed capture keeps them): the violations planned for it.
+ * Returns true when the captures were kept on the board (a missed
+ * capture). */
+bool render_violations_keep_captures(render_script *sc, int i, int num, int nc, const gs_point *cap,
+                                     const int plan[2 * RENDER_V_COUNT_], gs_color mover);
+void render_violations_after(render_script *sc, const gs_move *moves, int nmoves, int i, int num, int nc,
+                             const gs_point *cap, const int plan[2 * RENDER_V_COUNT_]);
 
 /* ---------------------------------------------------------------- truth */
 

@@ -67,7 +67,7 @@ static gs_status textures_alloc(render_scene *s, double dist, gs_error *err)
     const render_params *p = &s->p;
     double px_per_mm = s->fpx / dist;
     s->ppm = clampd(px_per_mm * 1.3, 0.6, 5.0);
-    double ring = 60 + p->thickness_mm * 2;
+    double ring = 60 + p->thickness_mm * 2 + render_objects_ring(s);
     s->tx0 = -s->bw / 2 - ring;
     s->ty0 = -s->bh / 2 - ring;
     s->tw = (int)ceil((s->bw + 2 * ring) * s->ppm);
@@ -107,6 +107,7 @@ render_scene *render_scene_create(const render_params *p, gs_error *err)
     if (!s) { gs_error_set(err, GS_ERR_NOMEM, "out of memory"); return NULL; }
     s->p = *p;
     scene_geometry(s);
+    render_objects_layout(s);
     double dist = render_camera_place(s);
     if (textures_alloc(s, dist, err) != GS_OK || noise_table(s, err) != GS_OK) {
         render_scene_destroy(s);

@@ -123,6 +123,17 @@ static void draw_shadow(render_scene *s, double wx, double wy, double rad, doubl
     }
 }
 
+/* One stone's sprite at world (x, y) on the board top: the lower half of
+ * the lens seen from the side, then the top. */
+static void draw_stone(render_scene *s, const render_pose *ps, double x, double y, gs_color c, uint8_t variant)
+{
+    double dx, dy;
+    parallax(ps, x, y, s->p.stone_h_mm, &dx, &dy);
+    const uint8_t *sp = s->sprite[c == GS_WHITE][variant % RENDER_VARIANTS];
+    if (fabs(dx) + fabs(dy) > 0.3 / s->ppm) blend_sprite(s, sp, x + dx * 0.2, y + dy * 0.2, 0.35);
+    blend_sprite(s, sp, x + dx * 0.5, y + dy * 0.5, 0);
+}
+
 static void build_dynamic(render_scene *s, const render_state *st, int pi)
 {
     const render_params *p = &s->p;
@@ -138,28 +149,43 @@ static void build_dynamic(render_scene *s, const render_state *st, int pi)
             stone_centre(s, st, u, v, &x, &y);
             draw_shadow(s, x + s->shadow_dx * h * 0.45, y + s->shadow_dy * h * 0.45, R * 0.98, 2.2, 0.42);
         }
+    for (int k = 0; k < st->nmargin; k++) {
+        if (st->margin[k].color == GS_EMPTY) continue;
+        double x, y;
+        render_board_to_world(s, st->margin[k].u, st->margin[k].v, &x, &y);
+        draw_shadow(s, x + s->shadow_dx * h * 0.45, y + s->shadow_dy * h * 0.45, R * 0.98, 2.2, 0.42);
+    }
     for (int v = 0; v < n; v++)
         for (int u = 0; u < n; u++) {
             gs_color c = gs_position_get(&st->pos, u, v);
             if (c == GS_EMPTY) continue;
-            double x, y, dx, dy;
+            double x, y;
             stone_centre(s, st, u, v, &x, &y);
-            parallax(ps, x, y, h, &dx, &dy);
-            const uint8_t *sp = s->sprite[c == GS_WHITE][st->variant[v * n + u] % RENDER_VARIANTS];
-            /* the lower half of the lens seen from the side, then the top */
-            if (fabs(dx) + fabs(dy) > 0.3 / s->ppm) blend_sprite(s, sp, x + dx * 0.2, y + dy * 0.2, 0.35);
-            blend_sprite(s, sp, x + dx * 0.5, y + dy * 0.5, 0);
+            draw_stone(s, ps, x, y, c, st->variant[v * n + u]);
         }
+    for (int k = 0; k < st->nmargin; k++) {
+        if (st->margin[k].color == GS_EMPTY) continue;
+        double x, y;
+        render_board_to_world(s, st->margin[k].u, st->margin[k].v, &x, &y);
+        draw_stone(s, ps, x, y, st->margin[k].color, st->margin[k].variant);
+    }
     s->dyn_valid = true;
     s->dyn_pose = pi;
     s->dyn_pos = st->pos;
     memcpy(s->dyn_off, st->offset, sizeof s->dyn_off);
     memcpy(s->dyn_var, st->variant, sizeof s->dyn_var);
+    s->dyn_nmargin = st->nmargin;
+    memcpy(s->dyn_margin, st->margin, sizeof s->dyn_margin);
 }
 
 static bool dyn_matches(const render_scene *s, const render_state *st, int pi)
 {
     if (!s->dyn_valid || s->dyn_pose != pi || s->dyn_pos.size != st->pos.size) return false;
+    if (s->dyn_nmargin != st->nmargin) return false;
+    for (int k = 0; k < st->nmargin; k++) {
+        const render_margin_stone *a = &s->dyn_margin[k], *b = &st->margin[k];
+        if (a->u != b->u || a->v != b->v || a->color != b->color || a->variant != b->variant) return false;
+    }
     int nn = st->pos.size * st->pos.size;
     if (memcmp(s->dyn_pos.cell, st->pos.cell, (size_t)nn)) return false;
     for (int i = 0; i < nn; i++) {

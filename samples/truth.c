@@ -7,6 +7,7 @@
 #include "sgf/sgf.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,8 +54,22 @@ gs_status render_truth_line(FILE *f, int frame, const render_scene *s, const ren
         if (v[i].t_ms > st->t_ms) continue;
         char b[3];
         sgf_pt(v[i].point, b);
-        fprintf(f, "%s{\"type\":\"%s\",\"move\":%d,\"point\":\"%s\"}", k++ ? "," : "", render_violation_code(v[i].type),
-                v[i].move, b);
+        fprintf(f, "%s{\"type\":\"%s\",\"move\":%d,\"point\":\"%s\",\"corrected\":%s,\"t_ms\":%.0f", k++ ? "," : "",
+                render_violation_code(v[i].type), v[i].move, b, v[i].corrected ? "true" : "false", v[i].t_ms);
+        if (v[i].undone_ms >= 0 && v[i].undone_ms <= st->t_ms) fprintf(f, ",\"undone_ms\":%.0f", v[i].undone_ms);
+        fputc('}', f);
+    }
+    fputs("],\"signals\":[", f);
+    const render_signal *sg;
+    int ns = render_script_signals(sc, &sg);
+    k = 0;
+    for (int i = 0; i < ns; i++) {
+        if (sg[i].t_ms > st->t_ms) continue;
+        fprintf(f, "%s{\"type\":\"%s\",\"color\":\"%s\",\"move\":%d,\"t_ms\":%.0f", k++ ? "," : "",
+                sg[i].resign ? "resign_signal" : "confirm_signal", sg[i].color == GS_BLACK ? "B" : "W", sg[i].move,
+                sg[i].t_ms);
+        if (!sg[i].resign) fprintf(f, ",\"corner\":%d", sg[i].corner);
+        fputc('}', f);
     }
     fputs("]}\n", f);
     /* the writes above are checked once: a stream's error flag stays set */
@@ -84,12 +99,37 @@ static gs_status add_violation_events(sgf_node **nodes, int np, const render_scr
     gs_status st = GS_OK;
     for (int i = 0; i < nv && st == GS_OK; i++) {
         int at = v[i].move;
-        if (v[i].type == RENDER_V_KO_RETAKE) at--;  /* the retake was taken back */
+        /* a retake taken back, an extra stone taken back: after the entry before */
+        if (v[i].type == RENDER_V_KO_RETAKE || (v[i].type == RENDER_V_DOUBLE_MOVE && v[i].corrected)) at--;
         if (at < 0) at = 0;
         if (at > np) at = np;
-        char pt[3];
+        char pt[3], words[240];
         sgf_point_format(v[i].point, pt);
-        st = sgf_add_event(nodes[at], render_violation_code(v[i].type), pt, violation_comment(v[i].type), err);
+        snprintf(words, sizeof words, "%s%s", violation_comment(v[i].type),
+                 v[i].corrected ? "; corrected after a still view of it" : "");
+        st = sgf_add_event(nodes[at], render_violation_code(v[i].type), pt, words, err);
+    }
+    return st;
+}
+
+/* Each end-of-game signal of sc as a GSEV event on the node of the last
+ * entry before it (detail: the player signalling). */
+static gs_status add_signal_events(sgf_node **nodes, int np, const render_script *sc, gs_error *err)
+{
+    const render_signal *sg;
+    int ns = render_script_signals(sc, &sg);
+    gs_status st = GS_OK;
+    for (int i = 0; i < ns && st == GS_OK; i++) {
+        int at = sg[i].move < 0 ? 0 : sg[i].move > np ? np : sg[i].move;
+        const char *who = sg[i].color == GS_BLACK ? "Black" : "White";
+        char words[160];
+        if (sg[i].resign)
+            snprintf(words, sizeof words, "end-of-game signal: %s resigns (two of his stones on the margin)", who);
+        else
+            snprintf(words, sizeof words, "end-of-game signal: %s confirms (a stone of the other colour on the "
+                     "margin at his lower-right corner)", who);
+        st = sgf_add_event(nodes[at], sg[i].resign ? "resign_signal" : "confirm_signal",
+                           sg[i].color == GS_BLACK ? "B" : "W", words, err);
     }
     return st;
 }
@@ -117,6 +157,7 @@ gs_status render_truth_sgf_save(const char *path, const sgf_game *g, const rende
         if (!nodes[i + 1]) st = err ? err->status : GS_ERR_NOMEM;
     }
     if (st == GS_OK) st = add_violation_events(nodes, np, sc, err);
+    if (st == GS_OK) st = add_signal_events(nodes, np, sc, err);
     if (st == GS_OK) st = sgf_save(t, path, err);
     free(nodes);
     sgf_tree_destroy(t);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `goscribe record`: options and errors, a folder of real photos (skipped
 # without ../shared/data), stdin commands (pass, resign), JSON lines,
-# evidence next to the SGF, --resume.
+# evidence next to the SGF, --resume, no signal from objects beside the
+# board.
 #   usage: cli_record.sh GOSCRIBE DATA_DIR
 set -u
 bin=$1
@@ -103,4 +104,13 @@ for i in 8 9 10 11; do ln -s "$seq/$i.jpg" "$work/f4/$i.jpg"; done
 check "jump flagged" 'grep -q "FLAG double_move" "$work/e.log"'
 check "evidence PNGs kept" 'ls "$work/e.evidence/"*-after.png >/dev/null 2>&1'
 check "GSEV in the SGF" 'grep -q "GSEV\[double_move" "$work/e.sgf"'
+# the whole sequence: things lying beside the board from the first frame
+# (a black stone on the table by a corner, something white at the bottom
+# right) are no end-of-game signal; the 9 -> 10 jump is still flagged
+mkdir "$work/f5"
+for i in $(seq 0 11); do ln -s "$seq/$i.jpg" "$work/f5/$i.jpg"; done
+"$bin" record "$work/f5" -o "$work/s.sgf" --no-stdin -q --no-evidence > "$work/s.log" 2>&1 </dev/null
+check "whole sequence recorded" '[ $? -eq 0 ]'
+check "no signal from objects beside the board" '! grep -q "] SIGNAL " "$work/s.log"'
+check "the jump still flagged" 'grep -q "FLAG double_move" "$work/s.log"'
 exit $fail

@@ -327,7 +327,7 @@ static void test_pass_resign_end(void **state)
     scene_close(&s);
 }
 
-/* White's resignation signal (two white stones on the margin): genmove w
+/* White's resignation signal (two white stones put on the margin): genmove w
  * answers resign for the player and hands the resignation to the record. */
 static void test_resign_signal(void **state)
 {
@@ -342,7 +342,12 @@ static void test_resign_signal(void **state)
     m.stones[0] = (track_margin_stone){GS_WHITE, TRACK_MARGIN_BOTTOM, 1.0, 5.2, false, 3};
     m.stones[1] = (track_margin_stone){GS_WHITE, TRACK_MARGIN_BOTTOM, 2.0, 5.2, false, 3};
     gs_error err;
-    assert_int_equal(record_margin(s.r, &m, s.t, &err), GS_OK);
+    /* a signal is an act: the margin clear first, then the stones put
+     * there and held for a few settled views */
+    track_margin_view clear = m;
+    clear.n = 0;
+    assert_int_equal(record_margin(s.r, &clear, s.t, &err), GS_OK);
+    for (int k = 0; k < 3; k++) assert_int_equal(record_margin(s.r, &m, s.t + 500.0 * (k + 1), &err), GS_OK);
     scene_changed(&s);
     assert_answer(&s, "genmove w", "=resign");
     scene_commands(&s); /* the loop takes the resignation */

@@ -11,19 +11,21 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Applies edits "B e5", "W a1", "- e5" (remove) to p; e5 = column e, row 5
- * from the top in SGF-like letters (a = 0). */
+/* Applies edits "B e5", "W a1", "- e5" (remove) to p (gs_test_edit); e5 =
+ * column e, row 5 from the top in SGF-like letters (a = 0).  How the view
+ * was seen is not an edit: "?hh" (hh read unsurely), "~hh" (hh not read:
+ * covered) and "!" (a hand in the view) are left out (see observe()). */
 static void edit(gs_position *p, const char *ops)
 {
-    const char *s = ops;
-    while (*s) {
-        while (*s == ' ' || *s == ',') s++;
-        if (!*s) break;
-        char c = s[0];
-        int x = s[2] - 'a', y = s[3] - 'a';
-        gs_position_set(p, x, y, c == 'B' ? GS_BLACK : c == 'W' ? GS_WHITE : GS_EMPTY);
-        s += 4;
+    char only[256];
+    size_t n = 0;
+    for (const char *s = ops; *s && n + 1 < sizeof only;) {
+        if (*s == '!') s++;
+        else if (*s == '?' || *s == '~') s += s[1] && s[2] ? 3 : 1;
+        else only[n++] = *s++;
     }
+    only[n] = 0;
+    gs_test_edit(p, only);
 }
 
 typedef struct step {
@@ -97,8 +99,55 @@ static const rcase cases[] = {
     {"missed capture behind an out-of-turn view", "",
      {{"B aa"}, {"W ba"}, {"B bb"}, {"W gg"}, {"B ee"}, {"B ca"}, {"B ii"}, {"W ah"}}, 8, 10, 3, "missed_capture", 7,
      false},
+    /* the captured stone dd left on the board, covered in one view (not
+     * read) while play goes on: still the same captured stone, one flag */
+    {"missed capture left, covered for a view: one flag, no stone appears", "",
+     {{"B dc"}, {"W dd"}, {"B cd"}, {"W aa"}, {"B ed"}, {"W ii"}, {"B de"}, {"W ab"}, {"B hh, ~dd"}, {"W hg"},
+      {"B gh"}}, 11, 11, 1, "missed_capture", 7, false},
     {"three stones at once are followed and flagged", "", {{"B cc"}, {"W gg"}, {"W cg, W gc, W ee"}, {"B ef"}}, 4, 9, 3,
      "double_move", 0, true},
+};
+
+/* Violations corrected at once, views seen with confidences: a view seen
+ * surely (hand-free, every changed point read confidently) that the next
+ * view undoes is flagged, and the record stays the game; the same view
+ * with a point read unsurely ("?hh") or a hand in it ("!") is a misread. */
+typedef struct scase {
+    rcase c;
+    const char *want_text;   /* a flag whose text holds this (NULL = none) */
+} scase;
+
+static const scase corrected[] = {
+    {{"double move taken back: flagged at the move it would have been", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"B hh"}, {"- hh"}, {"W ef"}}, 6, 4, 1, "double_move", 4, true}, "corrected after"},
+    {{"double move taken back, read unsurely: a misread", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"B hh, ?hh"}, {"- hh"}, {"W ef"}}, 6, 4, 0, NULL, 0, true}, NULL},
+    {{"double move taken back, a hand in the view: a misread", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"B hh, !"}, {"- hh"}, {"W ef"}}, 6, 4, 0, NULL, 0, true}, NULL},
+    {{"double move taken back as the opponent plays: flagged", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"B hh"}, {"- hh, W ef"}, {"B fg"}}, 6, 5, 1, "double_move", 4, true},
+     "corrected after"},
+    {{"stone lifted as if captured and put back: a wrong capture at the move", "",
+      {{"B cc"}, {"W dc"}, {"B ee"}, {"W gg"}, {"B dd"}, {"- dc"}, {"W dc"}, {"W ff"}}, 8, 6, 1, "wrong_capture", 5,
+      true}, "corrected after"},
+    {{"stone lifted as if captured, read unsurely: a misread", "",
+      {{"B cc"}, {"W dc"}, {"B ee"}, {"W gg"}, {"B dd"}, {"- dc, ?dc"}, {"W dc"}, {"W ff"}}, 8, 6, 0, NULL, 0, true},
+     NULL},
+    {{"stone lifted for no reason and put back: stone_removed at the move", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"- gg"}, {"W gg"}, {"W ef"}}, 6, 4, 1, "stone_removed", 3, true}, "corrected after"},
+    {{"own stone moved and moved back: moved_stone at the move after which", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"- cc, B cd"}, {"- cd, B cc"}, {"W hh"}}, 6, 4, 1, "moved_stone", 3, true},
+     "corrected after"},
+    {{"own stone moved and back, read unsurely: a misread", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"- cc, B cd, ?cd"}, {"- cd, B cc"}, {"W hh"}}, 6, 4, 0, NULL, 0, true}, NULL},
+    {{"last stone moved and moved back: a take-back, corrected", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"- ee, B ef"}, {"- ef, B ee"}, {"W hh"}}, 6, 4, 1, "take_back", 3, true},
+     "corrected after"},
+    /* the capture of dd left on the board, White plays elsewhere, then
+     * the stone is lifted: flagged at the capturing move */
+    {{"missed capture lifted after the opponent's next move", "",
+      {{"B dc"}, {"W dd"}, {"B cd"}, {"W aa"}, {"B ed"}, {"W ii"}, {"B de"}, {"W ab"}, {"- dd"}, {"B hh"}}, 10, 9, 1,
+      "missed_capture", 7, true}, NULL},
 };
 
 static int count_code(record *r, const char *code, int move)
@@ -111,7 +160,42 @@ static int count_code(record *r, const char *code, int move)
     return k;
 }
 
-static void run_case(const rcase *c, const char *sgf)
+/* Whether some flag's text holds `text`. */
+static bool flag_says(record *r, const char *text)
+{
+    const record_event *ev;
+    size_t n = record_events(r, &ev);
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].kind == RECORD_EV_REFEREE && strstr(ev[i].text, text)) return true;
+    return false;
+}
+
+/* One view: as record_observe, or (sure) seen with confidences: every point
+ * 0.95 but those the step reads unsurely ("?hh": 0.5), hand-free unless it
+ * says "!". */
+static void observe(record *r, bool sure, const char *ops, const gs_position *p, double t)
+{
+    gs_error err = {0};
+    uint8_t unread[81] = {0};
+    bool any_unread = false;
+    float conf[81];
+    for (int i = 0; i < 81; i++) conf[i] = 0.95f;
+    bool hand = false;
+    for (const char *u = ops; *u; u++) {
+        if (*u == '!') hand = true;
+        if (*u == '?' && u[1] && u[2]) conf[(u[2] - 'a') * 9 + (u[1] - 'a')] = 0.5f;
+        if (*u == '~' && u[1] && u[2]) unread[(u[2] - 'a') * 9 + (u[1] - 'a')] = 1;
+        any_unread |= *u == '~';
+    }
+    if (!sure) {
+        assert_int_equal(record_observe(r, p, any_unread ? unread : NULL, t, NULL, &err), GS_OK);
+        return;
+    }
+    record_view v = {p, any_unread ? unread : NULL, conf, !hand};
+    assert_int_equal(record_observe_view(r, &v, t, NULL, &err), GS_OK);
+}
+
+static void run_case(const rcase *c, const char *sgf, bool sure, const char *want_text)
 {
     record_options o;
     record_options_init(&o);
@@ -123,10 +207,10 @@ static void run_case(const rcase *c, const char *sgf)
     gs_position p;
     gs_position_clear(&p, 9);
     edit(&p, c->setup);
-    assert_int_equal(record_observe(r, &p, NULL, 0, NULL, &err), GS_OK);
+    observe(r, sure, "", &p, 0);
     for (int i = 0; i < c->nsteps; i++) {
         edit(&p, c->steps[i].edits);
-        assert_int_equal(record_observe(r, &p, NULL, 1000.0 * (i + 1), NULL, &err), GS_OK);
+        observe(r, sure, c->steps[i].edits, &p, 1000.0 * (i + 1));
         /* the file on disk holds every committed move at every moment */
         sgf_game g;
         memset(&g, 0, sizeof g);
@@ -144,6 +228,7 @@ static void run_case(const rcase *c, const char *sgf)
     assert_int_equal(record_move_count(r), c->want_moves);
     assert_int_equal(record_referee_count(r), c->want_referee);
     if (c->want_code) assert_true(count_code(r, c->want_code, c->want_code_move) >= 1);
+    if (want_text) assert_true(flag_says(r, want_text));
     if (c->want_final_equals_last_view) {
         gs_position fin;
         record_position(r, &fin);
@@ -161,9 +246,16 @@ static void test_cases(void **state)
     char sgf[128];
     snprintf(sgf, sizeof sgf, "%s/game.sgf", dir);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        run_case(&cases[i], sgf);
+        run_case(&cases[i], sgf, false, NULL);
         char label[48];
         snprintf(label, sizeof label, "test_recorder-case%02zu", i);
+        gs_test_keep_sgf(sgf, label);
+    }
+    /* and the corrected violations, views seen with confidences */
+    for (size_t i = 0; i < sizeof corrected / sizeof corrected[0]; i++) {
+        run_case(&corrected[i].c, sgf, true, corrected[i].want_text);
+        char label[48];
+        snprintf(label, sizeof label, "test_recorder-corrected%02zu", i);
         gs_test_keep_sgf(sgf, label);
     }
     unlink(sgf);

@@ -6,7 +6,6 @@
 
 #include "track/track.h"
 #include "record/record.h"
-#include "track/track.h"
 #include "samples/render.h"
 
 #include <math.h>
@@ -17,15 +16,41 @@ typedef struct scene_fix {
     render_scene *scene;
     vision_grid grid;
     gs_image *board;   /* the empty board, as rendered */
+    double out;        /* where a stone lying on the margin has its centre
+                          (cells outside the outer line) */
 } scene_fix;
 
-static void scene_make(scene_fix *f, uint64_t seed)
+/* A seed's look for a 9x9 board, still: no bump, no changing light. */
+static render_params still_look(uint64_t seed, int w, int h)
 {
     render_params p;
-    render_params_from_seed(&p, seed, 9, 640, 480);
+    render_params_from_seed(&p, seed, 9, w, h);
     p.bump_ms = -1;
     p.flicker = 0;
     p.slow_amp = 0;
+    return p;
+}
+
+/* The scene of look p and its grid at the start. */
+static render_scene *scene_and_grid(const render_params *p, vision_grid *g)
+{
+    gs_error e;
+    render_scene *sc = render_scene_create(p, &e);
+    assert_non_null(sc);
+    render_grid(sc, 0, g);
+    return sc;
+}
+
+/* Half the margin, but not nearer the line than 0.45 cell. */
+static double margin_out(const render_params *p)
+{
+    double o = 0.5 * p->margin_mm / p->cell_h_mm;
+    return o < 0.45 ? 0.45 : o;
+}
+
+static void scene_make(scene_fix *f, uint64_t seed)
+{
+    render_params p = still_look(seed, 640, 480);
     gs_error e;
     f->scene = render_scene_create(&p, &e);
     assert_non_null(f->scene);
@@ -35,6 +60,7 @@ static void scene_make(scene_fix *f, uint64_t seed)
     assert_non_null(f->board);
     assert_int_equal(render_frame(f->scene, &st, f->board, &e), GS_OK);
     render_grid(f->scene, 0, &f->grid);
+    f->out = margin_out(&p);
 }
 
 static void scene_free(scene_fix *f)
@@ -72,8 +98,8 @@ static void test_margin_scan_finds_stones(void **state)
     assert_true(m.valid);
     assert_int_equal(m.n, 0); /* bare margin: nothing */
     gs_image *img = gs_image_copy(f.board);
-    draw_stone(img, &f.grid, 8.65, 8.4, GS_WHITE);   /* right edge, by corner (8,8) */
-    draw_stone(img, &f.grid, 3.0, -0.65, GS_BLACK);  /* top edge, middle */
+    draw_stone(img, &f.grid, 8 + f.out, 8.4, GS_WHITE); /* right edge, by corner (8,8) */
+    draw_stone(img, &f.grid, 3.0, -f.out, GS_BLACK);    /* top edge, middle */
     track_margin_scan(img, &f.grid, &m);
     assert_int_equal(m.n, 2);
     int seen_white = 0, seen_black = 0;
@@ -110,16 +136,10 @@ static void test_first_line_stones_are_not_margin_stones(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= 6; seed++) {
-        render_params p;
-        render_params_from_seed(&p, seed, 9, 640, 360);
-        p.bump_ms = -1;
-        p.flicker = 0;
-        p.slow_amp = 0;
+        render_params p = still_look(seed, 640, 360);
         gs_error e;
-        render_scene *sc = render_scene_create(&p, &e);
-        assert_non_null(sc);
         vision_grid g;
-        render_grid(sc, 0, &g);
+        render_scene *sc = scene_and_grid(&p, &g);
         render_state st;
         render_state_init(&st, 9);
         /* every edge point, colours in runs of two (a pair of one colour
@@ -137,14 +157,59 @@ static void test_first_line_stones_are_not_margin_stones(void **state)
         track_margin_view m;
         track_margin_scan(img, &g, &m);
         assert_true(m.valid);
-        track_margin_view_drop_beside(&m, &st.pos);
+        track_margin_view_drop_beside(&m, &st.pos, NULL);
         if (m.n != 0) fail_msg("seed %d: %d margin stones seen where there are none", (int)seed, m.n);
         /* a real one beside stones of the other colour is still seen */
-        draw_stone(img, &g, 2.5, -0.65, GS_BLACK);
+        draw_stone(img, &g, 2.5, -margin_out(&p), GS_BLACK);
         track_margin_scan(img, &g, &m);
-        track_margin_view_drop_beside(&m, &st.pos);
+        track_margin_view_drop_beside(&m, &st.pos, NULL);
         if (m.n != 1 || m.stones[0].color != GS_BLACK || m.stones[0].side != TRACK_MARGIN_TOP)
             fail_msg("seed %d: the black margin stone by white edge stones: %d stones seen", (int)seed, m.n);
+        gs_image_destroy(img);
+        render_scene_destroy(sc);
+    }
+}
+
+/* Things beyond the board's edge (bowls, a lid, a cable, papers, a stone
+ * lying on the table, as rendered, and stones drawn on the table by each
+ * side) are never margin stones; a stone lying on the margin among them
+ * is, once. */
+static void test_beyond_the_edge_is_no_margin(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        render_params p = still_look(seed, 640, 360);
+        p.objects = true;
+        gs_error e;
+        vision_grid g;
+        render_scene *sc = scene_and_grid(&p, &g);
+        render_state st;
+        render_state_init(&st, 9);
+        gs_image *img = gs_image_create(640, 360, 3);
+        assert_non_null(img);
+        assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
+        /* stones on the table, well clear of the edge on each side */
+        double mv = p.margin_mm / p.cell_h_mm, mu = p.margin_mm / p.cell_w_mm;
+        draw_stone(img, &g, 4.0, -mv - 0.7, GS_BLACK);
+        draw_stone(img, &g, 8 + mu + 0.7, 2.0, GS_WHITE);
+        draw_stone(img, &g, 6.0, 8 + mv + 0.7, GS_WHITE);
+        draw_stone(img, &g, -mu - 0.7, 6.0, GS_BLACK);
+        track_margin_view m;
+        track_margin_scan(img, &g, &m);
+        if (m.n != 0)
+            fail_msg("seed %d: %d margin stones seen beyond the edge (first %s at %.2f,%.2f)", (int)seed, m.n,
+                     m.stones[0].color == GS_BLACK ? "black" : "white", m.stones[0].u, m.stones[0].v);
+        /* a white stone put in the corner square by (8, 8), among them, on
+         * a board with the rules' margin (2.5 cm: a stone fits on it) */
+        render_scene_destroy(sc);
+        p.margin_mm = 25;
+        sc = scene_and_grid(&p, &g);
+        st.nmargin = 1;
+        st.margin[0] = (render_margin_stone){8 + margin_out(&p), 8 + margin_out(&p), GS_WHITE, 1};
+        assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
+        track_margin_scan(img, &g, &m);
+        if (m.n != 1 || m.stones[0].color != GS_WHITE || !m.stones[0].corner || m.stones[0].corner_index != 2)
+            fail_msg("seed %d: the stone in the corner square: %d margin stones seen", (int)seed, m.n);
         gs_image_destroy(img);
         render_scene_destroy(sc);
     }
@@ -191,15 +256,17 @@ static void test_signals_through_tracker_and_recorder(void **state)
      * 2: plus a black stone by the opposite corner (White confirms);
      * 3: cleared, two white stones on one edge (White resigns) */
     for (int phase = 0; phase < 4; phase++) {
-        if (phase == 1) draw_stone(img, &f.grid, 8.65, 8.4, GS_WHITE);
-        if (phase == 2) draw_stone(img, &f.grid, -0.65, 0.4, GS_BLACK);
+        if (phase == 1) draw_stone(img, &f.grid, 8 + f.out, 8 + f.out, GS_WHITE);
+        if (phase == 2) draw_stone(img, &f.grid, -f.out, -f.out, GS_BLACK);
         if (phase == 3) {
             gs_image_destroy(img);
             img = gs_image_copy(f.board);
-            draw_stone(img, &f.grid, 3.0, 8.65, GS_WHITE);
-            draw_stone(img, &f.grid, 5.0, 8.65, GS_WHITE);
+            draw_stone(img, &f.grid, 3.0, 8 + f.out, GS_WHITE);
+            draw_stone(img, &f.grid, 5.0, 8 + f.out, GS_WHITE);
         }
-        for (int k = 0; k < 8; k++, t += 100) {
+        /* 4 s of a still view: the first settled view, then a look again
+         * every second (a signal is a stone held for several views) */
+        for (int k = 0; k < 40; k++, t += 100) {
             assert_int_equal(track_feed(tr, img, t, false, up, &e), GS_OK);
             if (!up->settled) continue;
             assert_int_equal(record_observe(rec, &up->pos, NULL, t, img, &e), GS_OK);
@@ -231,12 +298,133 @@ static void test_signals_through_tracker_and_recorder(void **state)
     scene_free(&f);
 }
 
+/* ------------------------------------------------ signals as a table */
+
+/* A margin view from a spec: "W@2" a white stone in the corner square by
+ * corner 2 (vision_grid order), "B^3" a black stone on the top edge, three
+ * cells along; space separated.  Sides sit as in the picture (right_corner
+ * 0..3), reach: frames of arm over that side's margin (-1 none). */
+static void margin_from(const char *spec, int reach_side, track_margin_view *m)
+{
+    memset(m, 0, sizeof *m);
+    m->valid = true;
+    for (int s = 0; s < 4; s++) {
+        m->edge[s] = 1.0;
+        m->right_corner[s] = s;
+    }
+    if (reach_side >= 0) m->reach[reach_side] = 5;
+    for (const char *p = spec; *p;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        track_margin_stone *st = &m->stones[m->n++];
+        st->color = p[0] == 'B' ? GS_BLACK : GS_WHITE;
+        int k = p[2] - '0';
+        if (p[1] == '@') {
+            static const double cu[4] = {-0.6, 8.6, 8.6, -0.6}, cv[4] = {-0.6, -0.6, 8.6, 8.6};
+            st->u = cu[k];
+            st->v = cv[k];
+            st->side = (track_margin_side)k;
+            st->corner = true;
+            st->corner_index = k;
+        } else {
+            st->u = k;
+            st->v = -0.6;
+            st->side = TRACK_MARGIN_TOP;
+            st->corner = k <= 1 || k >= 7;
+            st->corner_index = k < 4 ? 0 : 1;
+        }
+        p += 3;
+    }
+}
+
+typedef struct mstep {
+    const char *move;    /* a stone played ("B cc"), "" none */
+    const char *margin;  /* the margin seen (margin_from) */
+} mstep;
+
+typedef struct mcase {
+    const char *name;
+    bool sides;          /* each move's arm reaches in from its player's
+                            side: Black at the bottom (2), White at the top (0) */
+    mstep steps[14];
+    int nsteps;
+    int want_confirm, want_resign;
+    gs_color want_color; /* of the (last) signal, GS_EMPTY = any */
+} mcase;
+
+static const mcase mcases[] = {
+    {"a stone by a corner from the start is an object", false,
+     {{"", "W@2"}, {"B cc", "W@2"}, {"W gg", "W@2"}, {"B ee", "W@2"}, {"", "W@2"}, {"", "W@2"}}, 6, 0, 0, GS_EMPTY},
+    {"a stone put by a corner during play and held: a confirmation", false,
+     {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"", "W@2"}, {"", "W@2"}, {"", "W@2"}}, 6, 1, 0, GS_BLACK},
+    {"held for two views only: no signal", false,
+     {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"", "W@2"}, {"", "W@2"}, {"B ee", ""}, {"W ef", ""}}, 7, 0, 0, GS_EMPTY},
+    {"two of one's own stones put on the margin: a resignation", false,
+     {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"", "W^3 W^5"}, {"", "W^3 W^5"}, {"", "W^3 W^5"}}, 6, 0, 1, GS_WHITE},
+    {"an object there from the start and a stone put beside it later", false,
+     {{"", "B^2"}, {"B cc", "B^2"}, {"W gg", "B^2"}, {"", "B^2 W@1"}, {"", "B^2 W@1"}, {"", "B^2 W@1"}}, 6, 1, 0,
+     GS_BLACK},
+    {"sides known: a stone at a player's own corner confirms", true,
+     {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"B ee", ""}, {"W ef", ""}, {"B eg", ""}, {"W fg", ""}, {"", "W@2"},
+      {"", "W@2"}, {"", "W@2"}, {"", "W@2 B@0"}, {"", "W@2 B@0"}, {"", "W@2 B@0"}}, 13, 2, 0, GS_WHITE},
+    {"sides known: a stone at the other player's corner is no confirmation", true,
+     {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"B ee", ""}, {"W ef", ""}, {"B eg", ""}, {"W fg", ""}, {"", "W@0"},
+      {"", "W@0"}, {"", "W@0"}, {"", "W@0"}}, 11, 0, 0, GS_EMPTY},
+    {"a single stone put mid-edge and held: no signal", false,
+     {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"", "W^4"}, {"", "W^4"}, {"", "W^4"}, {"", "W^4"}}, 7, 0, 0, GS_EMPTY},
+    {"sides known: two black stones put on the margin: Black resigns", true,
+     {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"B ee", ""}, {"W ef", ""}, {"B eg", ""}, {"W fg", ""}, {"", "B^3 B^5"},
+      {"", "B^3 B^5"}, {"", "B^3 B^5"}}, 10, 0, 1, GS_BLACK},
+    {"two stones lying on the margin from the start: objects, no resignation", false,
+     {{"", "W^3 W^5"}, {"B cc", "W^3 W^5"}, {"W gg", "W^3 W^5"}, {"", "W^3 W^5"}, {"", "W^3 W^5"}}, 5, 0, 0,
+     GS_EMPTY},
+};
+
+static void run_mcase(const mcase *c)
+{
+    record_options o;
+    record_options_init(&o);
+    gs_error e;
+    record *r = record_create(&o, &e);
+    assert_non_null(r);
+    gs_position p;
+    gs_position_clear(&p, 9);
+    for (int i = 0; i < c->nsteps; i++) {
+        const mstep *st = &c->steps[i];
+        int reach = -1;
+        if (st->move[0]) {
+            gs_color col = st->move[0] == 'B' ? GS_BLACK : GS_WHITE;
+            gs_position_set(&p, st->move[2] - 'a', st->move[3] - 'a', col);
+            if (c->sides) reach = col == GS_BLACK ? 2 : 0;
+        }
+        assert_int_equal(record_observe(r, &p, NULL, 1000.0 * i, NULL, &e), GS_OK);
+        track_margin_view m;
+        margin_from(st->margin, reach, &m);
+        assert_int_equal(record_margin(r, &m, 1000.0 * i, &e), GS_OK);
+    }
+    gs_color c1 = GS_EMPTY, c2 = GS_EMPTY;
+    int nc = count_code(r, "confirm_signal", &c1), nr = count_code(r, "resign_signal", &c2);
+    print_message("%s: %d confirmations, %d resignations\n", c->name, nc, nr);
+    assert_int_equal(nc, c->want_confirm);
+    assert_int_equal(nr, c->want_resign);
+    if (c->want_color != GS_EMPTY) assert_int_equal(nr ? c2 : c1, c->want_color);
+    record_destroy(r);
+}
+
+static void test_signal_table(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof mcases / sizeof mcases[0]; i++) run_mcase(&mcases[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_margin_scan_finds_stones),
         cmocka_unit_test(test_first_line_stones_are_not_margin_stones),
+        cmocka_unit_test(test_beyond_the_edge_is_no_margin),
         cmocka_unit_test(test_signals_through_tracker_and_recorder),
+        cmocka_unit_test(test_signal_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,28 +1,38 @@
-/* track/margin.c: stones on the margin outside the lines (see margin.h). */
+/* track/margin.c: stones on the margin outside the lines (see track.h).
+ *
+ * Per side of the board: first where the board's edge is (the margin's
+ * wood, just outside the outer line, followed outwards until the colour
+ * turns to something else for good, the median over the side), then
+ * stones in the band between the outer line and that edge: samples much
+ * darker than the side's wood (black) or brighter and greyer (white),
+ * grouped into blobs that must be the size of a stone along the edge and
+ * must not go on beyond the edge (an object on the table seen leaning over
+ * the margin does). */
 #include "track/track.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* how far outside the outer line the band's centre lies, in cells */
-#define MG_OUT 0.5
-/* samples every half cell, from half a cell before the first line to half a
+/* the tracker's change-detection spots: half a cell outside the outer
+ * line, every half cell, from half a cell before the first line to half a
  * cell after the last */
+#define MG_OUT 0.5
 static int per_side(int size) { return 2 * size + 1; }
 
 int track_margin_spot_count(int size) { return 4 * per_side(size); }
 
-/* spot k of side s: position t along the edge and the board point */
-static void spot(int size, int side, int k, double *u, double *v, double *t)
+/* Board point (u, v) at position t along side `side` (0 at the side's
+ * first corner in vision_grid order, growing clockwise) and d cells
+ * outside its outer line. */
+static void side_point(int size, int side, double t, double d, double *u, double *v)
 {
-    double tt = -0.5 + 0.5 * k, lo = -MG_OUT, hi = size - 1 + MG_OUT;
-    *t = tt;
+    double lo = -d, hi = size - 1 + d;
     switch (side) {
-    case TRACK_MARGIN_TOP: *u = tt; *v = lo; break;
-    case TRACK_MARGIN_RIGHT: *u = hi; *v = tt; break;
-    case TRACK_MARGIN_BOTTOM: *u = size - 1 - tt; *v = hi; break;
-    default: *u = lo; *v = size - 1 - tt; break;
+    case TRACK_MARGIN_TOP: *u = t; *v = lo; break;
+    case TRACK_MARGIN_RIGHT: *u = hi; *v = t; break;
+    case TRACK_MARGIN_BOTTOM: *u = size - 1 - t; *v = hi; break;
+    default: *u = lo; *v = size - 1 - t; break;
     }
 }
 
@@ -30,10 +40,7 @@ void track_margin_spots(int size, double *u, double *v)
 {
     int m = per_side(size);
     for (int s = 0; s < 4; s++)
-        for (int k = 0; k < m; k++) {
-            double t;
-            spot(size, s, k, &u[s * m + k], &v[s * m + k], &t);
-        }
+        for (int k = 0; k < m; k++) side_point(size, s, -0.5 + 0.5 * k, MG_OUT, &u[s * m + k], &v[s * m + k]);
 }
 
 /* mean BGR of a small patch (a fifth of a cell) around board point (u, v);
@@ -45,14 +52,15 @@ static bool patch(const gs_image *img, const vision_grid *g, double u, double v,
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             double x, y;
-            vision_grid_map(g, u + dx * 0.1, v + dy * 0.1, &x, &y);
+            vision_grid_map(g, u + dx * 0.07, v + dy * 0.07, &x, &y);
             int ix = (int)lround(x), iy = (int)lround(y);
             if (ix < 0 || iy < 0 || ix >= img->width || iy >= img->height) return false;
             const uint8_t *p = img->buf + (size_t)iy * (size_t)img->stride + (size_t)ix * (size_t)img->channels;
             for (int c = 0; c < 3; c++) s[c] += p[img->channels == 3 ? c : 0];
             n++;
         }
-    for (int c = 0; c < 3; c++) rgb[c] = s[c] / n; /* B, G, R */
+    for (int c = 0; c < 3; c++) s[c] /= n;
+    memcpy(rgb, s, sizeof s); /* B, G, R */
     return true;
 }
 
@@ -62,63 +70,284 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static double median(double *a, int n)
+{
+    if (n <= 0) return 0;
+    qsort(a, (size_t)n, sizeof a[0], cmp_double);
+    return a[n / 2];
+}
+
+/* ------------------------------------------------------------ the edge */
+
+/* Offsets (cells outside the outer line) the edge is looked for at: from
+ * MG_D0 every MG_DSTEP, MG_ND of them (to 2 cells: a margin is about one
+ * cell, RULES.md) */
+#define MG_D0 0.2
+#define MG_DSTEP 0.05
+#define MG_ND 37
+/* the far end (the last MG_NFAR offsets) is what lies beyond the board */
+#define MG_NFAR 6
+/* when wood and what lies beyond differ by less than this, the edge cannot
+ * be seen: taken a cell out (a margin of the rules' size) */
+#define MG_CONTRAST_MIN 30.0
+#define MG_EDGE_UNSEEN 1.0
+
+/* Colour difference: the channels, and the yellowness (red minus blue)
+ * counted once more: a pale board on a beige table differs mostly there. */
+static double colour_dist(const double a[3], const double b[3])
+{
+    return fabs(a[0] - b[0]) + fabs(a[1] - b[1]) + fabs(a[2] - b[2]) + fabs((a[2] - a[0]) - (b[2] - b[0]));
+}
+
+/* The side's median colour at each offset (over the points along it but
+ * the corner ones: a few stones or objects do not move a median), as far
+ * out as most of the side is in the picture; returns how many offsets. */
+static int side_profile(const gs_image *img, const vision_grid *g, int side, double prof[MG_ND][3])
+{
+    int n = g->size;
+    for (int j = 0; j < MG_ND; j++) {
+        double w[3][GS_MAX_SIZE];
+        int nw = 0;
+        for (int k = 1; k < n - 1; k++) {
+            double u, v, c[3];
+            side_point(n, side, k, MG_D0 + MG_DSTEP * j, &u, &v);
+            if (!patch(img, g, u, v, c)) continue;
+            for (int ch = 0; ch < 3; ch++) w[ch][nw] = c[ch];
+            nw++;
+        }
+        if (nw == 0 || nw < (n - 2) / 2) return j;
+        for (int ch = 0; ch < 3; ch++) prof[j][ch] = median(w[ch], nw);
+    }
+    return MG_ND;
+}
+
+/* The wood of a side: the median colour of the centres of its two outer
+ * rows of cells (stones lie on the points, not there), at positions
+ * [k0, k1) along it, into wood; false when too few are in the picture. */
+static bool inside_wood(const gs_image *img, const vision_grid *g, int side, int k0, int k1, double wood[3])
+{
+    int n = g->size, nw = 0;
+    double w[3][2 * GS_MAX_SIZE];
+    for (int k = k0 < 0 ? 0 : k0; k < k1 && k < n - 1; k++)
+        for (int row = 0; row < 2; row++) {
+            double u, v, c[3];
+            side_point(n, side, k + 0.5, -0.5 - row, &u, &v);
+            if (!patch(img, g, u, v, c)) continue;
+            for (int ch = 0; ch < 3; ch++) w[ch][nw] = c[ch];
+            nw++;
+        }
+    if (nw < 4) return false;
+    for (int ch = 0; ch < 3; ch++) wood[ch] = median(w[ch], nw);
+    return true;
+}
+
+/* The side's wood and where the board's edge is: what lies beyond is the
+ * side's colour at the far offsets; the edge lies just beyond the outermost
+ * offset still like the wood (two in a row): stones on the first line
+ * leaning out over the margin come before it, the board's side face and
+ * the table after.  Returns the edge (cells outside the outer line), 0 when
+ * the side is not in the picture; where the picture ends before the edge
+ * shows, the band ends there. */
+static double find_edge(const gs_image *img, const vision_grid *g, int side, double wood[3], double far[3])
+{
+    double prof[MG_ND][3];
+    int nd = side_profile(img, g, side, prof);
+    if (nd < 4 || !inside_wood(img, g, side, 0, g->size, wood)) return 0;
+    int nfar = nd / 3 < MG_NFAR ? nd / 3 : MG_NFAR;
+    for (int ch = 0; ch < 3; ch++) {
+        double f[MG_NFAR];
+        for (int j = 0; j < nfar; j++) f[j] = prof[nd - 1 - j][ch];
+        far[ch] = median(f, nfar);
+    }
+    double last = MG_D0 + MG_DSTEP * (nd - 1);
+    double contrast = colour_dist(wood, far);
+    if (contrast < MG_CONTRAST_MIN) return fmin(MG_EDGE_UNSEEN, last);
+    for (int j = nd - 1; j >= 1; j--)
+        if (colour_dist(prof[j], wood) < contrast / 2 && colour_dist(prof[j - 1], wood) < contrast / 2)
+            return j == nd - 1 ? last : MG_D0 + MG_DSTEP * (j + 0.5); /* half way to the first sample beyond */
+    return MG_D0;
+}
+
+/* ----------------------------------------------------------- the stones */
+
+/* Sample grid of a side's band: along every quarter cell, across at
+ * MG_NB depths from MG_B0 to the edge, plus MG_NBEYOND depths beyond it. */
+#define MG_ALONG(size) (4 * (size) + 5)
+/* the first sample along: a cell before the side's first line (the corner
+ * square outside both lines, where a confirmation stone is put) */
+#define MG_T0 (-1.0)
+#define MG_B0 0.3
+#define MG_NB 6
+#define MG_NBEYOND 2
+#define MG_MAXA (4 * GS_MAX_SIZE + 5)
+
+/* A side's samples classified: stone colour (GS_EMPTY: wood or else);
+ * beyond the edge, a stone colour only where it is unlike the table. */
+typedef struct band {
+    int na;                               /* along */
+    double depth[MG_NB + MG_NBEYOND];     /* cells outside the line */
+    int nd;                               /* depths in the band */
+    uint8_t cls[MG_NB + MG_NBEYOND][MG_MAXA];
+} band;
+
+/* beyond the edge, a colour this far from the table's is something on it */
+#define MG_TABLE_DIFF 40.0
+
+/* Black: much darker than the wood; white: clearly brighter and greyer
+ * (wood is much redder than blue for its brightness; stones are grey,
+ * under warm light too). */
+static gs_color stone_colour(const double c[3], const double wood[3])
+{
+    double lum = 0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2];
+    double wl = 0.114 * wood[0] + 0.587 * wood[1] + 0.299 * wood[2];
+    double yel = c[2] - c[0], wy = wood[2] - wood[0];
+    if (lum < 0.55 * wl && lum < 110) return GS_BLACK;
+    if (lum > 1.15 * wl && wy > 15 && yel / lum < 0.6 * wy / wl) return GS_WHITE;
+    return GS_EMPTY;
+}
+
+/* The wood along the side, position by position: the wood of the cells
+ * within three cells either way (light falls off along a side). */
+#define MG_WOOD_HALF 3
+static void local_wood(const gs_image *img, const vision_grid *g, int side, int na, const double side_wood[3],
+                       double (*wood)[3])
+{
+    for (int k = 0; k < na; k++) {
+        int t = (int)floor(MG_T0 + 0.25 * k);
+        if (!inside_wood(img, g, side, t - MG_WOOD_HALF, t + MG_WOOD_HALF + 1, wood[k]))
+            memcpy(wood[k], side_wood, sizeof wood[k]);
+    }
+}
+
+/* Classifies the band of one side (edge: cells from the line to the
+ * board's edge). */
+static void sample_band(const gs_image *img, const vision_grid *g, int side, const double edges[4],
+                        const double side_wood[3], const double table[3], band *b)
+{
+    double edge = edges[side];
+    /* along: into the corner squares only as far as the sides before and
+     * after have board (beyond is the table) */
+    double tlo = -edges[(side + 3) % 4] + 0.1, thi = g->size - 1 + edges[(side + 1) % 4] - 0.1;
+    int n = g->size;
+    b->na = MG_ALONG(n);
+    double hi = edge - 0.05;
+    b->nd = hi <= MG_B0 ? 1 : MG_NB;
+    for (int j = 0; j < b->nd; j++) b->depth[j] = b->nd == 1 ? fmin(MG_B0, edge) : MG_B0 + (hi - MG_B0) * j / (MG_NB - 1);
+    /* beyond the edge: a stone lying on the margin may overhang it by a
+     * quarter cell, and lean out by its height seen obliquely (up to half a
+     * cell); an object on the table goes on much further */
+    for (int j = 0; j < MG_NBEYOND; j++) b->depth[b->nd + j] = edge + 0.8 + 0.2 * j;
+    static const int nall = MG_NB + MG_NBEYOND;
+    double col[MG_NB + MG_NBEYOND][MG_MAXA][3], wood[MG_MAXA][3];
+    bool ok[MG_NB + MG_NBEYOND][MG_MAXA];
+    for (int j = 0; j < b->nd + MG_NBEYOND && j < nall; j++)
+        for (int k = 0; k < b->na; k++) {
+            double u, v;
+            double t = MG_T0 + 0.25 * k;
+            side_point(n, side, t, b->depth[j], &u, &v);
+            ok[j][k] = t >= tlo && t <= thi && patch(img, g, u, v, col[j][k]);
+        }
+    local_wood(img, g, side, b->na, side_wood, wood);
+    for (int j = 0; j < b->nd + MG_NBEYOND; j++)
+        for (int k = 0; k < b->na; k++) {
+            const double *c = col[j][k];
+            b->cls[j][k] = ok[j][k] ? (uint8_t)stone_colour(c, wood[k]) : GS_EMPTY;
+            if (j >= b->nd && b->cls[j][k] != GS_EMPTY && colour_dist(c, table) < MG_TABLE_DIFF) b->cls[j][k] = GS_EMPTY;
+        }
+}
+
+/* The colour of position k across the band: the colour most of its band
+ * depths show (GS_EMPTY when none does). */
+static gs_color column_colour(const band *b, int k)
+{
+    int cnt[3] = {0, 0, 0};
+    for (int j = 0; j < b->nd; j++) cnt[b->cls[j][k]]++;
+    int need = b->nd == 1 ? 1 : (b->nd + 1) / 2;
+    return cnt[GS_BLACK] >= need ? GS_BLACK : cnt[GS_WHITE] >= need ? GS_WHITE : GS_EMPTY;
+}
+
+/* A blob of positions k0..k1 of colour c that goes on beyond the edge over
+ * most of its length: something on the table, not a stone on the margin. */
+static bool goes_beyond(const band *b, int k0, int k1, gs_color c)
+{
+    int beyond = 0;
+    for (int k = k0; k <= k1; k++)
+        for (int j = b->nd; j < b->nd + MG_NBEYOND; j++) beyond += b->cls[j][k] == c;
+    return beyond * 2 > (k1 - k0 + 1);
+}
+
+static void add_stone(track_margin_view *out, int size, int side, gs_color c, double t, double depth)
+{
+    if (out->n >= TRACK_MARGIN_MAX) return;
+    track_margin_stone *s = &out->stones[out->n++];
+    s->color = c;
+    s->side = (track_margin_side)side;
+    side_point(size, side, t, depth, &s->u, &s->v);
+    s->corner = t <= 1.0 || t >= size - 2.0;
+    /* corners in vision_grid order: 0 (0,0), 1 (n-1,0), 2 (n-1,n-1), 3 (0,n-1) */
+    s->corner_index = t < (size - 1) / 2.0 ? side : (side + 1) % 4;
+}
+
+/* The stones of one side's band: runs along the edge of one colour the
+ * size of a stone (half a cell to 1.4 cells: a stone is about 0.95 cell
+ * across, a sleeve or a bowl much more), not going on beyond the edge. */
+static void side_stones(const band *b, int size, int side, track_margin_view *out)
+{
+    for (int k = 0; k < b->na;) {
+        gs_color c = column_colour(b, k);
+        if (c == GS_EMPTY) { k++; continue; }
+        int e = k;
+        while (e + 1 < b->na && column_colour(b, e + 1) == c) e++;
+        double len = 0.25 * (e - k + 1);
+        if (len >= 0.5 && len <= 1.4 && !goes_beyond(b, k, e, c)) {
+            /* its depth: the middle of the band depths that show it */
+            double dsum = 0;
+            int dn = 0;
+            for (int j = 0; j < b->nd; j++)
+                if (b->cls[j][(k + e) / 2] == c) { dsum += b->depth[j]; dn++; }
+            add_stone(out, size, side, c, MG_T0 + 0.25 * (k + e) / 2.0, dn ? dsum / dn : b->depth[0]);
+        }
+        k = e + 1;
+    }
+}
+
+/* The lower-right corner of a player sitting at each side, from the
+ * picture: facing the board from side s, the corner of that side to the
+ * right (the picture is the board seen from above: not mirrored). */
+static void right_corners(const vision_grid *g, int right[4])
+{
+    double c[4][2], m[2] = {0, 0};
+    int n = g->size - 1;
+    const double cu[4] = {0, n, n, 0}, cv[4] = {0, 0, n, n};
+    for (int i = 0; i < 4; i++) {
+        vision_grid_map(g, cu[i], cv[i], &c[i][0], &c[i][1]);
+        m[0] += c[i][0] / 4;
+        m[1] += c[i][1] / 4;
+    }
+    for (int s = 0; s < 4; s++) {
+        int a = s, b = (s + 1) % 4; /* the side's corners */
+        double mx = (c[a][0] + c[b][0]) / 2, my = (c[a][1] + c[b][1]) / 2;
+        double fx = m[0] - mx, fy = m[1] - my;     /* facing the board */
+        double rx = -fy, ry = fx;                  /* to the right (image y down) */
+        double da = (c[a][0] - mx) * rx + (c[a][1] - my) * ry;
+        right[s] = da > 0 ? a : b;
+    }
+}
+
 void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_view *out)
 {
     memset(out, 0, sizeof *out);
-    if (!img || !img->buf || !g || g->size < 2) return;
-    int size = g->size, m = per_side(size);
-    out->valid = true;
+    if (!img || !img->buf || !g || g->size < 2 || g->size > GS_MAX_SIZE) return;
+    int size = g->size;
+    right_corners(g, out->right_corner);
+    double wood[4][3], table[4][3];
+    for (int side = 0; side < 4; side++) out->edge[side] = find_edge(img, g, side, wood[side], table[side]);
     for (int side = 0; side < 4; side++) {
-        double lum[2 * GS_MAX_SIZE + 1], yel[2 * GS_MAX_SIZE + 1], t[2 * GS_MAX_SIZE + 1], u[2 * GS_MAX_SIZE + 1],
-            v[2 * GS_MAX_SIZE + 1];
-        bool ok[2 * GS_MAX_SIZE + 1];
-        double sl[2 * GS_MAX_SIZE + 1], sy[2 * GS_MAX_SIZE + 1];
-        int nok = 0;
-        for (int k = 0; k < m; k++) {
-            double rgb[3];
-            spot(size, side, k, &u[k], &v[k], &t[k]);
-            ok[k] = patch(img, g, u[k], v[k], rgb);
-            if (!ok[k]) continue;
-            lum[k] = 0.114 * rgb[0] + 0.587 * rgb[1] + 0.299 * rgb[2];
-            yel[k] = rgb[2] - rgb[0]; /* wood is much redder than blue; stones are grey */
-            sl[nok] = lum[k];
-            sy[nok] = yel[k];
-            nok++;
-        }
-        if (nok < m / 2) { out->valid = false; continue; }
-        /* the side's wood: the median (most of the margin is bare) */
-        qsort(sl, (size_t)nok, sizeof sl[0], cmp_double);
-        qsort(sy, (size_t)nok, sizeof sy[0], cmp_double);
-        double wl = sl[nok / 2], wy = sy[nok / 2];
-        gs_color cls[2 * GS_MAX_SIZE + 1];
-        for (int k = 0; k < m; k++) {
-            cls[k] = GS_EMPTY;
-            if (!ok[k]) continue;
-            if (lum[k] < 0.55 * wl && lum[k] < 110) cls[k] = GS_BLACK;
-            else if (lum[k] > 1.08 * wl && yel[k] < 0.45 * wy && wy > 15) cls[k] = GS_WHITE;
-        }
-        /* runs of one colour: a stone covers one to three half-cell spots */
-        for (int k = 0; k < m;) {
-            if (cls[k] == GS_EMPTY) { k++; continue; }
-            int e = k;
-            while (e + 1 < m && cls[e + 1] == cls[k]) e++;
-            int len = e - k + 1;
-            if (len <= 3 && out->n < TRACK_MARGIN_MAX) {
-                track_margin_stone *s = &out->stones[out->n++];
-                int c = (k + e) / 2;
-                s->color = cls[k];
-                s->side = (track_margin_side)side;
-                s->u = (u[k] + u[e]) / 2;
-                s->v = (v[k] + v[e]) / 2;
-                double tc = (t[k] + t[e]) / 2;
-                s->corner = tc <= 1.0 || tc >= size - 2.0;
-                (void)c;
-                /* corners in vision_grid order: 0 (0,0), 1 (n-1,0), 2 (n-1,n-1), 3 (0,n-1) */
-                bool near_start = tc < (size - 1) / 2.0;
-                s->corner_index = near_start ? side : (side + 1) % 4;
-            }
-            k = e + 1;
-        }
+        if (out->edge[side] <= 0) continue; /* that side is not in the picture */
+        out->valid = true;
+        band b;
+        sample_band(img, g, side, out->edge, wood[side], table[side], &b);
+        side_stones(&b, size, side, out);
     }
     /* a stone by a corner is seen from both of its edges: keep it once */
     int w = 0;
@@ -132,23 +361,40 @@ void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_v
     out->n = w;
 }
 
-void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board)
+/* The edge point beside margin stone s (along its side, within 0.6 cell)
+ * holding a stone of its colour, -1 when none; *corner_only when the only
+ * such point is the corner point and s lies in the corner square. */
+static int beside_point(const track_margin_stone *s, const gs_position *board, bool *corner_only)
+{
+    int n = board->size, found = -1, nfound = 0;
+    bool horiz = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_BOTTOM;
+    double along = horiz ? s->u : s->v;
+    int fixed = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_LEFT ? 0 : n - 1;
+    for (int k = (int)ceil(along - 0.6); k <= (int)floor(along + 0.6); k++) {
+        if (k < 0 || k >= n) continue;
+        int x = horiz ? k : fixed, y = horiz ? fixed : k;
+        if (gs_position_get(board, x, y) != s->color) continue;
+        if (found < 0) found = y * n + x;
+        nfound++;
+    }
+    bool in_square = along < -0.2 || along > n - 1 + 0.2;
+    int fx = found % n, fy = found / n;
+    *corner_only = found >= 0 && nfound == 1 && in_square && (fx == 0 || fx == n - 1) && (fy == 0 || fy == n - 1);
+    return found;
+}
+
+void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board, const gs_position *before)
 {
     if (!m || !board || board->size < 2) return;
-    int n = board->size, w = 0;
+    int w = 0;
     for (int i = 0; i < m->n; i++) {
         const track_margin_stone *s = &m->stones[i];
-        /* the edge points within 0.6 cell along the edge of its centre */
-        bool horiz = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_BOTTOM;
-        double along = horiz ? s->u : s->v;
-        int fixed = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_LEFT ? 0 : n - 1;
-        bool beside = false;
-        for (int k = (int)ceil(along - 0.6); k <= (int)floor(along + 0.6) && !beside; k++) {
-            if (k < 0 || k >= n) continue;
-            gs_color c = horiz ? gs_position_get(board, k, fixed) : gs_position_get(board, fixed, k);
-            beside = c == s->color;
-        }
-        if (!beside) m->stones[w++] = *s;
+        bool corner_only;
+        int p = beside_point(s, board, &corner_only);
+        /* a stone in the corner square by a corner stone that was already
+         * there: that stone's lean was seen then, this one is new */
+        bool keep = p < 0 || (corner_only && before && before->size == board->size && before->cell[p] == s->color);
+        if (keep) m->stones[w++] = *s;
     }
     m->n = w;
 }

@@ -25,15 +25,20 @@ extern "C" {
  *   - confirmation: one stone of the other colour at a player's own
  *     lower-right corner (first the side to move, then the opponent);
  *   - resignation: two of a player's own stones on the margin.
- * A camera cannot know which side each player sits on, so a single stone
- * near a corner is read as a confirmation by the player of the other
- * colour, and two or more stones of one colour as that colour resigning.
- *
- * The margin is sampled in a band 0.4..0.6 cells outside the outer lines
- * (the rules give a margin of about one cell), every half cell along each
- * edge.  A sample is a stone when it is much darker than the side's wood
- * (black) or brighter and less yellow than the wood (white); a run of such
- * samples longer than 1.5 cells is a sleeve or a bowl, not a stone.
+ * The margin is the band between the outer line and the board's edge.  On
+ * each side the edge is found first: the margin's wood just outside the
+ * line followed outwards until the colour turns to something else (the
+ * table, a bowl) for good, the median over the side.  In the band, samples
+ * much darker than that side's wood (black) or brighter and less yellow
+ * (white) make a stone when they form a blob the size of a stone along the
+ * edge (half a cell to 1.4 cells: longer is a sleeve, a cable, a paper)
+ * that does not go on beyond the edge (an object on the table leaning over
+ * the margin in the picture does).  Anything beyond the edge is never a
+ * margin stone.  Which player a corner belongs to needs the players'
+ * sides: right_corner gives, for a player sitting at each side, which
+ * corner is their lower-right one (from the picture: the board seen from
+ * above is not mirrored); reach says where arms crossed the margin (the
+ * tracker fills it: a player reaches in from their own side).
  *
  * Plain data, no allocation.
  */
@@ -51,9 +56,16 @@ typedef struct track_margin_stone {
 } track_margin_stone;
 
 typedef struct track_margin_view {
-    bool valid;           /* the margin was in the picture */
+    bool valid;           /* some of the margin was in the picture */
     int n;
     track_margin_stone stones[TRACK_MARGIN_MAX];
+    double edge[4];       /* per side (track_margin_side): the board's edge,
+                             cells outside the outer line (0: not seen) */
+    int right_corner[4];  /* per side: the lower-right corner (vision_grid
+                             corners order) of a player sitting there */
+    int reach[4];         /* per side: frames since the previous settled
+                             view in which something crossed the margin
+                             there (filled by the tracker; 0 otherwise) */
 } track_margin_view;
 
 /* Number of sample spots track_margin_spots fills for a board of `size`. */
@@ -69,8 +81,11 @@ void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_v
  * outer line of `board` (the settled reading of the same view): a stone
  * seen obliquely leans out of its point by its height, and its side in the
  * margin band is no signal.  A real signal stone put right beside an edge
- * stone of its colour is dropped too: the price of no false signals. */
-void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board);
+ * stone of its colour is dropped too (the price of no false signals), but
+ * for a stone in a corner square by a corner stone that `before` (the
+ * previous clear view; may be NULL) already had: whoever follows the margin
+ * from view to view saw that corner stone's lean then. */
+void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board, const gs_position *before);
 
 /* "top edge", "bottom-right corner", ... for messages. */
 const char *track_margin_place_name(const track_margin_stone *s);
@@ -143,6 +158,14 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
  * samples four 2x2 pixel blocks on the quarter-diagonals of each point, off
  * the lines, so a drift of a pixel or two does not look like motion.
  *
+ * For the margin signals (a stone held on the margin for several settled
+ * views) a still view whose margin holds stones is looked at again once a
+ * second, a few times: reported as settled with `relook` set, the same
+ * position and reading, its margin scanned anew.  And every frame with
+ * motion counts, per side, whether something moved over that side's margin
+ * spots (an arm reaching in from there): handed on with the next settled
+ * view in margin.reach.
+ *
  * Ownership: track_create returns an object freed by track_destroy
  * (NULL safe).  track_update is plain data filled by track_feed.
  */
@@ -166,6 +189,13 @@ typedef struct track_update {
     bool settled;             /* a new settled view this frame: pos is valid */
     bool moving;              /* the view is changing (hand over the board) */
     bool refound;             /* the board was searched for again this frame */
+    bool regrid;              /* ... and the grid changed (found, or found
+                                 again elsewhere): views compared with ones
+                                 under the old grid no longer compare */
+    bool relook;              /* settled: the still view of the last settled
+                                 one looked at again (same position, no new
+                                 read): its margin holds stones, and a signal
+                                 is a stone held for several settled views */
     gs_position pos;          /* settled position (when settled) */
     int n_uncertain;          /* points that kept their old value */
     double confidence;        /* mean reading confidence of the settled view */
@@ -173,6 +203,8 @@ typedef struct track_update {
     char note[160];           /* why the grid was (re)found / lost, "" if nothing */
     uint8_t uncertain[GS_MAX_SIZE * GS_MAX_SIZE]; /* when settled: non-zero =
                               point not readable (kept from before) */
+    float conf[GS_MAX_SIZE * GS_MAX_SIZE]; /* when settled: each point's
+                              reading confidence (vision_reading) */
     int reads;                /* full reads (vision_read) run for this frame */
     track_margin_view margin;       /* when settled: stones on the margin outside
                                  the lines (end-of-game signals) */

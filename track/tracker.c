@@ -26,6 +26,14 @@
 /* A settled reading that changes more points than a move with a modest
  * capture makes the tracker look for the board again. */
 #define TR_REFIND_DIFF 5
+/* Without a board, it is looked for at most this often (frame time, ms):
+ * the search is costly, and a few times a second finds it before the first
+ * hand reaches in whatever the frame rate */
+#define TR_SEARCH_EVERY_MS 300
+/* A still view with stones on its margin is looked at again (the margin
+ * only, the same position) this often, at most TR_RELOOK_MAX times */
+#define TR_RELOOK_MS 1000
+#define TR_RELOOK_MAX 6
 /* Drift following: four patches of TR_PATCH x TR_PATCH grey pixels, each
  * image pixel block of the patch about TR_PATCH_CELLS / TR_PATCH cell wide,
  * centred on the four outer intersections (wood, edge, table and the
@@ -83,6 +91,7 @@ struct track {
     bool have_pos;
     gs_position pos;            /* last settled position */
     long frames_without_grid;
+    double last_search_ms;      /* frame time of the last board search */
     vision_reading *reading;    /* scratch, big */
     /* drift following (see tracker.h) */
     double pitch;               /* pixels per cell near the board centre */
@@ -105,6 +114,17 @@ struct track {
     double last_disp[4][2];
     double found_c[4][2];       /* outer intersections when the grid was found */
     double next_note;           /* drift (cells) worth the next note */
+    /* looks again at a still view with stones on its margin (a signal is
+     * a stone held there for several settled views) */
+    uint8_t last_unc[TR_NPTS];  /* the last read's unreadable points ... */
+    float last_conf[TR_NPTS];   /* ... and confidences */
+    int last_nu;
+    double last_mean_conf;
+    double last_settled_ms;     /* frame time of the last settled view */
+    int relooks;                /* looks again in this still period */
+    int margin_n;               /* margin stones at the last look */
+    int reach[4];               /* frames with motion on each side's margin
+                                   since the last settled view */
 };
 
 void track_options_init(track_options *o)
@@ -483,7 +503,7 @@ static bool drift_follow(track *t, const gs_image *img, track_update *out)
  * last settled position) and returns the number of points that differ from
  * it (all stones when there is none). */
 static int read_with(track *t, const gs_image *img, const vision_grid *g, gs_position *pos, uint8_t *unc,
-                     int *n_unc, double *mean_conf, gs_error *err)
+                     float *conf, int *n_unc, double *mean_conf, gs_error *err)
 {
     if (vision_read(img, g, t->reading, err) != GS_OK) return -1;
     *pos = t->reading->pos;
@@ -491,6 +511,7 @@ static int read_with(track *t, const gs_image *img, const vision_grid *g, gs_pos
     double cs = 0;
     for (int i = 0; i < n; i++) {
         cs += t->reading->confidence[i];
+        conf[i] = t->reading->confidence[i];
         unc[i] = t->reading->confidence[i] < t->opt.min_confidence;
         if (unc[i]) {
             nu++;
@@ -542,6 +563,62 @@ static void grid_keep_orientation(vision_grid *g, const vision_grid *old)
     if (S[best][0] == 0 && g->cell_aspect > 0) g->cell_aspect = 1 / g->cell_aspect; /* axes swapped */
 }
 
+/* What the next look again at this view needs (the margin is scanned by
+ * the caller first): its reading, and where arms crossed the margin since
+ * the last settled view (into the view, then counted afresh). */
+static void keep_look(track *t, track_update *out, int nu, double mean_conf)
+{
+    int n = t->grid.size * t->grid.size;
+    memcpy(t->last_unc, out->uncertain, (size_t)n);
+    memcpy(t->last_conf, out->conf, sizeof(float) * (size_t)n);
+    t->last_nu = nu;
+    t->last_mean_conf = mean_conf;
+    t->last_settled_ms = out->t_ms;
+    t->margin_n = out->margin.n;
+    memcpy(out->margin.reach, t->reach, sizeof t->reach);
+    memset(t->reach, 0, sizeof t->reach);
+}
+
+/* A still view already reported, with stones on its margin: every
+ * TR_RELOOK_MS it is reported again (the same position, no new read) with
+ * the margin looked at again, so a stone put there can be seen held. */
+static void relook(track *t, const gs_image *frame, double t_ms, track_update *out)
+{
+    if (!t->have_pos || t->margin_n == 0 || t->relooks >= TR_RELOOK_MAX || t_ms - t->last_settled_ms < TR_RELOOK_MS)
+        return;
+    int n = t->pos.size * t->pos.size;
+    track_margin_scan(frame, &t->grid, &out->margin);
+    out->settled = true;
+    out->relook = true;
+    out->pos = t->pos;
+    memcpy(out->uncertain, t->last_unc, (size_t)n);
+    memcpy(out->conf, t->last_conf, sizeof(float) * (size_t)n);
+    out->n_uncertain = t->last_nu;
+    out->confidence = t->last_mean_conf;
+    t->relooks++;
+    t->last_settled_ms = t_ms;
+    t->margin_n = out->margin.n;
+    memcpy(out->margin.reach, t->reach, sizeof t->reach);
+    memset(t->reach, 0, sizeof t->reach);
+}
+
+/* Counts, per side, whether something moved over its margin spots in this
+ * frame (an arm reaching in from that side). */
+static void count_reach(track *t, int16_t sig[][3])
+{
+    int m = (t->nsig - t->npts) / 4;
+    for (int side = 0; side < 4 && m > 0; side++) {
+        bool moved = false;
+        for (int k = 0; k < m && !moved; k++) {
+            int i = t->npts + side * m + k;
+            int d = abs(sig[i][0] - t->sig_prev[i][0]) + abs(sig[i][1] - t->sig_prev[i][1]) +
+                    abs(sig[i][2] - t->sig_prev[i][2]);
+            moved = d > 2 * TR_MOVE_DIFF;
+        }
+        t->reach[side] += moved;
+    }
+}
+
 /* The full read of a still view, with a new board search when the reading
  * looks like the camera or the board moved. */
 static gs_status settle(track *t, const gs_image *img, track_update *out, gs_error *err)
@@ -549,7 +626,7 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
     gs_position pos;
     int nu = 0;
     double conf = 0;
-    int diff = read_with(t, img, &t->grid, &pos, out->uncertain, &nu, &conf, err);
+    int diff = read_with(t, img, &t->grid, &pos, out->uncertain, out->conf, &nu, &conf, err);
     out->reads++;
     if (diff < 0) return err ? err->status : GS_ERR_INTERNAL;
     if (t->have_pos && (diff >= TR_REFIND_DIFF || conf < 0.5)) {
@@ -559,15 +636,18 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
             grid_keep_orientation(&g2, &t->grid);
             gs_position pos2;
             uint8_t unc2[TR_NPTS];
+            float pconf2[TR_NPTS];
             int nu2 = 0;
             double conf2 = 0;
-            int diff2 = read_with(t, img, &g2, &pos2, unc2, &nu2, &conf2, &e2);
+            int diff2 = read_with(t, img, &g2, &pos2, unc2, pconf2, &nu2, &conf2, &e2);
             out->reads++;
             out->refound = true;
             if (diff2 >= 0 && (diff2 < diff || (diff2 == diff && conf2 > conf))) {
                 set_grid(t, &g2, img->width, img->height);
+                out->regrid = true;
                 pos = pos2;
                 memcpy(out->uncertain, unc2, sizeof unc2);
+                memcpy(out->conf, pconf2, sizeof pconf2);
                 nu = nu2;
                 conf = conf2;
                 snprintf(out->note, sizeof out->note, "board found again (%d points differed with the old grid, %d now)",
@@ -576,6 +656,7 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
         }
     }
     track_margin_scan(img, &t->grid, &out->margin);
+    keep_look(t, out, nu, conf);
     /* a still view read with the grid in place: the reference for the
      * drift (again, when a corner's patch no longer matches well, or when
      * the reference has stopped matching at all) */
@@ -600,9 +681,13 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
         t->have_grid = false;
         snprintf(out->note, sizeof out->note, "frame size changed: looking for the board again");
     }
+    double frame_t = out->t_ms;
     if (!t->have_grid) {
         /* looking for the board is costly: on video, try a few times a second */
-        if (!settled_hint && t->frames_without_grid++ % 10 != 0) return false;
+        if (!settled_hint && t->frames_without_grid++ > 0 && frame_t >= t->last_search_ms &&
+            frame_t - t->last_search_ms < TR_SEARCH_EVERY_MS)
+            return false;
+        t->last_search_ms = frame_t;
         vision_grid g;
         gs_error e;
         if (vision_grid_find(frame, t->opt.size_hint, &g, &e) != GS_OK) {
@@ -610,7 +695,7 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
             return false;
         }
         set_grid(t, &g, frame->width, frame->height);
-        out->refound = true;
+        out->refound = out->regrid = true;
         t->frames_without_grid = 0;
     }
     out->have_grid = true;
@@ -680,6 +765,7 @@ gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_
     int n_prev = t->have_prev ? sig_changed_ex(t, sig, t->sig_prev, &big_prev) : t->nsig;
     if (t->have_prev) (void)sig_changed_ex(t, sig, t->sig_anchor, &big_anchor); /* only the big changes count here */
     bool moved = !t->have_prev || big_prev > 0 || n_prev >= 2 || big_anchor > 0;
+    if (t->have_prev && moved) count_reach(t, sig);
     t->calm = n_prev == 0 ? t->calm + 1 : 0;
     follow_drift(t, frame, t_ms, moved, sig, out);
     memcpy(t->sig_prev, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
@@ -688,10 +774,15 @@ gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_
         memcpy(t->sig_anchor, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
         t->still_since = t_ms;
         t->reported_this_still = false;
+        t->relooks = 0;
         out->moving = true;
         return GS_OK;
     }
-    if (t->reported_this_still || t_ms - t->still_since < t->opt.settle_ms) return GS_OK;
+    if (t->reported_this_still) {
+        relook(t, frame, t_ms, out);
+        return GS_OK;
+    }
+    if (t_ms - t->still_since < t->opt.settle_ms) return GS_OK;
     t->reported_this_still = true;
     /* still long enough: only a view that differs from the last settled one
      * is worth a full read */
