@@ -93,6 +93,8 @@ typedef struct calib_make_options {
                                     many frames, keep the surest grid */
     const char *overlay_path;    /* PNG of that frame with the grid drawn
                                     (green, corner 0 red); NULL = none */
+    long long max_pixels;        /* pixel budget of a photo or frame
+                                    (0 = cvshim_max_pixels(0)) */
 } calib_make_options;
 
 /* Defaults: 30 frames, size detected, no corners, no overlay. */

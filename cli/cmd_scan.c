@@ -15,6 +15,7 @@ static void scan_usage(FILE *f)
     fprintf(f,
             "usage: goscribe scan PHOTO [--size 9|13|19] [--corners x1,y1,x2,y2,x3,y3,x4,y4]\n"
             "                     [--calibration FILE] [--overlay OUT.png] [--json]\n"
+            "                     [--max-pixels N]\n"
             "\n"
             "Finds the board in PHOTO, reads every intersection and prints SIZE lines of\n"
             "SIZE tokens (. B W), the top line being the board edge nearest the top of the\n"
@@ -27,6 +28,7 @@ static void scan_usage(FILE *f)
             "  --overlay OUT.png write the photo with the grid and the readings drawn on it\n"
             "  --json            print JSON instead: size, corners, rows, per-point\n"
             "                    confidence and the time taken\n"
+            CLI_MAX_PIXELS_HELP
             "exit codes: 0 read, 1 usage or unreadable photo, 2 no board in the photo\n");
 }
 
@@ -91,11 +93,16 @@ int cmd_scan(int argc, char **argv)
     const char *photo = NULL, *overlay = NULL, *calfile = NULL;
     long size = 0;
     int json = 0, have_corners = 0;
+    long long max_pixels = 0;
     double corners[4][2];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) { scan_usage(stdout); return GS_EXIT_OK; }
         if (!strcmp(a, "--json")) { json = 1; continue; }
+        if (!strcmp(a, "--max-pixels")) {
+            if (cli_parse_max_pixels("scan", i + 1 < argc ? argv[++i] : NULL, &max_pixels) != 0) return GS_EXIT_ERROR;
+            continue;
+        }
         if (!strcmp(a, "--size") || !strcmp(a, "--corners") || !strcmp(a, "--overlay") || !strcmp(a, "--calibration")) {
             if (i + 1 >= argc) { cli_error("scan: %s needs a value", a); return GS_EXIT_ERROR; }
             const char *val = argv[++i];
@@ -130,7 +137,7 @@ int cmd_scan(int argc, char **argv)
 
     gs_error err = {0};
     double t0 = gs_now_ms();
-    gs_image *img = cvshim_image_load(photo, &err);
+    gs_image *img = cvshim_image_load_max(photo, max_pixels, &err);
     if (!img) { cli_error("%s", err.msg); return gs_status_exit_code(err.status); }
 
     vision_scan_options opt = {.size_hint = (int)size, .corners = have_corners ? (const double (*)[2])corners : NULL};

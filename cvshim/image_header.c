@@ -1,0 +1,255 @@
+/* cvshim/image_header.c: the width and height an encoded image declares,
+ * read from its header without decoding it, so the pixel budget
+ * (cvshim_max_pixels) can refuse a small file that would decode to
+ * gigabytes before any pixel memory is taken.  One reader per format
+ * OpenCV 4 decodes here; an image whose size cannot be told this way is
+ * refused rather than decoded blind. */
+#include "cvshim/cvshim.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long long cvshim_max_pixels(long long requested)
+{
+    if (requested > 0) return requested;
+    const char *env = getenv("GOSCRIBE_MAX_PIXELS");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(env, &end, 10);
+        if (!errno && *end == 0 && v > 0) return v;
+    }
+    return CVSHIM_MAX_PIXELS_DEFAULT;
+}
+
+/* The header being read: bytes, length and byte order (TIFF). */
+typedef struct hdr {
+    const uint8_t *p;
+    size_t n;
+    bool big_endian;
+} hdr;
+
+static bool has(const hdr *h, size_t off, size_t len) { return off <= h->n && len <= h->n - off; }
+
+static uint32_t u16(const hdr *h, size_t o)
+{
+    return h->big_endian ? (uint32_t)h->p[o] << 8 | h->p[o + 1] : (uint32_t)h->p[o + 1] << 8 | h->p[o];
+}
+
+static uint32_t u32(const hdr *h, size_t o)
+{
+    return h->big_endian ? u16(h, o) << 16 | u16(h, o + 2) : u16(h, o + 2) << 16 | u16(h, o);
+}
+
+static uint64_t u64(const hdr *h, size_t o)
+{
+    return h->big_endian ? (uint64_t)u32(h, o) << 32 | u32(h, o + 4) : (uint64_t)u32(h, o + 4) << 32 | u32(h, o);
+}
+
+/* The sizes found; -1 when one is out of the range of an int. */
+static int found(uint64_t w, uint64_t h, int *wo, int *ho)
+{
+    if (w == 0 || h == 0 || w > 0x7fffffff || h > 0x7fffffff) return -1;
+    *wo = (int)w;
+    *ho = (int)h;
+    return 0;
+}
+
+/* JPEG: the first start-of-frame segment (SOF0..SOF15 but DHT, JPG, DAC). */
+static int jpeg_size(const hdr *h, int *w, int *ht)
+{
+    size_t p = 2;
+    while (has(h, p, 4)) {
+        if (h->p[p] != 0xFF) return -1;
+        unsigned m = h->p[p + 1];
+        if (m == 0xFF) { p++; continue; } /* fill byte */
+        if (m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7)) { p += 2; continue; } /* no length */
+        if (m == 0xD9 || m == 0xDA) return -1; /* image data before any frame header */
+        uint32_t seg = u16(h, p + 2);
+        if (seg < 2) return -1;
+        if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
+            if (!has(h, p, 9)) return -1;
+            return found(u16(h, p + 7), u16(h, p + 5), w, ht);
+        }
+        p += 2 + (size_t)seg;
+    }
+    return -1;
+}
+
+/* TIFF and BigTIFF: ImageWidth (256) and ImageLength (257) of the first
+ * directory, the page OpenCV decodes. */
+static int tiff_size(hdr *h, int *w, int *ht)
+{
+    h->big_endian = h->p[0] == 'M';
+    bool big = u16(h, 2) == 43;
+    if (big && !has(h, 0, 16)) return -1;
+    uint64_t ifd = big ? u64(h, 8) : u32(h, 4);
+    size_t esz = big ? 20 : 12, csz = big ? 8 : 2;
+    if (ifd > h->n || !has(h, (size_t)ifd, csz)) return -1;
+    uint64_t count = big ? u64(h, (size_t)ifd) : u16(h, (size_t)ifd);
+    uint64_t dims[2] = {0, 0};
+    for (uint64_t i = 0; i < count && i < 4096; i++) {
+        size_t e = (size_t)ifd + csz + (size_t)i * esz;
+        if (!has(h, e, esz)) return -1;
+        uint32_t tag = u16(h, e), type = u16(h, e + 2);
+        if (tag != 256 && tag != 257) continue;
+        size_t v = e + (big ? 12 : 8);
+        uint64_t val = type == 3 ? u16(h, v) : type == 4 ? u32(h, v) : (type == 16 && big) ? u64(h, v) : 0;
+        dims[tag - 256] = val;
+    }
+    return found(dims[0], dims[1], w, ht);
+}
+
+/* WebP: lossy (VP8), lossless (VP8L) or extended (VP8X canvas). */
+static int webp_size(const hdr *h, int *w, int *ht)
+{
+    if (!has(h, 12, 18)) return -1;
+    const uint8_t *c = h->p + 12;
+    if (!memcmp(c, "VP8 ", 4)) {
+        if (h->p[23] != 0x9d || h->p[24] != 0x01 || h->p[25] != 0x2a) return -1;
+        return found(u16(h, 26) & 0x3fff, u16(h, 28) & 0x3fff, w, ht);
+    }
+    if (!memcmp(c, "VP8L", 4)) {
+        if (h->p[20] != 0x2f) return -1;
+        uint32_t b = u32(h, 21);
+        return found((b & 0x3fff) + 1, ((b >> 14) & 0x3fff) + 1, w, ht);
+    }
+    if (!memcmp(c, "VP8X", 4)) {
+        uint32_t cw = (u32(h, 24) & 0xffffff) + 1, ch = (u32(h, 26) >> 8) + 1;
+        return found(cw, ch, w, ht);
+    }
+    return -1;
+}
+
+/* A whole decimal number after spaces and '#' comments (PNM headers). */
+static int pnm_number(const hdr *h, size_t *p, uint64_t *out)
+{
+    for (;;) {
+        while (*p < h->n && isspace(h->p[*p])) (*p)++;
+        if (*p < h->n && h->p[*p] == '#') {
+            while (*p < h->n && h->p[*p] != '\n') (*p)++;
+            continue;
+        }
+        break;
+    }
+    if (*p >= h->n || !isdigit(h->p[*p])) return -1;
+    uint64_t v = 0;
+    while (*p < h->n && isdigit(h->p[*p]) && v < (1ull << 40)) v = v * 10 + (uint64_t)(h->p[(*p)++] - '0');
+    *out = v;
+    return 0;
+}
+
+/* PAM (P7): WIDTH and HEIGHT lines before ENDHDR. */
+static int pam_size(const hdr *h, int *w, int *ht)
+{
+    uint64_t dims[2] = {0, 0};
+    size_t p = 2;
+    while (p < h->n) {
+        size_t eol = p;
+        while (eol < h->n && h->p[eol] != '\n') eol++;
+        size_t len = eol - p;
+        if (len >= 6 && !memcmp(h->p + p, "ENDHDR", 6)) return found(dims[0], dims[1], w, ht);
+        int k = (len > 6 && !memcmp(h->p + p, "WIDTH ", 6)) ? 0 : (len > 7 && !memcmp(h->p + p, "HEIGHT ", 7)) ? 1 : -1;
+        if (k >= 0) {
+            size_t q = p + (k ? 7 : 6);
+            if (pnm_number(h, &q, &dims[k]) != 0) return -1;
+        }
+        p = eol + 1;
+    }
+    return -1;
+}
+
+/* Radiance HDR: header lines up to a blank line, then "-Y H +X W" (or
+ * another orientation of the same two axes). */
+static int hdr_size(const hdr *h, int *w, int *ht)
+{
+    for (size_t p = 0; p + 1 < h->n; p++) {
+        if (h->p[p] != '\n' || h->p[p + 1] != '\n') continue;
+        char line[64];
+        size_t q = p + 2, k = 0;
+        while (q < h->n && h->p[q] != '\n' && k + 1 < sizeof line) line[k++] = (char)h->p[q++];
+        line[k] = 0;
+        char a[3], b[3];
+        long n1, n2;
+        if (sscanf(line, "%2s %ld %2s %ld", a, &n1, b, &n2) != 4 || n1 <= 0 || n2 <= 0) return -1;
+        bool y_first = a[1] == 'Y';
+        return found((uint64_t)(y_first ? n2 : n1), (uint64_t)(y_first ? n1 : n2), w, ht);
+    }
+    return -1;
+}
+
+int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, const char **format)
+{
+    hdr H = {data, data ? len : 0, true};
+    const char *fmt = "unknown";
+    int r = -1;
+    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (has(&H, 0, 24) && !memcmp(data, png, 8) && !memcmp(data + 12, "IHDR", 4)) {
+        fmt = "PNG";
+        r = found(u32(&H, 16), u32(&H, 20), w, h);
+    } else if (has(&H, 0, 3) && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) {
+        fmt = "JPEG";
+        r = jpeg_size(&H, w, h);
+    } else if (has(&H, 0, 26) && data[0] == 'B' && data[1] == 'M') {
+        fmt = "BMP";
+        H.big_endian = false;
+        if (u32(&H, 14) == 12) {
+            r = found(u16(&H, 18), u16(&H, 20), w, h);
+        } else {
+            int32_t bw = (int32_t)u32(&H, 18), bh = (int32_t)u32(&H, 22);
+            r = bw <= 0 || bh == INT32_MIN ? -1 : found((uint64_t)bw, (uint64_t)(bh < 0 ? -(int64_t)bh : bh), w, h);
+        }
+    } else if (has(&H, 0, 8) && (!memcmp(data, "II*\0", 4) || !memcmp(data, "MM\0*", 4) ||
+                                 !memcmp(data, "II+\0", 4) || !memcmp(data, "MM\0+", 4))) {
+        fmt = "TIFF";
+        r = tiff_size(&H, w, h);
+    } else if (has(&H, 0, 16) && !memcmp(data, "RIFF", 4) && !memcmp(data + 8, "WEBP", 4)) {
+        fmt = "WebP";
+        H.big_endian = false;
+        r = webp_size(&H, w, h);
+    } else if (has(&H, 0, 3) && data[0] == 'P' && (data[1] == '7' || (data[1] >= '1' && data[1] <= '6') ||
+                                                    data[1] == 'F' || data[1] == 'f')) {
+        fmt = data[1] == '7' ? "PAM" : data[1] == 'F' || data[1] == 'f' ? "PFM" : "PNM";
+        size_t p = 2;
+        uint64_t pw, ph;
+        if (data[1] == '7') r = pam_size(&H, w, h);
+        else if (pnm_number(&H, &p, &pw) == 0 && pnm_number(&H, &p, &ph) == 0) r = found(pw, ph, w, h);
+    } else if (has(&H, 0, 12) && data[0] == 0x59 && data[1] == 0xA6 && data[2] == 0x6A && data[3] == 0x95) {
+        fmt = "Sun raster";
+        r = found(u32(&H, 4), u32(&H, 8), w, h);
+    } else if (has(&H, 0, 6) && (!memcmp(data, "#?RADI", 6) || !memcmp(data, "#?RGBE", 6))) {
+        fmt = "Radiance HDR";
+        r = hdr_size(&H, w, h);
+    }
+    if (format) *format = fmt;
+    return r;
+}
+
+int cvshim_image_check_budget(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen)
+{
+    int w = 0, h = 0;
+    const char *fmt;
+    if (cvshim_image_header_size(data, len, &w, &h, &fmt) != 0) {
+        if (err && errlen) {
+            if (!strcmp(fmt, "unknown"))
+                snprintf(err, errlen, "not a readable image (not JPEG, PNG, BMP, TIFF, WebP, PNM, Sun raster or Radiance HDR)");
+            else
+                snprintf(err, errlen, "not a readable image (%s header broken or without a size)", fmt);
+        }
+        return -1;
+    }
+    long long budget = cvshim_max_pixels(max_pixels);
+    long long px = (long long)w * h;
+    if (px > budget) {
+        if (err && errlen)
+            snprintf(err, errlen,
+                     "%d x %d %s is %lld pixels, over the pixel budget of %lld (raise it with --max-pixels N or "
+                     "GOSCRIBE_MAX_PIXELS)",
+                     w, h, fmt, px, budget);
+        return -1;
+    }
+    return 0;
+}
