@@ -7,6 +7,7 @@
 #include "capture/capture.h"
 #include "cvshim/cvshim.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +45,11 @@ static void draw_grid(gs_image *img, const vision_grid *g)
                 double x, y;
                 if (dir) vision_grid_map(g, i, t / 16.0, &x, &y);
                 else vision_grid_map(g, t / 16.0, i, &x, &y);
+                if (!(fabs(x) < 1e7 && fabs(y) < 1e7)) continue; /* clamped before the cast (calib_grid_check bounds it) */
                 for (int dy = -r; dy <= r; dy++)
                     for (int dx = -r; dx <= r; dx++) gs_draw_pixel(img, (int)x + dx, (int)y + dy, line, 1.0);
             }
-    if (img->channels != 3) return;
+    if (img->channels != 3 || !(fabs(g->corners[0][0]) < 1e7 && fabs(g->corners[0][1]) < 1e7)) return;
     int R = 3 * r + 3;
     for (int dy = -R; dy <= R; dy++)
         for (int dx = -R; dx <= R; dx++)
@@ -157,6 +159,8 @@ gs_status calib_make(const calib_make_options *o, calib_make_result *out, gs_err
     if (!o || !o->source || !o->out_path) return gs_error_set(err, GS_ERR_USAGE, "calibrate: no source or no output");
     gs_image *shown = NULL; /* the frame the grid came from */
     gs_status st = find_grid(o, out, &shown, err);
+    /* what is written must read back: given corners can be anything */
+    if (st == GS_OK) st = calib_grid_check(&out->cal.grid, out->cal.image_width, out->cal.image_height, true, err);
     if (st != GS_OK) {
         gs_image_destroy(shown);
         return st;

@@ -415,7 +415,7 @@ static bool setup_grid(record_cmd *c, gs_error *err)
         calib_data cal;
         calib_init(&cal);
         if (calib_load(&cal, c->calfile, err) != GS_OK) {
-            cli_error("%s: %s", c->calfile, err->msg);
+            cli_error("%s", err->msg); /* calib_load names the file */
             return false;
         }
         if (cal.grid.size < 5) {
@@ -430,7 +430,8 @@ static bool setup_grid(record_cmd *c, gs_error *err)
             cli_error("record: --corners %s: expected 8 numbers X0,Y0,...,X3,Y3", c->corners);
             return false;
         }
-        if (vision_grid_from_corners(&t->grid, c->size ? (int)c->size : 19, cn, err) != GS_OK) {
+        if (vision_grid_from_corners(&t->grid, c->size ? (int)c->size : 19, cn, err) != GS_OK ||
+            calib_grid_check(&t->grid, 0, 0, false, err) != GS_OK) {
             cli_error("record: --corners: %s", err->msg);
             return false;
         }

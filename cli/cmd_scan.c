@@ -140,6 +140,16 @@ int cmd_scan(int argc, char **argv)
     gs_image *img = cvshim_image_load_max(photo, max_pixels, &err);
     if (!img) { cli_error("%s", err.msg); return gs_status_exit_code(err.status); }
 
+    if (have_corners) {
+        /* corners a camera cannot give are refused before the reading */
+        vision_grid g;
+        if (vision_grid_from_corners(&g, size ? (int)size : 19, (const double(*)[2])corners, &err) != GS_OK ||
+            calib_grid_check(&g, img->width, img->height, false, &err) != GS_OK) {
+            cli_error("scan: --corners: %s", err.msg);
+            gs_image_destroy(img);
+            return GS_EXIT_ERROR;
+        }
+    }
     vision_scan_options opt = {.size_hint = (int)size, .corners = have_corners ? (const double (*)[2])corners : NULL};
     vision_scan_result *res = calloc(1, sizeof *res);
     if (!res) { gs_image_destroy(img); cli_error("scan: out of memory"); return GS_EXIT_ERROR; }
