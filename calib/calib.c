@@ -95,8 +95,10 @@ static int parse_field(calib_data *c, const char *key, const char *s, calib_seen
     int bad = 0;
     vision_grid *g = &c->grid;
     if (strcmp(key, "image") == 0) {
-        bad = parse_numbers(s, v, 2) || v[0] != floor(v[0]) || v[1] != floor(v[1]) || v[0] < 0 || v[1] < 0 ||
-              v[0] > 100000 || v[1] > 100000;
+        /* 0 0 = unknown; else whole numbers from 16 (the smallest frame a
+         * camera is asked for) */
+        bad = parse_numbers(s, v, 2) || v[0] != floor(v[0]) || v[1] != floor(v[1]) || (v[0] != 0 && v[0] < 16) ||
+              (v[1] != 0 && v[1] < 16) || v[0] > 100000 || v[1] > 100000;
         if (!bad) { c->image_width = (int)v[0]; c->image_height = (int)v[1]; }
     } else if (strcmp(key, "size") == 0) {
         bad = parse_numbers(s, v, 1) || v[0] != floor(v[0]) || v[0] < 5 || v[0] > GS_MAX_SIZE;
@@ -207,18 +209,25 @@ gs_status calib_load(calib_data *c, const char *path, gs_error *err)
     return GS_OK;
 }
 
-void calib_scale_to(calib_data *c, int width, int height)
+gs_status calib_scale_to(calib_data *c, int width, int height, gs_error *err)
 {
-    if (c->image_width <= 0 || c->image_height <= 0 || width <= 0 || height <= 0) return;
-    if (c->image_width == width && c->image_height == height) return;
+    if (c->image_width <= 0 || c->image_height <= 0 || width <= 0 || height <= 0) return GS_OK;
+    if (c->image_width == width && c->image_height == height) return GS_OK;
     double sx = (double)width / c->image_width, sy = (double)height / c->image_height;
-    vision_grid *g = &c->grid;
+    calib_data s = *c;
+    vision_grid *g = &s.grid;
     /* Scaling the image is a left-multiplication of H by diag(sx, sy, 1). */
     for (int i = 0; i < 3; i++) { g->H[i] *= sx; g->H[3 + i] *= sy; }
     for (int i = 0; i < 4; i++) { g->corners[i][0] *= sx; g->corners[i][1] *= sy; }
     g->cx *= sx;
     g->cy *= sy;
     g->norm *= sqrt(sx * sy);
-    c->image_width = width;
-    c->image_height = height;
+    s.image_width = width;
+    s.image_height = height;
+    gs_error e;
+    if (calib_grid_check(g, width, height, false, &e) != GS_OK)
+        return gs_error_set(err, GS_ERR_FORMAT, "a calibration of %d x %d frames does not fit %d x %d ones: %s",
+                            c->image_width, c->image_height, width, height, e.msg);
+    *c = s;
+    return GS_OK;
 }

@@ -91,8 +91,11 @@ gs_status calib_colour_measure(const gs_image *img, const vision_grid *g, const 
                                calib_colour *out, gs_error *err);
 
 /* Adapts a calibration made on frames of one size to frames of another
- * (scales the grid); no-op when the sizes match or are unknown. */
-void calib_scale_to(calib_data *c, int width, int height);
+ * (scales the grid); no-op when the sizes match or are unknown.  The
+ * scaled grid is checked again (calib_grid_check): GS_ERR_FORMAT, c left
+ * as it was, when it no longer fits (a calibration of a thumbnail used on
+ * a huge frame). */
+gs_status calib_scale_to(calib_data *c, int width, int height, gs_error *err);
 
 /* ---- a calibration made from a source (`goscribe calibrate`) ---- */
 

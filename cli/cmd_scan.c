@@ -158,8 +158,10 @@ int cmd_scan(int argc, char **argv)
         calib_data cal;
         st = calib_load(&cal, calfile, &err);
         if (st == GS_OK) {
-            calib_scale_to(&cal, img->width, img->height);
-            if (size && size != cal.grid.size) {
+            st = calib_scale_to(&cal, img->width, img->height, &err);
+            if (st != GS_OK) {
+                /* said below with the photo's name */
+            } else if (size && size != cal.grid.size) {
                 st = gs_error_set(&err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", calfile,
                                   cal.grid.size, cal.grid.size, size);
             } else {

@@ -196,13 +196,23 @@ static void test_scale(void **state)
     make_sample(&c);
     double x1, y1, x2, y2;
     vision_grid_map(&c.grid, 5, 11, &x1, &y1);
-    calib_scale_to(&c, 1280, 960);
+    gs_error e;
+    assert_int_equal(calib_scale_to(&c, 1280, 960, &e), GS_OK);
     assert_int_equal(c.image_width, 1280);
     vision_grid_map(&c.grid, 5, 11, &x2, &y2);
     assert_true(fabs(x2 - 2 * x1) < 1e-6 && fabs(y2 - 2 * y1) < 1e-6);
     double x0, y0;
     vision_grid_map(&c.grid, 18, 18, &x0, &y0);
     assert_true(fabs(c.grid.corners[2][0] - x0) < 1e-6 && fabs(c.grid.corners[2][1] - y0) < 1e-6);
+    /* a thumbnail's calibration stretched past any camera: refused, kept */
+    const char *thumb = "goscribe-calibration 1\nimage 16 16\nsize 5\ncorners 1 1 15 1 15 15 1 15\n";
+    assert_int_equal(calib_parse(&c, thumb, &e), GS_OK);
+    assert_int_equal(calib_scale_to(&c, 3000000, 16, &e), GS_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "a calibration of 16 x 16 frames does not fit 3000000 x 16 ones"));
+    assert_int_equal(c.image_width, 16);
+    assert_true(c.grid.corners[1][0] == 15);
+    assert_int_equal(calib_scale_to(&c, 1600, 1600, &e), GS_OK);
+    assert_true(fabs(c.grid.corners[1][0] - 1500) < 1e-9);
 }
 
 /* The colour model of a real photo: wood between black and white stones in
