@@ -51,8 +51,10 @@ typedef enum capture_result {
 /* Per-frame facts. */
 typedef struct capture_info {
     long index;        /* 0-based frame number from this source */
-    double t_ms;       /* timestamp: camera buffer time, video position, or
-                          for photo folders index * 1000 (no real clock) */
+    double t_ms;       /* timestamp: camera buffer time (from the source's
+                          first frame, on the driver's clock: a gap while
+                          unplugged shows), video position, or for photo
+                          folders index * 1000 (no real clock) */
     bool settled;      /* true when the backend knows the frame is a settled
                           view (every photo of a folder) */
     char name[256];    /* file name for folders ("" otherwise) */

@@ -38,6 +38,8 @@ typedef struct cam_impl {
     int width, height, stride;
     gs_image *frame;
     double lost_since_ms;   /* gs_now_ms() when lost, 0 while streaming */
+    bool have_base;
+    double t_base, last_t;  /* first frame's timestamp, last frame's time from it (ms) */
 } cam_impl;
 
 static int xioctl(int fd, unsigned long req, void *arg)
@@ -171,6 +173,26 @@ static int cam_start(cam_impl *c, char *msg, size_t msglen)
     return 0;
 }
 
+/* A buffer's capture time, from the source's first frame (the same clock
+ * after a reopen: an unplugged camera's gap shows); never back in time. */
+static double frame_time(cam_impl *c, const struct v4l2_buffer *b)
+{
+    double ts = (double)b->timestamp.tv_sec * 1000.0 + (double)b->timestamp.tv_usec / 1000.0;
+    if (!(ts > 0)) ts = gs_now_ms(); /* a driver without timestamps: the same monotonic clock */
+    if (!c->have_base) {
+        c->t_base = ts;
+        c->have_base = true;
+    }
+    double t = ts - c->t_base;
+    if (t < c->last_t) {
+        /* a camera that came back with its clock restarted */
+        c->t_base = ts - c->last_t - 1;
+        t = c->last_t + 1;
+    }
+    c->last_t = t;
+    return t;
+}
+
 static void sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -234,8 +256,7 @@ static capture_result cam_read(capture_source *s, const gs_image **frame, captur
             if (off + row > have) break; /* a short frame: its last rows stay as they were */
             memcpy(c->frame->buf + (size_t)y * (size_t)c->frame->stride, src + off, row);
         }
-        info->t_ms = (double)b.timestamp.tv_sec * 1000.0 + (double)b.timestamp.tv_usec / 1000.0;
-        if (!(info->t_ms > 0)) info->t_ms = gs_now_ms();
+        info->t_ms = frame_time(c, &b);
         /* A buffer that cannot be queued again is one buffer fewer; when
          * none is left the reads time out and the camera is reopened. */
         (void)xioctl(c->fd, VIDIOC_QBUF, &b);
