@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,31 @@ gs_image *image_from_mat(const cv::Mat &m)
         std::memcpy(img->buf + (size_t)y * img->stride, src.ptr(y), (size_t)src.cols * img->channels);
     return img;
 }
+
+// OpenCV's decoders report a broken file on std::cerr (loadsave.cpp) before
+// returning an empty Mat: while one runs, std::cerr goes here, so the
+// command's error stays one line and can say what the decoder found.  (The
+// C program has no other writer to std::cerr.)
+class cerr_capture {
+  public:
+    cerr_capture() : old_(std::cerr.rdbuf(text_.rdbuf())) {}
+    ~cerr_capture() { std::cerr.rdbuf(old_); }
+    cerr_capture(const cerr_capture &) = delete;
+    cerr_capture &operator=(const cerr_capture &) = delete;
+    // The decoder's reason ("Unexpected end of input stream"), "" if none.
+    std::string reason() const
+    {
+        std::string s = text_.str();
+        size_t b = s.find(" in function");
+        size_t a = b == std::string::npos ? b : s.rfind(") ", b);
+        if (a == std::string::npos || b <= a + 2) return "";
+        return s.substr(a + 2, b - a - 2);
+    }
+
+  private:
+    std::ostringstream text_;
+    std::streambuf *old_;
+};
 
 // A Mat header over a gs_image's pixels (no copy; valid while img lives).
 cv::Mat mat_view(const gs_image *img)
@@ -66,8 +93,18 @@ gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max
         // anything for the pixels.
         if (cvshim_image_check_budget(data, len, max_pixels, err, errlen) != 0) return nullptr;
         cv::Mat buf(1, (int)len, CV_8UC1, const_cast<uint8_t *>(data));
-        cv::Mat m = cv::imdecode(buf, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
-        if (m.empty()) { set_err(err, errlen, "not a readable image (broken or unsupported format)"); return nullptr; }
+        cv::Mat m;
+        std::string why;
+        {
+            cerr_capture quiet;
+            m = cv::imdecode(buf, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+            why = quiet.reason();
+        }
+        if (m.empty()) {
+            std::string msg = "not a readable image (broken or unsupported format" + (why.empty() ? "" : ": " + why) + ")";
+            set_err(err, errlen, msg.c_str());
+            return nullptr;
+        }
         // A decoder that went past what the header said is refused too.
         if ((long long)m.cols * m.rows > cvshim_max_pixels(max_pixels)) {
             set_err(err, errlen, "the image decodes larger than the pixel budget");

@@ -3,7 +3,7 @@
 # 20000 x 20000 (2.4 GB of pixels) is refused by scan, count, calibrate and
 # record with one line and exit 1, before decoding (the process stays
 # small); --max-pixels and GOSCRIBE_MAX_PIXELS move the budget; nonsense
-# values are refused.
+# values are refused; a broken photo is one line with the decoder's reason.
 #   usage: cli_pixel_budget.sh GOSCRIBE DATA_DIR
 set -u
 bin=$1
@@ -75,6 +75,12 @@ check "--max-pixels wins over GOSCRIBE_MAX_PIXELS (exit $rc)" '[ $rc -ne 1 ]'
 out=$("$bin" record "$work/v.avi" -o "$work/v.sgf" --max-pixels 1000 --no-stdin 2>&1); rc=$?
 check "record --max-pixels 1000 on a video: exit 1" '[ $rc -eq 1 ]'
 check "record: the video's frames named" 'case $out in *"320 x 240 video frames are 76800 pixels, over the pixel budget of 1000"*) true ;; *) false ;; esac'
+# a header that passes and data that does not: the decoder's complaint
+# becomes the reason on the one line (OpenCV would print it on its own)
+printf 'P6\n16 12\n255\n/garbage' >"$work/cut.ppm"
+"$bin" scan "$work/cut.ppm" >/dev/null 2>"$work/err"; rc=$?
+check "broken PPM: exit 1 with one line (got $rc)" '[ $rc -eq 1 ] && [ "$(wc -l <"$work/err")" -eq 1 ]'
+check "broken PPM: the decoder's reason given" 'grep -q "not a readable image (broken or unsupported format: Unexpected end of input stream)" "$work/err"'
 for cmd in scan count calibrate record; do
     out=()
     case $cmd in calibrate | record) out=(-o "$work/y") ;; esac
