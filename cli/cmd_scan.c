@@ -49,6 +49,19 @@ static int parse_corners(const char *s, double c[4][2])
     return n == 8 ? 0 : -1;
 }
 
+/* Corners a camera cannot give (calib_grid_check) are refused before the
+ * reading; false when they are (said). */
+static bool corners_fit(const gs_image *img, int size, double corners[4][2])
+{
+    vision_grid g;
+    gs_error err;
+    if (vision_grid_from_corners(&g, size ? size : 19, (const double(*)[2])corners, &err) == GS_OK &&
+        calib_grid_check(&g, img->width, img->height, false, &err) == GS_OK)
+        return true;
+    cli_error("scan: --corners: %s", err.msg);
+    return false;
+}
+
 /* The grid as text: N lines of N tokens (. B W), an uncertain point's token
  * followed by '?'. */
 static void print_text(const vision_reading *r)
@@ -99,11 +112,8 @@ int cmd_scan(int argc, char **argv)
         const char *a = argv[i];
         if (cli_is_help(a)) { scan_usage(stdout); return GS_EXIT_OK; }
         if (!strcmp(a, "--json")) { json = 1; continue; }
-        if (!strcmp(a, "--max-pixels")) {
-            if (cli_parse_max_pixels("scan", i + 1 < argc ? argv[++i] : NULL, &max_pixels) != 0) return GS_EXIT_ERROR;
-            continue;
-        }
-        if (!strcmp(a, "--size") || !strcmp(a, "--corners") || !strcmp(a, "--overlay") || !strcmp(a, "--calibration")) {
+        if (!strcmp(a, "--size") || !strcmp(a, "--corners") || !strcmp(a, "--overlay") || !strcmp(a, "--calibration") ||
+            !strcmp(a, "--max-pixels")) {
             if (i + 1 >= argc) { cli_error("scan: %s needs a value", a); return GS_EXIT_ERROR; }
             const char *val = argv[++i];
             if (!strcmp(a, "--size")) {
@@ -119,6 +129,8 @@ int cmd_scan(int argc, char **argv)
                 have_corners = 1;
             } else if (!strcmp(a, "--overlay")) {
                 overlay = val;
+            } else if (!strcmp(a, "--max-pixels")) {
+                if (cli_parse_max_pixels("scan", val, &max_pixels) != 0) return GS_EXIT_ERROR;
             } else {
                 calfile = val;
             }
@@ -140,15 +152,9 @@ int cmd_scan(int argc, char **argv)
     gs_image *img = cvshim_image_load_max(photo, max_pixels, &err);
     if (!img) { cli_error("%s", err.msg); return gs_status_exit_code(err.status); }
 
-    if (have_corners) {
-        /* corners a camera cannot give are refused before the reading */
-        vision_grid g;
-        if (vision_grid_from_corners(&g, size ? (int)size : 19, (const double(*)[2])corners, &err) != GS_OK ||
-            calib_grid_check(&g, img->width, img->height, false, &err) != GS_OK) {
-            cli_error("scan: --corners: %s", err.msg);
-            gs_image_destroy(img);
-            return GS_EXIT_ERROR;
-        }
+    if (have_corners && !corners_fit(img, (int)size, corners)) {
+        gs_image_destroy(img);
+        return GS_EXIT_ERROR;
     }
     vision_scan_options opt = {.size_hint = (int)size, .corners = have_corners ? (const double (*)[2])corners : NULL};
     vision_scan_result *res = calloc(1, sizeof *res);
