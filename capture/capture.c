@@ -57,7 +57,7 @@ static capture_result folder_read(capture_source *s, const gs_image **frame, cap
     free(path);
     if (!f->frame) {
         /* one broken photo does not end the game: report and go on */
-        capture_set_error(s, "%s: %s (skipped)", name, err.msg);
+        capture_set_error(s, "%s (skipped)", err.msg); /* the message names the photo */
         return CAPTURE_LOST;
     }
     *frame = f->frame;
