@@ -98,6 +98,7 @@ static int tiff_size(hdr *h, int *w, int *ht)
         if (tag != 256 && tag != 257) continue;
         size_t v = e + (big ? 12 : 8);
         uint64_t val = type == 3 ? u16(h, v) : type == 4 ? u32(h, v) : (type == 16 && big) ? u64(h, v) : 0;
+        if (dims[tag - 256]) return -1; /* given twice: which would libtiff take? */
         dims[tag - 256] = val;
     }
     return found(dims[0], dims[1], w, ht);
@@ -124,61 +125,159 @@ static int webp_size(const hdr *h, int *w, int *ht)
     return -1;
 }
 
-/* A whole decimal number after spaces and '#' comments (PNM headers). */
+/* The text headers below are read the way OpenCV 4's own readers read
+ * them (grfmt_pxm.cpp, grfmt_pam.cpp, grfmt_pfm.cpp, rgbe.cpp), quirks
+ * included: the size that counts is the one the decoder will use. */
+
+/* The next byte of a text header; -1 at its end (OpenCV's stream throws). */
+static int next_byte(const hdr *h, size_t *p)
+{
+    return *p < h->n ? h->p[(*p)++] : -1;
+}
+
+/* PNM (ReadNumber): spaces and '#' comments up to the first digit, the
+ * digits, and the byte after them (eaten). */
 static int pnm_number(const hdr *h, size_t *p, uint64_t *out)
 {
-    for (;;) {
-        while (*p < h->n && isspace(h->p[*p])) (*p)++;
-        if (*p < h->n && h->p[*p] == '#') {
-            while (*p < h->n && h->p[*p] != '\n') (*p)++;
-            continue;
+    int c = next_byte(h, p);
+    while (c < 0 || !isdigit(c)) {
+        if (c == '#') {
+            do c = next_byte(h, p);
+            while (c >= 0 && c != '\n' && c != '\r');
+            if (c < 0) return -1;
+            c = next_byte(h, p);
+        } else if (c >= 0 && isspace(c)) {
+            while (c >= 0 && isspace(c)) c = next_byte(h, p);
+        } else {
+            return -1;
         }
-        break;
     }
-    if (*p >= h->n || !isdigit(h->p[*p])) return -1;
     uint64_t v = 0;
-    while (*p < h->n && isdigit(h->p[*p]) && v < (1ull << 40)) v = v * 10 + (uint64_t)(h->p[(*p)++] - '0');
+    while (c >= 0 && isdigit(c)) {
+        v = v * 10 + (uint64_t)(c - '0');
+        if (v > 0x7fffffff) return -1; /* OpenCV refuses it */
+        c = next_byte(h, p);
+    }
     *out = v;
     return 0;
 }
 
-/* PAM (P7): WIDTH and HEIGHT lines before ENDHDR. */
-static int pam_size(const hdr *h, int *w, int *ht)
+/* PAM: one header field (ReadPAMHeaderLine); *ident "" for a comment,
+ * value the rest of its line without trailing spaces.  -1 when broken. */
+static int pam_field(const hdr *h, size_t *p, char ident[9], char value[256])
 {
-    uint64_t dims[2] = {0, 0};
-    size_t p = 2;
-    while (p < h->n) {
-        size_t eol = p;
-        while (eol < h->n && h->p[eol] != '\n') eol++;
-        size_t len = eol - p;
-        if (len >= 6 && !memcmp(h->p + p, "ENDHDR", 6)) return found(dims[0], dims[1], w, ht);
-        int k = (len > 6 && !memcmp(h->p + p, "WIDTH ", 6)) ? 0 : (len > 7 && !memcmp(h->p + p, "HEIGHT ", 7)) ? 1 : -1;
-        if (k >= 0) {
-            size_t q = p + (k ? 7 : 6);
-            if (pnm_number(h, &q, &dims[k]) != 0) return -1;
-        }
-        p = eol + 1;
+    int c;
+    do c = next_byte(h, p);
+    while (c >= 0 && isspace(c));
+    ident[0] = value[0] = 0;
+    if (c < 0) return -1;
+    if (c == '#') {
+        do c = next_byte(h, p);
+        while (c >= 0 && c != '\n' && c != '\r');
+        return c < 0 ? -1 : 0;
     }
-    return -1;
+    int k = 0;
+    for (; k < 8 && c >= 0 && !isspace(c); k++, c = next_byte(h, p)) ident[k] = (char)c;
+    ident[k] = 0;
+    if (c < 0 || !isspace(c)) return -1;
+    if (c == '\n' || c == '\r') return 0;
+    do c = next_byte(h, p);
+    while (c >= 0 && isspace(c));
+    int v = 0;
+    for (; v < 255 && c >= 0 && c != '\n' && c != '\r'; v++, c = next_byte(h, p)) value[v] = (char)c;
+    value[v] = 0;
+    if (c != '\n' && c != '\r') return -1;
+    while (--v >= 0 && isspace((unsigned char)value[v])) value[v] = 0;
+    return 0;
 }
 
-/* Radiance HDR: header lines up to a blank line, then "-Y H +X W" (or
- * another orientation of the same two axes). */
+/* PAM's ParseInt: an optional '-', digits, nothing after. */
+static int pam_int(const char *s, int64_t *out)
+{
+    bool neg = *s == '-';
+    if (neg) s++;
+    int64_t v = 0;
+    for (; isdigit((unsigned char)*s); s++)
+        if ((v = v * 10 + (*s - '0')) >= 0x7fffffff) return -1;
+    if (*s) return -1;
+    *out = neg ? -v : v;
+    return 0;
+}
+
+/* PAM (P7): WIDTH and HEIGHT, each once, before ENDHDR; an unknown field
+ * ends the header unread, as for OpenCV. */
+static int pam_size(const hdr *h, int *w, int *ht)
+{
+    size_t p = 2;
+    int c = next_byte(h, &p);
+    if (c != '\n' && c != '\r') return -1;
+    static const char *const known[] = {"ENDHDR", "HEIGHT", "WIDTH", "DEPTH", "MAXVAL", "TUPLTYPE"};
+    int64_t dims[2] = {-1, -1};
+    char ident[9], value[256];
+    for (;;) {
+        if (pam_field(h, &p, ident, value) != 0) return -1;
+        if (!ident[0]) continue;
+        size_t k = 0;
+        while (k < sizeof known / sizeof known[0] && strcmp(ident, known[k])) k++;
+        if (k == sizeof known / sizeof known[0]) return -1;
+        if (k == 0) break;
+        if (k <= 2) {
+            int64_t v;
+            if (dims[2 - k] != -1 || pam_int(value, &v) != 0) return -1;
+            dims[2 - k] = v;
+        }
+    }
+    return dims[0] < 0 || dims[1] < 0 ? -1 : found((uint64_t)dims[0], (uint64_t)dims[1], w, ht);
+}
+
+/* PFM: "PF\n", then width and height as atoi() of the bytes up to the
+ * next space each (read_number). */
+static int pfm_size(const hdr *h, int *w, int *ht)
+{
+    size_t p = 2;
+    if (next_byte(h, &p) != '\n') return -1;
+    long dims[2];
+    for (int k = 0; k < 2; k++) {
+        char tok[2049];
+        size_t n = 0;
+        int c;
+        while (n < 2048 && (c = next_byte(h, &p)) >= 0 && !isspace(c)) tok[n++] = (char)c;
+        if (n < 2048 && c < 0) return -1;
+        tok[n] = 0;
+        dims[k] = (int)strtol(tok, NULL, 10); /* atoi, overflow included */
+    }
+    return dims[0] <= 0 || dims[1] <= 0 ? -1 : found((uint64_t)dims[0], (uint64_t)dims[1], w, ht);
+}
+
+/* Radiance HDR (RGBE_ReadHeader): lines read in pieces of at most 127
+ * bytes, as fgets with a 128-byte buffer does; the header ends at a piece
+ * that is just "\n", and the next piece is "-Y H +X W". */
 static int hdr_size(const hdr *h, int *w, int *ht)
 {
-    for (size_t p = 0; p + 1 < h->n; p++) {
-        if (h->p[p] != '\n' || h->p[p + 1] != '\n') continue;
-        char line[64];
-        size_t q = p + 2, k = 0;
-        while (q < h->n && h->p[q] != '\n' && k + 1 < sizeof line) line[k++] = (char)h->p[q++];
-        line[k] = 0;
-        char a[3], b[3];
-        long n1, n2;
-        if (sscanf(line, "%2s %ld %2s %ld", a, &n1, b, &n2) != 4 || n1 <= 0 || n2 <= 0) return -1;
-        bool y_first = a[1] == 'Y';
-        return found((uint64_t)(y_first ? n2 : n1), (uint64_t)(y_first ? n1 : n2), w, ht);
+    size_t p = 0;
+    char buf[128];
+    for (bool first = true;; first = false) {
+        size_t n = 0;
+        int c = 0;
+        while (n < 127 && (c = next_byte(h, &p)) >= 0) {
+            buf[n++] = (char)c;
+            if (c == '\n') break;
+        }
+        if (n == 0) return -1;
+        buf[n] = 0;
+        if (!first && !strcmp(buf, "\n")) break;
+        if (!first && buf[0] == 0) return -1;
     }
-    return -1;
+    size_t n = 0;
+    int c;
+    while (n < 127 && (c = next_byte(h, &p)) >= 0) {
+        buf[n++] = (char)c;
+        if (c == '\n') break;
+    }
+    buf[n] = 0;
+    int rows, cols;
+    if (sscanf(buf, "-Y %d +X %d", &rows, &cols) < 2 || rows <= 0 || cols <= 0) return -1;
+    return found((uint64_t)cols, (uint64_t)rows, w, ht);
 }
 
 int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, const char **format)
@@ -216,6 +315,7 @@ int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, co
         size_t p = 2;
         uint64_t pw, ph;
         if (data[1] == '7') r = pam_size(&H, w, h);
+        else if (data[1] == 'F' || data[1] == 'f') r = pfm_size(&H, w, h);
         else if (pnm_number(&H, &p, &pw) == 0 && pnm_number(&H, &p, &ph) == 0) r = found(pw, ph, w, h);
     } else if (has(&H, 0, 12) && data[0] == 0x59 && data[1] == 0xA6 && data[2] == 0x6A && data[3] == 0x95) {
         fmt = "Sun raster";

@@ -193,6 +193,17 @@ static void test_other_formats(void **state)
     expect_size(b, 32, 70, 50, "Sun raster");
     const char *rad = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 480 +X 640\n";
     expect_size(rad, strlen(rad), 640, 480, "Radiance HDR");
+    /* read as OpenCV's readers read them: the byte after a PNM number is
+     * eaten (so this '#' starts no comment: 1 x 5), a PFM number is atoi
+     * of the bytes up to a space, a PAM value may sit on the next line */
+    const char *quirk = "P5\n1#5\n255\n";
+    expect_size(quirk, strlen(quirk), 1, 5, "PNM");
+    const char *pfm2 = "PF\n12abc 34\n-1.0\n";
+    expect_size(pfm2, strlen(pfm2), 12, 34, "PFM");
+    const char *pam2 = "P7\nWIDTH\t\n 33\nHEIGHT 44  \nENDHDR\n";
+    expect_size(pam2, strlen(pam2), 33, 44, "PAM");
+    const char *pam3 = "P7\nWIDTH 33\nWIDTH 34\nHEIGHT 44\nENDHDR\n"; /* twice: OpenCV refuses */
+    expect_unsized(pam3, strlen(pam3));
 
     /* no size to be had */
     expect_unsized("P6\n320\n", 7);
