@@ -20,9 +20,14 @@
 
 namespace {
 
+// The message, on one line: OpenCV's exception texts end in newlines.
 void set_err(char *err, size_t errlen, const char *msg)
 {
-    if (err && errlen) std::snprintf(err, errlen, "%s", msg);
+    if (!err || !errlen) return;
+    std::snprintf(err, errlen, "%s", msg);
+    for (char *p = err; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    for (size_t n = std::strlen(err); n > 0 && err[n - 1] == ' ';) err[--n] = 0;
 }
 
 // Copies a BGR or grey Mat into a freshly allocated gs_image.
@@ -113,6 +118,9 @@ gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max
         gs_image *img = image_from_mat(m);
         if (!img) set_err(err, errlen, "out of memory");
         return img;
+    } catch (const cv::Exception &e) {
+        // its own limits (OPENCV_IO_MAX_IMAGE_*) and asserts: the short text
+        set_err(err, errlen, ("not a readable image (OpenCV: " + e.err + ")").c_str());
     } catch (const std::exception &e) {
         set_err(err, errlen, e.what());
     } catch (...) {
