@@ -3,7 +3,8 @@
  * (cvshim_max_pixels) can refuse a small file that would decode to
  * gigabytes before any pixel memory is taken.  One reader per format
  * OpenCV 4 decodes here; an image whose size cannot be told this way is
- * refused rather than decoded blind. */
+ * refused rather than decoded blind, and so is anything OpenCV could take
+ * for a DICOM file. */
 #include "cvshim/cvshim.h"
 
 #include <ctype.h>
@@ -286,7 +287,13 @@ int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, co
     const char *fmt = "unknown";
     int r = -1;
     static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    if (has(&H, 0, 24) && !memcmp(data, png, 8) && !memcmp(data + 12, "IHDR", 4)) {
+    if (has(&H, 128, 4) && !memcmp(data + 128, "DICM", 4)) {
+        /* OpenCV would hand it to GDCM, whose reader aborts the process on
+         * a broken file (found by the fuzz target): no DICOM here, not even
+         * behind another format's magic, since a decoder that refuses it
+         * passes it on to the next whose signature fits */
+        fmt = "DICOM";
+    } else if (has(&H, 0, 24) && !memcmp(data, png, 8) && !memcmp(data + 12, "IHDR", 4)) {
         fmt = "PNG";
         r = found(u32(&H, 16), u32(&H, 20), w, h);
     } else if (has(&H, 0, 3) && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) {
@@ -334,7 +341,7 @@ int cvshim_image_check_budget(const uint8_t *data, size_t len, long long max_pix
     const char *fmt;
     if (cvshim_image_header_size(data, len, &w, &h, &fmt) != 0) {
         if (err && errlen) {
-            if (!strcmp(fmt, "unknown"))
+            if (!strcmp(fmt, "unknown") || !strcmp(fmt, "DICOM"))
                 snprintf(err, errlen, "not a readable image (not JPEG, PNG, BMP, TIFF, WebP, PNM, Sun raster or Radiance HDR)");
             else
                 snprintf(err, errlen, "not a readable image (%s header broken or without a size)", fmt);

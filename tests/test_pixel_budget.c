@@ -212,6 +212,18 @@ static void test_other_formats(void **state)
     const char *pam3 = "P7\nWIDTH 33\nWIDTH 34\nHEIGHT 44\nENDHDR\n"; /* twice: OpenCV refuses */
     expect_unsized(pam3, strlen(pam3));
 
+    /* "DICM" at 128 after a WebP header that OpenCV's WebP reader refuses:
+     * OpenCV would pass it to GDCM, which aborts (found by the fuzz target) */
+    uint8_t dicom[134] = {'R', 'I', 'F', 'F', 0xd8, 0, 0, 0x21, 'W', 'E', 'B', 'P', 'V', 'P', '8', 'X', ' ', 0xcc};
+    memcpy(dicom + 128, "DICM$@", 6);
+    int dw, dh;
+    const char *df;
+    assert_int_equal(cvshim_image_header_size(dicom, sizeof dicom, &dw, &dh, &df), -1);
+    assert_string_equal(df, "DICOM");
+    char dmsg[256];
+    assert_null(cvshim_image_decode(dicom, sizeof dicom, dmsg, sizeof dmsg));
+    assert_non_null(strstr(dmsg, "not a readable image (not JPEG"));
+
     /* no size to be had */
     expect_unsized("P6\n320\n", 7);
     expect_unsized("GIF89a\x10\0\x10\0", 10);
