@@ -10,13 +10,28 @@
  *                          (types "state", "move", "event", "ruling")
  *   GET  /frame.jpg        latest camera frame with the grid drawn on it
  *   GET  /referee          referee console page (the page asks for the token)
- *   GET  /api/events?token=T            flagged events with their evidence
- *   GET  /api/evidence/ID/before.jpg?token=T   (and after.jpg)
- *   POST /api/ruling       JSON ruling; token in "Authorization: Bearer T"
- *                          or "X-Goscribe-Token: T".  Bad JSON 400, missing
- *                          or wrong token 403, body > 4 KiB 413.
- * Read-only pages are open; anything that changes the game needs the token.
+ *   GET  /api/events       flagged events with their evidence
+ *   GET  /api/evidence/ID/before.jpg   (and after.jpg), ID 1, 2, ...
+ *   POST /api/ruling       JSON ruling.  Bad JSON 400, body > 4 KiB 413.
+ * Read-only pages are open; everything under /api/ needs the token, in
+ * "Authorization: Bearer T" or "X-Goscribe-Token: T" (403 otherwise; never
+ * in the URL, where histories, logs and Referer headers keep it).
  *
+ * Every request, on every page, of a board and of the hall:
+ *   Host header: it must name this server: the address the client
+ *     connected to, "localhost" on loopback, the machine's name (NAME or
+ *     NAME.local), the host of public_url or a name of allow_hosts; 421
+ *     otherwise, so that a web page whose name an attacker made resolve to
+ *     this address (DNS rebinding) reads nothing.
+ *   POST bodies are application/json only (415 otherwise): a browser sends
+ *     a cross-site POST without asking first only as text/plain or a form.
+ *   Connections: at most max_per_client from one address; a client has
+ *     request_ms from connecting (or from its last answer, on a kept-alive
+ *     connection) to send a whole request (a header line trickled now and
+ *     then does not extend it), and while slow clients
+ *     crowd the server the oldest waiting one is closed to make room.  An
+ *     answer, such as an SSE stream, may last as long as it likes.
+
  * The recorder's side is non-blocking by design: every publish call copies
  * its data under a mutex held for a memcpy, wakes the viewers' threads and
  * returns; it never touches a socket.  SSE viewers read from a bounded ring
@@ -77,8 +92,13 @@ typedef struct broadcast_config {
     const char *token;       /* referee token; NULL = 128 random bits in hex */
     const char *mqtt;        /* "HOST:PORT" broker to publish to; NULL = none */
     const char *announce;    /* hall "http://HOST:PORT" to announce to; NULL = none */
+    const char *announce_token; /* the hall's token (`goscribe hall` prints it); needed with announce */
     const char *public_url;  /* URL the hall should link to; NULL = http://ADDR:PORT */
     int max_viewers;         /* concurrent HTTP connections; 0 = 512 */
+    int max_per_client;      /* connections from one client address; 0 = 64 */
+    int request_ms;          /* time a client has to send one request; 0 = 10000 */
+    const char *const *allow_hosts; /* more names the Host header may carry (a proxy's, a DNS */
+    int nallow_hosts;               /* name of the machine); see "Host header" above */
 } broadcast_config;
 
 /* Zeroes cfg: loopback, ephemeral port, generated token, no MQTT. */
@@ -94,8 +114,12 @@ typedef struct broadcast_state {
     gs_color last_color;        /* last move; GS_EMPTY if none */
     gs_point last_point;
     bool last_pass;
-    int64_t last_move_unix_ms;  /* wall clock of the last move, 0 = none */
+    int64_t last_move_unix_ms;  /* time of play of the last move, 0 = none */
     char black[64], white[64];  /* player names, may be empty */
+    char black_rank[16], white_rank[16];
+    char event[64], round[32], table[32]; /* game information, may be empty */
+    int warnings_black;         /* warnings each side has received */
+    int warnings_white;
     char result[32];            /* RE[] once known, "" while playing */
     char status[16];            /* "waiting", "playing", "ended", ... */
     double komi;
@@ -164,6 +188,10 @@ void broadcast_board_set_sgf(broadcast_board *sb, const char *text, size_t len);
 
 /* Takes the oldest queued ruling; false when none. */
 bool broadcast_board_poll_ruling(broadcast_board *sb, broadcast_ruling *out);
+/* From now on POST /api/ruling answers 409 with `why` (the recording has
+ * ended: nothing could reach the record); the rulings already queued stay
+ * for the last polls. */
+void broadcast_board_close_rulings(broadcast_board *sb, const char *why);
 
 /* ------------------------------------------------ a recording, live */
 
@@ -190,24 +218,47 @@ typedef struct broadcast_stats {
     long resyncs;                /* times a slow viewer skipped ahead */
     long requests;               /* HTTP requests answered */
     long rejected;               /* 4xx answers */
+    long dropped;                /* connections closed for being slow: past the request
+                                    deadline, or the oldest waiting one while slow
+                                    clients crowded the server */
 } broadcast_stats;
 void broadcast_board_stats(broadcast_board *sb, broadcast_stats *out);
 
 /* ------------------------------------------------------------- the hall */
 
+/* One page for a club: GET / (the page), GET /state.json (every board
+ * heard from, re-serialised), POST /api/announce {"url":"http://HOST:PORT"}
+ * with the hall's token (broadcast_hall_token; a board's config gives it as
+ * announce_token).  Each board with an address is polled by its own thread,
+ * ADDRESS/state.json only, every poll_ms, each fetch bounded in time (name
+ * lookup included); announced boards leave when not announced again for
+ * announce_ttl_ms.  The same Host, body type and connection rules as a
+ * board's server (above). */
 typedef struct broadcast_hall_config {
     const char *bind_addr;       /* NULL = "127.0.0.1" */
     int port;                    /* 0 = any free port */
-    const char *const *boards;   /* board URLs "http://HOST:PORT" to poll */
+    const char *const *boards;   /* board URLs "http://HOST[:PORT]" to poll */
     int nboards;
     const char *mqtt;            /* "HOST:PORT" broker to follow; NULL = none */
     int poll_ms;                 /* 0 = 1000 */
+    const char *token;           /* announce token; NULL = 128 random bits in hex */
+    int announce_ttl_ms;         /* an announced board not announced again for this long
+                                    leaves the hall; 0 = 30000 */
+    int max_per_client;          /* connections from one client address; 0 = 32 */
+    int request_ms;              /* time a client has to send one request; 0 = 10000 */
+    const char *const *allow_hosts; /* more names for the Host header, as for a board */
+    int nallow_hosts;
 } broadcast_hall_config;
+
+/* Zeroes cfg: loopback, ephemeral port, generated token, the defaults. */
+void broadcast_hall_config_init(broadcast_hall_config *cfg);
 
 typedef struct broadcast_hall broadcast_hall;
 broadcast_hall *broadcast_hall_start(const broadcast_hall_config *cfg, gs_error *err);
 void broadcast_hall_stop(broadcast_hall *h);
 int broadcast_hall_port(const broadcast_hall *h);
+/* The token recorders announce with (lives as long as h). */
+const char *broadcast_hall_token(const broadcast_hall *h);
 /* Number of boards heard from (polled successfully or seen on MQTT). */
 int broadcast_hall_board_count(broadcast_hall *h);
 

@@ -2,10 +2,12 @@
  * a board announcing itself to the hall) and "HOST:PORT" parsing.
  *
  * One request per connection ("Connection: close"), the whole answer read
- * into memory, every step bounded by one deadline: the socket is
- * non-blocking and each wait is a poll() until the deadline. */
+ * into memory, every step bounded by one deadline set when the request
+ * starts: the name lookup runs in a thread given up on at the deadline,
+ * the socket is non-blocking and each wait is a poll() until it. */
 #include "broadcast/broadcast_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -83,7 +85,10 @@ static int wait_fd(int fd, short ev, double deadline)
 {
     for (;;) {
         double left = deadline - gs_now_ms();
-        if (left <= 0) return -1;
+        if (left <= 0) {
+            errno = ETIMEDOUT;
+            return -1;
+        }
         struct pollfd pfd = {fd, ev, 0};
         int r = poll(&pfd, 1, (int)left + 1);
         if (r > 0) return 0;
@@ -100,44 +105,164 @@ static int conn_fail(const char *url, int fd, char *err, size_t errlen)
     return -1;
 }
 
-/* Resolves and connects (non-blocking) by the deadline, which starts once
- * the socket exists; the socket, or -1 with err. */
-static int connect_target(const char *url, const client_target *t, int timeout_ms, double *deadline,
-                          char *err, size_t errlen)
+/* ----------------------------------------------------- name resolution */
+
+/* A name looked up in its own thread, so that the caller can give up at
+ * its deadline (getaddrinfo has no timeout of its own); whichever of the
+ * two is done with it last frees it. */
+typedef struct resolve_job {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int refs;
+    bool done;
+    int rc;
+    struct addrinfo *ai;
+    char host[256], port[8];
+} resolve_job;
+
+/* Drops one reference (mu held; unlocked here) and frees j after the last. */
+static void resolve_job_unref(resolve_job *j)
 {
-    char portstr[16];
-    snprintf(portstr, sizeof portstr, "%d", t->port);
+    bool last = --j->refs == 0;
+    pthread_mutex_unlock(&j->mu);
+    if (!last) return;
+    if (j->ai) freeaddrinfo(j->ai);
+    broadcast_sync_destroy(&j->mu, &j->cv);
+    free(j);
+}
+
+static void *resolve_main(void *arg)
+{
+    resolve_job *j = arg;
     struct addrinfo hints = {0}, *ai = NULL;
     hints.ai_socktype = SOCK_STREAM;
-    if (getaddrinfo(t->host, portstr, &hints, &ai) || !ai) {
-        snprintf(err, errlen, "%s: cannot resolve", url);
+    int rc = getaddrinfo(j->host, j->port, &hints, &ai);
+    pthread_mutex_lock(&j->mu);
+    j->rc = rc;
+    j->ai = rc ? NULL : ai;
+    j->done = true;
+    pthread_cond_broadcast(&j->cv);
+    resolve_job_unref(j);
+    return NULL;
+}
+
+/* Starts the lookup of t in a detached thread; NULL when it cannot. */
+static resolve_job *resolve_start(const client_target *t, const char *port)
+{
+    resolve_job *j = calloc(1, sizeof *j);
+    if (!j || !broadcast_sync_init(&j->mu, &j->cv)) {
+        free(j);
+        return NULL;
+    }
+    j->refs = 2;
+    snprintf(j->host, sizeof j->host, "%s", t->host);
+    snprintf(j->port, sizeof j->port, "%s", port);
+    pthread_attr_t attr;
+    bool ok = !pthread_attr_init(&attr);
+    ok = ok && !pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t th;
+    ok = ok && !pthread_create(&th, &attr, resolve_main, j);
+    pthread_attr_destroy(&attr);  /* of an initialised attr: cannot fail */
+    if (ok) return j;
+    broadcast_sync_destroy(&j->mu, &j->cv);
+    free(j);
+    return NULL;
+}
+
+/* The addresses of t by the deadline (gs_now_ms): 0 with *out (the caller
+ * frees it with freeaddrinfo), or -1 with err.  A numeric address needs
+ * no lookup. */
+static int resolve(const char *url, const client_target *t, double deadline, struct addrinfo **out, char *err,
+                   size_t errlen)
+{
+    char port[8];
+    snprintf(port, sizeof port, "%d", t->port);
+    struct addrinfo hints = {0};
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+    if (!getaddrinfo(t->host, port, &hints, out)) return 0;
+    *out = NULL;
+    resolve_job *j = resolve_start(t, port);
+    if (!j) {
+        snprintf(err, errlen, "%s: cannot look up %s (out of memory or threads)", url, t->host);
         return -1;
     }
-    int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        freeaddrinfo(ai);
-        snprintf(err, errlen, "socket: %s", strerror(errno));
-        return -1;
-    }
-    *deadline = gs_now_ms() + timeout_ms;
-    /* a blocking socket would not keep the deadline */
-    int flags = fcntl(fd, F_GETFL);
-    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-        freeaddrinfo(ai);
-        return conn_fail(url, fd, err, errlen);
-    }
-    int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
-    freeaddrinfo(ai);
-    if (rc && errno != EINPROGRESS) return conn_fail(url, fd, err, errlen);
-    if (rc) {
+    double left = deadline - gs_now_ms();
+    struct timespec until = broadcast_deadline_in(left > 0 ? (int)left : 0);
+    pthread_mutex_lock(&j->mu);
+    while (!j->done && broadcast_cond_wait(&j->cv, &j->mu, &until)) {}
+    bool done = j->done;
+    int rc = j->rc;
+    *out = j->ai;
+    j->ai = NULL;
+    resolve_job_unref(j);
+    if (!done) snprintf(err, errlen, "%s: looking up %s took too long", url, t->host);
+    else if (rc || !*out) snprintf(err, errlen, "%s: cannot resolve %s (%s)", url, t->host, gai_strerror(rc));
+    if (done && !rc && *out) return 0;
+    if (*out) freeaddrinfo(*out);
+    *out = NULL;
+    return -1;
+}
+
+/* ---------------------------------------------------------- connecting */
+
+/* A non-blocking socket connected to a by `until`, or -1 with errno. */
+static int connect_one(const struct addrinfo *a, double until)
+{
+    int fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return -1;
+    if (!connect(fd, a->ai_addr, a->ai_addrlen)) return fd;
+    int e = errno;
+    if (e == EINPROGRESS) {
         int soerr = 0;
         socklen_t sl = sizeof soerr;
-        if (wait_fd(fd, POLLOUT, *deadline) || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) || soerr) {
-            errno = soerr ? soerr : ETIMEDOUT;
-            return conn_fail(url, fd, err, errlen);
-        }
+        if (wait_fd(fd, POLLOUT, until)) e = ETIMEDOUT;
+        else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl)) e = errno;
+        else if (soerr) e = soerr;
+        else return fd;
     }
+    close(fd);  /* given up on: nothing left to report */
+    errno = e;
+    return -1;
+}
+
+/* Resolves and connects by the deadline, trying each address in turn
+ * (each gets its share of the time left, so one that never answers cannot
+ * take it all); the socket, or -1 with err. */
+static int connect_target(const char *url, const client_target *t, double deadline, char *numeric, size_t numlen,
+                          char *err, size_t errlen)
+{
+    struct addrinfo *ai = NULL;
+    if (resolve(url, t, deadline, &ai, err, errlen)) return -1;
+    int left = 0;
+    for (const struct addrinfo *a = ai; a; a = a->ai_next) left++;
+    int fd = -1, e = ETIMEDOUT;
+    for (const struct addrinfo *a = ai; a && fd < 0; a = a->ai_next, left--) {
+        double now = gs_now_ms();
+        if (now >= deadline) break;
+        fd = connect_one(a, now + (deadline - now) / left);
+        if (fd < 0) e = errno;
+        /* the address that answered, as digits: getnameinfo with
+         * NI_NUMERICHOST of an address getaddrinfo gave cannot fail */
+        else if (numeric)
+            (void)getnameinfo(a->ai_addr, a->ai_addrlen, numeric, (socklen_t)numlen, NULL, 0, NI_NUMERICHOST);
+    }
+    freeaddrinfo(ai);
+    if (fd < 0) snprintf(err, errlen, "%s: %s", url, strerror(e));
     return fd;
+}
+
+int broadcast_tcp_reach(const char *host, int port, int timeout_ms, char *numeric, size_t numlen, char *err,
+                        size_t errlen)
+{
+    double deadline = gs_now_ms() + timeout_ms;
+    client_target t = {.port = port, .path = "/"};
+    snprintf(t.host, sizeof t.host, "%s", host);
+    snprintf(t.hostport, sizeof t.hostport, "%s:%d", host, port);
+    int fd = connect_target(t.hostport, &t, deadline, numeric, numlen, err, errlen);
+    if (fd < 0) return -1;
+    close(fd);  /* only a probe: nothing was said on it */
+    return 0;
 }
 
 /* The request text; false when out of memory. */
@@ -186,19 +311,31 @@ static int recv_all(int fd, gs_buf *resp, double deadline)
     }
 }
 
+/* The status of a status line "HTTP/D.D NNN ...", or -1 when it is not one. */
+static int status_of(const char *p)
+{
+    if (strncmp(p, "HTTP/", 5) || !isdigit((unsigned char)p[5]) || p[6] != '.' || !isdigit((unsigned char)p[7]) ||
+        p[8] != ' ')
+        return -1;
+    for (int i = 9; i < 12; i++)
+        if (!isdigit((unsigned char)p[i])) return -1;
+    if (p[12] != ' ' && p[12] != '\r') return -1;
+    return (p[9] - '0') * 100 + (p[10] - '0') * 10 + (p[11] - '0');
+}
+
 /* Splits the answer in resp into the status and the body, which takes
  * over resp's memory; resp is freed on failure. */
 static int split_response(const char *url, gs_buf *resp, int *status, char **out, size_t *outlen, char *err,
                           size_t errlen)
 {
     if (resp->failed || resp->len > CLIENT_MAX_RESPONSE) {
+        snprintf(err, errlen, "%s: %s", url, resp->failed ? "out of memory" : "response too large");
         gs_buf_free(resp);
-        snprintf(err, errlen, "%s: response too large", url);
         return -1;
     }
-    int st = 0;
     char *hdr_end = resp->p ? strstr(resp->p, "\r\n\r\n") : NULL;
-    if (!hdr_end || sscanf(resp->p, "HTTP/%*d.%*d %d", &st) != 1) {
+    int st = resp->p ? status_of(resp->p) : -1;
+    if (!hdr_end || st < 0) {
         gs_buf_free(resp);
         snprintf(err, errlen, "%s: not an HTTP response", url);
         return -1;
@@ -219,10 +356,10 @@ int broadcast_http_request(const char *url, const char *method, const char *body
 {
     *out = NULL;
     if (outlen) *outlen = 0;
+    double deadline = gs_now_ms() + timeout_ms;
     client_target t;
     if (parse_url(url, &t, err, errlen)) return -1;
-    double deadline;
-    int fd = connect_target(url, &t, timeout_ms, &deadline, err, errlen);
+    int fd = connect_target(url, &t, deadline, NULL, 0, err, errlen);
     if (fd < 0) return -1;
     gs_buf req = {0};
     if (!build_request(&req, method, &t, extra_header, body)) {

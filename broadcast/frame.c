@@ -131,19 +131,34 @@ void broadcast_board_answer_frame(broadcast_board *sb, broadcast_resp *resp)
     resp->no_cache = true;
 }
 
+/* The event id (1 to 999999999, no sign, no leading zero) and the picture
+ * (0 before, 1 after) of "ID/before.jpg" or "ID/after.jpg"; false for
+ * anything else.  Read digit by digit: no overflow, no negative index. */
+static bool evidence_path(const char *rest, int *id, int *k)
+{
+    size_t digits = strspn(rest, "0123456789");
+    if (digits == 0 || digits > 9 || rest[0] == '0') return false;
+    int v = 0;
+    for (size_t i = 0; i < digits; i++) v = v * 10 + (rest[i] - '0');
+    const char *tail = rest + digits;
+    if (!strcmp(tail, "/before.jpg")) *k = 0;
+    else if (!strcmp(tail, "/after.jpg")) *k = 1;
+    else return false;
+    *id = v;
+    return true;
+}
+
 void broadcast_board_answer_evidence(broadcast_board *sb, const char *rest, broadcast_resp *resp)
 {
-    int id = 0;
-    char which[16] = {0};
-    if (sscanf(rest, "%d/%15[a-z].jpg", &id, which) != 2 || (strcmp(which, "before") && strcmp(which, "after"))) {
+    int id = 0, k = 0;
+    if (!evidence_path(rest, &id, &k)) {
         broadcast_resp_error(resp, 404, "no such evidence");
         return;
     }
-    int k = !strcmp(which, "after");
     gs_image *copy = NULL;
     pthread_mutex_lock(&sb->mu);
     broadcast_kept_event *e = &sb->events[id % BROADCAST_EVENTS_KEPT];
-    if (id > 0 && e->id == id && e->img[k]) copy = gs_image_copy(e->img[k]);
+    if (e->id == id && e->img[k]) copy = gs_image_copy(e->img[k]);
     pthread_mutex_unlock(&sb->mu);
     if (!copy) {
         broadcast_resp_error(resp, 404, "no such evidence");

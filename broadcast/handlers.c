@@ -1,6 +1,7 @@
 /* broadcast/handlers.c: one board's request routing and its open pages
  * (the board page, /state.json, /game.sgf, the console's empty page).
- * Read-only pages are open; everything under /api/ needs the token. */
+ * Read-only pages are open; everything under /api/ needs the token (in a
+ * header, see http.c). */
 #include "broadcast/broadcast_internal.h"
 
 #include <stdio.h>
@@ -61,8 +62,8 @@ static void answer_referee_page(broadcast_resp *resp)
 static void route_api(broadcast_board *sb, const broadcast_req *req, bool get, bool post, broadcast_resp *resp)
 {
     const char *p = req->path;
-    if (!broadcast_board_token_ok(sb, req)) {
-        broadcast_resp_error(resp, 403, "referee token missing or wrong");
+    if (!broadcast_req_token_ok(req, sb->token)) {
+        broadcast_resp_no_token(req, resp, "referee");
     } else if (get && !strcmp(p, "/api/events")) {
         broadcast_board_answer_event_list(sb, resp);
     } else if (get && !strncmp(p, "/api/evidence/", 14)) {

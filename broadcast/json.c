@@ -51,7 +51,7 @@ void broadcast_grid_text(const gs_position *p, char *out)
 }
 
 void broadcast_state_json(gs_buf *b, const broadcast_state *s, const char *name, const char *id,
-                          const char *url, int warn_b, int warn_w)
+                          const char *url)
 {
     bool size_ok = s->pos.size >= 5 && s->pos.size <= GS_MAX_SIZE;
     int size = size_ok ? s->pos.size : 19;
@@ -63,19 +63,31 @@ void broadcast_state_json(gs_buf *b, const broadcast_state *s, const char *name,
         grid[size * size] = '\0';
     }
     gs_buf_puts(b, "{\"type\":\"state\",");
-    broadcast_json_fields(b, (const broadcast_json_field[]){{"board", name}, {"id", id}, {"url", url}}, 3);
+    broadcast_json_fields(b, (const broadcast_json_field[]){{"board", name}, {"board_id", id}, {"url", url}}, 3);
     broadcast_json_board(b, size, grid, s->move_number);
     gs_buf_printf(b, ",\"to_move\":\"%s\",\"captures\":{\"B\":%d,\"W\":%d},\"warnings\":{\"B\":%d,\"W\":%d},\"komi\":%g,",
-                  broadcast_color_name(s->to_move), s->captures_black, s->captures_white, warn_b, warn_w,
-                  isfinite(s->komi) ? s->komi : 0.0);
+                  broadcast_color_name(s->to_move), s->captures_black, s->captures_white, s->warnings_black,
+                  s->warnings_white, isfinite(s->komi) ? s->komi : 0.0);
     bool has_last = s->last_color == GS_BLACK || s->last_color == GS_WHITE;
     char pt[3];
     broadcast_point_text(s->last_point, size, s->last_pass, pt);
     broadcast_json_last(b, has_last ? broadcast_color_name(s->last_color) : NULL, pt, !pt[0], &s->last_move_unix_ms);
-    broadcast_json_fields(b, (const broadcast_json_field[]){{"black", s->black}, {"white", s->white},
-                                                            {"result", s->result},
-                                                            {"status", s->status[0] ? s->status : "playing"}}, 4);
+    broadcast_json_players(b, s->black, s->black_rank, s->white, s->white_rank);
+    gs_buf_puts(b, ",");
+    broadcast_json_fields(b, (const broadcast_json_field[]){{"event", s->event}, {"round", s->round},
+                                                            {"table", s->table}, {"result", s->result},
+                                                            {"status", s->status[0] ? s->status : "playing"}}, 5);
     gs_buf_printf(b, ",\"server_unix_ms\":%lld}", (long long)gs_wall_ms());
+}
+
+void broadcast_json_players(gs_buf *b, const char *black, const char *black_rank, const char *white,
+                            const char *white_rank)
+{
+    gs_buf_puts(b, "\"players\":{\"B\":{");
+    broadcast_json_fields(b, (const broadcast_json_field[]){{"name", black}, {"rank", black_rank}}, 2);
+    gs_buf_puts(b, "},\"W\":{");
+    broadcast_json_fields(b, (const broadcast_json_field[]){{"name", white}, {"rank", white_rank}}, 2);
+    gs_buf_puts(b, "}}");
 }
 
 void broadcast_waiting_json(gs_buf *b, const char *name, const char *id, const char *url)
@@ -83,7 +95,7 @@ void broadcast_waiting_json(gs_buf *b, const char *name, const char *id, const c
     broadcast_state s;
     broadcast_state_init(&s, 19);
     snprintf(s.status, sizeof s.status, "waiting");
-    broadcast_state_json(b, &s, name, id, url, 0, 0);
+    broadcast_state_json(b, &s, name, id, url);
 }
 
 void broadcast_move_json(gs_buf *b, const broadcast_state *s)
@@ -120,7 +132,7 @@ void broadcast_event_json(gs_buf *pub, gs_buf *detail, int id, const broadcast_e
     int size = ev->before ? ev->before->size : ev->after ? ev->after->size : GS_MAX_SIZE;
     gs_buf_printf(pub, "{\"type\":\"event\",\"id\":%d,", id);
     broadcast_json_fields(pub, (const broadcast_json_field[]){{"code", ev->code ? ev->code : "note"},
-                                                              {"message", ev->message ? ev->message : ""}}, 2);
+                                                              {"text", ev->message ? ev->message : ""}}, 2);
     gs_buf_printf(pub, ",\"color\":\"%s\",\"move_number\":%d,\"points\":", broadcast_color_name(ev->color),
                   ev->move_number);
     event_points_json(pub, ev, size);

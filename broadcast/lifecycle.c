@@ -5,10 +5,10 @@
  * announce.c; broadcast_internal.h holds the struct they share. */
 #include "broadcast/broadcast_internal.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 int broadcast_board_port(const broadcast_board *sb) { return sb ? broadcast_httpd_port(sb->httpd) : 0; }
@@ -22,6 +22,9 @@ void broadcast_board_stats(broadcast_board *sb, broadcast_stats *out)
     pthread_mutex_lock(&sb->mu);
     *out = sb->stats;
     pthread_mutex_unlock(&sb->mu);
+    long late, crowded;
+    broadcast_httpd_dropped(sb->httpd, &late, &crowded);
+    out->dropped = late + crowded;
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -40,22 +43,6 @@ static void board_set_names(broadcast_board *sb, const broadcast_config *cfg)
         sb->id[n++] = ok ? ch : '-';
     }
     sb->id[n] = '\0';
-}
-
-/* The given referee token (8 to 64 characters), or 128 random bits. */
-static gs_status board_set_token(broadcast_board *sb, const broadcast_config *cfg, gs_error *err)
-{
-    if (cfg->token && *cfg->token) {
-        if (strlen(cfg->token) >= sizeof sb->token || strlen(cfg->token) < 8)
-            return gs_error_set(err, GS_ERR_USAGE, "the referee token must have 8 to 64 characters");
-        snprintf(sb->token, sizeof sb->token, "%s", cfg->token);
-        return GS_OK;
-    }
-    uint8_t rnd[16];
-    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
-        return gs_error_set(err, GS_ERR_IO, "no random bytes for the referee token");
-    for (int i = 0; i < 16; i++) snprintf(sb->token + 2 * i, 3, "%02x", rnd[i]);
-    return GS_OK;
 }
 
 /* The address viewers use: public_url, or http://ADDR:PORT of the server
@@ -90,17 +77,21 @@ static gs_status board_open_mqtt(broadcast_board *sb, const char *hostport, gs_e
     return GS_OK;
 }
 
-/* Keeps the hall's address (trailing '/' dropped) and starts announcing. */
-static gs_status board_start_announcer(broadcast_board *sb, const char *announce, gs_error *err)
+/* Keeps the hall's address (trailing '/' dropped) and its token; checked
+ * before anything starts, so a wrong address leaves no trace (not even a
+ * retained MQTT state of a board that never ran). */
+static gs_status board_set_announce(broadcast_board *sb, const broadcast_config *cfg, gs_error *err)
 {
-    snprintf(sb->announce_url, sizeof sb->announce_url, "%s", announce);
+    if (!cfg->announce || !*cfg->announce) return GS_OK;
+    snprintf(sb->announce_url, sizeof sb->announce_url, "%s", cfg->announce);
     size_t l = strlen(sb->announce_url);
     while (l && sb->announce_url[l - 1] == '/') sb->announce_url[--l] = '\0';
-    if (strncmp(sb->announce_url, "http://", 7))
-        return gs_error_set(err, GS_ERR_USAGE, "%s: the hall address must start with http://", announce);
-    /* without the thread the board works, it is only not announced */
-    sb->has_announcer = broadcast_board_announcer_start(sb);
-    return GS_OK;
+    char host[128];
+    if (!broadcast_url_host(sb->announce_url, host, sizeof host) || strlen(cfg->announce) >= sizeof sb->announce_url)
+        return gs_error_set(err, GS_ERR_USAGE, "%s: the hall address is http://HOST:PORT", cfg->announce);
+    if (!cfg->announce_token || !*cfg->announce_token)
+        return gs_error_set(err, GS_ERR_USAGE, "announcing to the hall needs its token (goscribe hall prints it)");
+    return broadcast_token_init(sb->announce_token, sizeof sb->announce_token, cfg->announce_token, "hall", err);
 }
 
 /* The object with its lock; NULL when out of memory. */
@@ -108,16 +99,30 @@ static broadcast_board *board_new(void)
 {
     broadcast_board *sb = calloc(1, sizeof *sb);
     if (!sb) return NULL;
-    if (pthread_mutex_init(&sb->mu, NULL)) {
-        free(sb);
-        return NULL;
-    }
-    if (pthread_cond_init(&sb->cv, NULL)) {
-        pthread_mutex_destroy(&sb->mu);
+    if (!broadcast_sync_init(&sb->mu, &sb->cv)) {
         free(sb);
         return NULL;
     }
     return sb;
+}
+
+/* The HTTP server of the board: its limits, and the names its Host header
+ * may carry (allow_hosts and the host of public_url). */
+static gs_status board_listen(broadcast_board *sb, const broadcast_config *cfg, gs_error *err)
+{
+    if (cfg->nallow_hosts > 15) return gs_error_set(err, GS_ERR_USAGE, "more than 15 names to allow");
+    const char *hosts[16];
+    int n = 0;
+    for (int i = 0; i < cfg->nallow_hosts; i++) hosts[n++] = cfg->allow_hosts[i];
+    char pub[128];
+    struct in_addr lit;
+    if (broadcast_url_host(cfg->public_url, pub, sizeof pub) && pub[0] != '[' && inet_pton(AF_INET, pub, &lit) != 1)
+        hosts[n++] = pub;
+    broadcast_httpd_opts o = {cfg->bind_addr, cfg->port, cfg->max_viewers > 0 ? cfg->max_viewers : 512,
+                              cfg->max_per_client > 0 ? cfg->max_per_client : 64,
+                              cfg->request_ms > 0 ? cfg->request_ms : 10000, hosts, n};
+    sb->httpd = broadcast_httpd_start(&o, broadcast_board_handler, sb, err);
+    return sb->httpd ? GS_OK : GS_ERR_IO;  /* err says why */
 }
 
 broadcast_board *broadcast_board_start(const broadcast_config *cfg, gs_error *err)
@@ -133,15 +138,15 @@ broadcast_board *broadcast_board_start(const broadcast_config *cfg, gs_error *er
         return NULL;
     }
     board_set_names(sb, cfg);
-    if (board_set_token(sb, cfg, err) != GS_OK) goto fail;
-    sb->httpd = broadcast_httpd_start(cfg->bind_addr, cfg->port, cfg->max_viewers > 0 ? cfg->max_viewers : 512,
-                                      broadcast_board_handler, sb, err);
-    if (!sb->httpd) goto fail;
+    if (broadcast_token_init(sb->token, sizeof sb->token, cfg->token, "referee", err) != GS_OK) goto fail;
+    if (board_set_announce(sb, cfg, err) != GS_OK) goto fail;
+    if (board_listen(sb, cfg, err) != GS_OK) goto fail;
     board_set_url(sb, cfg);
     snprintf(sb->topic_state, sizeof sb->topic_state, "goscribe/%s/state", sb->id);
     snprintf(sb->topic_events, sizeof sb->topic_events, "goscribe/%s/events", sb->id);
     if (cfg->mqtt && *cfg->mqtt && board_open_mqtt(sb, cfg->mqtt, err) != GS_OK) goto fail;
-    if (cfg->announce && *cfg->announce && board_start_announcer(sb, cfg->announce, err) != GS_OK) goto fail;
+    /* without the thread the board works, it is only not announced */
+    if (sb->announce_url[0]) sb->has_announcer = broadcast_board_announcer_start(sb);
     return sb;
 fail:
     broadcast_board_stop(sb);
@@ -151,10 +156,7 @@ fail:
 void broadcast_board_stop(broadcast_board *sb)
 {
     if (!sb) return;
-    pthread_mutex_lock(&sb->mu);
-    sb->stopping = true;
-    pthread_cond_broadcast(&sb->cv);
-    pthread_mutex_unlock(&sb->mu);
+    broadcast_sync_stop(&sb->mu, &sb->cv, &sb->stopping);
     if (sb->has_announcer) pthread_join(sb->announcer, NULL);  /* joinable, joined once: cannot fail */
     broadcast_httpd_stop(sb->httpd);
     broadcast_mqtt_close(sb->mqtt);
@@ -169,7 +171,6 @@ void broadcast_board_stop(broadcast_board *sb)
     gs_image_destroy(sb->raw);
     free(sb->jpg);
     free(sb->sgf);
-    pthread_cond_destroy(&sb->cv);
-    pthread_mutex_destroy(&sb->mu);
+    broadcast_sync_destroy(&sb->mu, &sb->cv);
     free(sb);
 }

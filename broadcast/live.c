@@ -19,11 +19,8 @@ typedef struct live_event {
 struct broadcast_live {
     broadcast_board *sb;
     char black[64], white[64]; /* player names ("" = none) */
+    char black_rank[16], white_rank[16], event[64], round[32], table[32];
     double komi;
-    gs_color last_color;       /* last move published */
-    gs_point last_point;
-    bool last_pass;
-    int64_t last_move_ms;
     live_event *ev;            /* every event published */
     size_t n_ev, cap_ev;
     broadcast_ruling ruling;   /* the last ruling handed to the recorder */
@@ -38,11 +35,16 @@ broadcast_live *broadcast_live_create(broadcast_board *sb, const record_options 
         return NULL;
     }
     L->sb = sb;
-    if (ro && ro->black) snprintf(L->black, sizeof L->black, "%s", ro->black);
-    if (ro && ro->white) snprintf(L->white, sizeof L->white, "%s", ro->white);
+#define COPY(field) snprintf(L->field, sizeof L->field, "%s", ro && ro->field ? ro->field : "")
+    COPY(black);
+    COPY(white);
+    COPY(black_rank);
+    COPY(white_rank);
+    COPY(event);
+    COPY(round);
+    COPY(table);
+#undef COPY
     L->komi = ro && ro->has_komi ? ro->komi : 7.5;
-    L->last_color = GS_EMPTY;
-    L->last_point = (gs_point){-1, -1};
     return L;
 }
 
@@ -53,6 +55,9 @@ void broadcast_live_destroy(broadcast_live *L)
     free(L);
 }
 
+/* The state viewers see, all of it from the record: the board, the side
+ * to move (none once the game is over), captures and warnings over the
+ * whole game, the last move with its time of play. */
 static void live_state(const broadcast_live *L, const record *rec, broadcast_state *s)
 {
     gs_position pos;
@@ -60,13 +65,28 @@ static void live_state(const broadcast_live *L, const record *rec, broadcast_sta
     broadcast_state_init(s, pos.size);
     s->pos = pos;
     s->move_number = record_move_count(rec);
-    s->to_move = record_to_move(rec);
-    s->last_color = L->last_color;
-    s->last_point = L->last_point;
-    s->last_pass = L->last_pass;
-    s->last_move_unix_ms = L->last_move_ms;
+    s->to_move = record_ended(rec) ? GS_EMPTY : record_to_move(rec);
+    s->captures_black = record_captures(rec, GS_BLACK);
+    s->captures_white = record_captures(rec, GS_WHITE);
+    s->warnings_black = record_warnings(rec, GS_BLACK);
+    s->warnings_white = record_warnings(rec, GS_WHITE);
+    gs_move m;
+    int64_t when = 0;
+    s->last_color = GS_EMPTY;
+    s->last_point = (gs_point){-1, -1};
+    if (record_last_move(rec, &m, &when)) {
+        s->last_color = m.color;
+        s->last_point = m.pt;
+        s->last_pass = m.pass;
+        s->last_move_unix_ms = when > 0 ? when : 0;
+    }
     snprintf(s->black, sizeof s->black, "%s", L->black);
     snprintf(s->white, sizeof s->white, "%s", L->white);
+    snprintf(s->black_rank, sizeof s->black_rank, "%s", L->black_rank);
+    snprintf(s->white_rank, sizeof s->white_rank, "%s", L->white_rank);
+    snprintf(s->event, sizeof s->event, "%s", L->event);
+    snprintf(s->round, sizeof s->round, "%s", L->round);
+    snprintf(s->table, sizeof s->table, "%s", L->table);
     snprintf(s->result, sizeof s->result, "%s", record_result(rec));
     snprintf(s->status, sizeof s->status, "%s",
              !record_started(rec) ? "waiting" : record_ended(rec) ? "ended" : "playing");
@@ -84,13 +104,13 @@ static void live_frame(void *user, const gs_image *frame, const vision_grid *gri
 static void live_move(void *user, const record *rec, const record_event *e)
 {
     broadcast_live *L = user;
-    L->last_color = e->color;
-    L->last_point = e->point;
-    L->last_pass = e->kind == RECORD_EV_PASS;
-    L->last_move_ms = gs_wall_ms();
     broadcast_state s;
     live_state(L, rec, &s);
+    /* several moves from one view: each is published as it came */
     s.move_number = e->move_number;
+    s.last_color = e->color;
+    s.last_point = e->point;
+    s.last_pass = e->kind == RECORD_EV_PASS;
     broadcast_board_publish_state(L->sb, &s);
 }
 
@@ -171,12 +191,20 @@ static bool live_poll_ruling(void *user, record_ruling *ru)
     return true;
 }
 
+/* The recording is over: the console's rulings are refused from now on. */
+static void live_closing(void *user, const char *why)
+{
+    broadcast_live *L = user;
+    broadcast_board_close_rulings(L->sb, why);
+}
+
 static const record_hooks live_hooks = {
     .frame = live_frame,
     .move = live_move,
     .event = live_event_hook,
     .changed = live_changed,
     .poll_ruling = live_poll_ruling,
+    .closing = live_closing,
 };
 
 const record_hooks *broadcast_live_hooks(void) { return &live_hooks; }

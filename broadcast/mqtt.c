@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Time to look the broker up and reach it at start. */
+#define MQTT_REACH_MS 3000
+
 #if defined(__has_include)
 #if __has_include(<mosquitto.h>)
 #include <mosquitto.h>
@@ -72,10 +75,17 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
                             broadcast_mqtt_cb cb, void *ctx, gs_error *err)
 {
-    char host[256];
+    char host[256], addr[64], why[300];
     int port;
     if (broadcast_split_hostport(hostport, "127.0.0.1", host, sizeof host, &port) || port == 0) {
         gs_error_set(err, GS_ERR_USAGE, "%s: expected HOST:PORT of an MQTT broker", hostport ? hostport : "");
+        return NULL;
+    }
+    /* libmosquitto's own connect waits on the name lookup and on a broker
+     * that never answers as long as the system does (minutes): first a
+     * bounded look, then its connect to the address that answered */
+    if (broadcast_tcp_reach(host, port, MQTT_REACH_MS, addr, sizeof addr, why, sizeof why)) {
+        gs_error_set(err, GS_ERR_IO, "cannot reach the MQTT broker: %s", why);
         return NULL;
     }
     broadcast_mqtt *m = calloc(1, sizeof *m);
@@ -115,7 +125,7 @@ broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id,
     m->message_cb_set(m->mosq, on_message);
     m->connect_cb_set(m->mosq, on_connect);
     m->reconnect_delay_set(m->mosq, 1, 10, true);  /* fails only on bad arguments, these are good */
-    int rc = m->connect(m->mosq, host, port, 30);
+    int rc = m->connect(m->mosq, addr, port, 30);
     if (rc) {
         gs_error_set(err, GS_ERR_IO, "%s: cannot reach the MQTT broker: %s", hostport, m->strerror(rc));
         broadcast_mqtt_close(m);

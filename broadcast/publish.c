@@ -4,6 +4,7 @@
  * queued (libmosquitto sends from its own thread). */
 #include "broadcast/broadcast_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,7 +51,10 @@ static bool state_equal(const broadcast_state *a, const broadcast_state *b)
            a->last_color == b->last_color && a->last_point.x == b->last_point.x &&
            a->last_point.y == b->last_point.y && a->last_pass == b->last_pass &&
            a->last_move_unix_ms == b->last_move_unix_ms && !strcmp(a->black, b->black) &&
-           !strcmp(a->white, b->white) && !strcmp(a->result, b->result) &&
+           !strcmp(a->white, b->white) && !strcmp(a->black_rank, b->black_rank) &&
+           !strcmp(a->white_rank, b->white_rank) && !strcmp(a->event, b->event) && !strcmp(a->round, b->round) &&
+           !strcmp(a->table, b->table) && a->warnings_black == b->warnings_black &&
+           a->warnings_white == b->warnings_white && !strcmp(a->result, b->result) &&
            !strcmp(a->status, b->status) && a->komi == b->komi;
 }
 
@@ -59,17 +63,18 @@ void broadcast_board_publish_state(broadcast_board *sb, const broadcast_state *i
     if (!sb || !in || in->pos.size < 5 || in->pos.size > GS_MAX_SIZE) return;
     broadcast_state s = *in;
     s.black[sizeof s.black - 1] = s.white[sizeof s.white - 1] = '\0';
+    s.black_rank[sizeof s.black_rank - 1] = s.white_rank[sizeof s.white_rank - 1] = '\0';
+    s.event[sizeof s.event - 1] = s.round[sizeof s.round - 1] = s.table[sizeof s.table - 1] = '\0';
     s.result[sizeof s.result - 1] = s.status[sizeof s.status - 1] = '\0';
     pthread_mutex_lock(&sb->mu);
     bool same = sb->has_state && state_equal(&sb->state, &s);
     broadcast_state prev = sb->state;
     bool had = sb->has_state;
-    int wb = sb->warnings[GS_BLACK], ww = sb->warnings[GS_WHITE];
     pthread_mutex_unlock(&sb->mu);
     if (same) return;
 
     gs_buf st = {0}, mv = {0};
-    broadcast_state_json(&st, &s, sb->name, sb->id, sb->url, wb, ww);
+    broadcast_state_json(&st, &s, sb->name, sb->id, sb->url);
     bool new_move = (s.last_color == GS_BLACK || s.last_color == GS_WHITE) &&
                     (!had || s.move_number != prev.move_number || s.last_move_unix_ms != prev.last_move_unix_ms);
     if (new_move) broadcast_move_json(&mv, &s);
@@ -174,4 +179,12 @@ bool broadcast_board_poll_ruling(broadcast_board *sb, broadcast_ruling *out)
     }
     pthread_mutex_unlock(&sb->mu);
     return got;
+}
+
+void broadcast_board_close_rulings(broadcast_board *sb, const char *why)
+{
+    if (!sb) return;
+    pthread_mutex_lock(&sb->mu);
+    snprintf(sb->rulings_closed, sizeof sb->rulings_closed, "%s", why && *why ? why : "rulings are closed");
+    pthread_mutex_unlock(&sb->mu);
 }

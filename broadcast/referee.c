@@ -1,5 +1,5 @@
-/* broadcast/referee.c: the referee's API of one board: the token check,
- * the list of flagged events and POST /api/ruling, which validates a
+/* broadcast/referee.c: the referee's API of one board (behind the token,
+ * see handlers.c): the list of flagged events and POST /api/ruling, which validates a
  * ruling, queues it for the recorder (broadcast_board_poll_ruling) and
  * tells the viewers. */
 #include "broadcast/broadcast_internal.h"
@@ -7,25 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Constant-time comparison so the token cannot be guessed byte by byte. */
-static bool token_equal(const broadcast_board *sb, const char *given)
-{
-    if (!given) return false;
-    size_t a = strlen(sb->token), b = strlen(given);
-    unsigned diff = (unsigned)(a ^ b);
-    for (size_t i = 0; i < a; i++) diff |= (unsigned)(sb->token[i] ^ (i < b ? given[i] : 0));
-    return diff == 0;
-}
-
-bool broadcast_board_token_ok(const broadcast_board *sb, const broadcast_req *req)
-{
-    const char *auth = broadcast_req_header(req, "Authorization");
-    if (auth && !strncmp(auth, "Bearer ", 7)) return token_equal(sb, auth + 7);
-    const char *x = broadcast_req_header(req, "X-Goscribe-Token");
-    if (x) return token_equal(sb, x);
-    return token_equal(sb, broadcast_req_query(req, "token"));
-}
 
 void broadcast_board_answer_event_list(broadcast_board *sb, broadcast_resp *resp)
 {
@@ -38,7 +19,10 @@ void broadcast_board_answer_event_list(broadcast_board *sb, broadcast_resp *resp
         broadcast_kept_event *e = &sb->events[id % BROADCAST_EVENTS_KEPT];
         if (e->id != id || !e->detail) continue;
         if (any) gs_buf_puts(&b, ",");
-        gs_buf_printf(&b, "{\"ruled\":%s,\"event\":%s}", e->ruled ? "true" : "false", e->detail);
+        /* the event's own object with its ruled mark added before its
+         * closing brace */
+        gs_buf_add(&b, e->detail, strlen(e->detail) - 1);
+        gs_buf_printf(&b, ",\"ruled\":%s%c", e->ruled ? "true" : "false", '}');
         any = true;
     }
     gs_buf_printf(&b, "],\"warnings\":{\"B\":%d,\"W\":%d}}", sb->warnings[GS_BLACK], sb->warnings[GS_WHITE]);
@@ -61,21 +45,37 @@ static const char *ruling_points(const gs_json *pts, broadcast_ruling *r)
     return NULL;
 }
 
+/* A key the console does not send is refused rather than ignored: a client
+ * still using an old name ("event") would otherwise see its ruling applied
+ * to no event at all. */
+static const char *ruling_unknown_key(const gs_json *j)
+{
+    static const char *const known[] = {"ruling", "event_id", "color", "warning", "points", "note"};
+    for (int i = 0; i < j->n; i++) {
+        bool ok = false;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) ok = ok || !strcmp(j->keys[i], known[k]);
+        if (!ok) return "unknown key in the ruling (known: ruling, event_id, color, warning, points, note)";
+    }
+    return NULL;
+}
+
 /* Reads the posted ruling into r (zeroed first): the message of the first
  * thing wrong with it, or NULL. */
 static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
 {
     memset(r, 0, sizeof *r);
-    const gs_json *ev = gs_json_get(j, "event");
+    const gs_json *ev = gs_json_get(j, "event_id");
     const gs_json *col = gs_json_get(j, "color");
     const gs_json *warn = gs_json_get(j, "warning");
     const gs_json *pts = gs_json_get(j, "points");
     const gs_json *note = gs_json_get(j, "note");
     if (j->type != GS_JSON_OBJ) return "a JSON object is expected";
+    const char *unknown = ruling_unknown_key(j);
+    if (unknown) return unknown;
     if (!record_ruling_parse_kind(gs_json_get_str(j, "ruling", NULL), &r->kind))
         return "\"ruling\" must be one of void, restore, remove_dead, warn, accept, pass, end, resign";
     if (ev && (ev->type != GS_JSON_NUM || ev->num < 0 || ev->num > 1e9 || ev->num != (int)ev->num))
-        return "\"event\" must be an event id";
+        return "\"event_id\" must be an event id";
     if (col && (col->type != GS_JSON_STR || (strcmp(col->str, "B") && strcmp(col->str, "W"))))
         return "\"color\" must be \"B\" or \"W\"";
     if (warn && warn->type != GS_JSON_BOOL) return "\"warning\" must be true or false";
@@ -95,6 +95,10 @@ static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
  * held).  The message and *status of a refusal, or NULL. */
 static const char *ruling_queue_locked(broadcast_board *sb, broadcast_ruling *r, int *status)
 {
+    if (sb->rulings_closed[0]) {
+        *status = 409;
+        return sb->rulings_closed;
+    }
     broadcast_kept_event *e = r->event_id ? &sb->events[r->event_id % BROADCAST_EVENTS_KEPT] : NULL;
     if (e && e->id != r->event_id) {
         *status = 404;
@@ -160,7 +164,7 @@ void broadcast_board_answer_ruling(broadcast_board *sb, const broadcast_req *req
     msg = ruling_queue_locked(sb, &r, &status);
     if (!msg) {
         for_mqtt = ruling_tell_locked(sb, &r);
-        gs_buf_printf(&b, "{\"ok\":true,\"ruling\":%d,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\"}\n",
+        gs_buf_printf(&b, "{\"ok\":true,\"id\":%d,\"warnings\":{\"B\":%d,\"W\":%d},\"loser\":\"%s\"}\n",
                       r.id, r.warnings_black, r.warnings_white, broadcast_color_name(r.loser));
     }
     pthread_mutex_unlock(&sb->mu);

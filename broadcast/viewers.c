@@ -10,7 +10,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef struct viewer {
     broadcast_board *sb;
@@ -70,10 +69,8 @@ static long viewer_read(void *cls, char *buf, size_t max)
         if (v->out.p) v->out.p[0] = '\0';
         pthread_mutex_lock(&sb->mu);
         while (!sb->stopping && !viewer_fill_locked(v)) {
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);  /* cannot fail for CLOCK_REALTIME */
-            ts.tv_sec += 10;
-            if (pthread_cond_timedwait(&sb->cv, &sb->mu, &ts)) {
+            struct timespec until = broadcast_deadline_in(10000);
+            if (!broadcast_cond_wait(&sb->cv, &sb->mu, &until)) {
                 gs_buf_puts(&v->out, ":\n\n"); /* keep-alive comment */
                 break;
             }

@@ -54,6 +54,7 @@ static capture_result folder_read(capture_source *s, const gs_image **frame, cap
     gs_error err = {0};
     gs_image_destroy(f->frame);
     f->frame = cvshim_image_load_max(path, f->max_pixels, &err);
+    if (f->frame) info->unix_ms = capture_photo_time_ms(path);
     free(path);
     if (!f->frame) {
         /* one broken photo does not end the game: report and go on */
@@ -114,6 +115,8 @@ static capture_source *folder_open(const char *dir, const capture_options *opt, 
     capture_source *s = capture_new(CAPTURE_FOLDER, &folder_ops, f);
     if (!s) goto nomem;
     s->frame_count = f->n;
+    snprintf(s->clock_note, sizeof s->clock_note,
+             "times of play from each photo's EXIF DateTimeOriginal, else its file time");
     return s;
 nomem:
     if (d) (void)closedir(d);

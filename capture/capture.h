@@ -64,6 +64,11 @@ typedef struct capture_info {
                           that could not be read.  capture_last_error then
                           says which frames and when */
     double skipped_t_ms; /* the time of the first of them */
+    int64_t unix_ms;   /* when the frame was taken, Unix ms by the source's
+                          own clock, -1 when unknown: a camera's capture
+                          timestamp as wall clock; a video's start
+                          (capture_clock_note) + its position; a photo's
+                          EXIF DateTimeOriginal, else its file time */
 } capture_info;
 
 /* Options for opening; zero means "backend default". */
@@ -112,6 +117,10 @@ capture_result capture_read(capture_source *s, const gs_image **frame, capture_i
 const char *capture_last_error(const capture_source *s);
 
 capture_kind capture_get_kind(const capture_source *s);
+/* Where the source's frame times (capture_info.unix_ms) come from, in a few
+ * words ("the video's creation_time 2026-05-01T14:03:00Z", "the file's
+ * modification time minus its duration", ...); "" when it has none. */
+const char *capture_clock_note(const capture_source *s);
 /* Nominal frame rate (0 when unknown, e.g. photo folders). */
 double capture_fps(const capture_source *s);
 /* Number of frames when known (folder, list, video container), else -1. */

@@ -22,7 +22,15 @@ struct capture_source {
     long frame_count;
     long skipped;           /* frames a video backend skipped (broken) */
     char last_error[320];
+    char clock_note[160];   /* capture_clock_note */
 };
+
+/* clock.c: the time of play a file gives (Unix ms, -1 unknown).  A video's
+ * start: its container's creation_time (MP4/MOV mvhd) when present, else
+ * its file time minus its duration (frames / fps); note says which.  A
+ * photo: EXIF DateTimeOriginal (as local time), else its file time. */
+int64_t capture_video_start_ms(const char *path, double duration_ms, char *note, size_t notelen);
+int64_t capture_photo_time_ms(const char *path);
 
 /* source.c: a new source over impl (NULL on no memory), and its last error. */
 capture_source *capture_new(capture_kind kind, const capture_ops *ops, void *impl);

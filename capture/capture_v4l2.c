@@ -174,11 +174,19 @@ static int cam_start(cam_impl *c, char *msg, size_t msglen)
 }
 
 /* A buffer's capture time, from the source's first frame (the same clock
- * after a reopen: an unplugged camera's gap shows); never back in time. */
-static double frame_time(cam_impl *c, const struct v4l2_buffer *b)
+ * after a reopen: an unplugged camera's gap shows), never back in time;
+ * and as wall clock. */
+static void frame_time(cam_impl *c, const struct v4l2_buffer *b, capture_info *info)
 {
     double ts = (double)b->timestamp.tv_sec * 1000.0 + (double)b->timestamp.tv_usec / 1000.0;
-    if (!(ts > 0)) ts = gs_now_ms(); /* a driver without timestamps: the same monotonic clock */
+    bool mono = (b->flags & V4L2_BUF_FLAG_TIMESTAMP_MASK) == V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
+    if (!(ts > 0)) {
+        ts = gs_now_ms(); /* a driver without timestamps: the same monotonic clock */
+        mono = true;
+    }
+    /* the wall clock when the frame was captured: the buffer's time is on
+     * the monotonic clock, this long ago */
+    info->unix_ms = mono ? gs_wall_ms() - (int64_t)(gs_now_ms() - ts + 0.5) : gs_wall_ms();
     if (!c->have_base) {
         c->t_base = ts;
         c->have_base = true;
@@ -190,7 +198,7 @@ static double frame_time(cam_impl *c, const struct v4l2_buffer *b)
         t = c->last_t + 1;
     }
     c->last_t = t;
-    return t;
+    info->t_ms = t;
 }
 
 static void sleep_ms(int ms)
@@ -256,7 +264,7 @@ static capture_result cam_read(capture_source *s, const gs_image **frame, captur
             if (off + row > have) break; /* a short frame: its last rows stay as they were */
             memcpy(c->frame->buf + (size_t)y * (size_t)c->frame->stride, src + off, row);
         }
-        info->t_ms = frame_time(c, &b);
+        frame_time(c, &b, info);
         /* A buffer that cannot be queued again is one buffer fewer; when
          * none is left the reads time out and the camera is reopened. */
         (void)xioctl(c->fd, VIDIOC_QBUF, &b);
@@ -308,6 +316,7 @@ capture_source *capture_open_camera(const char *dev, const capture_options *opt,
         return NULL;
     }
     s->fps = c->opt.fps;
+    snprintf(s->clock_note, sizeof s->clock_note, "times of play from the camera's capture timestamps (wall clock)");
     return s;
 }
 

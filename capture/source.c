@@ -37,6 +37,7 @@ capture_result capture_read(capture_source *s, const gs_image **frame, capture_i
     if (!info) info = &tmp;
     memset(info, 0, sizeof *info);
     info->index = s->next_index;
+    info->unix_ms = -1;
     *frame = NULL;
     capture_result r = s->ops->read(s, frame, info);
     if (r == CAPTURE_FRAME) s->next_index++;
@@ -46,6 +47,7 @@ capture_result capture_read(capture_source *s, const gs_image **frame, capture_i
 
 const char *capture_last_error(const capture_source *s) { return s ? s->last_error : "no source"; }
 capture_kind capture_get_kind(const capture_source *s) { return s->kind; }
+const char *capture_clock_note(const capture_source *s) { return s ? s->clock_note : ""; }
 double capture_fps(const capture_source *s) { return s->fps; }
 long capture_frame_count(const capture_source *s) { return s->frame_count; }
 long capture_skipped_count(const capture_source *s) { return s ? s->skipped : 0; }

@@ -37,6 +37,7 @@ typedef struct video_impl {
     bool have_first;     /* the first frame, decoded at open, not yet returned */
     double first_t;
     long first_skipped;  /* broken frames before it */
+    int64_t start_ms;    /* time of play of position 0, -1 unknown */
     bool ended;
 } video_impl;
 
@@ -148,6 +149,7 @@ static capture_result video_read(capture_source *s, const gs_image **frame, capt
     if (skipped > 0) report_gap(s, v, skipped, t, info);
     v->last_t = t;
     info->t_ms = t;
+    info->unix_ms = v->start_ms >= 0 ? v->start_ms + (int64_t)(t + 0.5) : -1;
     *frame = v->frame;
     return CAPTURE_FRAME;
 }
@@ -232,6 +234,8 @@ capture_source *capture_video_open(const char *path, const capture_options *opt,
         capture_close(s);
         return NULL;
     }
+    double duration = v->fps > 0 && v->total > 0 ? (double)v->total * 1000.0 / v->fps : -1;
+    v->start_ms = capture_video_start_ms(path, duration, s->clock_note, sizeof s->clock_note);
     return s;
 }
 

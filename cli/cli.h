@@ -37,6 +37,17 @@ int cmd_render(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_hall(int argc, char **argv);
+int cmd_gtp(int argc, char **argv);
+
+/* `record`'s recording options (all but the live broadcast and --final)
+ * for another command that runs the recording loop (`gtp`): argv[0] is
+ * that command, then SOURCE, -o GAME.sgf and the options of `goscribe
+ * record --help`.  Fills *run (the recorder writing event lines to stdout,
+ * the tracker, the grid) and opens *src (the caller closes it); returns -1,
+ * or else the exit code after saying why in one line. */
+struct record_run_options;
+struct capture_source;
+int cli_record_prepare(int argc, char **argv, struct record_run_options *run, struct capture_source **src);
 
 /* `goscribe bench MODE`: each mode lives in cli/bench_MODE.c. */
 int bench_rules(int argc, char **argv);

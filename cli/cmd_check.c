@@ -17,7 +17,8 @@ static void help(FILE *f)
             "  superko), lists every illegal move (number, colour, point, rule), and counts\n"
             "  the final position by area: stones inside the other side's TB/TW marks of\n"
             "  the last node are dead; without marks every stone is alive.\n"
-            "  --json      one JSON object: result, black, white, dame, komi, illegal, events...\n"
+            "  --json      one JSON object (README, \"JSON\"): result, area, stones, territory,\n"
+            "              dead, dame, komi, warnings, illegal, events, rulings...\n"
             "  --komi K    komi in points (SGF KM; 7.5 = 3 3/4 stones). Default: the file's KM,\n"
             "              else 7.5\n"
             "  --cycles    forbid (default): any repetition is illegal; flag: long cycles\n"
@@ -26,26 +27,48 @@ static void help(FILE *f)
             "      2 the file holds no game or an unsupported board\n");
 }
 
-static void json_issue(const rules_replay_issue *e, int size, bool illegal)
+/* One finding of the replay: an illegal move (with its rule) or a note. */
+static void json_issue(gs_buf *b, const rules_replay_issue *e, int size, bool illegal)
 {
-    char sgf[3], h[8];
-    rules_point_sgf(e->move.pt, sgf);
-    rules_point_human(e->move.pt, size, h);
-    printf("{\"move\":%d,\"color\":\"%s\",\"point\":", e->move_number, e->move.color == GS_BLACK ? "B" : "W");
-    gs_json_write_string(stdout, e->move.pass ? "" : sgf);
-    printf(",\"coord\":");
-    gs_json_write_string(stdout, e->move.pass ? "pass" : h);
+    gs_buf_printf(b, "{\"move_number\":%d,\"color\":\"%s\"", e->move_number, record_json_color(e->move.color));
+    record_json_point(b, e->move.pt, e->move.pass, size);
     if (illegal) {
-        printf(",\"rule\":");
-        gs_json_write_string(stdout, rules_legality_name(e->why));
+        gs_buf_puts(b, ",\"rule\":");
+        gs_json_str(b, rules_legality_name(e->why));
     }
-    printf(",\"type\":");
-    gs_json_write_string(stdout, rules_event_code(e->event));
-    printf(",\"article\":");
-    gs_json_write_string(stdout, e->article ? e->article : "");
-    printf(",\"text\":");
-    gs_json_write_string(stdout, e->text);
-    putchar('}');
+    gs_buf_puts(b, ",\"code\":");
+    gs_json_str(b, rules_event_code(e->event));
+    gs_buf_puts(b, ",\"article\":");
+    gs_json_str(b, e->article ? e->article : "");
+    gs_buf_puts(b, ",\"text\":");
+    gs_json_str(b, e->text);
+    gs_buf_puts(b, "}");
+}
+
+/* The events (GSEV) and the rulings (GSRL) the file records. */
+static void json_notes(gs_buf *b, const record_check_result *r)
+{
+    int n = r->nnotes < RECORD_MAX_NOTES ? r->nnotes : RECORD_MAX_NOTES;
+    for (int pass = 0; pass < 2; pass++) {
+        gs_buf_printf(b, ",\"%s\":[", pass ? "rulings" : "events");
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            const record_check_note *x = &r->notes[i];
+            if (x->ruling != (pass == 1)) continue;
+            gs_buf_printf(b, "%s{\"move_number\":%d,\"%s\":", k++ ? "," : "", x->move_number,
+                          x->ruling ? "ruling" : "code");
+            gs_json_str(b, x->code);
+            if (x->ruling) {
+                gs_buf_printf(b, ",\"color\":\"%s\",\"warning\":%s}", record_json_color(x->color),
+                              x->warned ? "true" : "false");
+            } else {
+                gs_buf_puts(b, ",\"detail\":");
+                gs_json_str(b, x->detail);
+                gs_buf_puts(b, "}");
+            }
+        }
+        gs_buf_puts(b, "]");
+    }
 }
 
 /* The command line: the library's options plus how to print. */
@@ -101,35 +124,38 @@ static int parse_args(int argc, char **argv, check_args *a)
 static void print_json(const char *path, const record_check_result *r)
 {
     const rules_replay_report *rep = &r->report;
-    const rules_count *c = &rep->count;
     int nil = rep->nillegal < RULES_REPLAY_MAX_ITEMS ? rep->nillegal : RULES_REPLAY_MAX_ITEMS;
     int nev = rep->nevents < RULES_REPLAY_MAX_ITEMS ? rep->nevents : RULES_REPLAY_MAX_ITEMS;
-    printf("{\"file\":");
-    gs_json_write_string(stdout, path);
-    printf(",\"size\":%d,\"moves\":%zu,\"komi\":%g,\"handicap\":%d", r->size, r->moves, r->komi, r->handicap);
-    printf(",\"result\":");
-    gs_json_write_string(stdout, c->sgf);
-    printf(",\"result_text\":");
-    gs_json_write_string(stdout, c->text);
-    printf(",\"black\":%g,\"white\":%g,\"dame\":%d", c->black, c->white, c->dame);
-    printf(",\"black_stones\":%d,\"white_stones\":%d,\"black_territory\":%d,\"white_territory\":%d",
-           c->black_stones, c->white_stones, c->black_territory, c->white_territory);
-    printf(",\"dead_black\":%d,\"dead_white\":%d,\"dead_from_marks\":%s", c->dead_black, c->dead_white,
-           rep->dead_from_marks ? "true" : "false");
-    printf(",\"margin_stones\":%g,\"recorded_result\":", c->margin_stones);
-    gs_json_write_string(stdout, r->recorded_result);
-    printf(",\"matches_record\":%s", r->recorded_numeric ? (r->matches_record ? "true" : "false") : "null");
-    printf(",\"illegal_count\":%d,\"illegal\":[", rep->nillegal);
+    gs_buf b = {0};
+    gs_buf_puts(&b, "{\"input\":");
+    gs_json_str(&b, path);
+    gs_buf_printf(&b, ",\"size\":%d,\"moves\":%zu,\"setup_nodes\":%d", r->size, r->moves, r->setup_steps);
+    record_json_count(&b, &rep->count, r->handicap >= 2 ? r->handicap : 0, r->warnings_black, r->warnings_white);
+    gs_buf_printf(&b, ",\"dead_from_marks\":%s", rep->dead_from_marks ? "true" : "false");
+    record_json_points(&b, "dead_points", &rep->final_position, r->dead, GS_EMPTY);
+    gs_buf_printf(&b, ",\"finished\":%s,\"not_finished\":", r->looks_finished ? "true" : "false");
+    gs_json_str(&b, r->not_finished);
+    gs_buf_puts(&b, ",\"recorded_result\":");
+    gs_json_str(&b, r->recorded_result);
+    gs_buf_printf(&b, ",\"matches_record\":%s", r->recorded_numeric ? (r->matches_record ? "true" : "false") : "null");
+    gs_buf_printf(&b, ",\"illegal_count\":%d,\"illegal\":[", rep->nillegal);
     for (int i = 0; i < nil; i++) {
-        if (i) putchar(',');
-        json_issue(&rep->illegal[i], r->size, true);
+        if (i) gs_buf_puts(&b, ",");
+        json_issue(&b, &rep->illegal[i], r->size, true);
     }
-    printf("],\"events\":[");
+    gs_buf_puts(&b, "],\"notes\":[");
     for (int i = 0; i < nev; i++) {
-        if (i) putchar(',');
-        json_issue(&rep->events[i], r->size, false);
+        if (i) gs_buf_puts(&b, ",");
+        json_issue(&b, &rep->events[i], r->size, false);
     }
-    printf("]}\n");
+    gs_buf_puts(&b, "]");
+    json_notes(&b, r);
+    gs_buf_puts(&b, ",\"text\":");
+    gs_json_str(&b, r->words);
+    gs_buf_puts(&b, "}\n");
+    if (gs_buf_ok(&b) && b.p) fputs(b.p, stdout);
+    else cli_error("check: out of memory for the JSON");
+    gs_buf_free(&b);
 }
 
 static void print_text(const char *path, const record_check_result *r)
@@ -144,6 +170,18 @@ static void print_text(const char *path, const record_check_result *r)
     else printf("illegal moves: %d\n", rep->nillegal);
     for (int i = 0; i < nil; i++) printf("  %s [%s]\n", rep->illegal[i].text, rep->illegal[i].article);
     for (int i = 0; i < nev; i++) printf("  note: %s [%s]\n", rep->events[i].text, rep->events[i].article);
+    int ngsev = 0, ngsrl = 0;
+    for (int i = 0; i < r->nnotes && i < RECORD_MAX_NOTES; i++) {
+        if (r->notes[i].ruling) ngsrl++;
+        else ngsev++;
+    }
+    if (ngsev || ngsrl) printf("recorded: %d referee event%s, %d ruling%s\n", ngsev, ngsev == 1 ? "" : "s", ngsrl,
+                               ngsrl == 1 ? "" : "s");
+    if (r->setup_steps) printf("set-up nodes after the root: %d (replayed in order)\n", r->setup_steps);
+    for (int i = 0; i < r->nwarnings && i < RECORD_MAX_WARNINGS; i++)
+        printf("warning: %s at move %d (ruling %s): 1 stone at the count\n", rules_color_name(r->warnings[i].color),
+               r->warnings[i].move_number, r->warnings[i].ruling);
+    if (!r->looks_finished) printf("not finished? %s\n", r->not_finished);
     printf("count (%s): Black %g = %d stones + %d territory + %d/2 dame; White %g = %d + %d + %d/2\n",
            rep->dead_from_marks ? "dead stones from TB/TW marks" : "all stones alive", c->black, c->black_stones,
            c->black_territory, c->dame, c->white, c->white_stones, c->white_territory, c->dame);

@@ -26,9 +26,12 @@ static void count_usage(FILE *f)
             "as by `goscribe scan`), an SGF file (its final position) or a grid .txt.\n"
             "  --komi K        komi in SGF points, 7.5 = 3 3/4 stones (default: the\n"
             "                  SGF's KM, else 7.5; 0 with a handicap)\n"
-            "  --handicap N    handicap stones; Black gives back N/2 stones (default:\n"
+            "  --handicap N    handicap stones 0..9; Black gives back N/2 stones (default:\n"
             "                  the SGF's HA, else 0)\n"
-            "  --dead auto     estimate the dead stones (default): Benson's unconditional\n"
+            "  (default)       an SGF's final TB/TW marks when it has them, all stones alive\n"
+            "                  when it records a counted result without marks (as `check`),\n"
+            "                  else --dead auto\n"
+            "  --dead auto     estimate the dead stones: Benson's unconditional\n"
             "                  life, then ownership from random playouts, seki kept alive.\n"
             "                  Printed as an ESTIMATE that the players must confirm.\n"
             "  --dead none     every stone is alive (the players lifted the dead ones)\n"
@@ -65,8 +68,8 @@ static int parse_value(const char *a, const char *v, count_args *args)
         }
         o->has_komi = true;
     } else if (!strcmp(a, "--handicap")) {
-        if (cli_parse_int(v, 0, 99, &n) != 0) {
-            cli_error("count: --handicap %s: expected 0..99", v);
+        if (cli_parse_int(v, 0, 9, &n) != 0) {
+            cli_error("count: --handicap %s: expected 0..9 handicap stones", v);
             return GS_EXIT_ERROR;
         }
         o->handicap = (int)n;
@@ -147,22 +150,15 @@ static int parse_args(int argc, char **argv, count_args *args)
     return -1;
 }
 
-/* Points of colour c with mask[i] set, as SGF or human coordinates. */
-static void print_points(const gs_position *pos, const uint8_t *mask, gs_color c, bool json)
+/* Points of colour c with mask[i] set, in board coordinates (Q16). */
+static void print_points(const gs_position *pos, const uint8_t *mask, gs_color c)
 {
-    int size = pos->size, k = 0;
+    int size = pos->size;
     for (int i = 0; i < size * size; i++) {
         if (!mask[i] || pos->cell[i] != c) continue;
-        gs_point p = {(int8_t)(i % size), (int8_t)(i / size)};
         char buf[8];
-        if (json) {
-            rules_point_sgf(p, buf);
-            printf("%s\"%s\"", k ? ", " : "", buf);
-        } else {
-            rules_point_human(p, size, buf);
-            printf(" %s", buf);
-        }
-        k++;
+        rules_point_human((gs_point){(int8_t)(i % size), (int8_t)(i / size)}, size, buf);
+        printf(" %s", buf);
     }
 }
 
@@ -170,10 +166,13 @@ static void print_points(const gs_position *pos, const uint8_t *mask, gs_color c
 
 static void print_text(const count_args *args, const record_count_result *r)
 {
-    record_count_dead mode = args->lib.dead;
+    record_count_dead mode = r->dead_used;
     const rules_count *c = &r->count;
     char a[32], b[32], k[32];
     printf("Count of %s (%dx%d, from %s)\n", args->lib.input, c->size, c->size, r->source);
+    if (!r->looks_finished) printf("NOT FINISHED? %s; the figures below count it as it stands.\n", r->not_finished);
+    if (!strcmp(r->source, "photo"))
+        printf("Stones read: %d black, %d white (see --overlay)\n", r->read_black, r->read_white);
     int ndead = c->dead_black + c->dead_white;
     if (r->estimate) {
         if (ndead) {
@@ -193,22 +192,22 @@ static void print_text(const count_args *args, const record_count_result *r)
                r->est.captured_stones, r->est.captured_stones == 1 ? "" : "s");
     if (ndead) {
         printf("  black %d%s", c->dead_black, c->dead_black ? ":" : "");
-        print_points(&r->pos, r->dead, GS_BLACK, false);
+        print_points(&r->pos, r->dead, GS_BLACK);
         printf("\n  white %d%s", c->dead_white, c->dead_white ? ":" : "");
-        print_points(&r->pos, r->dead, GS_WHITE, false);
+        print_points(&r->pos, r->dead, GS_WHITE);
         printf("\n");
     }
     if (r->estimate && r->est.uncertain_chains) {
         printf("Uncertain (the playouts were split; look at these first):");
-        print_points(&r->pos, r->est.uncertain, GS_BLACK, false);
-        print_points(&r->pos, r->est.uncertain, GS_WHITE, false);
+        print_points(&r->pos, r->est.uncertain, GS_BLACK);
+        print_points(&r->pos, r->est.uncertain, GS_WHITE);
         printf("\n");
     }
     if (r->estimate && r->est.seki_stones) {
         printf("Seki (alive, shared liberties are dame): black");
-        print_points(&r->pos, r->seki, GS_BLACK, false);
+        print_points(&r->pos, r->seki, GS_BLACK);
         printf("; white");
-        print_points(&r->pos, r->seki, GS_WHITE, false);
+        print_points(&r->pos, r->seki, GS_WHITE);
         printf("\n");
     }
     record_count_stones_format(c->black, a, sizeof a);
@@ -226,6 +225,9 @@ static void print_text(const count_args *args, const record_count_result *r)
         printf("; handicap %d: Black gives back %s", r->handicap, h);
     }
     printf("\n");
+    for (int i = 0; i < r->nwarnings && i < RECORD_MAX_WARNINGS; i++)
+        printf("Warning: %s at move %d (ruling %s): 1 stone\n", rules_color_name(r->warnings[i].color),
+               r->warnings[i].move_number, r->warnings[i].ruling);
     char half[32];
     record_count_stones_format(c->size * c->size / 2.0, half, sizeof half);
     printf("Result: %s (%s)%s\n", c->text, c->sgf, r->estimate && ndead ? " \xe2\x80\x94 ESTIMATE" : "");
@@ -234,54 +236,42 @@ static void print_text(const count_args *args, const record_count_result *r)
 
 static void print_json(const count_args *args, const record_count_result *r)
 {
-    const char *dead_mode = record_count_dead_name(args->lib.dead);
     const rules_count *c = &r->count;
-    printf("{\n  \"input\": ");
-    gs_json_write_string(stdout, args->lib.input);
-    printf(",\n  \"source\": \"%s\",\n  \"size\": %d,\n", r->source, c->size);
-    printf("  \"rule\": \"chinese-area\",\n  \"komi_points\": %g,\n  \"komi_stones\": %g,\n  \"handicap\": %d,\n",
-           c->komi, c->komi / 2, r->handicap);
-    printf("  \"dead_mode\": \"%s\",\n  \"estimate\": %s,\n", dead_mode, r->estimate ? "true" : "false");
+    gs_buf b = {0};
+    gs_buf_puts(&b, "{\"input\":");
+    gs_json_str(&b, args->lib.input);
+    gs_buf_printf(&b, ",\"source\":\"%s\",\"size\":%d,\"rules\":\"chinese-area\",\"dead_mode\":\"%s\",\"estimate\":%s",
+                  r->source, c->size, record_count_dead_name(r->dead_used), r->estimate ? "true" : "false");
+    gs_buf_printf(&b, ",\"finished\":%s,\"not_finished\":", r->looks_finished ? "true" : "false");
+    gs_json_str(&b, r->not_finished);
+    int wb = 0, ww = 0;
+    for (int i = 0; i < r->nwarnings && i < RECORD_MAX_WARNINGS; i++) {
+        wb += r->warnings[i].color == GS_BLACK;
+        ww += r->warnings[i].color == GS_WHITE;
+    }
+    record_json_count(&b, c, r->handicap, wb, ww);
+    record_json_points(&b, "dead_points", &r->pos, r->dead, GS_EMPTY);
+    record_json_points(&b, "seki_points", &r->pos, r->seki, GS_EMPTY);
     if (r->estimate) {
-        printf("  \"playouts\": %d,\n  \"estimate_ms\": %.1f,\n  \"uncertain_chains\": %d,\n", r->est.playouts,
-               r->est.ms, r->est.uncertain_chains);
+        gs_buf_printf(&b, ",\"playouts\":%d,\"estimate_ms\":%.1f,\"uncertain_chains\":%d", r->est.playouts, r->est.ms,
+                      r->est.uncertain_chains);
+        record_json_points(&b, "uncertain_points", &r->pos, r->est.uncertain, GS_EMPTY);
         /* mean area owner per point over the playouts, +1 Black .. -1 White */
-        printf("  \"ownership\": [");
+        gs_buf_puts(&b, ",\"ownership\":[");
         for (int y = 0; y < c->size; y++) {
-            printf("%s\n    [", y ? "," : "");
-            for (int x = 0; x < c->size; x++) printf("%s%.2f", x ? ", " : "", r->est.ownership[y * c->size + x]);
-            printf("]");
+            gs_buf_printf(&b, "%s[", y ? "," : "");
+            for (int x = 0; x < c->size; x++) gs_buf_printf(&b, "%s%.2f", x ? "," : "", r->est.ownership[y * c->size + x]);
+            gs_buf_puts(&b, "]");
         }
-        printf("\n  ],\n");
+        gs_buf_puts(&b, "]");
     }
-    printf("  \"black\": {\"stones\": %d, \"territory\": %d, \"area\": %g, \"dead\": %d},\n", c->black_stones,
-           c->black_territory, c->black, c->dead_black);
-    printf("  \"white\": {\"stones\": %d, \"territory\": %d, \"area\": %g, \"dead\": %d},\n", c->white_stones,
-           c->white_territory, c->white, c->dead_white);
-    printf("  \"dame\": %d,\n", c->dame);
-    printf("  \"dead_black\": [");
-    print_points(&r->pos, r->dead, GS_BLACK, true);
-    printf("],\n  \"dead_white\": [");
-    print_points(&r->pos, r->dead, GS_WHITE, true);
-    printf("],\n  \"seki\": [");
-    print_points(&r->pos, r->seki, GS_BLACK, true);
-    if (r->estimate && r->est.seki_stones) {
-        bool any_b = false;
-        for (int i = 0; i < c->size * c->size; i++) any_b |= r->seki[i] && r->pos.cell[i] == GS_BLACK;
-        bool any_w = false;
-        for (int i = 0; i < c->size * c->size; i++) any_w |= r->seki[i] && r->pos.cell[i] == GS_WHITE;
-        if (any_b && any_w) printf(", ");
-    }
-    print_points(&r->pos, r->seki, GS_WHITE, true);
-    printf("],\n  \"margin_stones\": %g,\n  \"result\": ", c->margin_stones);
-    gs_json_write_string(stdout, c->text);
-    printf(",\n  \"re\": \"%s\",\n", c->sgf);
-    if (r->file_result[0]) {
-        printf("  \"file_re\": ");
-        gs_json_write_string(stdout, r->file_result);
-        printf(",\n");
-    }
-    printf("  \"ms\": %.1f\n}\n", r->ms);
+    if (!strcmp(r->source, "photo")) record_json_sides(&b, "read", r->read_black, r->read_white);
+    gs_buf_puts(&b, ",\"recorded_result\":");
+    gs_json_str(&b, r->file_result);
+    gs_buf_printf(&b, ",\"ms\":%.1f}\n", r->ms);
+    if (gs_buf_ok(&b) && b.p) fputs(b.p, stdout);
+    else cli_error("count: out of memory for the JSON");
+    gs_buf_free(&b);
 }
 
 int cmd_count(int argc, char **argv)

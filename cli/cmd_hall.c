@@ -13,6 +13,7 @@ static void hall_usage(FILE *f)
 {
     fprintf(f,
             "usage: goscribe hall --serve [ADDR:]PORT [--board URL]... [--mqtt HOST:PORT] [--poll-ms MS]\n"
+            "                     [--token T] [--allow-host NAME]... [--max-per-client N]\n"
             "\n"
             "Serves one page with every board of the club (table, players, move, result),\n"
             "each linking to its own live page.  Runs until interrupted (Ctrl-C).\n"
@@ -20,13 +21,25 @@ static void hall_usage(FILE *f)
             "  --serve [ADDR:]PORT  where to listen (ADDR defaults to 127.0.0.1, loopback;\n"
             "                       0.0.0.0 for the club's network)\n"
             "  --board URL          a recorder started with --serve, e.g. http://10.0.0.5:8080\n"
-            "                       (repeat for each board; `goscribe record --serve P --hall URL` joins alone)\n"
+            "                       (repeat for each board; recorders can also join by themselves:\n"
+            "                       `goscribe record ... --serve P --hall URL --hall-token T`)\n"
             "  --mqtt HOST:PORT     follow the boards publishing to this MQTT broker\n"
             "                       (retained topics goscribe/<board>/state)\n"
             "  --poll-ms MS         how often to poll board URLs (default 1000)\n"
+            "  --token T            the token recorders announce with (8 to 64 characters;\n"
+            "                       default: 128 random bits, printed at start)\n"
+            "  --allow-host NAME    a name the hall is reached by besides its address,\n"
+            "                       localhost and the machine's name (repeatable; other Host\n"
+            "                       headers get 421, against DNS rebinding)\n"
+            "  --max-per-client N   connections from one address (default 32)\n"
             "\n"
-            "Pages: / (the hall), /state.json (all boards), POST /api/announce {\"url\":...}.\n");
+            "Pages: / (the hall), /state.json (all boards), POST /api/announce {\"url\":...}\n"
+            "(application/json, header X-Goscribe-Token: T); an announced board that is not\n"
+            "announced again for 30 s leaves the hall.\n");
 }
+
+/* Names given with --allow-host (at most). */
+#define HALL_MAX_ALLOW 16
 
 /* What the command line asks for. */
 typedef struct hall_opts {
@@ -36,6 +49,10 @@ typedef struct hall_opts {
     const char **boards;        /* board URLs (argv strings), calloc'd array */
     int nboards;
     long poll_ms;
+    const char *token;          /* NULL = random */
+    const char *allow[HALL_MAX_ALLOW];
+    int nallow;
+    long max_per_client;        /* 0 = the default */
 } hall_opts;
 
 /* Splits --serve [ADDR:]PORT into o->addr and o->port; false with the
@@ -74,9 +91,21 @@ static int hall_parse(int argc, char **argv, hall_opts *o)
         if (!strcmp(a, "--serve") && has_val) serve = argv[++i];
         else if (!strcmp(a, "--board") && has_val) o->boards[o->nboards++] = argv[++i];
         else if (!strcmp(a, "--mqtt") && has_val) o->mqtt = argv[++i];
-        else if (!strcmp(a, "--poll-ms") && has_val) {
+        else if (!strcmp(a, "--token") && has_val) o->token = argv[++i];
+        else if (!strcmp(a, "--allow-host") && has_val) {
+            if (o->nallow == HALL_MAX_ALLOW) {
+                cli_error("hall: at most %d --allow-host names", HALL_MAX_ALLOW);
+                return -1;
+            }
+            o->allow[o->nallow++] = argv[++i];
+        } else if (!strcmp(a, "--poll-ms") && has_val) {
             if (cli_parse_int(argv[++i], 100, 600000, &o->poll_ms)) {
                 cli_error("hall: --poll-ms wants 100..600000, not '%s'", argv[i]);
+                return -1;
+            }
+        } else if (!strcmp(a, "--max-per-client") && has_val) {
+            if (cli_parse_int(argv[++i], 1, 256, &o->max_per_client)) {
+                cli_error("hall: --max-per-client wants 1..256, not '%s'", argv[i]);
                 return -1;
             }
         } else {
@@ -103,7 +132,18 @@ static int hall_run(const hall_opts *o)
         cli_error("hall: cannot block SIGINT and SIGTERM");
         return GS_EXIT_ERROR;
     }
-    broadcast_hall_config cfg = {o->addr, (int)o->port, o->boards, o->nboards, o->mqtt, (int)o->poll_ms};
+    broadcast_hall_config cfg;
+    broadcast_hall_config_init(&cfg);
+    cfg.bind_addr = o->addr;
+    cfg.port = (int)o->port;
+    cfg.boards = o->boards;
+    cfg.nboards = o->nboards;
+    cfg.mqtt = o->mqtt;
+    cfg.poll_ms = (int)o->poll_ms;
+    cfg.token = o->token;
+    cfg.allow_hosts = o->allow;
+    cfg.nallow_hosts = o->nallow;
+    cfg.max_per_client = (int)o->max_per_client;
     gs_error err = {0};
     broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     if (!h) {
@@ -112,6 +152,8 @@ static int hall_run(const hall_opts *o)
     }
     printf("goscribe hall: http://%s:%d/ (%d board address%s%s%s)\n", o->addr, broadcast_hall_port(h), o->nboards,
            o->nboards == 1 ? "" : "es", o->mqtt ? ", MQTT " : "", o->mqtt ? o->mqtt : "");
+    printf("goscribe hall: announce token %s (recorders: --hall http://ADDR:%d --hall-token %s)\n",
+           broadcast_hall_token(h), broadcast_hall_port(h), broadcast_hall_token(h));
     fflush(stdout);
     int sig = 0;
     sigwait(&set, &sig);  /* fails only for an invalid set; this one is valid */

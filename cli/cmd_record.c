@@ -41,7 +41,21 @@ static void usage(FILE *f)
             "  --size N              board size (9, 13, 19; default: detect)\n"
             "  --to-move B|W         side to move on a board that already holds stones\n"
             "  --komi K              komi in SGF points (default 7.5; 0 with handicap)\n"
+            "  --black NAME[,RANK]   Black's name and rank (PB, BR; shown on the pages)\n"
+            "  --white NAME[,RANK]   White's name and rank (PW, WR)\n"
+            "  --event TEXT --round TEXT --place TEXT --table TEXT\n"
+            "                        the event (EV), round (RO), place (PC), table (GN \"Table T\";\n"
+            "                        also the board's name on the pages and in the hall)\n"
+            "  --black-side near|far|left|right\n"
+            "                        where Black sits in the camera's picture (default near: at\n"
+            "                        its bottom edge); the record is turned so that Black's side\n"
+            "                        is the bottom of the SGF board, as records are printed\n"
+            "  --count-anyway        count the last view even if the game did not end (by default\n"
+            "                        only two passes, resignation, `end`, a referee's end or both\n"
+            "                        players' confirmation signals give a result)\n"
             "  --resume [FILE.sgf]   continue the game already in the SGF file (-o, or FILE)\n"
+            "  --reopen              with --resume: continue a game that already has a result\n"
+            "                        (its RE, TB/TW and count are removed)\n"
             "  --evidence DIR        where to keep evidence (default GAME.evidence)\n"
             "  --no-evidence         keep no evidence frames\n"
             "  --max-frames N        stop after N frames\n"
@@ -51,7 +65,7 @@ static void usage(FILE *f)
             "                        decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
             "  --final FILE          also write the record's last position (grid text)\n"
             "  --no-stdin            ignore standard input\n"
-            "  -q, --quiet           no progress on stderr\n"
+            "  -q, --quiet           no progress on stderr (a line every few seconds for files)\n"
             "live broadcast (needs libmicrohttpd; see also `goscribe hall`):\n"
             "  --serve [ADDR:]PORT   serve the live board page, /game.sgf, /state.json, /events,\n"
             "                        /frame.jpg and the referee console /referee (the token is\n"
@@ -61,11 +75,17 @@ static void usage(FILE *f)
             "  --token T             referee token (default: 128 random bits)\n"
             "  --mqtt HOST:PORT      also publish state and events to an MQTT broker\n"
             "  --hall URL            announce this board to a `goscribe hall` at URL (alias --announce)\n"
+            "  --hall-token T        the hall's token (`goscribe hall` prints it), needed with --hall\n"
+            "  --allow-host NAME     a name viewers reach this board by besides its address,\n"
+            "                        localhost and the machine's name (repeatable; other Host\n"
+            "                        headers get 421, against DNS rebinding)\n"
+            "  --max-per-client N    connections from one address (default 64; raise it behind\n"
+            "                        a proxy, where every viewer has the proxy's address)\n"
             "  --linger SEC          keep serving the final record SEC seconds after the\n"
             "                        recording ends (default 0; SIGINT ends it early)\n"
             "\n"
             "commands on standard input, one per line: q (stop), end (game over: lift the\n"
-            "dead stones, the last view is counted), pass [B|W], resign B|W.\n"
+            "dead stones, the last view is counted), pass [B|W], resign B|W, note TEXT.\n"
             "A camera recording stops at EOF on stdin; files stop at their end (and count).\n"
             "SIGINT (Ctrl-C) stops cleanly; the SGF stays valid at every moment.\n");
 }
@@ -115,11 +135,26 @@ static int poll_stdin(void *user, char *out, size_t outlen)
     }
 }
 
-static void progress(void *user, long frame, long total)
+/* How progress is shown: rewritten in place on a terminal, else one line
+ * every few seconds (a log, a pipe). */
+typedef struct progress_state {
+    bool tty;
+    double last_line_ms;
+} progress_state;
+
+static void progress(void *user, const record_run_progress *p)
 {
-    (void)user;
-    if (total > 0) fprintf(stderr, "\rframe %ld/%ld (%d%%)", frame, total, (int)(100.0 * frame / total));
-    else fprintf(stderr, "\rframe %ld", frame);
+    progress_state *ps = user;
+    if (!ps->tty && p->elapsed_ms - ps->last_line_ms < 5000) return;
+    ps->last_line_ms = p->elapsed_ms;
+    int s = (int)(p->t_ms / 1000);
+    char where[64];
+    if (p->total > 0)
+        snprintf(where, sizeof where, "%d%% (frame %ld of %ld", (int)(100.0 * p->frames / p->total), p->frames, p->total);
+    else
+        snprintf(where, sizeof where, "frame %ld (", p->frames);
+    fprintf(stderr, "%srecord: %s, %02d:%02d of the source), %d moves, %d flagged, %.0f s%s", ps->tty ? "\r" : "",
+            where, s / 60, s % 60, p->moves, p->flags, p->elapsed_ms / 1000, ps->tty ? "  " : "\n");
     fflush(stderr);
 }
 
@@ -175,8 +210,12 @@ typedef struct record_cmd {
     const char *source, *out, *calfile, *corners, *final_path, *resume_file;
     bool no_stdin, quiet, no_evidence;
     long size;
+    char black[128], white[128], black_rank[32], white_rank[32]; /* NAME[,RANK] split */
     /* live broadcast */
-    const char *serve_arg, *board_name, *token, *mqtt, *hall;
+    const char *serve_arg, *board_name, *token, *mqtt, *hall, *hall_token;
+    const char *allow_hosts[15];
+    int nallow_hosts;
+    long max_per_client;
     double linger;
     record_run_options run;
     capture_options cap;
@@ -218,8 +257,58 @@ static int parse_resume(record_cmd *c, int argc, char **argv, int *i)
     return ARG_TAKEN;
 }
 
+/* "NAME[,RANK]" of --black / --white into name and rank; false when it
+ * cannot be (said). */
+static bool parse_player(const char *opt, const char *v, char *name, size_t nl, char *rank, size_t rl)
+{
+    const char *comma = strrchr(v, ',');
+    size_t n = comma ? (size_t)(comma - v) : strlen(v);
+    while (n > 0 && v[n - 1] == ' ') n--;
+    const char *r = comma ? comma + 1 : "";
+    while (*r == ' ') r++;
+    if (n == 0 || n >= nl || strlen(r) >= rl) {
+        cli_error("record: %s %s: expected NAME or NAME,RANK (a name of 1..%zu bytes, a rank like 3d)", opt, v, nl - 1);
+        return false;
+    }
+    memcpy(name, v, n);
+    name[n] = 0;
+    snprintf(rank, rl, "%s", r);
+    return true;
+}
+
+/* The game information: --black, --white, --event, --round, --place,
+ * --table, --black-side. */
+static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v;
+    record_options *ro = &c->run.recorder;
+    if (!strcmp(a, "--black") || !strcmp(a, "--white")) {
+        TAKE_VALUE(v);
+        bool b = a[2] == 'b';
+        if (!parse_player(a, v, b ? c->black : c->white, sizeof c->black, b ? c->black_rank : c->white_rank,
+                          sizeof c->black_rank))
+            return ARG_BAD;
+    } else if (!strcmp(a, "--event")) {
+        TAKE_VALUE(ro->event);
+    } else if (!strcmp(a, "--round")) {
+        TAKE_VALUE(ro->round);
+    } else if (!strcmp(a, "--place")) {
+        TAKE_VALUE(ro->place);
+    } else if (!strcmp(a, "--table")) {
+        TAKE_VALUE(ro->table);
+        if (!ro->table[0] || strlen(ro->table) > 60) { cli_error("record: --table: expected 1..60 characters"); return ARG_BAD; }
+    } else if (!strcmp(a, "--black-side")) {
+        TAKE_VALUE(v);
+        if (!record_black_side_parse(v, &c->run.black_side)) { cli_error("record: --black-side %s: expected near, far, left or right", v); return ARG_BAD; }
+    } else {
+        return ARG_NOT_MINE;
+    }
+    return ARG_TAKEN;
+}
+
 /* The game and the recorder: -o, --json, --settle, --size, --to-move,
- * --komi, --resume, --evidence, --no-evidence, --calibration, --corners. */
+ * --komi, --resume, --reopen, --count-anyway, --evidence, --no-evidence,
+ * --calibration, --corners. */
 static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -252,6 +341,10 @@ static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
         ro->has_komi = true;
     } else if (!strcmp(a, "--resume")) {
         return parse_resume(c, argc, argv, i);
+    } else if (!strcmp(a, "--reopen")) {
+        ro->reopen = true;
+    } else if (!strcmp(a, "--count-anyway")) {
+        ro->count_anyway = true;
     } else if (!strcmp(a, "--evidence")) {
         TAKE_VALUE(ro->evidence_dir);
     } else if (!strcmp(a, "--no-evidence")) {
@@ -302,7 +395,7 @@ static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
 }
 
 /* The live broadcast: --serve, --board-name, --token, --mqtt, --hall
- * (--announce), --linger. */
+ * (--announce), --hall-token, --allow-host, --max-per-client, --linger. */
 static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -318,6 +411,15 @@ static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(c->mqtt);
     } else if (!strcmp(a, "--hall") || !strcmp(a, "--announce")) {
         TAKE_VALUE(c->hall);
+    } else if (!strcmp(a, "--hall-token")) {
+        TAKE_VALUE(c->hall_token);
+    } else if (!strcmp(a, "--allow-host")) {
+        TAKE_VALUE(v);
+        if (c->nallow_hosts == 15) { cli_error("record: at most 15 --allow-host names"); return ARG_BAD; }
+        c->allow_hosts[c->nallow_hosts++] = v;
+    } else if (!strcmp(a, "--max-per-client")) {
+        TAKE_VALUE(v);
+        if (cli_parse_int(v, 1, 512, &c->max_per_client)) { cli_error("record: --max-per-client %s: expected 1..512", v); return ARG_BAD; }
     } else if (!strcmp(a, "--linger")) {
         TAKE_VALUE(v);
         if (cli_parse_double(v, 0, 86400, &c->linger)) { cli_error("record: --linger %s: not a number of seconds (0..86400)", v); return ARG_BAD; }
@@ -344,6 +446,7 @@ static int parse_args(int argc, char **argv, record_cmd *c)
         int got = parse_game_option(c, argc, argv, &i);
         if (got == ARG_NOT_MINE) got = parse_run_option(c, argc, argv, &i);
         if (got == ARG_NOT_MINE) got = parse_serve_option(c, argc, argv, &i);
+        if (got == ARG_NOT_MINE) got = parse_info_option(c, argc, argv, &i);
         if (got == ARG_BAD) return GS_EXIT_ERROR;
         if (got == ARG_TAKEN) continue;
         if (a[0] == '-' && a[1]) {
@@ -377,12 +480,22 @@ static bool check_args(record_cmd *c)
         cli_error("record: no output file given (-o GAME.sgf)");
         return false;
     }
+    if (c->run.recorder.reopen && !c->run.recorder.resume) {
+        cli_error("record: --reopen goes with --resume (it continues a game that has a result)");
+        return false;
+    }
     if (c->calfile && c->corners) {
         cli_error("record: --calibration and --corners exclude each other");
         return false;
     }
-    if (!c->serve_arg && (c->board_name || c->token || c->mqtt || c->hall || c->linger > 0)) {
-        cli_error("record: --board-name, --token, --mqtt, --hall and --linger need --serve [ADDR:]PORT");
+    if (!c->serve_arg && (c->board_name || c->token || c->mqtt || c->hall || c->hall_token || c->nallow_hosts ||
+                          c->max_per_client || c->linger > 0)) {
+        cli_error("record: --board-name, --token, --mqtt, --hall, --hall-token, --allow-host, --max-per-client "
+                  "and --linger need --serve [ADDR:]PORT");
+        return false;
+    }
+    if (c->hall && !c->hall_token) {
+        cli_error("record: --hall %s needs --hall-token T (goscribe hall prints its token at start)", c->hall);
         return false;
     }
     return true;
@@ -399,10 +512,14 @@ static bool serve_config(const record_cmd *c, broadcast_config *cfg, char *bind,
         return false;
     }
     if (bind[0]) cfg->bind_addr = bind;
-    cfg->board_name = c->board_name;
+    cfg->board_name = c->board_name ? c->board_name : c->run.recorder.table;
     cfg->token = c->token;
     cfg->mqtt = c->mqtt;
     cfg->announce = c->hall;
+    cfg->announce_token = c->hall_token;
+    cfg->allow_hosts = c->allow_hosts;
+    cfg->nallow_hosts = c->nallow_hosts;
+    cfg->max_per_client = (int)c->max_per_client;
     return true;
 }
 
@@ -486,9 +603,13 @@ static gs_status run_recording(record_cmd *c, capture_source *src, record_run_st
         c->run.poll = poll_stdin;
         c->run.poll_user = &sr;
     }
-    if (!c->quiet && isatty(2) && capture_get_kind(src) != CAPTURE_CAMERA) c->run.progress = progress;
+    progress_state ps = {isatty(2) != 0, 0};
+    if (!c->quiet && capture_get_kind(src) != CAPTURE_CAMERA) {
+        c->run.progress = progress;
+        c->run.progress_user = &ps;
+    }
     gs_status st = record_run(src, &c->run, stats, err);
-    if (c->run.progress) fputc('\n', stderr);
+    if (c->run.progress && ps.tty) fputc('\n', stderr);
     return st;
 }
 
@@ -504,6 +625,47 @@ static bool write_final(const char *path, const gs_position *pos)
     return ok;
 }
 
+/* The recorder's options from c, the grid and the source opened; NULL
+ * when they cannot be had (said, *rc the exit code). */
+static capture_source *open_recording(record_cmd *c, int *rc)
+{
+    record_options *ro = &c->run.recorder;
+    if (c->no_evidence) ro->evidence_dir = "";
+    ro->black = c->black;
+    ro->white = c->white;
+    ro->black_rank = c->black_rank;
+    ro->white_rank = c->white_rank;
+    ro->sgf_path = c->out;
+    ro->size = (int)c->size;
+    ro->out = stdout;
+    c->run.tracker.size_hint = (int)c->size;
+    gs_error err = {0};
+    *rc = GS_EXIT_ERROR;
+    if (!setup_grid(c, &err)) return NULL;
+    capture_source *src = capture_open(c->source, &c->cap, &err);
+    if (!src) {
+        cli_error("%s", err.msg);
+        *rc = gs_status_exit_code(err.status);
+    }
+    return src;
+}
+
+int cli_record_prepare(int argc, char **argv, struct record_run_options *run, struct capture_source **src)
+{
+    record_cmd c;
+    int rc = parse_args(argc, argv, &c);
+    if (rc >= 0) return rc;
+    if (c.serve_arg || c.board_name || c.token || c.mqtt || c.hall || c.linger > 0 || c.final_path) {
+        cli_error("%s: --serve, --board-name, --token, --mqtt, --hall, --linger and --final are goscribe "
+                  "record's only", argv[0]);
+        return GS_EXIT_ERROR;
+    }
+    if (!check_args(&c)) return GS_EXIT_ERROR;
+    if (!(*src = open_recording(&c, &rc))) return rc;
+    *run = c.run;
+    return -1;
+}
+
 int cmd_record(int argc, char **argv)
 {
     record_cmd c;
@@ -512,19 +674,9 @@ int cmd_record(int argc, char **argv)
     broadcast_config scfg;
     char bind[128];
     if (!check_args(&c) || !serve_config(&c, &scfg, bind, sizeof bind)) return GS_EXIT_ERROR;
-    record_options *ro = &c.run.recorder;
-    if (c.no_evidence) ro->evidence_dir = "";
-    ro->sgf_path = c.out;
-    ro->size = (int)c.size;
-    ro->out = stdout;
-    c.run.tracker.size_hint = (int)c.size;
+    capture_source *src = open_recording(&c, &rc);
+    if (!src) return rc;
     gs_error err = {0};
-    if (!setup_grid(&c, &err)) return GS_EXIT_ERROR;
-    capture_source *src = capture_open(c.source, &c.cap, &err);
-    if (!src) {
-        cli_error("%s", err.msg);
-        return gs_status_exit_code(err.status);
-    }
     broadcast_board *sb = NULL;
     broadcast_live *live = NULL;
     if (c.serve_arg && !start_live(&c, &scfg, &sb, &live, &err)) {
@@ -550,7 +702,9 @@ int cmd_record(int argc, char **argv)
     if (st == GS_OK && c.final_path && stats.have_final && !write_final(c.final_path, &stats.final_pos))
         return GS_EXIT_ERROR;
     if (st != GS_OK) {
-        cli_error("%s: %s", c.source, err.msg);
+        /* an error about the SGF (a resume refused) names it already */
+        if (!strncmp(err.msg, c.out, strlen(c.out))) cli_error("%s", err.msg);
+        else cli_error("%s: %s", c.source, err.msg);
         return gs_status_exit_code(st);
     }
     char skipped[64] = "";

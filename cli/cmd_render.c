@@ -7,6 +7,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
@@ -31,6 +34,7 @@ static void usage(FILE *f)
         "                      moved_stone,ko (each placed once where it can happen)\n"
         "  --hover PCT         chance a move hovers before it lands (default 20)\n"
         "  --rest PCT          chance a pause has a hand resting on the edge (default 10)\n"
+        "  -q, --quiet         no progress on stderr\n"
         "camera:\n"
         "  --tilt DEG (0..75)  --rotation DEG  --roll DEG  --fov DEG  --fill F (0.1..1.5)\n"
         "  --distance MM       --k1 K (lens, -0.5..0.5)\n"
@@ -164,9 +168,48 @@ static int parse_job_option(const char *a, const char *val, render_job_options *
 
 enum { PARSED = -1 };
 
+/* -o names a video (.mp4, .avi, .mkv, .mov) or a folder; a name with any
+ * other extension is a mistake, not a folder to make (an existing folder
+ * is taken as it is).  False when refused (said). */
+static bool output_ok(const char *out)
+{
+    const char *d = strrchr(out, '.'), *sl = strrchr(out, '/');
+    if (!d || (sl && d < sl) || d == out || (sl && d == sl + 1)) return true;
+    static const char *const video[] = {".mp4", ".avi", ".mkv", ".mov"};
+    for (int i = 0; i < 4; i++)
+        if (!strcasecmp(d, video[i])) return true;
+    struct stat st;
+    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) return true;
+    cli_error("render: -o %s: unknown extension %s (.mp4, .avi, .mkv or .mov for a video; a folder name without "
+              "an extension for PNG frames)", out, d);
+    return false;
+}
+
+/* "render: 34% (frame 150 of 437)", rewritten in place on a terminal, a
+ * line every few seconds otherwise. */
+typedef struct render_progress {
+    bool tty;
+    double t0, last_line;
+} render_progress;
+
+static void progress(void *user, long frame, long total)
+{
+    render_progress *p = user;
+    double now = gs_now_ms();
+    bool done = frame >= total;
+    if (!p->tty && !done && now - p->last_line < 5000) return;
+    p->last_line = now;
+    double secs = (now - p->t0) / 1000.0;
+    fprintf(stderr, "%srender: %d%% (frame %ld of %ld, %.0f s", p->tty ? "\r" : "",
+            total > 0 ? (int)(100.0 * frame / total) : 0, frame, total, secs);
+    if (!done && frame > 0) fprintf(stderr, ", about %.0f s left", secs * (double)(total - frame) / (double)frame);
+    fprintf(stderr, ")%s", p->tty && !done ? "    " : "\n");
+    fflush(stderr);
+}
+
 /* The command line into o: PARSED, or the exit code (help shown, or an
  * error printed). */
-static int parse_args(int argc, char **argv, render_job_options *o)
+static int parse_args(int argc, char **argv, render_job_options *o, bool *quiet)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -179,6 +222,8 @@ static int parse_args(int argc, char **argv, render_job_options *o)
         if (r > 0) { i++; continue; }
         if (!strcmp(a, "--no-stars")) {
             o->look.no_stars = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            *quiet = true;
         } else if (a[0] == '-' && a[1]) {
             cli_error("render: unknown option '%s' (try goscribe render --help)", a);
             return GS_EXIT_ERROR;
@@ -191,6 +236,7 @@ static int parse_args(int argc, char **argv, render_job_options *o)
     }
     if (!o->game_path) { cli_error("render: no GAME.sgf given (try goscribe render --help)"); return GS_EXIT_ERROR; }
     if (!o->out) { cli_error("render: no output given (-o OUT.mp4 or -o DIR)"); return GS_EXIT_ERROR; }
+    if (!output_ok(o->out)) return GS_EXIT_ERROR;
     return PARSED;
 }
 
@@ -205,8 +251,14 @@ int cmd_render(int argc, char **argv)
     render_job_options o;
     render_job_options_init(&o);
     o.warn = warn;
-    int rc = parse_args(argc, argv, &o);
+    bool quiet = false;
+    int rc = parse_args(argc, argv, &o, &quiet);
     if (rc != PARSED) return rc;
+    render_progress pr = {isatty(2) != 0, gs_now_ms(), gs_now_ms()};
+    if (!quiet) {
+        o.progress = progress;
+        o.user = &pr;
+    }
     gs_error err = {0};
     render_job_result res;
     gs_status st = render_job_run(&o, &res, &err);

@@ -75,11 +75,13 @@ static void print_text(const vision_reading *r)
     }
 }
 
-static void print_json(const vision_scan_result *r, double ms_total)
+static void print_json(const char *photo, const vision_scan_result *r, double ms_total)
 {
     const vision_grid *g = &r->grid;
     int N = g->size;
-    printf("{\n  \"size\": %d,\n  \"corners\": [", N);
+    printf("{\n  \"input\": ");
+    gs_json_write_string(stdout, photo);
+    printf(",\n  \"size\": %d,\n  \"corners\": [", N);
     for (int i = 0; i < 4; i++) printf("%s[%.1f, %.1f]", i ? ", " : "", g->corners[i][0], g->corners[i][1]);
     printf("],\n  \"grid_confidence\": %.3f,\n  \"rows\": [\n", g->confidence);
     static const char tok[3] = {'.', 'B', 'W'};
@@ -97,8 +99,8 @@ static void print_json(const vision_scan_result *r, double ms_total)
     printf("  ],\n  \"uncertain_count\": %d,\n  \"uncertain\": [", r->reading.uncertain);
     int k = 0;
     for (int i = 0; i < N * N; i++)
-        if (r->reading.unsure[i]) printf("%s[%d, %d]", k++ ? ", " : "", i % N, i / N);
-    printf("],\n  \"ms\": {\"grid\": %.1f, \"read\": %.1f, \"total\": %.1f}\n}\n", r->ms_grid, r->ms_read, ms_total);
+        if (r->reading.unsure[i]) printf("%s\"%c%c\"", k++ ? ", " : "", 'a' + i % N, 'a' + i / N); /* SGF points */
+    printf("],\n  \"ms\": %.1f,\n  \"ms_grid\": %.1f,\n  \"ms_read\": %.1f\n}\n", ms_total, r->ms_grid, r->ms_read);
 }
 
 int cmd_scan(int argc, char **argv)
@@ -198,7 +200,7 @@ int cmd_scan(int argc, char **argv)
     }
     if (rc == GS_EXIT_OK) {
         if (json) {
-            print_json(res, ms_total);
+            print_json(photo, res, ms_total);
         } else {
             print_text(&res->reading);
         }

@@ -75,6 +75,7 @@ static const struct {
     {"render", cmd_render, "render a game record as a synthetic camera video"},
     {"devices", cmd_devices, "list V4L2 cameras and their modes"},
     {"hall", cmd_hall, "serve one page with every board of a club"},
+    {"gtp", cmd_gtp, "a GTP engine (Sabaki, GoGui, GNU Go) that watches the board"},
     {"bench", cmd_bench, "print speed figures (rules, scan, render, record, count)"},
 };
 

@@ -244,6 +244,10 @@ void gs_draw_ring(gs_image *img, double cx, double cy, double r, double thick, g
 void gs_draw_square(gs_image *img, double cx, double cy, double half, gs_bgr c, double alpha);
 /* The outline of that square, `thick` pixels wide. */
 void gs_draw_box(gs_image *img, double cx, double cy, double half, double thick, gs_bgr c);
+/* Text in a 5x7 pixel font (upper case, digits, ": . , - / ( ) +"; lower
+ * case is drawn as upper case), each font pixel `scale` pixels, the top-left
+ * at (x, y); returns the x after the last character. */
+double gs_draw_text(gs_image *img, double x, double y, int scale, const char *text, gs_bgr c);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@
 void record_count_options_init(record_count_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->dead = RECORD_COUNT_DEAD_AUTO;
+    o->dead = RECORD_COUNT_DEAD_DEFAULT;
     o->handicap = -1;
 }
 
@@ -30,6 +30,7 @@ const char *record_count_dead_name(record_count_dead d)
     case RECORD_COUNT_DEAD_NONE: return "none";
     case RECORD_COUNT_DEAD_MARKS: return "marks";
     case RECORD_COUNT_DEAD_POINTS: return "points";
+    case RECORD_COUNT_DEAD_DEFAULT: return "default";
     }
     return "?";
 }
@@ -45,51 +46,119 @@ void record_count_stones_format(double v, char *buf, size_t len)
     else snprintf(buf, len, "%s%ld %s", sign, whole, F[frac]);
 }
 
+/* ---------------------------------------------------------- in words */
+
+/* "1 stone" / "2 stones" from a whole number of stones. */
+static const char *stones_noun(int n) { return n == 1 ? "stone" : "stones"; }
+
+/* The warnings of the count in words: who, when, the ruling, the cost. */
+static void warnings_words(gs_buf *b, const record_warning *w, int n)
+{
+    if (n <= 0 || !w) return;
+    int nb = 0, nw = 0;
+    gs_buf_puts(b, "; warnings (one stone each, Art. 25):");
+    for (int i = 0; i < n; i++) {
+        nb += w[i].color == GS_BLACK;
+        nw += w[i].color == GS_WHITE;
+        char when[40] = "";
+        if (w[i].unix_ms >= 0) {
+            char t[32];
+            sgf_time_format(w[i].unix_ms, t);
+            snprintf(when, sizeof when, ", %.8s UTC", t + 11);
+        }
+        gs_buf_printf(b, "%s %s at move %d (ruling %s%s)", i ? "," : "", rules_color_name(w[i].color),
+                      w[i].move_number, w[i].ruling, when);
+    }
+    if (nb) gs_buf_printf(b, "; Black gives %d %s", nb, stones_noun(nb));
+    if (nw) gs_buf_printf(b, "%s White gives %d %s", nb ? "," : ";", nw, stones_noun(nw));
+}
+
+char *record_count_words(const rules_count *c, int handicap, const record_warning *w, int n, bool estimate,
+                         char *buf, size_t len)
+{
+    char a[32], b[32], k[32];
+    record_count_stones_format(c->black, a, sizeof a);
+    record_count_stones_format(c->white, b, sizeof b);
+    record_count_stones_format(c->komi / 2, k, sizeof k);
+    gs_buf t = {0};
+    gs_buf_printf(&t, SGF_COUNT_WORDS_PREFIX "area, Chinese rules): Black %s (%d stones + %d points), White %s "
+                  "(%d + %d), dame %d", a, c->black_stones, c->black_territory, b, c->white_stones,
+                  c->white_territory, c->dame);
+    if (c->dead_black + c->dead_white)
+        gs_buf_printf(&t, "; dead stones removed: %d black, %d white%s", c->dead_black, c->dead_white,
+                      estimate ? " (ESTIMATE \xe2\x80\x94 players must confirm)" : "");
+    gs_buf_printf(&t, "; komi %s stones", k);
+    if (handicap > 0) {
+        char h[32];
+        record_count_stones_format(handicap / 2.0, h, sizeof h);
+        gs_buf_printf(&t, "; handicap %d: Black gives back %s", handicap, h);
+    }
+    warnings_words(&t, w, n);
+    gs_buf_printf(&t, ". %s (%s).", c->text, c->sgf);
+    snprintf(buf, len, "%s", gs_buf_ok(&t) && t.p ? t.p : "Count (area, Chinese rules): out of memory");
+    gs_buf_free(&t);
+    return buf;
+}
+
+bool record_count_looks_finished(const rules_count *c, const rules_estimate_result *est, char *why, size_t len)
+{
+    why[0] = 0;
+    /* players fill the dame before counting (area counting gains nothing
+     * from leaving them): more than a line of them is a game going on */
+    if (c->dame > c->size) {
+        snprintf(why, len, "%d dame points (a finished game has few): this does not look like the end of a game",
+                 c->dame);
+        return false;
+    }
+    if (est && est->uncertain_chains > 0) {
+        snprintf(why, len, "%d chain%s could go either way (unsettled): this does not look like the end of a game",
+                 est->uncertain_chains, est->uncertain_chains == 1 ? "" : "s");
+        return false;
+    }
+    return true;
+}
+
 /* ---------------------------------------------------------------- input */
 
-/* Plays the main line of g on a new game; the final position in *pos. */
-static gs_status replay_main_line(const sgf_game *g, gs_position *pos, gs_error *err)
+/* The first illegal move of a file, named with its line: the count of a
+ * position no legal play reaches would be a guess. */
+static gs_status illegal_move_error(const char *path, const rules_replay_issue *is, gs_error *err)
 {
-    rules_game *rg = rules_game_create(g->info.size, err);
-    if (!rg) return err ? err->status : GS_ERR_NOMEM;
-    /* A count wants the position the players reached: repetitions are
-     * played and flagged, never refused. */
-    rules_game_set_ko_policy(rg, RULES_KO_FLAG_CYCLE);
-    gs_status st = rules_game_start(rg, &g->setup, g->info.handicap, g->move_count ? g->moves[0].color : GS_EMPTY,
-                                    err);
-    for (size_t i = 0; i < g->move_count && st == GS_OK; i++) {
-        const gs_move *m = &g->moves[i];
-        rules_legality l = rules_game_apply(rg, m, NULL);
-        if (l != RULES_LEGAL) {
-            char pt[3];
-            sgf_point_format(m->pt, pt);
-            st = gs_error_set(err, GS_ERR_FORMAT, "line %d: move %zu %s[%s] is illegal (%s)", g->move_info[i].line,
-                              i + 1, m->color == GS_BLACK ? "B" : "W", pt, rules_legality_name(l));
-        }
-    }
-    if (st == GS_OK) rules_game_position(rg, pos);
-    rules_game_destroy(rg);
-    return st;
+    sgf_game g;
+    int line = 0;
+    gs_error e;
+    if (sgf_game_load(path, &g, &e) == GS_OK && is->move_number >= 1 && (size_t)is->move_number <= g.move_count)
+        line = g.move_info[is->move_number - 1].line;
+    sgf_game_free(&g);
+    char pt[3];
+    sgf_point_format(is->move.pt, pt);
+    return gs_error_set(err, GS_ERR_FORMAT,
+                        "line %d: move %d %s[%s] is illegal (%s; `goscribe check` lists every illegal move)", line,
+                        is->move_number, is->move.color == GS_BLACK ? "B" : "W", is->move.pass ? "" : pt,
+                        rules_legality_name(is->why));
 }
 
 gs_status record_count_load_sgf(const char *path, record_count_sgf *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    sgf_game g;
-    memset(&g, 0, sizeof g);
-    gs_status st = sgf_game_load(path, &g, err);
-    if (st == GS_OK && (g.info.size < RULES_MIN_SIZE || g.info.size > RULES_MAX_SIZE))
-        st = gs_error_set(err, GS_ERR_NOBOARD, "board size %d cannot be counted (5..25)", g.info.size);
-    if (st == GS_OK) st = replay_main_line(&g, &out->pos, err);
+    record_check_result *r = malloc(sizeof *r);
+    if (!r) return gs_error_set(err, GS_ERR_NOMEM, "count: out of memory");
+    gs_status st = record_check_file(path, NULL, r, err);
+    if (st == GS_OK && r->report.nillegal > 0) st = illegal_move_error(path, &r->report.illegal[0], err);
     if (st == GS_OK) {
-        out->komi = g.info.komi;
-        out->has_komi = g.info.has_komi;
-        out->handicap = g.info.handicap;
-        snprintf(out->result, sizeof out->result, "%s", g.info.result);
-        out->has_marks = g.has_final_marks;
-        out->marks = g.final_marks;
+        out->pos = r->report.final_position;
+        out->komi = r->komi;
+        out->has_komi = true;
+        out->handicap = r->handicap;
+        snprintf(out->result, sizeof out->result, "%s", r->recorded_result);
+        out->has_marks = r->report.dead_from_marks;
+        memcpy(out->marks_dead, r->dead, sizeof out->marks_dead);
+        out->nwarnings = r->nwarnings;
+        memcpy(out->warnings, r->warnings, sizeof out->warnings);
+        out->warnings_black = r->warnings_black;
+        out->warnings_white = r->warnings_white;
     }
-    sgf_game_free(&g);
+    free(r);
     return st;
 }
 
@@ -162,6 +231,8 @@ static gs_status read_input(const record_count_options *o, count_input *in, reco
         out->source = "photo";
         st = read_photo(o, in, out, err);
         if (st != GS_OK) return st;
+        out->read_black = gs_position_count(&out->pos, GS_BLACK);
+        out->read_white = gs_position_count(&out->pos, GS_WHITE);
     }
     out->error_file = o->input;
     if (out->pos.size < RULES_MIN_SIZE || out->pos.size > RULES_MAX_SIZE)
@@ -237,14 +308,31 @@ static gs_status dead_and_count(const record_count_options *o, const count_input
     rules_count_opts_init(&co);
     co.komi = in->komi;
     co.handicap = out->handicap;
+    if (in->sgf) { /* the file's warnings count, as in check */
+        co.warnings_black = in->sgf->warnings_black;
+        co.warnings_white = in->sgf->warnings_white;
+        out->nwarnings = in->sgf->nwarnings;
+        memcpy(out->warnings, in->sgf->warnings, sizeof out->warnings);
+    }
     out->error_file = o->input;
-    switch (o->dead) {
+    out->dead_used = o->dead;
+    if (o->dead == RECORD_COUNT_DEAD_DEFAULT) {
+        /* a file that records a counted result is counted as `check`
+         * counts it: its marks, or (none) every stone alive */
+        double margin;
+        bool counted = in->sgf && rules_parse_result_points(in->sgf->result, &margin);
+        out->dead_used = in->sgf && in->sgf->has_marks ? RECORD_COUNT_DEAD_MARKS
+                         : counted                     ? RECORD_COUNT_DEAD_NONE
+                                                       : RECORD_COUNT_DEAD_AUTO;
+    }
+    switch (out->dead_used) {
+    case RECORD_COUNT_DEAD_DEFAULT: /* (resolved above) */
     case RECORD_COUNT_DEAD_NONE:
         break;
     case RECORD_COUNT_DEAD_MARKS:
         if (!in->sgf || !in->sgf->has_marks)
             return gs_error_set(err, GS_ERR_USAGE, "--dead marks needs an SGF whose last node has TB/TW marks");
-        rules_dead_from_marks(&out->pos, &in->sgf->marks, out->dead);
+        memcpy(out->dead, in->sgf->marks_dead, sizeof out->dead);
         break;
     case RECORD_COUNT_DEAD_POINTS: {
         gs_status st = parse_dead_points(o->dead_points ? o->dead_points : "", &out->pos, out->dead, err);
@@ -275,40 +363,94 @@ static gs_status dead_and_count(const record_count_options *o, const count_input
 
 /* -------------------------------------------------------------- overlay */
 
-/* Each side's area (a square on every point it owns that holds no living
- * stone), the dame (a small square), dead stones (a red cross) and seki
- * (a ring), drawn on the photo in place. */
-static void draw_overlay(gs_image *img, const vision_grid *g, const record_count_result *r)
+/* One point of the overlay: the owner's square where no living stone
+ * stands, a small square on dame, a red cross on a dead stone, a ring on
+ * seki, and on every stone read a dot of the colour read (so a misread
+ * stone shows at once). */
+static void draw_point(gs_image *img, const record_count_result *r, int i, double px, double py, double pitch)
 {
     static const gs_bgr black = {20, 20, 20}, white = {245, 245, 245}, red = {0, 0, 255}, grey = {160, 120, 40},
                         seki = {0, 200, 255};
+    gs_color stone = (gs_color)r->pos.cell[i];
+    gs_color own = (gs_color)r->count.owner.cell[i];
+    bool dead = r->dead[i] != 0;
+    if (stone == GS_EMPTY || dead) {
+        if (own == GS_BLACK) gs_draw_square(img, px, py, pitch * 0.22, black, 0.85);
+        else if (own == GS_WHITE) gs_draw_square(img, px, py, pitch * 0.22, white, 0.85);
+        else if (stone == GS_EMPTY) gs_draw_square(img, px, py, pitch * 0.08, grey, 0.9);
+    }
+    if (stone != GS_EMPTY && !dead) {
+        gs_draw_disc(img, px, py, pitch * 0.13, stone == GS_BLACK ? white : black, 1.0);
+        gs_draw_disc(img, px, py, pitch * 0.09, stone == GS_BLACK ? black : white, 1.0);
+    }
+    if (dead) {
+        double h = pitch * 0.3;
+        gs_draw_line(img, px - h, py - h, px + h, py + h, fmax(2, pitch * 0.08), red);
+        gs_draw_line(img, px - h, py + h, px + h, py - h, fmax(2, pitch * 0.08), red);
+    } else if (r->seki[i]) {
+        gs_draw_ring(img, px, py, pitch * 0.35, fmax(2, pitch * 0.06), seki);
+    }
+}
+
+/* The legend in the photo's top-left corner: what each mark means, and
+ * the stones read. */
+static void draw_legend(gs_image *img, const record_count_result *r)
+{
+    static const gs_bgr black = {20, 20, 20}, white = {245, 245, 245}, red = {0, 0, 255}, grey = {160, 120, 40},
+                        seki = {0, 200, 255}, paper = {235, 235, 235};
+    int s = img->width >= 1600 ? 3 : img->width >= 800 ? 2 : 1, line = 10 * s, x0 = 4 * s, y0 = 4 * s;
+    char read[64];
+    snprintf(read, sizeof read, "READ: %d BLACK, %d WHITE STONES", r->read_black, r->read_white);
+    const char *rows[] = {"BLACK AREA", "WHITE AREA", "DAME", "DEAD STONE", "SEKI", "STONE READ (ITS COLOUR)", read};
+    int n = 7, w = 30 * 6 * s + 14 * s;
+    for (int y = y0; y < y0 + n * line + 4 * s; y++)
+        for (int x = x0; x < x0 + w; x++) gs_draw_pixel(img, x, y, paper, 0.8);
+    for (int k = 0; k < n; k++) {
+        double cx = x0 + 6 * s, cy = y0 + 2 * s + k * line + 4 * s;
+        switch (k) {
+        case 0: gs_draw_square(img, cx, cy, 3 * s, black, 1); break;
+        case 1: gs_draw_square(img, cx, cy, 3 * s, white, 1); gs_draw_box(img, cx, cy, 3 * s, 1, black); break;
+        case 2: gs_draw_square(img, cx, cy, 1.5 * s, grey, 1); break;
+        case 3:
+            gs_draw_line(img, cx - 3 * s, cy - 3 * s, cx + 3 * s, cy + 3 * s, s, red);
+            gs_draw_line(img, cx - 3 * s, cy + 3 * s, cx + 3 * s, cy - 3 * s, s, red);
+            break;
+        case 4: gs_draw_ring(img, cx, cy, 3 * s, s, seki); break;
+        case 5: gs_draw_disc(img, cx, cy, 3 * s, white, 1); gs_draw_disc(img, cx, cy, 2 * s, black, 1); break;
+        default: break;
+        }
+        gs_draw_text(img, x0 + 12 * s, cy - 3.5 * s, s, rows[k], black);
+    }
+}
+
+/* Each point's marks (draw_point) on the photo, and the legend. */
+static void draw_overlay(gs_image *img, const vision_grid *g, const record_count_result *r)
+{
     int size = r->pos.size;
     for (int y = 0; y < size; y++)
         for (int x = 0; x < size; x++) {
-            int i = y * size + x;
             double px, py, qx, qy;
             vision_grid_map(g, x, y, &px, &py);
             vision_grid_map(g, x + 1, y, &qx, &qy);
-            double pitch = hypot(qx - px, qy - py);
-            gs_color stone = (gs_color)r->pos.cell[i];
-            gs_color own = (gs_color)r->count.owner.cell[i];
-            bool dead = r->dead[i] != 0;
-            if (stone == GS_EMPTY || dead) {
-                if (own == GS_BLACK) gs_draw_square(img, px, py, pitch * 0.22, black, 0.85);
-                else if (own == GS_WHITE) gs_draw_square(img, px, py, pitch * 0.22, white, 0.85);
-                else if (stone == GS_EMPTY) gs_draw_square(img, px, py, pitch * 0.08, grey, 0.9);
-            }
-            if (dead) {
-                double h = pitch * 0.3;
-                gs_draw_line(img, px - h, py - h, px + h, py + h, fmax(2, pitch * 0.08), red);
-                gs_draw_line(img, px - h, py + h, px + h, py - h, fmax(2, pitch * 0.08), red);
-            } else if (r->seki[i]) {
-                gs_draw_ring(img, px, py, pitch * 0.35, fmax(2, pitch * 0.06), seki);
-            }
+            draw_point(img, r, y * size + x, px, py, hypot(qx - px, qy - py));
         }
+    draw_legend(img, r);
 }
 
 /* ------------------------------------------------------------------ sgf */
+
+void record_count_marks(const gs_position *pos, const uint8_t *dead, const rules_count *c, gs_position *marks)
+{
+    gs_position_clear(marks, pos->size);
+    for (int i = 0; i < pos->size * pos->size; i++) {
+        bool is_dead = dead && dead[i] && pos->cell[i] != GS_EMPTY;
+        if (pos->cell[i] != GS_EMPTY && !is_dead) continue; /* a living stone: no mark */
+        marks->cell[i] = c->owner.cell[i];
+        /* a dead stone on a dame point still needs its mark, or a reader
+         * would take it for alive */
+        if (is_dead && marks->cell[i] == GS_EMPTY) marks->cell[i] = (uint8_t)gs_color_other((gs_color)pos->cell[i]);
+    }
+}
 
 /* The position (AB/AW) with the count: TB/TW, KM, RE and the count in
  * words as the root's comment. */
@@ -325,21 +467,21 @@ static gs_status write_sgf(const char *path, const record_count_result *r, gs_er
     sgf_node *root = NULL;
     sgf_tree *t = sgf_new_game(&info, &r->pos, &root, err);
     if (!t) return err ? err->status : GS_ERR_NOMEM;
-    /* TB/TW: territory as KGS marks it, i.e. the area without living stones
-     * (empty points and the points of dead stones). */
     gs_position terr;
-    gs_position_clear(&terr, r->pos.size);
-    for (int i = 0; i < r->pos.size * r->pos.size; i++)
-        if (r->pos.cell[i] == GS_EMPTY || r->dead[i]) terr.cell[i] = r->count.owner.cell[i];
-    char words[400], a[32], b[32];
-    record_count_stones_format(r->count.black, a, sizeof a);
-    record_count_stones_format(r->count.white, b, sizeof b);
-    snprintf(words, sizeof words, "Count (Chinese rules, area): Black %s, White %s, dame %d. %s.%s", a, b,
-             r->count.dame, r->count.text,
-             r->estimate && (r->count.dead_black + r->count.dead_white)
-                 ? " Dead stones: ESTIMATE \xe2\x80\x94 players must confirm."
-                 : "");
-    gs_status st = sgf_set_final_count(root, &terr, words, r->count.sgf, err);
+    record_count_marks(&r->pos, r->dead, &r->count, &terr);
+    char words[600];
+    int nw = r->nwarnings < RECORD_MAX_WARNINGS ? r->nwarnings : RECORD_MAX_WARNINGS;
+    record_count_words(&r->count, r->handicap, r->warnings, nw, r->estimate, words, sizeof words);
+    gs_status st = GS_OK;
+    /* the warnings the count took, so that `check` of this file takes them */
+    int wb = 0, ww = 0;
+    for (int i = 0; i < nw && st == GS_OK; i++) {
+        wb += r->warnings[i].color == GS_BLACK;
+        ww += r->warnings[i].color == GS_WHITE;
+        st = sgf_add_ruling(root, r->warnings[i].ruling, r->warnings[i].color, wb, ww, r->warnings[i].unix_ms, NULL,
+                            err);
+    }
+    if (st == GS_OK) st = sgf_set_final_count(root, &terr, words, r->count.sgf, err);
     if (st == GS_OK) st = sgf_save(t, path, err);
     sgf_tree_destroy(t);
     return st;
@@ -358,6 +500,8 @@ gs_status record_count_run(const record_count_options *o, record_count_result *o
     if (st == GS_OK) {
         out->ms = gs_now_ms() - t0;
         out->error_file = NULL;
+        out->looks_finished = record_count_looks_finished(&out->count, out->estimate ? &out->est : NULL,
+                                                          out->not_finished, sizeof out->not_finished);
     }
     if (st == GS_OK && o->overlay_path) {
         draw_overlay(in.img, &in.scan->grid, out);

@@ -64,13 +64,14 @@ record_event *rec_event_add(record *r, record_event_kind kind, const char *code,
     ev->color = color;
     ev->point = pt;
     ev->t_ms = r->cur_t;
+    ev->unix_ms = rec_now_ms(r);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(ev->text, sizeof ev->text, fmt, ap);
     va_end(ap);
     if (kind == RECORD_EV_REFEREE || kind == RECORD_EV_SIGNAL) {
         L->n_referee += kind == RECORD_EV_REFEREE;
-        rec_evidence_keep(r, move_number, code, L->n, ev->evidence);
+        rec_evidence_keep(r, move_number, code, pt, L->n, ev->evidence);
     }
     L->n++;
     return ev;
@@ -81,22 +82,23 @@ static const char *const kind_names[] = {"start", "move", "pass", "resign", "ref
 
 static void print_json(const record *r, FILE *f, const record_event *ev)
 {
-    fprintf(f, "{\"t_ms\":%.0f,\"kind\":\"%s\",\"code\":", ev->t_ms, kind_names[ev->kind]);
-    gs_json_write_string(f, ev->code);
-    fprintf(f, ",\"move\":%d,\"color\":\"%s\"", ev->move_number, rec_color_letter(ev->color));
-    if (ev->point.x >= 0 && r->size > 0) {
-        char h[8], s[3];
-        rules_point_human(ev->point, r->size, h);
-        sgf_point_format(ev->point, s);
-        fprintf(f, ",\"point\":\"%s\",\"sgf\":\"%s\"", h, s);
-    }
+    gs_buf b = {0};
+    gs_buf_printf(&b, "{\"t_ms\":%.0f,\"unix_ms\":%lld,\"kind\":\"%s\",\"code\":", ev->t_ms, (long long)ev->unix_ms,
+                  kind_names[ev->kind]);
+    gs_json_str(&b, ev->code);
+    gs_buf_printf(&b, ",\"move_number\":%d,\"color\":\"%s\"", ev->move_number, record_json_color(ev->color));
+    if (ev->point.x >= 0 && r->size > 0) record_json_point(&b, ev->point, false, r->size);
+    if (ev->kind == RECORD_EV_COUNT && r->have_count)
+        record_json_count(&b, &r->count, r->count_handicap, r->count_warnings[GS_BLACK], r->count_warnings[GS_WHITE]);
     if (ev->evidence[0]) {
-        fprintf(f, ",\"evidence\":");
-        gs_json_write_string(f, ev->evidence);
+        gs_buf_puts(&b, ",\"evidence\":");
+        gs_json_str(&b, ev->evidence);
     }
-    fprintf(f, ",\"text\":");
-    gs_json_write_string(f, ev->text);
-    fprintf(f, "}\n");
+    gs_buf_puts(&b, ",\"text\":");
+    gs_json_str(&b, ev->text);
+    gs_buf_puts(&b, "}\n");
+    if (gs_buf_ok(&b) && b.p) fputs(b.p, f);
+    gs_buf_free(&b); /* out of memory: the line is lost, not the record */
 }
 
 static void print_line(const record *r, FILE *f, const record_event *ev)

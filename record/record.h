@@ -53,6 +53,17 @@ extern "C" {
 
 typedef struct record record;
 
+/* Where Black sits in the camera's picture: at its bottom edge (near the
+ * camera, the default: the picture is the record), at its top edge (far),
+ * at its left or right edge. */
+typedef enum record_black_side {
+    RECORD_BLACK_NEAR = 0,
+    RECORD_BLACK_FAR,
+    RECORD_BLACK_LEFT,
+    RECORD_BLACK_RIGHT
+} record_black_side;
+
+
 typedef struct record_options {
     int size;                 /* board size; 0 = from the first position */
     double komi;              /* SGF points; used when has_komi */
@@ -64,7 +75,19 @@ typedef struct record_options {
     bool resume;              /* continue the game already in sgf_path */
     bool json;                /* event lines as JSON objects */
     FILE *out;                /* where event lines go; NULL = nowhere */
-    const char *black, *white;/* player names (PB/PW), may be NULL */
+    /* game information for the SGF root (copied at record_create; NULL or
+     * "" = not given): PB/BR, PW/WR, EV, RO, PC, and the table as GN */
+    const char *black, *white;
+    const char *black_rank, *white_rank;
+    const char *event, *round, *place, *table;
+    bool count_anyway;        /* count the last view even when the game did
+                                 not end (no two passes, resignation, end
+                                 command or ruling, end signals): by
+                                 default such a record gets no RE */
+    bool reopen;              /* resume: a file that already has RE is
+                                 reopened (RE, TB/TW and the count words
+                                 removed); without it such a file is
+                                 refused */
 } record_options;
 
 void record_options_init(record_options *o);
@@ -89,12 +112,24 @@ typedef struct record_event {
     gs_color color;
     gs_point point;       /* the move / first point concerned; {-1,-1} if none */
     double t_ms;          /* frame time */
+    int64_t unix_ms;      /* time of play by the source's clock (Unix ms) */
     char text[300];       /* one readable line */
     char evidence[64];    /* evidence file prefix ("" when none kept) */
 } record_event;
 
 record *record_create(const record_options *opt, gs_error *err);
 void record_destroy(record *r);
+
+/* The time of play of the views that follow, by the source's own clock
+ * (Unix ms; < 0 = unknown, then the wall clock is taken): GSTM of the moves
+ * committed from them, the date of the game. */
+void record_set_clock(record *r, int64_t unix_ms);
+
+/* Where the board is in the frames that follow (the tracker's grid) and
+ * how the picture is turned to the record (see record_black_side): the
+ * evidence frames then ring the point an event concerns.  grid NULL: not
+ * known (no ring). */
+void record_set_view(record *r, const vision_grid *grid, record_black_side side);
 
 /* Takes one settled position seen at t_ms.  frame (may be NULL) is the
  * settled view, kept for evidence.  uncertain (may be NULL) marks points
@@ -109,12 +144,24 @@ gs_status record_observe(record *r, const gs_position *pos, const uint8_t *uncer
 gs_status record_pass(record *r, gs_color c, double t_ms, gs_error *err);
 gs_status record_resign(record *r, gs_color c, double t_ms, gs_error *err);
 
-/* A remark worth a line and an SGF comment (camera lost, board re-found). */
+/* A remark for the log only (camera lost, board found again, the clock):
+ * a line, never the SGF (internal diagnostics stay out of the record). */
 gs_status record_note(record *r, const char *code, const char *text, double t_ms, gs_error *err);
+/* Words someone means for the record (the operator's `note TEXT`, a GTP
+ * controller's remark): a note line as above and a comment on the SGF's
+ * last node, saved.  GS_ERR_IO when the save fails. */
+gs_status record_comment(record *r, const char *text, double t_ms, gs_error *err);
 
-/* Ends the game: flags captures still pending, and unless it ended by
- * resignation counts the last settled position (area, Chinese rules) and
- * writes RE and TB/TW.  Safe to call twice (second call does nothing). */
+/* Closes the record at the end of the input: flags captures still
+ * pending; a game that ended (two passes, end command or ruling, both
+ * players' confirmation signals after the last move) is counted: the
+ * stones of the record that the last settled view no longer shows are
+ * dead (lifted after the end), TB/TW mark each side's territory and RE
+ * and the count in words come from record_check_tree on the record
+ * itself, so `goscribe check` of the file says the same.  A resignation or
+ * a forfeit keeps its RE; a game that did not end gets no RE (an END
+ * event says why) unless count_anyway.  Safe to call twice (the second
+ * call does nothing). */
 gs_status record_finish(record *r, double t_ms, gs_error *err);
 
 /* The game is over (stdin `end`, a confirmation signal): later views are
@@ -198,8 +245,14 @@ void record_position(const record *r, gs_position *out); /* the record's board *
 size_t record_events(const record *r, const record_event **ev);
 /* Number of referee events (irregularities) flagged. */
 int record_referee_count(const record *r);
-/* Final result ("B+1.5", "W+R", "W+F", "" before the end). */
+/* Final result ("B+1.5", "W+R", "W+F", "" before the end or when the
+ * game did not end). */
 const char *record_result(const record *r);
+/* Stones each side has captured so far (over the whole record, across
+ * set-up nodes). */
+int record_captures(const record *r, gs_color by);
+/* The last move or pass committed (false before the first). */
+bool record_last_move(const record *r, gs_move *m, int64_t *unix_ms);
 /* Warnings given to c so far (referee rulings). */
 int record_warnings(const record *r, gs_color c);
 /* The game is over (end, two passes, resignation, forfeit) but may not be
@@ -220,7 +273,9 @@ gs_status record_sgf_text(const record *r, char **out, size_t *len, gs_error *er
  *
  * Operator commands (one per line, from the poll callback): q | quit
  * (stop), end (game over: the next settled view after the dead stones are
- * lifted is counted), pass [B|W], resign B|W.
+ * lifted is counted), pass [B|W], resign B|W, note TEXT (a line and an SGF
+ * comment, record_note with code "note": what the operator or a program
+ * driving the recording, such as gtp/, wants kept with the game).
  * Whoever follows the recording live (the broadcast, plugged in by cli/)
  * does it through record_hooks: the loop does not know who it is.
  * Ownership: the caller owns the source and the hooks' user data; nothing
@@ -249,7 +304,30 @@ typedef struct record_hooks {
      * waiting in *out, applied with record_apply_ruling.  The pointers in
      * *out stay valid until the next call of any hook. */
     bool (*poll_ruling)(void *user, record_ruling *out);
+    /* Once, when the input has ended and before the record is closed:
+     * rulings from now on cannot reach the record and must be refused
+     * (why says so); the ones already waiting are polled once more and
+     * applied before the record closes. */
+    void (*closing)(void *user, const char *why);
 } record_hooks;
+
+/* "near", "far", "left", "right"; parse: false if unknown. */
+const char *record_black_side_name(record_black_side s);
+bool record_black_side_parse(const char *name, record_black_side *out);
+/* The record's point for the picture's point (u, v) of a board of `size`
+ * (and back): the turn record_run applies to every view. */
+gs_point record_orient_point(record_black_side s, int size, gs_point picture);
+gs_point record_orient_point_back(record_black_side s, int size, gs_point record_pt);
+
+/* What the progress callback is told. */
+typedef struct record_run_progress {
+    long frames;                /* frames read so far */
+    long total;                 /* frames of the source, -1 unknown */
+    double t_ms;                /* source time of the last frame */
+    int moves;                  /* moves + passes recorded so far */
+    int flags;                  /* referee events so far */
+    double elapsed_ms;          /* wall time since the start */
+} record_run_progress;
 
 typedef struct record_run_options {
     track_options tracker;
@@ -263,10 +341,14 @@ typedef struct record_run_options {
     void *poll_user;
     /* Set asynchronously (SIGINT) to stop cleanly. NULL = none. */
     volatile sig_atomic_t *stop;
-    /* Called about once a second of processing with frames done / total
-     * (-1 unknown). NULL = none. */
-    void (*progress)(void *user, long frame, long total);
+    /* Called about once a second of processing (see record_run_progress).
+     * NULL = none. */
+    void (*progress)(void *user, const struct record_run_progress *p);
     void *progress_user;
+    /* Where Black sits as the camera sees the board: the record is turned
+     * so that Black's side is the bottom of the SGF board (row 19 on
+     * 19x19; White's side the top), as game records are printed. */
+    record_black_side black_side;
     /* Sleep this long after each frame (a slow source for demos and the
      * kill test). 0 = none. */
     int frame_delay_ms;
@@ -313,23 +395,40 @@ gs_status record_run(capture_source *src, const record_run_options *o, record_ru
  * them); nothing is kept between calls.
  */
 
+/* A warning a side received (a referee's ruling, GSRL in the SGF): each
+ * costs that side one stone at the count (RULES.md, Art. 25). */
+typedef struct record_warning {
+    gs_color color;
+    int move_number;          /* moves played when it was given */
+    int64_t unix_ms;          /* when, -1 unknown */
+    char ruling[16];          /* the ruling that gave it: "warn", "void", ... */
+} record_warning;
+
+#define RECORD_MAX_WARNINGS 16
+#define RECORD_MAX_NOTES 128
+
 /* What an SGF file gives the count: its final position (the main line
- * replayed through the rules), komi, handicap, result and the final TB/TW
- * marks if any.  Plain data. */
+ * replayed through the rules as record_check_tree does), komi, handicap,
+ * result, the final TB/TW marks if any and the warnings.  Plain data. */
 typedef struct record_count_sgf {
     gs_position pos;
-    double komi;          /* points; valid when has_komi */
-    bool has_komi;
+    double komi;          /* points: KM, else 7.5 (0 with a handicap) */
+    bool has_komi;        /* always true (kept for older callers) */
     int handicap;
     char result[64];      /* RE, "" if absent */
-    bool has_marks;
-    gs_position marks;    /* TB -> GS_BLACK, TW -> GS_WHITE */
+    bool has_marks;       /* the last node has TB/TW marks ... */
+    uint8_t marks_dead[RULES_MAX_POINTS]; /* ... and these stones stand on
+                                 the other side's mark: dead (row-major) */
+    int nwarnings;        /* the warnings of its rulings (GSRL) */
+    record_warning warnings[RECORD_MAX_WARNINGS];
+    int warnings_black, warnings_white;
 } record_count_sgf;
 
-/* Reads path and replays its main line (rules_game_start, then
- * rules_game_apply move by move; repetitions are played and flagged, not
- * refused).  GS_ERR_IO / GS_ERR_FORMAT (an illegal move: its line, number
- * and point) / GS_ERR_NOBOARD (no game, or a size outside 5..25). */
+/* Reads path and replays its main line with record_check_tree
+ * (repetitions are played and flagged, not refused).  GS_ERR_IO /
+ * GS_ERR_FORMAT (an illegal move: its line, number and point, since a
+ * count of a position no legal play reaches would be a guess) /
+ * GS_ERR_NOBOARD (no game, or a size outside 5..25). */
 gs_status record_count_load_sgf(const char *path, record_count_sgf *out, gs_error *err);
 
 /* Where the dead stones of a count come from. */
@@ -338,10 +437,14 @@ typedef enum record_count_dead {
                                    ESTIMATE for the players to confirm */
     RECORD_COUNT_DEAD_NONE,     /* every stone on the board is alive */
     RECORD_COUNT_DEAD_MARKS,    /* implied by the SGF's final TB/TW marks */
-    RECORD_COUNT_DEAD_POINTS    /* the players' list: dead_points */
+    RECORD_COUNT_DEAD_POINTS,   /* the players' list: dead_points */
+    RECORD_COUNT_DEAD_DEFAULT   /* an SGF that has marks: MARKS; one that
+                                   records a counted result (RE B+n, W+n,
+                                   0) without marks: NONE (so `count` and
+                                   `check` agree); else AUTO */
 } record_count_dead;
 
-/* "auto", "none", "marks", "points". */
+/* "auto", "none", "marks", "points", "default". */
 const char *record_count_dead_name(record_count_dead d);
 
 typedef struct record_count_options {
@@ -363,8 +466,8 @@ typedef struct record_count_options {
     long long max_pixels;     /* photo: pixel budget (0 = cvshim_max_pixels(0)) */
 } record_count_options;
 
-/* Defaults: dead stones estimated, no komi or handicap given, no output
- * files. */
+/* Defaults: dead stones DEFAULT (an SGF's marks, else estimated), no komi
+ * or handicap given, no output files. */
 void record_count_options_init(record_count_options *o);
 
 typedef struct record_count_result {
@@ -376,7 +479,14 @@ typedef struct record_count_result {
     rules_estimate_result est;/* valid when estimate */
     rules_count count;
     int handicap;             /* the handicap counted */
+    record_count_dead dead_used; /* where the dead stones came from (never
+                                 DEFAULT) */
     char file_result[64];     /* the SGF's RE, "" if none */
+    int nwarnings;            /* an SGF's warnings, counted */
+    record_warning warnings[RECORD_MAX_WARNINGS];
+    bool looks_finished;      /* record_count_looks_finished */
+    char not_finished[160];   /* ... its reason ("" when it does) */
+    int read_black, read_white; /* a photo: stones read */
     double ms;                /* reading + dead stones + count (wall) */
     const char *error_file;   /* on failure: the file err is about (to
                                  print before it), or NULL */
@@ -401,12 +511,45 @@ gs_status record_count_estimate(const gs_position *pos, const rules_estimate_opt
  * 0.75 -> "3/4", 12 -> "12", -0.25 -> "-1/4". */
 void record_count_stones_format(double stones, char *buf, size_t len);
 
+/* The count in words, the one text of the recorder's final comment, of
+ * `count --sgf` and of `check`: "Count (area, Chinese rules): Black 184
+ * 1/2 stones (...), White 176 1/2 (...), dame 3; komi 3 3/4 stones;
+ * warnings: Black at move 23 (12:03:22 UTC, ruling void): 1 stone; White
+ * wins by 1 1/4 stones (W+2.5)." (starts with SGF_COUNT_WORDS_PREFIX).
+ * w: the warnings counted (n of them, NULL = none); estimate: the dead
+ * stones are an estimate for the players to confirm.  Returns buf. */
+char *record_count_words(const rules_count *c, int handicap, const record_warning *w, int n, bool estimate,
+                         char *buf, size_t len);
+
+/* The TB/TW marks of a count (GS_BLACK / GS_WHITE per point): each side's
+ * territory, i.e. its area without its living stones (empty points and
+ * dead stones), as KGS and most viewers mark it; a dead stone on a dame
+ * point gets the other side's mark so that every reader finds it dead
+ * (rules_dead_from_marks).  dead NULL = all alive. */
+void record_count_marks(const gs_position *pos, const uint8_t *dead, const rules_count *c, gs_position *marks);
+
+/* Does the counted board look like the end of a game?  False, with the
+ * reason in why (one line, "" when it does), when many points are dame
+ * (more than the board's side: players fill them before counting) or the
+ * dead-stone estimate (est, NULL = none) left chains it could not settle. */
+bool record_count_looks_finished(const rules_count *c, const rules_estimate_result *est, char *why, size_t len);
+
 typedef struct record_check_options {
     double komi;              /* points, used when has_komi; else the file's
                                  KM, else 7.5 */
     bool has_komi;
     rules_ko_policy ko_policy;/* FORBID: every repetition is illegal */
 } record_check_options;
+
+/* A referee event (GSEV) or ruling (GSRL) the file records. */
+typedef struct record_check_note {
+    bool ruling;
+    int move_number;          /* moves played up to its node */
+    char code[32];            /* event code / ruling kind */
+    char detail[96];          /* the event's detail */
+    gs_color color;           /* ruling: the side concerned */
+    bool warned;              /* ruling: it gave color a warning */
+} record_check_note;
 
 typedef struct record_check_result {
     int size;
@@ -416,17 +559,65 @@ typedef struct record_check_result {
     char recorded_result[64]; /* the file's RE, "" if none */
     bool recorded_numeric;    /* RE holds a margin (rules_parse_result_points) */
     bool matches_record;      /* ... and the count gives the same margin */
-    rules_replay_report report; /* illegal moves, events, the count */
+    int setup_steps;          /* set-up nodes after the root, replayed in
+                                 order with the moves */
+    rules_replay_report report; /* illegal moves and notes over the whole
+                                 main line, the final position and its
+                                 count: dead stones from the last node's
+                                 TB/TW marks, the warnings counted */
+    uint8_t dead[RULES_MAX_POINTS]; /* the dead stones counted, row-major */
+    int nwarnings;            /* warnings (the first RECORD_MAX_WARNINGS kept) */
+    record_warning warnings[RECORD_MAX_WARNINGS];
+    int warnings_black, warnings_white;
+    int nnotes;               /* GSEV / GSRL values (first RECORD_MAX_NOTES kept) */
+    record_check_note notes[RECORD_MAX_NOTES];
+    bool looks_finished;      /* record_count_looks_finished of the count */
+    char not_finished[160];   /* ... its reason */
+    char words[600];          /* record_count_words of the count */
 } record_check_result;
 
-/* Replays the main line of the SGF at path under the Chinese rules
- * (rules_replay: illegal moves listed and void) and counts the final
- * position with the dead stones of the last node's TB/TW marks.  Illegal
- * moves are findings, not errors.  GS_ERR_NOBOARD for no game, a size
- * outside 5..25 or a set-up that cannot be replayed; GS_ERR_IO /
- * GS_ERR_FORMAT for the file, GS_ERR_NOMEM. */
+/* The one count of a recorded game (the recorder's own at its end, `check`,
+ * `count` of an SGF): replays the main line of game 0 under the Chinese
+ * rules (rules_replay: illegal moves listed and void; each set-up node
+ * after the root applied in order, the replay going on from it as the
+ * recorder did), takes the dead stones from the last node's TB/TW marks (a
+ * stone on the other side's mark is dead; no marks: all alive) and the
+ * warnings from the GSRL rulings, and counts the final position with the
+ * komi and handicap.  Illegal moves are findings, not errors.
+ * GS_ERR_NOBOARD for no game, a size outside 5..25 or a set-up that cannot
+ * be replayed; GS_ERR_FORMAT for a malformed game, GS_ERR_NOMEM.  o NULL =
+ * defaults. */
+struct sgf_tree;
+gs_status record_check_tree(const struct sgf_tree *t, const record_check_options *o, record_check_result *out,
+                            gs_error *err);
+/* record_check_tree of the file at path (GS_ERR_IO / GS_ERR_FORMAT for the
+ * file itself; "not an SGF file" when it holds no SGF at all). */
 gs_status record_check_file(const char *path, const record_check_options *o, record_check_result *out,
                             gs_error *err);
+
+/* ================================================================== */
+/* The JSON of goscribe, one vocabulary for every command and page (README,
+ * "JSON: one vocabulary"): a point is its SGF letters "pd" under "point"
+ * (with "point_human" "Q16"; "" and "pass" for a pass), a colour "B", "W"
+ * or "" under "color", a number per side an object {"B":..,"W":..}, moves
+ * are counted by "move_number", a result is "result" in SGF RE form
+ * ("B+1.5", "W+R", "0") with "result_text" in words.  These helpers write
+ * members into an object the caller opened, each starting with a comma. */
+
+/* "B", "W", "" (static). */
+const char *record_json_color(gs_color c);
+/* ,"point":"pd","point_human":"Q16" (a pass or a point off the board:
+ * "" and "pass"). */
+void record_json_point(gs_buf *b, gs_point p, bool pass, int size);
+/* ,"KEY":["pd",...]: the points of pos whose mask is set (mask NULL: every
+ * stone), colour c only unless GS_EMPTY. */
+void record_json_points(gs_buf *b, const char *key, const gs_position *pos, const uint8_t *mask, gs_color c);
+/* ,"KEY":{"B":black,"W":white} */
+void record_json_sides(gs_buf *b, const char *key, double black, double white);
+/* The members of a count: ,"result","result_text","margin_stones",
+ * "area","stones","territory","dead" (per side),"dame","komi","handicap",
+ * "warnings" (per side). */
+void record_json_count(gs_buf *b, const rules_count *c, int handicap, int warnings_black, int warnings_white);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,10 @@ typedef struct rec_evidence {
     char *dir;               /* NULL = none */
     bool ready;              /* directory created */
     gs_image *prev_frame, *cur_frame;
+    /* where the record's points are in the frames (record_set_view) */
+    bool have_grid;
+    vision_grid grid;
+    record_black_side side;
 } rec_evidence;
 
 /* Captured stones still on the board: cell colour and the move number that
@@ -107,7 +111,28 @@ struct record {
     rec_irregular irr;
     /* end-of-game signals already flagged, by colour (index gs_color) */
     bool confirm_seen[3], resign_seen[3];
+    /* the game information of the options, copied (the caller's strings
+     * need not outlive record_create) */
+    char black[128], white[128], black_rank[32], white_rank[32];
+    char event[128], round[64], place[128], table[64];
+    /* the source's clock: time of play of the current view (Unix ms, -1
+     * unknown: the wall clock is taken) */
+    int64_t clock_ms;
+    /* stones captured in games the record restarted from (set-up nodes) */
+    int captures_before[3];
+    /* the final count (record_check_tree of the record), for the JSON of
+     * its event */
+    bool have_count;
+    rules_count count;
+    int count_handicap, count_warnings[3];
+    /* the last move or pass committed */
+    bool have_last_move;
+    gs_move last_move;
+    int64_t last_move_ms;
 };
+
+/* The time of play now: the source's clock, else the wall clock. */
+int64_t rec_now_ms(const record *r);
 
 /* ---------------------------------------------------------- small tools */
 /* "B", "W", "-" */
@@ -137,8 +162,9 @@ void rec_flag(record *r, const char *code, int move_number, gs_color c, gs_point
               const char *detail);
 
 /* ---------------------------------------------------------- evidence.c */
-/* Saves the before/after frames of an event; fills prefix ("" if none). */
-void rec_evidence_keep(record *r, int move_number, const char *code, size_t index, char prefix[64]);
+/* Saves the before/after frames of an event, its point pt (if on the
+ * board and the grid is known) ringed on both; fills prefix ("" if none). */
+void rec_evidence_keep(record *r, int move_number, const char *code, gs_point pt, size_t index, char prefix[64]);
 
 /* -------------------------------------------------------- sgf_record.c */
 /* Saves the SGF (when there is a file) and prints the pending lines;

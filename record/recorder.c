@@ -29,6 +29,23 @@ static char *evidence_dir_for(const char *sgf_path)
     return dir;
 }
 
+/* The game information of the options, copied into the record. */
+static void copy_names(record *r)
+{
+    const record_options *o = &r->opt;
+    snprintf(r->black, sizeof r->black, "%s", o->black ? o->black : "");
+    snprintf(r->white, sizeof r->white, "%s", o->white ? o->white : "");
+    snprintf(r->black_rank, sizeof r->black_rank, "%s", o->black_rank ? o->black_rank : "");
+    snprintf(r->white_rank, sizeof r->white_rank, "%s", o->white_rank ? o->white_rank : "");
+    snprintf(r->event, sizeof r->event, "%s", o->event ? o->event : "");
+    snprintf(r->round, sizeof r->round, "%s", o->round ? o->round : "");
+    snprintf(r->place, sizeof r->place, "%s", o->place ? o->place : "");
+    snprintf(r->table, sizeof r->table, "%s", o->table ? o->table : "");
+    /* the caller's strings are not kept: our copies are used from here */
+    r->opt.black = r->opt.white = r->opt.black_rank = r->opt.white_rank = NULL;
+    r->opt.event = r->opt.round = r->opt.place = r->opt.table = NULL;
+}
+
 /* The recorder's own copies of the paths; false when out of memory. */
 static bool copy_paths(record *r)
 {
@@ -59,6 +76,8 @@ record *record_create(const record_options *opt, gs_error *err)
         return NULL;
     }
     if (!copy_paths(r)) goto nomem;
+    copy_names(r);
+    r->clock_ms = -1;
     if (r->opt.resume) {
         if (!r->sgf.path) {
             gs_error_set(err, GS_ERR_USAGE, "--resume needs the SGF file");
@@ -71,7 +90,6 @@ record *record_create(const record_options *opt, gs_error *err)
         }
         rec_events_print(r);
     }
-    r->opt.black = r->opt.white = NULL; /* only needed at start (not kept) */
     return r;
 nomem:
     gs_error_set(err, GS_ERR_NOMEM, "out of memory");
@@ -95,6 +113,10 @@ void record_destroy(record *r)
 }
 
 /* ------------------------------------------------------- observing */
+
+void record_set_clock(record *r, int64_t unix_ms) { r->clock_ms = unix_ms; }
+
+int64_t rec_now_ms(const record *r) { return r->clock_ms >= 0 ? r->clock_ms : gs_wall_ms(); }
 
 static void keep_frame(record *r, const gs_image *frame, double t_ms)
 {
@@ -244,14 +266,22 @@ gs_status record_end_game(record *r, double t_ms, gs_error *err)
     return rec_save(r, err);
 }
 
+/* Notes (camera lost, board found again, an unknown command, ...) are the
+ * recorder's diagnostics: they go to the log, never into the SGF, whose
+ * comments are for the players and the referee. */
 gs_status record_note(record *r, const char *code, const char *text, double t_ms, gs_error *err)
 {
+    (void)err; /* nothing is saved: nothing can fail */
     r->cur_t = t_ms;
     rec_event_add(r, RECORD_EV_NOTE, code, rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1}, "%s", text);
-    if (!r->started) {
-        rec_events_print(r);
-        return GS_OK;
-    }
+    rec_events_print(r);
+    return GS_OK;
+}
+
+gs_status record_comment(record *r, const char *text, double t_ms, gs_error *err)
+{
+    gs_status st = record_note(r, "note", text, t_ms, err);
+    if (st != GS_OK || !r->started || !r->sgf.last) return st;
     gs_error e;
     rec_check(r, sgf_append_comment(r->sgf.last, text, &e), &e);
     return rec_save(r, err);
@@ -277,30 +307,82 @@ static gs_status settle_last_view(record *r, double t_ms, gs_error *err)
     return st != GS_OK ? st : st2;
 }
 
-/* The count of the last settled view (area, Chinese rules): RE, TB/TW. */
+/* Both players put their confirmation stone (RULES.md, End of game) after
+ * the last move: the players ended the game. */
+static bool both_confirmed(const record *r)
+{
+    bool seen[3] = {false, false, false};
+    int moves = rec_game_moves(r);
+    for (size_t i = 0; i < r->log.n; i++) {
+        const record_event *ev = &r->log.ev[i];
+        if (ev->kind == RECORD_EV_SIGNAL && !strcmp(ev->code, "confirm_signal") && ev->move_number == moves &&
+            (ev->color == GS_BLACK || ev->color == GS_WHITE))
+            seen[ev->color] = true;
+    }
+    return seen[GS_BLACK] && seen[GS_WHITE];
+}
+
+/* The stones of the record the last view no longer shows: lifted as dead
+ * after the end (1 = dead, row-major). */
+static void lifted_stones(const record *r, const gs_position *rec, uint8_t *dead)
+{
+    int n = r->size * r->size;
+    memset(dead, 0, (size_t)n);
+    if (!r->have_last_obs) return;
+    for (int i = 0; i < n; i++) dead[i] = rec->cell[i] != GS_EMPTY && r->last_obs.cell[i] == GS_EMPTY;
+}
+
+/* The count of the record's last position, the lifted stones dead: TB/TW
+ * on the last node, then RE and the words from record_check_tree of the
+ * record itself (the one count `check` makes of the file). */
 static void count_game(record *r)
 {
-    rules_count_opts o;
-    rules_count_opts_init(&o);
-    o.komi = rules_game_komi(r->game);
-    o.handicap = rules_game_handicap(r->game);
-    o.warnings_black = rules_game_warnings(r->game, GS_BLACK);
-    o.warnings_white = rules_game_warnings(r->game, GS_WHITE);
-    rules_count *cnt = malloc(sizeof *cnt);
+    gs_position rec, marks;
+    rules_game_position(r->game, &rec);
+    uint8_t dead[REC_NPTS];
+    lifted_stones(r, &rec, dead);
     gs_error e;
-    gs_status st = cnt ? rules_count_position(&r->last_obs, NULL, &o, cnt, &e)
-                       : gs_error_set(&e, GS_ERR_NOMEM, "out of memory for the count");
+    rules_count *cnt = malloc(sizeof *cnt);
+    record_check_result *chk = malloc(sizeof *chk);
+    gs_status st = cnt && chk ? rules_count_position(&rec, dead, NULL, cnt, &e)
+                              : gs_error_set(&e, GS_ERR_NOMEM, "out of memory for the count");
     if (st == GS_OK) {
-        snprintf(r->result, sizeof r->result, "%s", cnt->sgf);
-        char words[300];
-        snprintf(words, sizeof words, "count (area, Chinese rules): Black %.1f, White %.1f stones, komi %.1f: %s",
-                 cnt->black, cnt->white, o.komi, cnt->text);
-        rec_event_add(r, RECORD_EV_COUNT, "count", rec_game_moves(r), cnt->winner, (gs_point){-1, -1}, "%s (RE %s)",
-                      words, cnt->sgf);
-        st = sgf_set_final_count(r->sgf.last, &cnt->owner, words, cnt->sgf, &e);
+        record_count_marks(&rec, dead, cnt, &marks);
+        st = sgf_set_final_count(r->sgf.last, &marks, NULL, NULL, &e);
+    }
+    if (st == GS_OK) st = record_check_tree(r->sgf.tree, NULL, chk, &e);
+    if (st == GS_OK) {
+        const rules_count *c = &chk->report.count;
+        snprintf(r->result, sizeof r->result, "%s", c->sgf);
+        r->have_count = true;
+        r->count = *c;
+        r->count_handicap = chk->handicap >= 2 ? chk->handicap : 0;
+        r->count_warnings[GS_BLACK] = chk->warnings_black;
+        r->count_warnings[GS_WHITE] = chk->warnings_white;
+        char a[32], b[32];
+        record_count_stones_format(c->black, a, sizeof a);
+        record_count_stones_format(c->white, b, sizeof b);
+        rec_event_add(r, RECORD_EV_COUNT, "count", rec_game_moves(r), c->winner, (gs_point){-1, -1},
+                      "count (area, Chinese rules): Black %s, White %s stones, %d dead stones lifted, warnings "
+                      "Black %d White %d: %s (RE %s)", a, b, c->dead_black + c->dead_white, chk->warnings_black,
+                      chk->warnings_white, c->text, c->sgf);
+        if (!chk->looks_finished)
+            rec_event_add(r, RECORD_EV_NOTE, "not_finished", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+                          "the count stands as the board is, but %s", chk->not_finished);
+        st = sgf_set_final_count(r->sgf.last, NULL, chk->words, c->sgf, &e);
     }
     rec_check(r, st, &e); /* no count in the SGF: the save says so */
     free(cnt);
+    free(chk);
+}
+
+/* The game did not end: no result, and the log says why. */
+static void no_result(record *r)
+{
+    rec_event_add(r, RECORD_EV_END, "no_result", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+                  "no result after %d moves: the game did not end (no two passes, resignation, `end` or ruling, "
+                  "or both players' confirmation signals); count it with --count-anyway or `goscribe count`",
+                  rec_game_moves(r));
 }
 
 gs_status record_finish(record *r, double t_ms, gs_error *err)
@@ -317,12 +399,18 @@ gs_status record_finish(record *r, double t_ms, gs_error *err)
         /* the last view must be the record's last position */
         st = settle_last_view(r, t_ms, err);
     }
-    if (!r->ended)
+    if (!r->ended && both_confirmed(r)) rec_end(r, " (both players signalled it)");
+    bool ended = r->ended;
+    if (!r->ended && r->opt.count_anyway)
         rec_event_add(r, RECORD_EV_END, "end", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
-                      "end of the game after %d moves", rec_game_moves(r));
+                      "end of the recording after %d moves, counted as the end of the game (--count-anyway)",
+                      rec_game_moves(r));
     r->ended = true;
     r->finished = true;
-    if (r->resigned == GS_EMPTY && !r->forfeit && r->have_last_obs) count_game(r);
+    if (r->resigned == GS_EMPTY && !r->forfeit && r->have_last_obs) {
+        if (ended || r->opt.count_anyway) count_game(r);
+        else no_result(r);
+    }
     /* saved and counted even when settling the last view failed: the
      * first failure is the one reported */
     gs_status st2 = rec_save(r, st == GS_OK ? err : NULL);
@@ -360,6 +448,20 @@ size_t record_events(const record *r, const record_event **ev)
 }
 
 int record_referee_count(const record *r) { return r->log.n_referee; }
+
+int record_captures(const record *r, gs_color by)
+{
+    if (by != GS_BLACK && by != GS_WHITE) return 0;
+    return r->captures_before[by] + (r->game ? rules_board_captures(rules_game_board(r->game), by) : 0);
+}
+
+bool record_last_move(const record *r, gs_move *m, int64_t *unix_ms)
+{
+    if (!r->have_last_move) return false;
+    if (m) *m = r->last_move;
+    if (unix_ms) *unix_ms = r->last_move_ms;
+    return true;
+}
 int record_warnings(const record *r, gs_color c) { return r->game ? rules_game_warnings(r->game, c) : 0; }
 bool record_ended(const record *r) { return r->ended; }
 const char *record_result(const record *r) { return r->result; }

@@ -64,16 +64,13 @@ static void ruling_in_sgf(record *r, const record_ruling *ru, sgf_node *n, bool 
 {
     const char *kname = record_ruling_name(ru->kind);
     int wb = rules_game_warnings(r->game, GS_BLACK), ww = rules_game_warnings(r->game, GS_WHITE);
-    char tbuf[32], val[96];
-    sgf_time_format(ru->unix_ms > 0 ? ru->unix_ms : gs_wall_ms(), tbuf);
-    snprintf(val, sizeof val, "%s:%s:%d:%d:%s", kname, rec_color_letter(ru->color), wb, ww, tbuf);
-    gs_error e;
-    rec_check(r, sgf_node_add_raw(n, "GSRL", val, &e), &e);
     char words[400];
     if (ru->words && ru->words[0]) snprintf(words, sizeof words, "%s", ru->words);
     else snprintf(words, sizeof words, "Referee: %s%s%s (warnings: Black %d, White %d)", kname,
                   warned ? ", warning to " : "", warned ? rules_color_name(ru->color) : "", wb, ww);
-    rec_check(r, sgf_append_comment(n, words, &e), &e);
+    gs_error e;
+    rec_check(r, sgf_add_ruling(n, kname, ru->color, wb, ww, ru->unix_ms > 0 ? ru->unix_ms : gs_wall_ms(), words, &e),
+              &e);
     rec_event_add(r, RECORD_EV_RULING, kname, rec_game_moves(r), ru->color,
                   ru->npoints && ru->points ? ru->points[0] : (gs_point){-1, -1}, "%s", words);
 }
@@ -111,7 +108,8 @@ gs_status record_apply_ruling(record *r, const record_ruling *ru, double t_ms, g
     if (!kname) return gs_error_set(err, GS_ERR_USAGE, "unknown ruling %d", (int)ru->kind);
     if (!r->started || r->finished) {
         rec_event_add(r, RECORD_EV_NOTE, "ruling_ignored", rec_game_moves(r), ru->color, (gs_point){-1, -1},
-                      "referee ruling (%s) ignored: %s", kname, r->started ? "the record is closed" : "no game yet");
+                      "referee ruling (%s) ignored: %s", kname,
+                      r->started ? "the record is closed (the recording has ended)" : "no game yet");
         rec_events_print(r);
         return GS_OK;
     }

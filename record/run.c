@@ -17,6 +17,84 @@ void record_run_options_init(record_run_options *o)
     record_options_init(&o->recorder);
 }
 
+/* ------------------------------------------------------ orientation */
+
+static const char *const side_names[] = {"near", "far", "left", "right"};
+
+const char *record_black_side_name(record_black_side s)
+{
+    return (unsigned)s < 4 ? side_names[s] : "near";
+}
+
+bool record_black_side_parse(const char *name, record_black_side *out)
+{
+    for (int i = 0; name && i < 4; i++)
+        if (!strcmp(name, side_names[i])) {
+            *out = (record_black_side)i;
+            return true;
+        }
+    return false;
+}
+
+/* (u, v) of the picture -> the record, Black's side at the bottom; m =
+ * size - 1.  Black at the left edge looks right: his left hand is the
+ * picture's top, so the picture's top-left is his near-left corner, the
+ * record's bottom-left. */
+static void orient_uv(record_black_side s, double m, double u, double v, double *ou, double *ov)
+{
+    switch (s) {
+    case RECORD_BLACK_FAR: *ou = m - u; *ov = m - v; break;
+    case RECORD_BLACK_LEFT: *ou = v; *ov = m - u; break;
+    case RECORD_BLACK_RIGHT: *ou = m - v; *ov = u; break;
+    default: *ou = u; *ov = v; break;
+    }
+}
+
+gs_point record_orient_point(record_black_side s, int size, gs_point p)
+{
+    double u, v;
+    orient_uv(s, size - 1, p.x, p.y, &u, &v);
+    return (gs_point){(int8_t)u, (int8_t)v};
+}
+
+gs_point record_orient_point_back(record_black_side s, int size, gs_point p)
+{
+    /* left and right undo each other; near and far undo themselves */
+    record_black_side inv = s == RECORD_BLACK_LEFT ? RECORD_BLACK_RIGHT : s == RECORD_BLACK_RIGHT ? RECORD_BLACK_LEFT : s;
+    return record_orient_point(inv, size, p);
+}
+
+/* A view's points turned into the record's orientation (in place). */
+static void orient_cells(record_black_side s, int size, uint8_t *cells)
+{
+    if (s == RECORD_BLACK_NEAR) return;
+    uint8_t tmp[GS_MAX_SIZE * GS_MAX_SIZE];
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            gs_point q = record_orient_point(s, size, (gs_point){(int8_t)x, (int8_t)y});
+            tmp[q.y * size + q.x] = cells[y * size + x];
+        }
+    memcpy(cells, tmp, (size_t)(size * size));
+}
+
+/* The margin stones turned too: their board coordinates, edge and corner. */
+static void orient_margin(record_black_side s, int size, track_margin_view *m)
+{
+    if (s == RECORD_BLACK_NEAR) return;
+    double mx = size - 1;
+    for (int i = 0; i < m->n; i++) {
+        track_margin_stone *st = &m->stones[i];
+        orient_uv(s, mx, st->u, st->v, &st->u, &st->v);
+        st->side = st->v < 0 ? TRACK_MARGIN_TOP : st->v > mx ? TRACK_MARGIN_BOTTOM : st->u < 0 ? TRACK_MARGIN_LEFT
+                                                                                               : TRACK_MARGIN_RIGHT;
+        static const int cu[4] = {0, 1, 1, 0}, cv[4] = {0, 0, 1, 1}; /* vision_grid corner order */
+        double u, v;
+        orient_uv(s, mx, cu[st->corner_index & 3] * mx, cv[st->corner_index & 3] * mx, &u, &v);
+        for (int k = 0; k < 4; k++)
+            if (cu[k] == (u > 0) && cv[k] == (v > 0)) st->corner_index = k;
+    }
+}
+
 /* The loop's state. */
 typedef struct run_ctx {
     const record_run_options *o;
@@ -76,8 +154,13 @@ static gs_status do_command(record *r, char *line, double t_ms, bool *stop, cons
     if (!strcmp(s, "end")) return record_end_game(r, t_ms, err);
     if (is_command(s, "pass")) return record_pass(r, parse_color(s + 4), t_ms, err);
     if (is_command(s, "resign")) return record_resign(r, parse_color(s + 6), t_ms, err);
+    if (is_command(s, "note")) {
+        const char *text = s + 4;
+        while (isspace((unsigned char)*text)) text++;
+        if (*text) return record_comment(r, text, t_ms, err);
+    }
     char msg[160];
-    snprintf(msg, sizeof msg, "unknown command \"%.40s\" (q, end, pass [B|W], resign B|W)", s);
+    snprintf(msg, sizeof msg, "unknown command \"%.40s\" (q, end, pass [B|W], resign B|W, note TEXT)", s);
     return record_note(r, "command", msg, t_ms, err);
 }
 
@@ -201,9 +284,13 @@ static void count_frame(run_ctx *c, const capture_info *info)
 {
     c->stats->frames++;
     c->last_t = info->t_ms;
+    /* the source's clock, for the moves this frame commits */
+    if (c->rec) record_set_clock(c->rec, info->unix_ms);
     if (c->o->progress && gs_now_ms() - c->last_progress > 1000) {
         c->last_progress = gs_now_ms();
-        c->o->progress(c->o->progress_user, c->stats->frames, c->total);
+        record_run_progress p = {c->stats->frames, c->total, info->t_ms, c->rec ? record_move_count(c->rec) : 0,
+                                 c->rec ? record_referee_count(c->rec) : 0, gs_now_ms() - c->t0};
+        c->o->progress(c->o->progress_user, &p);
     }
 }
 
@@ -215,7 +302,6 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     c->stats->settled_views++;
     if (c->o->hooks) {
         record_position(c->rec, &c->before);
-        c->seen = up->pos;
         c->have_seen = true;
     }
     /* a hand resting on the board stays still too: what reaches in from
@@ -228,6 +314,13 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     int npt = up->pos.size * up->pos.size;
     bool any_unc = up->n_uncertain > 0 || ncov > 0;
     for (int i = 0; i < npt && ncov > 0; i++) up->uncertain[i] |= c->covered[i];
+    /* the record in the board's true orientation: Black's side at the bottom */
+    record_black_side bs = c->o->black_side;
+    orient_cells(bs, up->pos.size, up->pos.cell);
+    orient_cells(bs, up->pos.size, up->uncertain);
+    orient_margin(bs, up->pos.size, &up->margin);
+    if (c->o->hooks) c->seen = up->pos;
+    record_set_view(c->rec, grid, bs);
     gs_status st = record_observe(c->rec, &up->pos, any_unc ? up->uncertain : NULL, t_ms, frame, err);
     if (st == GS_OK && ncov == 0 && !reaching) st = record_margin(c->rec, &up->margin, t_ms, err);
     return st;
@@ -300,6 +393,10 @@ static gs_status run_open(run_ctx *c, gs_error *err)
     if (!c->tr) return err ? err->status : GS_ERR_NOMEM;
     c->rec = record_create(&c->o->recorder, err);
     if (!c->rec) return err ? err->status : GS_ERR_NOMEM;
+    /* the log says where the times of play come from (a note: never in
+     * the SGF); record_note cannot fail */
+    const char *clock = capture_clock_note(c->src);
+    if (clock[0]) (void)record_note(c->rec, "clock", clock, 0, NULL);
     return GS_OK;
 }
 
@@ -323,6 +420,16 @@ static gs_status note_skipped_total(run_ctx *c, gs_error *err)
     return record_note(c->rec, "frames_skipped", msg, c->last_t, err);
 }
 
+/* Before the record closes: the door shut to new rulings, the ones
+ * already waiting applied. */
+static gs_status run_last_rulings(run_ctx *c, gs_error *err)
+{
+    const record_hooks *h = c->o->hooks;
+    if (!h) return GS_OK;
+    if (h->closing) h->closing(c->o->hooks_user, "the recording has ended: the record is closed");
+    return hooks_rulings(c, err);
+}
+
 /* The record closed: counted at the end of input, else stopped; st is the
  * loop's status, kept when it failed. */
 static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
@@ -330,7 +437,11 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
     record_run_stats *stats = c->stats;
     record *rec = c->rec;
     gs_error e;
-    gs_status fs;
+    gs_status fs = run_last_rulings(c, &e);
+    if (st == GS_OK && fs != GS_OK) {
+        st = fs;
+        if (err) *err = e;
+    }
     if (st == GS_OK) st = note_skipped_total(c, err);
     if (!record_started(rec)) {
         fs = gs_error_set(&e, GS_ERR_NOBOARD, "no board found in %ld frames%s%s", stats->frames,

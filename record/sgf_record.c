@@ -79,6 +79,9 @@ static gs_status create_game(record *r, int handicap, gs_error *err)
 
 gs_status rec_new_game_from(record *r, const gs_position *pos, gs_color to_move, int handicap, gs_error *err)
 {
+    /* the captures of the game left behind stay the players' */
+    for (int c = GS_BLACK; r->game && c <= GS_WHITE; c++)
+        r->captures_before[c] += rules_board_captures(rules_game_board(r->game), (gs_color)c);
     gs_status st = create_game(r, handicap, err);
     if (st != GS_OK) return st;
     for (int y = 0; y < r->size; y++)
@@ -128,17 +131,26 @@ static gs_status start_tree(record *r, const gs_position *pos, bool setup, gs_co
     info.komi = rules_game_komi(r->game);
     info.has_komi = true;
     info.handicap = handicap;
-    if (r->opt.black) snprintf(info.black, sizeof info.black, "%s", r->opt.black);
-    if (r->opt.white) snprintf(info.white, sizeof info.white, "%s", r->opt.white);
-    time_t now = time(NULL);
+    snprintf(info.black, sizeof info.black, "%s", r->black);
+    snprintf(info.white, sizeof info.white, "%s", r->white);
+    snprintf(info.black_rank, sizeof info.black_rank, "%s", r->black_rank);
+    snprintf(info.white_rank, sizeof info.white_rank, "%s", r->white_rank);
+    snprintf(info.event, sizeof info.event, "%s", r->event);
+    snprintf(info.round, sizeof info.round, "%s", r->round);
+    snprintf(info.place, sizeof info.place, "%s", r->place);
+    /* the date of play, by the source's clock (a video's, a photo's) */
+    time_t when = (time_t)(rec_now_ms(r) / 1000);
     struct tm tmv;
-    if (gmtime_r(&now, &tmv)) strftime(info.date, sizeof info.date, "%Y-%m-%d", &tmv);
+    if (localtime_r(&when, &tmv)) strftime(info.date, sizeof info.date, "%Y-%m-%d", &tmv);
     sgf_tree_destroy(r->sgf.tree);
     r->sgf.tree = sgf_new_game(&info, setup ? pos : NULL, &r->sgf.root, err);
     if (!r->sgf.tree) return err ? err->status : GS_ERR_NOMEM;
-    if (to_move == GS_WHITE && setup) {
-        gs_error e;
-        rec_check(r, sgf_node_add_raw(r->sgf.root, "PL", "W", &e), &e);
+    gs_error e;
+    if (to_move == GS_WHITE && setup) rec_check(r, sgf_node_add_raw(r->sgf.root, "PL", "W", &e), &e);
+    if (r->table[0]) {
+        char gn[96];
+        snprintf(gn, sizeof gn, "Table %.80s", r->table);
+        rec_check(r, sgf_node_set_text(r->sgf.root, "GN", gn, &e), &e);
     }
     r->sgf.last = r->sgf.root;
     return GS_OK;
@@ -188,13 +200,37 @@ static gs_status resume_load(record *r, sgf_tree **t, sgf_game *g, gs_error *err
     if (sgf_game_from_tree(*t, g, &e) != GS_OK) return gs_error_set(err, e.status, "%s: %s", r->sgf.path, e.msg);
     if (r->size && r->size != g->info.size)
         return gs_error_set(err, GS_ERR_USAGE, "%s: board size %d, not %d", r->sgf.path, g->info.size, r->size);
+    if (g->info.result[0] && !r->opt.reopen)
+        return gs_error_set(err, GS_ERR_USAGE,
+                            "%s: the game is over (RE[%s]): --reopen to continue it (the result and the count "
+                            "are removed)", r->sgf.path, g->info.result);
     return GS_OK;
 }
 
-/* The file's game replayed into the rules engine, each move's node kept. */
+/* A set-up node of the file: the game goes on from the position it
+ * makes, as when the recorder wrote it (rec_resync_to). */
+static gs_status resume_step(record *r, const sgf_game *g, const sgf_setup_step *st, gs_error *err)
+{
+    gs_position pos;
+    rules_game_position(r->game, &pos);
+    for (int i = 0; i < pos.size * pos.size; i++) {
+        if (st->clear[i]) pos.cell[i] = GS_EMPTY;
+        if (st->add.cell[i] != GS_EMPTY) pos.cell[i] = st->add.cell[i];
+    }
+    gs_color tm = st->to_move != GS_EMPTY ? st->to_move : rules_game_to_move(r->game);
+    int moves = rec_game_moves(r);
+    gs_status s = rec_new_game_from(r, &pos, tm, g->info.handicap, err);
+    r->move_offset = moves;
+    return s;
+}
+
+/* The file's game replayed into the rules engine (set-up nodes too, the
+ * warnings of its rulings), each move's node kept. */
 static gs_status resume_replay(record *r, sgf_tree *t, const sgf_game *g, gs_error *err)
 {
-    gs_color first = g->move_count ? g->moves[0].color : (g->info.handicap > 0 ? GS_WHITE : GS_BLACK);
+    gs_color first = g->to_move != GS_EMPTY ? g->to_move
+                     : g->move_count          ? g->moves[0].color
+                                              : (g->info.handicap > 0 ? GS_WHITE : GS_BLACK);
     gs_error e;
     gs_status st = create_game(r, g->info.handicap, err);
     if (st != GS_OK) return st;
@@ -202,16 +238,37 @@ static gs_status resume_replay(record *r, sgf_tree *t, const sgf_game *g, gs_err
         return gs_error_set(err, e.status, "%s: %s", r->sgf.path, e.msg);
     /* walk the main line alongside the moves to know each move's node */
     r->sgf.root = sgf_tree_root(t, 0);
-    size_t mi = 0;
-    for (sgf_node *c = sgf_node_child(r->sgf.root, 0); c; c = sgf_node_child(c, 0)) {
+    size_t mi = 0, si = 0;
+    for (sgf_node *c = sgf_node_child(r->sgf.root, 0); c && st == GS_OK; c = sgf_node_child(c, 0)) {
+        if (si < g->step_count && (sgf_node_find(c, "AB") || sgf_node_find(c, "AW") || sgf_node_find(c, "AE")))
+            st = resume_step(r, g, &g->steps[si++], err);
         if (!sgf_node_find(c, "B") && !sgf_node_find(c, "W")) continue;
         if (mi >= g->move_count) break;
         /* an illegal move in the file leaves the game as it was (the rules
          * engine's contract): the replay goes on, as the record did */
-        (void)rules_game_apply(r->game, &g->moves[mi++], NULL);
+        const gs_move *m = &g->moves[mi];
+        (void)rules_game_apply(r->game, m, NULL);
+        r->have_last_move = true;
+        r->last_move = *m;
+        r->last_move_ms = g->move_info[mi++].time_ms;
         remember_node(r, rec_game_moves(r), c);
     }
+    if (st != GS_OK) return st;
+    for (size_t i = g->note_count; i-- > 0;)
+        if (g->notes[i].ruling) { /* the warnings after the last ruling */
+            for (int k = 0; k < g->notes[i].warnings_black; k++) rules_game_add_warning(r->game, GS_BLACK);
+            for (int k = 0; k < g->notes[i].warnings_white; k++) rules_game_add_warning(r->game, GS_WHITE);
+            break;
+        }
     r->sgf.last = sgf_node_main_line_last(r->sgf.root);
+    /* the game goes on: an earlier count (--reopen, --count-anyway) would
+     * stand in the middle of it */
+    if (sgf_node_find(r->sgf.last, "TB") || sgf_node_find(r->sgf.last, "TW") || g->info.result[0]) {
+        rec_event_add(r, RECORD_EV_NOTE, "reopen", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+                      "%s%s%s: result and count removed, the game goes on", r->sgf.path,
+                      g->info.result[0] ? ": RE " : "", g->info.result);
+        if (sgf_clear_final_count(r->sgf.last, &e) != GS_OK) return gs_error_set(err, e.status, "%s", e.msg);
+    }
     return GS_OK;
 }
 
@@ -261,7 +318,11 @@ gs_status rec_commit_move(record *r, gs_color c, gs_point p, bool pass, bool ann
         }
     }
     int num = rec_game_moves(r);
-    sgf_node *n = sgf_add_move(r->sgf.last, c, p, pass, gs_wall_ms(), &e);
+    int64_t when = rec_now_ms(r);
+    sgf_node *n = sgf_add_move(r->sgf.last, c, p, pass, when, &e);
+    r->have_last_move = true;
+    r->last_move = (gs_move){c, pass ? (gs_point){-1, -1} : p, pass};
+    r->last_move_ms = when;
     if (n) {
         r->sgf.last = n;
         remember_node(r, num, n);
@@ -290,35 +351,16 @@ gs_status rec_commit_move(record *r, gs_color c, gs_point p, bool pass, bool ann
     return GS_OK;
 }
 
-/* The set-up node taking the record from rec to obs; returns the points set. */
-static int add_setup_node(record *r, sgf_node *n, const gs_position *rec, const gs_position *obs)
-{
-    gs_error e;
-    int cnt = 0;
-    for (int i = 0; i < r->size * r->size; i++) {
-        if (rec->cell[i] == obs->cell[i]) continue;
-        char s[3];
-        sgf_point_format((gs_point){(int8_t)(i % r->size), (int8_t)(i / r->size)}, s);
-        const char *id = obs->cell[i] == GS_BLACK ? "AB" : obs->cell[i] == GS_WHITE ? "AW" : "AE";
-        if (rec->cell[i] != GS_EMPTY && obs->cell[i] != GS_EMPTY) /* colour swap */
-            rec_check(r, sgf_node_add_raw(n, "AE", s, &e), &e);
-        rec_check(r, sgf_node_add_raw(n, id, s, &e), &e);
-        cnt++;
-    }
-    gs_color tm = rules_game_to_move(r->game);
-    rec_check(r, sgf_node_add_raw(n, "PL", tm == GS_WHITE ? "W" : "B", &e), &e);
-    return cnt;
-}
-
 gs_status rec_resync_to(record *r, const gs_position *obs, bool irregular, gs_error *err)
 {
     gs_position rec;
     rules_game_position(r->game, &rec);
-    sgf_node *n = sgf_node_add_child(r->sgf.last);
-    if (!n) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-    int cnt = add_setup_node(r, n, &rec, obs);
-    r->sgf.last = n;
     gs_color tm = rules_game_to_move(r->game);
+    int cnt = 0;
+    gs_error e;
+    sgf_node *n = sgf_add_setup(r->sgf.last, &rec, obs, tm, &cnt, &e);
+    if (!n) return gs_error_set(err, e.status, "%s", e.msg);
+    r->sgf.last = n;
     int handicap = rules_game_handicap(r->game);
     int wb = rules_game_warnings(r->game, GS_BLACK), ww = rules_game_warnings(r->game, GS_WHITE);
     int moves = rec_game_moves(r);
@@ -333,7 +375,6 @@ gs_status rec_resync_to(record *r, const gs_position *obs, bool irregular, gs_er
     if (!irregular) return GS_OK; /* a referee's correction: the ruling says why */
     rec_event_add(r, RECORD_EV_NOTE, "resync", moves, GS_EMPTY, (gs_point){-1, -1},
                   "record follows the board again: %d point%s set as seen (setup node)", cnt, cnt == 1 ? "" : "s");
-    gs_error e;
     rec_check(r,
               sgf_append_comment(n, "goscribe: the board changed in a way no legal play explains; the record "
                                     "follows the board from here.", &e),

@@ -70,7 +70,8 @@ static void replay_move(rules_game *g, const rules_replay_input *in, int i, rule
     char h[8];
     rules_point_human(m.pt, in->size, h);
     if (m.color != GS_BLACK && m.color != GS_WHITE) return;
-    if (m.color != rules_game_to_move(g)) note_out_of_turn(out, i, m, h, rules_game_to_move(g));
+    int num = i + in->move_offset; /* numbered as in the whole record */
+    if (m.color != rules_game_to_move(g)) note_out_of_turn(out, num, m, h, rules_game_to_move(g));
     if (m.pass) {
         rules_game_pass(g, m.color);
         out->moves_played++;
@@ -78,13 +79,17 @@ static void replay_move(rules_game *g, const rules_replay_input *in, int i, rule
     }
     rules_legality l = rules_game_play(g, m.color, m.pt, res);
     if (l != RULES_LEGAL) {
-        note_illegal(out, i, m, h, l, res);
+        res->repeats_move += in->move_offset;
+        note_illegal(out, num, m, h, l, res);
         /* The void move counts as a pass (Art. 19, 20.1): the turn passes. */
         rules_game_set_to_move(g, gs_color_other(m.color));
         return;
     }
     out->moves_played++;
-    if (res->cycle) note_cycle(out, i, m, h, res);
+    if (res->cycle) {
+        res->repeats_move += in->move_offset;
+        note_cycle(out, num, m, h, res);
+    }
 }
 
 gs_status rules_replay(const rules_replay_input *in, rules_replay_report *out, gs_error *err)

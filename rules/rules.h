@@ -362,6 +362,9 @@ typedef struct rules_replay_input {
     const gs_position *final_marks; /* TB (GS_BLACK) / TW (GS_WHITE), NULL = none:
                                        all stones alive */
     rules_ko_policy ko_policy;
+    int move_offset;              /* moves before these in the record (a
+                                     part replayed after a set-up node):
+                                     issues are numbered from it */
 } rules_replay_input;
 
 #define RULES_REPLAY_MAX_ITEMS 64

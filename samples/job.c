@@ -223,7 +223,12 @@ static gs_status job_frames(job *j, gs_error *e)
     j->nframes = (long)ceil(render_script_duration_ms(j->sc) * o->fps / 1000.0);
     if (o->frames_limit > 0 && o->frames_limit < j->nframes) j->nframes = o->frames_limit;
     render_state rs;
+    double last_told = gs_now_ms();
     for (long f = 0; f < j->nframes; f++) {
+        if (o->progress && gs_now_ms() - last_told >= 1000) {
+            last_told = gs_now_ms();
+            o->progress(o->user, f, j->nframes);
+        }
         double t = f * 1000.0 / o->fps;
         render_script_state(j->sc, t, &rs);
         rs.frame = (int)f;
@@ -233,6 +238,7 @@ static gs_status job_frames(job *j, gs_error *e)
         if (st == GS_OK) st = render_truth_line(j->tf, (int)f, j->scene, j->sc, &rs, e);
         if (st != GS_OK) return st;
     }
+    if (o->progress) o->progress(o->user, j->nframes, j->nframes);
     return GS_OK;
 }
 

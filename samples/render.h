@@ -353,6 +353,9 @@ typedef struct render_job_options {
        (it is left out); NULL: not told. */
     void (*warn)(void *user, const char *msg);
     void *user;
+    /* Told about once a second of the frames written so far out of all of
+       them (long work: a person wants to see it move); NULL: not told. */
+    void (*progress)(void *user, long frame, long total);
 } render_job_options;
 
 /* The command's defaults: seed 1, 1280x720, 30 fps, pace 1, every move and

@@ -13,8 +13,10 @@ shift 2 2>/dev/null || shift $#
 [ -x "$gs" ] || { echo "eval-count: no goscribe binary at $gs (build first)" >&2; exit 1; }
 [ -d "$dir" ] || { echo "eval-count: no games at $dir" >&2; exit 1; }
 
-field() { # json key -> the value on its line
-  grep -m1 "\"$2\":" <<< "$1" | sed -e "s/^ *\"$2\": *//" -e 's/,$//' -e 's/^"//' -e 's/"$//'
+field() { # JSON text, key -> its value (README "JSON: one vocabulary"); strings bare, lists as JSON
+  python3 -c 'import json,sys
+v=json.loads(sys.argv[1])[sys.argv[2]]
+print(v if isinstance(v, str) else json.dumps(v, separators=(",", ":")))' "$1" "$2" 2>/dev/null
 }
 norm_re() { # W+30.50 -> W+30.5, B+7.0 -> B+7
   sed -E -e 's/(\.[0-9]*[1-9])0+$/\1/' -e 's/\.0+$//' <<< "$1"
@@ -40,14 +42,13 @@ while IFS= read -r f; do
   cpu_sum=$((cpu_sum + cpu)); [ $cpu -gt $cpu_max ] && cpu_max=$cpu
   est_sum=$(awk -v a="$est_sum" -v b="$ems" 'BEGIN{print a + b}')
   d_ok=0; r_ok=0
-  if [ "$(field "$truth" dead_black)" = "$(field "$est" dead_black)" ] &&
-     [ "$(field "$truth" dead_white)" = "$(field "$est" dead_white)" ]; then d_ok=1; same_dead=$((same_dead + 1)); fi
-  got=$(field "$est" re); want=$(norm_re "$re")
+  if [ "$(field "$truth" dead_points)" = "$(field "$est" dead_points)" ]; then d_ok=1; same_dead=$((same_dead + 1)); fi
+  got=$(field "$est" result); want=$(norm_re "$re")
   [ "$got" = "$want" ] && { r_ok=1; same_re=$((same_re + 1)); }
   [ $d_ok = 1 ] && [ $r_ok = 1 ] && both=$((both + 1))
   status=$([ $d_ok = 1 ] && [ $r_ok = 1 ] && echo ok || echo MISS)
   printf '%-4s %-45s RE %-9s got %-9s dead %s  process %s ms wall, %s ms CPU; estimate %s ms, %s playouts\n' "$status" "${f#$dir/}" "$want" "$got" \
-    "$([ $d_ok = 1 ] && echo same || echo "differ: marks B[$(field "$truth" dead_black)] W[$(field "$truth" dead_white)] est B[$(field "$est" dead_black)] W[$(field "$est" dead_white)]")" \
+    "$([ $d_ok = 1 ] && echo same || echo "differ: marks $(field "$truth" dead_points) est $(field "$est" dead_points)")" \
     "$ms" "$cpu" "$ems" "$(field "$est" playouts)"
 done < <(find "$dir" -name '*.sgf' | sort)
 [ $total -gt 0 ] || { echo "eval-count: no game with TB/TW marks and a numeric RE in $dir"; exit 1; }

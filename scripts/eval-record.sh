@@ -150,6 +150,7 @@ else
         # shellcheck disable=SC2086
         "$bin" render "$game" -o "$work/$name.mp4" $opts | sed 's/^/  /'
         t1=$(date +%s)
+        echo "  $name: recording the video ..." >&2
         "$bin" record "$work/$name.mp4" -o "$work/$name.sgf" --no-stdin -q > "$work/$name.log" 2>&1
         t2=$(date +%s)
         n=$(grep -o 'SZ\[[0-9]*\]' "$game" | head -1 | tr -dc 0-9)

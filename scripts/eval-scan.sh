@@ -62,6 +62,8 @@ while IFS= read -r img; do
               else if (rc == 0) u = nt  # a board of the wrong size: all of it confidently wrong
               print r, nt, u, m }' "$truth" "$tmp/out")
     echo "$folder $rel $right $total $ms $rc $unmarked $marked" >>"$results"
+    done_n=$(wc -l < "$results")
+    [ "$verbose" = 1 ] || [ $((done_n % 10)) -ne 0 ] || echo "eval-scan: $done_n photos scanned ..." >&2
     if [ "$verbose" = 1 ]; then
         printf '%-45s %4d/%4d wrong %4d (unmarked %d, marked ? %d)  %5d ms  rc %d %s\n' "$rel" "$right" "$total" $((total - right)) "$unmarked" "$marked" "$ms" "$rc" "$(head -c 80 "$tmp/err")"
     fi

@@ -7,7 +7,9 @@ missing=()
 while read -r pkg; do
   case "$pkg" in ''|\#*) continue ;; esac
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$pkg")
+    # a tool installed another way (npm inside a NodeSource nodejs, which
+    # conflicts with Debian's npm package) is there all the same
+    command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   fi
 done < "$here/deps.txt"
 if [ ${#missing[@]} -eq 0 ]; then

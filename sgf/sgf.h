@@ -59,21 +59,33 @@
  * move nodes otherwise.  Writing is iterative as well.
  *
  * goscribe's private properties (FF[4] lets applications add upper-case
- * names; other viewers ignore and keep them):
+ * names; other viewers ignore and keep them; SGFC says "Warning 31/35:
+ * unknown property" for each, nothing worse).  Three, each also said in
+ * plain words in the node's C[] comment where it matters:
  *  - GSTM[2025-03-01T14:03:22.512Z]  on a move node: when the stone was
- *    seen played, UTC, ISO 8601 with milliseconds.
+ *    seen played by the source's own clock (video position + start time,
+ *    camera timestamp, photo time), UTC, ISO 8601 with milliseconds.
  *  - GSEV[code:detail]  on the node where a referee event happened, one
- *    value per event (a list if several).  `code` is a lower-case word from
- *    the list below (other codes may be added; readers must accept unknown
- *    ones); `detail` is free SimpleText (points, colours), may be empty, with
- *    ':' escaped in the raw value; split sgf_prop_text() at its first ':'
- *    to get code and detail.  The
- *    same event is also written in plain words into the node's C[] comment.
- *    Codes: double_move, take_back, wrong_capture, missed_capture, ko,
- *    suicide, moved_stone, scattered, capture_late, warning, note.
- *  - Final count: on the last node TB/TW mark the counted area (caller's
- *    choice of points), the count in words goes into C[], and RE[] into the
- *    root.
+ *    value per event (a list if several).  `code` is a lower-case word
+ *    (rules_event_code and the recorder's signal codes; readers must accept
+ *    unknown ones); `detail` is free SimpleText (points, colours), may be
+ *    empty, with ':' escaped in the raw value; split sgf_prop_text() at its
+ *    first ':' to get code and detail.
+ *  - GSRL[kind:color:warnings_black:warnings_white:time]  on the node a
+ *    referee's ruling concerns, one value per ruling: kind as
+ *    record_ruling_name ("void", "warn", ...), color B/W/-, the warnings
+ *    each side has after the ruling, the time (GSTM form).  A ruling that
+ *    raises a side's count gave it a warning; each warning costs a stone at
+ *    the count (RULES.md, Art. 25).
+ * Set-up nodes (AB/AW/AE) after the root appear only where the record had
+ * to follow the board (a change no legal play explains, a referee's
+ * correction); FF[4] allows them (never mixed with B/W in one node); SGFC
+ * -r warns of every one (Warning 62: it checks for plain move sequences).
+ * A colour change is a single AB or AW (FF[4]: adding overwrites), never
+ * AE and AB on one point.
+ *  - Final count: on the last node TB/TW mark each side's territory (empty
+ *    points and dead stones), the count in words goes into C[] as its own
+ *    paragraph starting "Count (", and RE[] into the root.
  */
 #ifndef GS_SGF_H
 #define GS_SGF_H
@@ -227,15 +239,44 @@ typedef struct sgf_move_info {
     int line;          /* line of the node in the file (0 if built) */
 } sgf_move_info;
 
-/* A game read for checking or resuming: plain data, owns `moves`. */
+/* A set-up node of the main line after the root: the stones it adds and
+ * removes, played in order with the moves. */
+typedef struct sgf_setup_step {
+    size_t after_moves;      /* main-line moves before it */
+    int line;
+    gs_position add;         /* AB -> GS_BLACK, AW -> GS_WHITE, else GS_EMPTY */
+    uint8_t clear[GS_MAX_SIZE * GS_MAX_SIZE]; /* AE: 1 = emptied */
+    gs_color to_move;        /* PL; GS_EMPTY when absent */
+} sgf_setup_step;
+
+/* A referee event (GSEV) or ruling (GSRL) of the main line. */
+typedef struct sgf_game_note {
+    bool ruling;             /* GSRL; else GSEV */
+    size_t after_moves;      /* main-line moves up to and including its node */
+    int line;
+    char code[32];           /* the event's code / the ruling's kind */
+    char detail[96];         /* GSEV: its detail; GSRL: "" */
+    gs_color color;          /* GSRL: the side concerned (GS_EMPTY: none) */
+    int warnings_black;      /* GSRL: warnings after the ruling */
+    int warnings_white;
+    bool warned;             /* GSRL: it raised color's warnings */
+    int64_t time_ms;         /* GSRL's time, -1 when absent */
+} sgf_game_note;
+
+/* A game read for checking or resuming: plain data, owns its arrays. */
 typedef struct sgf_game {
     sgf_game_info info;
     gs_position setup;      /* AB/AW (and AE) of the root, expanded */
+    gs_color to_move;       /* PL of the root; GS_EMPTY when absent */
     gs_move *moves;         /* main line, in order; malloc'ed */
     sgf_move_info *move_info; /* beside each move; malloc'ed */
     size_t move_count;
-    int midgame_setup_nodes; /* main-line nodes after the root with AB/AW/AE
-                                (not applied; a checker may warn) */
+    sgf_setup_step *steps;  /* main-line set-up nodes after the root, in
+                               order; malloc'ed */
+    size_t step_count;
+    sgf_game_note *notes;   /* GSEV and GSRL values of the main line, in
+                               order; malloc'ed */
+    size_t note_count;
     bool has_final_marks;   /* last main-line node has TB or TW */
     gs_position final_marks; /* TB -> GS_BLACK, TW -> GS_WHITE */
     char source_charset[24];
@@ -243,8 +284,8 @@ typedef struct sgf_game {
 
 /* Reads game 0 of a tree/file into g.  Errors (GS_ERR_FORMAT with line and
  * column): SZ not a square size 1..25, bad KM/HA, a move off the board,
- * B and W in one node, bad AB/AW/TB/TW point.  A file without any game is
- * GS_ERR_NOBOARD.  On failure g is left empty (safe to sgf_game_free). */
+ * B and W in one node, bad AB/AW/AE/TB/TW point.  A file without any game
+ * is GS_ERR_NOBOARD.  On failure g is left empty (safe to sgf_game_free). */
 gs_status sgf_game_from_tree(const sgf_tree *t, sgf_game *g, gs_error *err);
 gs_status sgf_game_load(const char *path, sgf_game *g, gs_error *err);
 void sgf_game_free(sgf_game *g);
@@ -252,9 +293,10 @@ void sgf_game_free(sgf_game *g);
 /* ------------------------------------------------------ recording builders */
 
 /* Creates a tree holding one game whose root carries GM[1] FF[4] CA[UTF-8]
- * AP[goscribe:VERSION] SZ KM RU HA PB PW DT EV RO PC RE (empty fields and
- * HA 0 are left out; KM written when has_komi) and AB/AW from `setup`
- * (NULL = none).  *root (if not NULL) gets the root node.  Caller destroys. */
+ * AP[goscribe:VERSION] SZ KM RU HA PB BR PW WR DT EV RO PC TM RE (empty
+ * fields and HA 0 are left out; KM written when has_komi) and AB/AW from
+ * `setup` (NULL = none).  *root (if not NULL) gets the root node.  Caller
+ * destroys. */
 sgf_tree *sgf_new_game(const sgf_game_info *info, const gs_position *setup,
                        sgf_node **root, gs_error *err);
 
@@ -264,6 +306,13 @@ sgf_tree *sgf_new_game(const sgf_game_info *info, const gs_position *setup,
 sgf_node *sgf_add_move(sgf_node *parent, gs_color color, gs_point pt, bool pass,
                        int64_t time_ms, gs_error *err);
 
+/* Appends a set-up node under `parent` taking the board from `from` to
+ * `to`: AB / AW for each point that gets a stone (a colour change too),
+ * AE for each point emptied, and PL[to_move] (GS_EMPTY: none).  *changed
+ * (if not NULL) gets the number of points set.  NULL on error. */
+sgf_node *sgf_add_setup(sgf_node *parent, const gs_position *from, const gs_position *to, gs_color to_move,
+                        int *changed, gs_error *err);
+
 /* Records a referee event on node n: appends `words` (plain language, one
  * or more lines) to the node's C[] comment (a blank line apart from earlier
  * text) and adds GSEV[code:detail].  code: lower-case letters, digits, '_'.
@@ -271,14 +320,34 @@ sgf_node *sgf_add_move(sgf_node *parent, gs_color color, gs_point pt, bool pass,
 gs_status sgf_add_event(sgf_node *n, const char *code, const char *detail,
                         const char *words, gs_error *err);
 
+/* Records a referee's ruling on node n: GSRL[kind:color:wb:ww:time] (see
+ * above; kind lower-case letters and '_', color GS_EMPTY written "-") and
+ * `words` appended to C[] (NULL: none). */
+gs_status sgf_add_ruling(sgf_node *n, const char *kind, gs_color color, int warnings_black, int warnings_white,
+                         int64_t unix_ms, const char *words, gs_error *err);
+
 /* Appends plain text to the node's C[] comment (blank line apart). */
 gs_status sgf_append_comment(sgf_node *n, const char *text, gs_error *err);
 
+/* Removes from the node's C[] comment every paragraph (text between blank
+ * lines) that starts with `prefix`; C[] goes when nothing is left.
+ * Returns the number of paragraphs removed. */
+int sgf_remove_comment_paragraphs(sgf_node *n, const char *prefix, gs_error *err);
+
+/* The paragraph every final count in words starts with (see above). */
+#define SGF_COUNT_WORDS_PREFIX "Count ("
+
 /* The count on the final node n: TB for every cell of `area` that is
  * GS_BLACK, TW for every GS_WHITE (replacing earlier TB/TW), `words`
- * appended to C[], and RE[result] set on the game root (NULL leaves RE). */
+ * appended to C[] (it should start with SGF_COUNT_WORDS_PREFIX, so that
+ * sgf_clear_final_count finds it), and RE[result] set on the game root
+ * (NULL leaves RE). */
 gs_status sgf_set_final_count(sgf_node *n, const gs_position *area, const char *words,
                               const char *result, gs_error *err);
+
+/* Undoes sgf_set_final_count: TB/TW and the count paragraphs off node n,
+ * RE off the root.  For a game that goes on (a resumed recording). */
+gs_status sgf_clear_final_count(sgf_node *n, gs_error *err);
 
 /* Formats Unix ms as the GSTM text "YYYY-MM-DDTHH:MM:SS.mmmZ" (buf >= 32)
  * and parses it back (false if malformed). */

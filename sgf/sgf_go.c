@@ -139,9 +139,13 @@ void sgf_game_free(sgf_game *g)
     if (!g) return;
     free(g->moves);
     free(g->move_info);
+    free(g->steps);
+    free(g->notes);
     g->moves = NULL;
     g->move_info = NULL;
-    g->move_count = 0;
+    g->steps = NULL;
+    g->notes = NULL;
+    g->move_count = g->step_count = g->note_count = 0;
 }
 
 static gs_status node_err(gs_error *err, const sgf_node *n, const char *fmt, const char *a)
@@ -151,8 +155,10 @@ static gs_status node_err(gs_error *err, const sgf_node *n, const char *fmt, con
     return gs_error_set(err, GS_ERR_FORMAT, "line %d, column %d: %s", sgf_node_line(n), sgf_node_column(n), m);
 }
 
-/* Applies a point-list property to a position as colour c. */
-static gs_status apply_points(const sgf_node *n, const char *id, int size, gs_position *pos, gs_color c, bool *any, gs_error *err)
+/* Applies a point-list property to a position as colour c (mask: 1 at each
+ * point, when not NULL). */
+static gs_status apply_points(const sgf_node *n, const char *id, int size, gs_position *pos, gs_color c, bool *any,
+                              uint8_t *mask, gs_error *err)
 {
     const sgf_prop *p = sgf_node_find(n, id);
     if (!p) return GS_OK;
@@ -163,7 +169,10 @@ static gs_status apply_points(const sgf_node *n, const char *id, int size, gs_po
     gs_point *pts = malloc((cnt ? cnt : 1) * sizeof *pts);
     if (!pts) return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
     (void)sgf_prop_points(p, size, pts, cnt, &cnt, NULL); /* the same values passed the count above */
-    for (size_t i = 0; i < cnt; i++) gs_position_set(pos, pts[i].x, pts[i].y, c);
+    for (size_t i = 0; i < cnt; i++) {
+        if (pos) gs_position_set(pos, pts[i].x, pts[i].y, c);
+        if (mask) mask[pts[i].y * size + pts[i].x] = 1;
+    }
     free(pts);
     if (any && cnt) *any = true;
     return GS_OK;
@@ -210,6 +219,148 @@ static gs_status read_info(const sgf_node *root, sgf_game_info *info, gs_error *
     return GS_OK;
 }
 
+static gs_color pl_color(const sgf_node *n)
+{
+    const char *pl = sgf_node_get_text(n, "PL");
+    if (!pl) return GS_EMPTY;
+    return (pl[0] == 'B' || pl[0] == 'b') ? GS_BLACK : (pl[0] == 'W' || pl[0] == 'w') ? GS_WHITE : GS_EMPTY;
+}
+
+/* Grows a malloc'ed array of `elem` bytes to hold one more than *count. */
+static bool grow(void **arr, size_t count, size_t *cap, size_t elem)
+{
+    if (count < *cap) return true;
+    size_t nc = *cap ? *cap * 2 : 64;
+    void *na = realloc(*arr, nc * elem);
+    if (!na) return false;
+    *arr = na;
+    *cap = nc;
+    return true;
+}
+
+/* Array capacities while a game is read. */
+typedef struct game_caps {
+    size_t moves, info, steps, notes;
+} game_caps;
+
+/* A set-up node after the root, as a step of the main line. */
+static gs_status read_setup_node(const sgf_node *n, sgf_game *g, game_caps *caps, gs_error *err)
+{
+    if (!sgf_node_find(n, "AB") && !sgf_node_find(n, "AW") && !sgf_node_find(n, "AE")) return GS_OK;
+    if (!grow((void **)&g->steps, g->step_count, &caps->steps, sizeof *g->steps))
+        return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
+    sgf_setup_step *st = &g->steps[g->step_count];
+    memset(st, 0, sizeof *st);
+    int size = g->info.size;
+    gs_position_clear(&st->add, size);
+    st->after_moves = g->move_count;
+    st->line = sgf_node_line(n);
+    st->to_move = pl_color(n);
+    gs_status s;
+    if ((s = apply_points(n, "AB", size, &st->add, GS_BLACK, NULL, NULL, err)) != GS_OK ||
+        (s = apply_points(n, "AW", size, &st->add, GS_WHITE, NULL, NULL, err)) != GS_OK ||
+        (s = apply_points(n, "AE", size, NULL, GS_EMPTY, NULL, st->clear, err)) != GS_OK)
+        return s;
+    g->step_count++;
+    return GS_OK;
+}
+
+/* The move of node n, if any, appended to g. */
+static gs_status read_move_node(const sgf_node *n, sgf_game *g, game_caps *caps, gs_error *err)
+{
+    const sgf_prop *b = sgf_node_find(n, "B"), *w = sgf_node_find(n, "W");
+    if (b && w) return node_err(err, n, "%s", "a node holds both a black and a white move");
+    const sgf_prop *mv = b ? b : w;
+    if (!mv) return GS_OK;
+    size_t len;
+    const char *v = sgf_prop_raw(mv, 0, &len);
+    gs_move m = {b ? GS_BLACK : GS_WHITE, {-1, -1}, false};
+    sgf_move_info mi = {-1, sgf_node_line(n)};
+    if (!sgf_point_parse(v, len, g->info.size, &m.pt, &m.pass)) {
+        char shown[16], m2[64];
+        snprintf(shown, sizeof shown, "%.*s", (int)(len < 10 ? len : 10), v);
+        snprintf(m2, sizeof m2, "%s[%s]", b ? "B" : "W", shown);
+        return node_err(err, n, "move %s is not a point on the board", m2);
+    }
+    const char *tm = sgf_node_get_text(n, "GSTM");
+    int64_t ms;
+    if (tm && sgf_time_parse(tm, &ms)) mi.time_ms = ms;
+    if (!grow((void **)&g->moves, g->move_count, &caps->moves, sizeof *g->moves) ||
+        !grow((void **)&g->move_info, g->move_count, &caps->info, sizeof *g->move_info))
+        return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
+    g->move_info[g->move_count] = mi;
+    g->moves[g->move_count++] = m;
+    return GS_OK;
+}
+
+/* "kind:color:wb:ww:time" of a GSRL value into note (false if malformed). */
+static bool parse_ruling(const char *v, sgf_game_note *note)
+{
+    char kind[32], col[4];
+    int wb, ww, used = 0;
+    if (sscanf(v, "%31[a-z_]:%3[BW-]:%d:%d:%n", kind, col, &wb, &ww, &used) != 4 || used == 0) return false;
+    if (wb < 0 || ww < 0 || wb > 99 || ww > 99) return false;
+    snprintf(note->code, sizeof note->code, "%s", kind);
+    note->color = col[0] == 'B' ? GS_BLACK : col[0] == 'W' ? GS_WHITE : GS_EMPTY;
+    note->warnings_black = wb;
+    note->warnings_white = ww;
+    int64_t ms;
+    note->time_ms = sgf_time_parse(v + used, &ms) ? ms : -1;
+    return true;
+}
+
+/* The GSEV and GSRL values of node n appended to g (a GSRL that cannot be
+ * read is skipped: it is goscribe's own note, not the game). */
+static gs_status read_notes(const sgf_node *n, sgf_game *g, game_caps *caps, int *wb, int *ww, gs_error *err)
+{
+    static const char *const ids[2] = {"GSEV", "GSRL"};
+    for (int k = 0; k < 2; k++) {
+        const sgf_prop *p = sgf_node_find(n, ids[k]);
+        for (size_t i = 0; p && i < sgf_prop_value_count(p); i++) {
+            const char *v = sgf_prop_text(p, i, NULL);
+            sgf_game_note note;
+            memset(&note, 0, sizeof note);
+            note.ruling = k == 1;
+            note.after_moves = g->move_count;
+            note.line = sgf_node_line(n);
+            note.time_ms = -1;
+            if (note.ruling) {
+                if (!parse_ruling(v, &note)) continue;
+                note.warned = (note.color == GS_BLACK && note.warnings_black > *wb) ||
+                              (note.color == GS_WHITE && note.warnings_white > *ww);
+                *wb = note.warnings_black;
+                *ww = note.warnings_white;
+            } else {
+                const char *colon = strchr(v, ':');
+                size_t cl = colon ? (size_t)(colon - v) : strlen(v);
+                snprintf(note.code, sizeof note.code, "%.*s", (int)(cl < 31 ? cl : 31), v);
+                copy_field(note.detail, sizeof note.detail, colon ? colon + 1 : "");
+            }
+            if (!grow((void **)&g->notes, g->note_count, &caps->notes, sizeof *g->notes))
+                return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
+            g->notes[g->note_count++] = note;
+        }
+    }
+    return GS_OK;
+}
+
+/* The main line after the root: moves, set-up steps, notes; *last gets its
+ * last node. */
+static gs_status read_main_line(const sgf_node *root, sgf_game *g, const sgf_node **last, gs_error *err)
+{
+    game_caps caps = {0};
+    int wb = 0, ww = 0;
+    gs_status st = GS_OK;
+    *last = root;
+    for (const sgf_node *n = root; n && st == GS_OK; n = sgf_node_child(n, 0)) {
+        *last = n;
+        if (n != root) st = read_setup_node(n, g, &caps, err);
+        if (st == GS_OK) st = read_move_node(n, g, &caps, err);
+        if (st == GS_OK) st = read_notes(n, g, &caps, &wb, &ww, err);
+    }
+    return st;
+}
+
 gs_status sgf_game_from_tree(const sgf_tree *t, sgf_game *g, gs_error *err)
 {
     if (!g) return gs_error_set(err, GS_ERR_USAGE, "sgf_game_from_tree: no output");
@@ -224,56 +375,14 @@ gs_status sgf_game_from_tree(const sgf_tree *t, sgf_game *g, gs_error *err)
     int size = g->info.size;
     gs_position_clear(&g->setup, size);
     gs_position_clear(&g->final_marks, size);
-    if ((st = apply_points(root, "AB", size, &g->setup, GS_BLACK, NULL, err)) != GS_OK ||
-        (st = apply_points(root, "AW", size, &g->setup, GS_WHITE, NULL, err)) != GS_OK ||
-        (st = apply_points(root, "AE", size, &g->setup, GS_EMPTY, NULL, err)) != GS_OK)
-        return st;
-
-    size_t cap = 0;
+    g->to_move = pl_color(root);
     const sgf_node *last = root;
-    for (const sgf_node *n = root; n; n = sgf_node_child(n, 0)) {
-        last = n;
-        if (n != root && (sgf_node_find(n, "AB") || sgf_node_find(n, "AW") || sgf_node_find(n, "AE")))
-            g->midgame_setup_nodes++;
-        const sgf_prop *b = sgf_node_find(n, "B"), *w = sgf_node_find(n, "W");
-        if (b && w) {
-            sgf_game_free(g);
-            return node_err(err, n, "%s", "a node holds both a black and a white move");
-        }
-        const sgf_prop *mv = b ? b : w;
-        if (!mv) continue;
-        size_t len;
-        const char *v = sgf_prop_raw(mv, 0, &len);
-        gs_move m = {b ? GS_BLACK : GS_WHITE, {-1, -1}, false};
-        sgf_move_info mi = {-1, sgf_node_line(n)};
-        if (!sgf_point_parse(v, len, size, &m.pt, &m.pass)) {
-            char shown[16];
-            snprintf(shown, sizeof shown, "%.*s", (int)(len < 10 ? len : 10), v);
-            char m2[64];
-            snprintf(m2, sizeof m2, "%s[%s]", b ? "B" : "W", shown);
-            sgf_game_free(g);
-            return node_err(err, n, "move %s is not a point on the board", m2);
-        }
-        const char *tm = sgf_node_get_text(n, "GSTM");
-        int64_t ms;
-        if (tm && sgf_time_parse(tm, &ms)) mi.time_ms = ms;
-        if (g->move_count == cap) {
-            size_t nc = cap ? cap * 2 : 256;
-            gs_move *nm = realloc(g->moves, nc * sizeof *nm);
-            if (nm) g->moves = nm;
-            sgf_move_info *ni = nm ? realloc(g->move_info, nc * sizeof *ni) : NULL;
-            if (!ni) {
-                sgf_game_free(g);
-                return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
-            }
-            g->move_info = ni;
-            cap = nc;
-        }
-        g->move_info[g->move_count] = mi;
-        g->moves[g->move_count++] = m;
-    }
-    if ((st = apply_points(last, "TB", size, &g->final_marks, GS_BLACK, &g->has_final_marks, err)) != GS_OK ||
-        (st = apply_points(last, "TW", size, &g->final_marks, GS_WHITE, &g->has_final_marks, err)) != GS_OK) {
+    if ((st = apply_points(root, "AB", size, &g->setup, GS_BLACK, NULL, NULL, err)) != GS_OK ||
+        (st = apply_points(root, "AW", size, &g->setup, GS_WHITE, NULL, NULL, err)) != GS_OK ||
+        (st = apply_points(root, "AE", size, &g->setup, GS_EMPTY, NULL, NULL, err)) != GS_OK ||
+        (st = read_main_line(root, g, &last, err)) != GS_OK ||
+        (st = apply_points(last, "TB", size, &g->final_marks, GS_BLACK, &g->has_final_marks, NULL, err)) != GS_OK ||
+        (st = apply_points(last, "TW", size, &g->final_marks, GS_WHITE, &g->has_final_marks, NULL, err)) != GS_OK) {
         sgf_game_free(g);
         return st;
     }
@@ -289,222 +398,4 @@ gs_status sgf_game_load(const char *path, sgf_game *g, gs_error *err)
     st = sgf_game_from_tree(t, g, err);
     sgf_tree_destroy(t);
     return st;
-}
-
-/* ------------------------------------------------------------- builders */
-
-static gs_status add_opt(sgf_node *n, const char *id, const char *text, gs_error *err)
-{
-    if (!text || !text[0]) return GS_OK;
-    return sgf_node_add_text(n, id, text, err);
-}
-
-static gs_status add_points(sgf_node *n, const char *id, const gs_position *pos, gs_color c, gs_error *err)
-{
-    for (int y = 0; y < pos->size; y++)
-        for (int x = 0; x < pos->size; x++) {
-            if (gs_position_get(pos, x, y) != c) continue;
-            char pt[3];
-            gs_point p = {(int8_t)x, (int8_t)y};
-            sgf_point_format(p, pt);
-            gs_status st = sgf_node_add_raw(n, id, pt, err);
-            if (st != GS_OK) return st;
-        }
-    return GS_OK;
-}
-
-sgf_tree *sgf_new_game(const sgf_game_info *info, const gs_position *setup,
-                       sgf_node **root_out, gs_error *err)
-{
-    if (root_out) *root_out = NULL;
-    if (!info || info->size < 1 || info->size > GS_MAX_SIZE) {
-        gs_error_set(err, GS_ERR_USAGE, "sgf_new_game: board size must be 1..25");
-        return NULL;
-    }
-    if (setup && setup->size != info->size) {
-        gs_error_set(err, GS_ERR_USAGE, "sgf_new_game: setup is %dx%d, game is %dx%d", setup->size, setup->size, info->size, info->size);
-        return NULL;
-    }
-    sgf_tree *t = sgf_tree_create();
-    sgf_node *r = t ? sgf_tree_add_root(t) : NULL;
-    if (!r) {
-        sgf_tree_destroy(t);
-        gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
-        return NULL;
-    }
-    char num[64];
-    gs_status st = GS_OK;
-#define STEP(x) do { if (st == GS_OK) st = (x); } while (0)
-    STEP(sgf_node_add_raw(r, "GM", "1", err));
-    STEP(sgf_node_add_raw(r, "FF", "4", err));
-    STEP(sgf_node_add_raw(r, "CA", "UTF-8", err));
-    STEP(sgf_node_add_raw(r, "AP", "goscribe:" GS_VERSION, err));
-    snprintf(num, sizeof num, "%d", info->size);
-    STEP(sgf_node_add_raw(r, "SZ", num, err));
-    if (info->has_komi) {
-        snprintf(num, sizeof num, "%g", info->komi);
-        STEP(sgf_node_add_raw(r, "KM", num, err));
-    }
-    STEP(add_opt(r, "RU", info->rules, err));
-    if (info->handicap > 0) {
-        snprintf(num, sizeof num, "%d", info->handicap);
-        STEP(sgf_node_add_raw(r, "HA", num, err));
-    }
-    STEP(add_opt(r, "PB", info->black, err));
-    STEP(add_opt(r, "BR", info->black_rank, err));
-    STEP(add_opt(r, "PW", info->white, err));
-    STEP(add_opt(r, "WR", info->white_rank, err));
-    STEP(add_opt(r, "DT", info->date, err));
-    STEP(add_opt(r, "EV", info->event, err));
-    STEP(add_opt(r, "RO", info->round, err));
-    STEP(add_opt(r, "PC", info->place, err));
-    STEP(add_opt(r, "TM", info->time_limit, err));
-    STEP(add_opt(r, "RE", info->result, err));
-    if (setup) {
-        STEP(add_points(r, "AB", setup, GS_BLACK, err));
-        STEP(add_points(r, "AW", setup, GS_WHITE, err));
-    }
-#undef STEP
-    if (st != GS_OK) {
-        sgf_tree_destroy(t);
-        return NULL;
-    }
-    if (root_out) *root_out = r;
-    return t;
-}
-
-sgf_node *sgf_add_move(sgf_node *parent, gs_color color, gs_point pt, bool pass,
-                       int64_t time_ms, gs_error *err)
-{
-    if (!parent || (color != GS_BLACK && color != GS_WHITE)) {
-        gs_error_set(err, GS_ERR_USAGE, "sgf_add_move: no parent or no colour");
-        return NULL;
-    }
-    char v[3] = "";
-    if (!pass) {
-        if (pt.x < 0 || pt.y < 0 || pt.x >= GS_MAX_SIZE || pt.y >= GS_MAX_SIZE) {
-            gs_error_set(err, GS_ERR_USAGE, "sgf_add_move: point (%d,%d) off the board", pt.x, pt.y);
-            return NULL;
-        }
-        sgf_point_format(pt, v);
-    }
-    sgf_node *n = sgf_node_add_child(parent);
-    if (!n) {
-        gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
-        return NULL;
-    }
-    /* A failure below leaves an empty node; harmless in SGF. */
-    if (sgf_node_add_raw(n, color == GS_BLACK ? "B" : "W", v, err) != GS_OK) return NULL;
-    if (time_ms >= 0) {
-        char tb[32];
-        sgf_time_format(time_ms, tb);
-        if (sgf_node_add_raw(n, "GSTM", tb, err) != GS_OK) return NULL;
-    }
-    return n;
-}
-
-gs_status sgf_append_comment(sgf_node *n, const char *text, gs_error *err)
-{
-    if (!n || !text) return gs_error_set(err, GS_ERR_USAGE, "sgf_append_comment: no node or text");
-    const char *old = sgf_node_get_text(n, "C");
-    if (!old || !old[0]) return sgf_node_set_text(n, "C", text, err);
-    size_t a = strlen(old), b = strlen(text);
-    char *joined = malloc(a + b + 3);
-    if (!joined) return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
-    memcpy(joined, old, a);
-    memcpy(joined + a, "\n\n", 2);
-    memcpy(joined + a + 2, text, b + 1);
-    gs_status st = sgf_node_set_text(n, "C", joined, err);
-    free(joined);
-    return st;
-}
-
-gs_status sgf_add_event(sgf_node *n, const char *code, const char *detail,
-                        const char *words, gs_error *err)
-{
-    if (!n || !code || !code[0]) return gs_error_set(err, GS_ERR_USAGE, "sgf_add_event: no node or code");
-    for (const char *c = code; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
-            return gs_error_set(err, GS_ERR_USAGE, "sgf_add_event: code \"%s\" must be lower-case letters, digits, '_'", code);
-    /* code:detail is a composed value: escape ':' in the detail as well. */
-    const char *d = detail ? detail : "";
-    size_t dl = strlen(d), cl = strlen(code);
-    char *raw = malloc(cl + 1 + dl * 2 + 1);
-    if (!raw) return gs_error_set(err, GS_ERR_NOMEM, "sgf: out of memory");
-    memcpy(raw, code, cl);
-    size_t k = cl;
-    raw[k++] = ':';
-    for (size_t i = 0; i < dl; i++) {
-        if (d[i] == '\\' || d[i] == ']' || d[i] == ':') raw[k++] = '\\';
-        raw[k++] = d[i];
-    }
-    raw[k] = '\0';
-    gs_status st = sgf_node_add_raw(n, "GSEV", raw, err);
-    free(raw);
-    if (st == GS_OK && words && words[0]) st = sgf_append_comment(n, words, err);
-    return st;
-}
-
-gs_status sgf_set_final_count(sgf_node *n, const gs_position *area, const char *words,
-                              const char *result, gs_error *err)
-{
-    if (!n) return gs_error_set(err, GS_ERR_USAGE, "sgf_set_final_count: no node");
-    gs_status st = GS_OK;
-    if (area) {
-        sgf_node_remove(n, "TB");
-        sgf_node_remove(n, "TW");
-        st = add_points(n, "TB", area, GS_BLACK, err);
-        if (st == GS_OK) st = add_points(n, "TW", area, GS_WHITE, err);
-    }
-    if (st == GS_OK && words && words[0]) st = sgf_append_comment(n, words, err);
-    if (st == GS_OK && result) st = sgf_node_set_text(sgf_node_root(n), "RE", result, err);
-    return st;
-}
-
-void sgf_time_format(int64_t unix_ms, char buf[32])
-{
-    if (unix_ms < 0) unix_ms = 0;
-    time_t secs = (time_t)(unix_ms / 1000);
-    struct tm tmv;
-    if (!gmtime_r(&secs, &tmv)) {
-        snprintf(buf, 32, "1970-01-01T00:00:00.000Z");
-        return;
-    }
-    char tmp[96];
-    snprintf(tmp, sizeof tmp, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday,
-             tmv.tm_hour, tmv.tm_min, tmv.tm_sec, (int)(unix_ms % 1000));
-    snprintf(buf, 32, "%.31s", tmp);
-}
-
-bool sgf_time_parse(const char *text, int64_t *unix_ms)
-{
-    if (!text) return false;
-    int Y, M, D, h, m, s, n = 0;
-    if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &s, &n) != 6 || n != 19) return false;
-    if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || s > 60 || h < 0 || m < 0 || s < 0) return false;
-    const char *p = text + n;
-    int ms = 0;
-    if (*p == '.') {
-        int digits = 0;
-        p++;
-        while (*p >= '0' && *p <= '9') {
-            if (digits < 3) ms = ms * 10 + (*p - '0');
-            digits++;
-            p++;
-        }
-        if (digits == 0) return false;
-        for (int i = digits; i < 3; i++) ms *= 10;
-    }
-    if (*p != 'Z' || p[1]) return false;
-    struct tm tmv = {0};
-    tmv.tm_year = Y - 1900;
-    tmv.tm_mon = M - 1;
-    tmv.tm_mday = D;
-    tmv.tm_hour = h;
-    tmv.tm_min = m;
-    tmv.tm_sec = s;
-    time_t t = timegm(&tmv);
-    if (t == (time_t)-1) return false;
-    if (unix_ms) *unix_ms = (int64_t)t * 1000 + ms;
-    return true;
 }

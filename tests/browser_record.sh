@@ -7,6 +7,7 @@
 # chromium or node is absent; makes sure no process it started outlives it.
 # Screenshots: $GS_SHOTS_DIR (default /tmp)/goscribe-record-{board,referee}.png.
 set -u
+. "$(dirname "$0")/sgf_corpus.sh"
 goscribe=${1:?usage: browser_record.sh GOSCRIBE_BINARY}
 
 chromium=
@@ -37,6 +38,7 @@ cleanup() {
         done
         kill -KILL -- "-$pid" 2>/dev/null
     fi
+    keep_all_sgf "$work" browser_record
     rm -rf "$work"
 }
 trap cleanup EXIT

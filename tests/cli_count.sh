@@ -9,8 +9,13 @@ fail=0
 ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; fail=1; }
 oneline() { [ "$(wc -l < "$1")" = 1 ]; }
-field() { grep -m1 "\"$2\":" "$1" | sed -e "s/^ *\"$2\": *//" -e 's/,$//'; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# field FILE KEY[.SUB]: the value as JSON text (one vocabulary: README "JSON")
+field() { python3 -c 'import json,sys
+v=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): v=v[k]
+print(json.dumps(v, separators=(",", ":")))' "$1" "$2" 2>/dev/null; }
+. "$(dirname "$0")/sgf_corpus.sh"
+tmp=$(mktemp -d); trap 'keep_all_sgf "$tmp" cli_count; rm -rf "$tmp"' EXIT
 
 "$gs" count --help | grep -q -- '--dead' && ok help || bad help
 "$gs" count 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "no input" || bad "no input"
@@ -41,22 +46,29 @@ EOF
 "$gs" count "$tmp/split.txt" > "$tmp/out" && ok "grid counts" || bad "grid counts"
 grep -q "ESTIMATE .* players must confirm" "$tmp/out" && ok "estimate marked" || { bad "estimate marked"; cat "$tmp/out"; }
 grep -q "White wins by 8 1/4 stones (W+16.5)" "$tmp/out" && ok "grid result" || { bad "grid result"; cat "$tmp/out"; }
-"$gs" count "$tmp/split.txt" --dead none --json > "$tmp/out" && [ "$(field "$tmp/out" re)" = '"W+7.5"' ] \
+"$gs" count "$tmp/split.txt" --dead none --json > "$tmp/out" && [ "$(field "$tmp/out" result)" = '"W+7.5"' ] \
   && ok "--dead none" || { bad "--dead none"; cat "$tmp/out"; }
-"$gs" count "$tmp/split.txt" --dead B5,he --json > "$tmp/out" && [ "$(field "$tmp/out" re)" = '"W+16.5"' ] \
+"$gs" count "$tmp/split.txt" --dead B5,he --json > "$tmp/out" && [ "$(field "$tmp/out" result)" = '"W+16.5"' ] \
   && ok "--dead points (human and SGF)" || { bad "--dead points"; cat "$tmp/out"; }
 "$gs" count "$tmp/split.txt" --dead A1 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead on an empty point" || bad "--dead on an empty point"
 "$gs" count "$tmp/split.txt" --dead Z99 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead off the board" || bad "--dead off the board"
 "$gs" count "$tmp/split.txt" --dead marks 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead marks needs an sgf" || bad "--dead marks needs an sgf"
 "$gs" count "$tmp/split.txt" --overlay "$tmp/o.png" 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--overlay needs a photo" || bad "--overlay needs a photo"
-"$gs" count "$tmp/split.txt" --komi 5.5 --json > "$tmp/out" && [ "$(field "$tmp/out" re)" = '"W+14.5"' ] \
+"$gs" count "$tmp/split.txt" --komi 5.5 --json > "$tmp/out" && [ "$(field "$tmp/out" result)" = '"W+14.5"' ] \
   && ok "--komi" || { bad "--komi"; cat "$tmp/out"; }
-"$gs" count "$tmp/split.txt" --handicap 2 --json > "$tmp/out" && [ "$(field "$tmp/out" komi_points)" = 0 ] \
+"$gs" count "$tmp/split.txt" --handicap 2 --json > "$tmp/out" && [ "$(field "$tmp/out" komi)" = 0 ] \
   && ok "--handicap: no komi by default" || { bad "--handicap"; cat "$tmp/out"; }
+"$gs" count "$tmp/split.txt" --handicap 50 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--handicap 50 refused" || bad "--handicap 50 refused"
+# A board that does not look finished says so before the figures.
+"$gs" count "$tmp/split.txt" --dead none > "$tmp/out"
+[ "$(grep -n 'NOT FINISHED' "$tmp/out" | cut -d: -f1)" = 2 ] && grep -q "45 dame points" "$tmp/out" \
+  && ok "unfinished board said first" || { bad "unfinished board said first"; cat "$tmp/out"; }
+"$gs" count "$tmp/split.txt" --dead none --json > "$tmp/out" && [ "$(field "$tmp/out" finished)" = false ] \
+  && ok "json: finished false" || { bad "json: finished false"; cat "$tmp/out"; }
 # The SGF it writes holds the position, TB/TW and RE: read back, same count.
 "$gs" count "$tmp/split.txt" --sgf "$tmp/out.sgf" > /dev/null && grep -q 'RE\[W+16.5\]' "$tmp/out.sgf" \
   && grep -q 'TB\[' "$tmp/out.sgf" && ok "--sgf writes RE and TB/TW" || bad "--sgf writes RE and TB/TW"
-"$gs" count "$tmp/out.sgf" --dead marks --json > "$tmp/out" && [ "$(field "$tmp/out" re)" = '"W+16.5"' ] \
+"$gs" count "$tmp/out.sgf" --dead marks --json > "$tmp/out" && [ "$(field "$tmp/out" result)" = '"W+16.5"' ] \
   && ok "--sgf read back with --dead marks" || { bad "--sgf read back"; cat "$tmp/out"; }
 if "$gs" check --json "$tmp/out.sgf" > "$tmp/check" 2>/dev/null; then
   grep -q '"result":"W+16.5"' "$tmp/check" && ok "check agrees on the written SGF" || { bad "check agrees"; cat "$tmp/check"; }
@@ -65,14 +77,17 @@ fi
 kgs=$data/games/kgs
 if [ -d "$kgs" ]; then
   f=$kgs/tournament8/GNU-AyaBot.sgf
-  "$gs" count "$f" --dead marks --json > "$tmp/marks" && [ "$(field "$tmp/marks" re)" = '"W+0.5"' ] \
+  "$gs" count "$f" --dead marks --json > "$tmp/marks" && [ "$(field "$tmp/marks" result)" = '"W+0.5"' ] \
     && ok "kgs --dead marks gives RE" || { bad "kgs --dead marks"; cat "$tmp/marks"; }
-  "$gs" count "$f" --json > "$tmp/auto" && [ "$(field "$tmp/auto" re)" = '"W+0.5"' ] \
-    && [ "$(field "$tmp/auto" dead_white)" = "$(field "$tmp/marks" dead_white)" ] \
-    && [ "$(field "$tmp/auto" dead_black)" = "$(field "$tmp/marks" dead_black)" ] \
+  "$gs" count "$f" --dead auto --json > "$tmp/auto" && [ "$(field "$tmp/auto" result)" = '"W+0.5"' ] \
+    && [ "$(field "$tmp/auto" dead_points)" = "$(field "$tmp/marks" dead_points)" ] \
     && ok "kgs --dead auto finds the marks' dead stones" || { bad "kgs --dead auto"; cat "$tmp/auto"; }
-  grep -q '"estimate": true' "$tmp/auto" && ok "json says estimate" || bad "json says estimate"
-  "$gs" count "$f" --dead E4 --json > "$tmp/pts" && [ "$(field "$tmp/pts" re)" = '"W+0.5"' ] \
+  [ "$(field "$tmp/auto" estimate)" = true ] && ok "json says estimate" || bad "json says estimate"
+  # without --dead an SGF with marks is counted as `check` counts it
+  "$gs" count "$f" --json > "$tmp/dflt" && [ "$(field "$tmp/dflt" dead_mode)" = '"marks"' ] \
+    && [ "$(field "$tmp/dflt" result)" = "$("$gs" check --json "$f" > "$tmp/chk" && field "$tmp/chk" result)" ] \
+    && ok "count = check on a file with marks" || { bad "count = check"; cat "$tmp/dflt"; }
+  "$gs" count "$f" --dead E4 --json > "$tmp/pts" && [ "$(field "$tmp/pts" result)" = '"W+0.5"' ] \
     && ok "kgs --dead E4" || { bad "kgs --dead E4"; cat "$tmp/pts"; }
 else
   echo "skipped: $kgs absent"
@@ -82,10 +97,13 @@ photo=$data/photos/imago/t2/t2_101
 if [ -f "$photo.jpg" ]; then
   "$gs" count "$photo.jpg" --dead none --json --overlay "$tmp/ov.png" > "$tmp/p" || bad "photo counts"
   "$gs" count "$photo.txt" --dead none --json > "$tmp/g" || bad "grid counts"
-  for k in re black white dame; do
+  for k in result area stones dame; do
     [ "$(field "$tmp/p" $k)" = "$(field "$tmp/g" $k)" ] && ok "photo = grid: $k" || { bad "photo = grid: $k"; grep "\"$k\"" "$tmp/p" "$tmp/g"; }
   done
   [ -s "$tmp/ov.png" ] && [ "$(head -c 4 "$tmp/ov.png" | tail -c 3)" = PNG ] && ok "overlay png" || bad "overlay png"
+  [ "$(field "$tmp/p" read)" = '{"B":49,"W":48}' ] && ok "photo: stones read" || { bad "photo: stones read"; cat "$tmp/p"; }
+  "$gs" count "$photo.jpg" --dead none > "$tmp/pt"
+  grep -q "^NOT FINISHED? 260 dame points" "$tmp/pt" && ok "photo of a game going on said so" || { bad "photo not finished"; cat "$tmp/pt"; }
 else
   echo "skipped: $photo.jpg absent"
 fi

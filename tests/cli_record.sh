@@ -8,7 +8,8 @@ bin=$1
 data=$2
 fail=0
 work=$(mktemp -d /tmp/gs-cli-record.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/sgf_corpus.sh"
+trap 'keep_all_sgf "$work" cli_record; rm -rf "$work"' EXIT
 check() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
 
 "$bin" record --help | grep -q -- '--settle' || { echo "FAIL: record --help"; fail=1; }
@@ -28,6 +29,40 @@ if [ -n "${GS_SANITIZED:-}" ]; then
     echo "note: broken-video check skipped under the sanitizers (third-party leak)"
 else
     "$bin" record "$work/bad.mp4" -o "$work/x.sgf" 2>/dev/null </dev/null; check "broken video: exit 1" '[ $? -eq 1 ]'
+fi
+
+# The time of play is the video's, not the processing's: a rendered game
+# whose file time says when the camera stopped; GSTM spans the video's
+# time between the first and the last move (within a second: both are
+# seen as settled at the same delay), however fast it is recorded.
+printf '(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gg];W[cg];B[gc];W[dd])\n' > "$work/t.sgf"
+if "$bin" render "$work/t.sgf" -o "$work/t.avi" --fps 5 --size 480x320 --seed 3 -q > /dev/null 2>&1; then
+    touch -d '2025-06-01 12:00:00 UTC' "$work/t.avi"
+    t0=$(date +%s%N)
+    "$bin" record "$work/t.avi" -o "$work/t.sgf.rec.sgf" --no-stdin > "$work/t.log" 2> "$work/t.err" </dev/null
+    check "video recorded" '[ $? -eq 0 ]'
+    wall=$(( ($(date +%s%N) - t0) / 1000000 ))
+    check "the log says where the times come from" 'grep -q "modification time minus its duration" "$work/t.log"'
+    span=$(grep -o 'GSTM\[[^]]*\]' "$work/t.sgf.rec.sgf" | sed 's/GSTM\[//; s/\]//' | python3 -c '
+import sys, datetime
+t = [datetime.datetime.strptime(l.strip(), "%Y-%m-%dT%H:%M:%S.%fZ") for l in sys.stdin if l.strip()]
+print(int((t[-1] - t[0]).total_seconds() * 1000) if len(t) > 1 else -1)')
+    truth=$(python3 -c '
+import json, sys
+first = last = None; prev = 0
+for line in open(sys.argv[1]):
+    f = json.loads(line)
+    if f["moves"] > prev:
+        prev = f["moves"]; last = f["t_ms"]
+        if first is None: first = f["t_ms"]
+print(int(last - first))' "$work/t.truth.jsonl")
+    echo "note: GSTM spans $span ms of play, the truth $truth ms; recorded in $wall ms"
+    check "GSTM spans the video's time ($span ms) as the truth does ($truth ms), recorded in $wall ms" \
+        '[ "$span" -gt 0 ] && [ $((span - truth)) -lt 1000 ] && [ $((truth - span)) -lt 1000 ]'
+    check "GSTM from the video's clock (2025-06-01)" 'grep -q "GSTM\[2025-06-01T11:" "$work/t.sgf.rec.sgf"'
+    check "an unfinished game: no RE" '! grep -q "RE\[" "$work/t.sgf.rec.sgf" && grep -q "no result after" "$work/t.log"'
+else
+    echo "FAIL: render"; fail=1
 fi
 
 seq=$data/photos/gomrade/testing_sequence

@@ -14,7 +14,8 @@ bin=$1
 data=$2
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/gs-record-kill.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$here/sgf_corpus.sh"
+trap 'keep_all_sgf "$work" cli_record_kill; rm -rf "$work"' EXIT
 fail=0
 checked=0
 
@@ -37,7 +38,7 @@ else
         how=$1 which=$2 n=$3 first=$4
         cp "$work/intact.avi" "$work/b.avi"
         python3 "$here/avi_damage.py" "$work/b.avi" "$how" "$which" >/dev/null
-        "$bin" record "$work/b.avi" -o "$work/b.sgf" --no-evidence --no-stdin >"$work/b.log" 2>&1
+        "$bin" record "$work/b.avi" -o "$work/b.sgf" --no-evidence --no-stdin --count-anyway >"$work/b.log" 2>&1
         rc=$?
         got=$(moves_of "$work/b.sgf")
         what="$how frames $which"
@@ -47,14 +48,14 @@ else
             || { echo "FAIL: $what: no note of $n skipped frames"; cat "$work/b.log"; fail=1; }
         grep -q "(end of input, $n broken frames\? skipped)" "$work/b.log" \
             || { echo "FAIL: $what: the summary does not count them"; tail -1 "$work/b.log"; fail=1; }
-        grep -q 'RE\[' "$work/b.sgf" || { echo "FAIL: $what: the game was not counted"; fail=1; }
+        grep -q 'RE\[' "$work/b.sgf" || { echo "FAIL: $what: the game was not counted (--count-anyway)"; fail=1; }
         echo "$what: exit $rc, $(grep -c '] move ' "$work/b.log") moves as intact, $(grep -o "$n frames\? could not be decoded[^:]*" "$work/b.log")"
     done
-    # the last 5 frames broken: the moves before them kept, no count (what
-    # was played there is unknown)
+    # the last 5 frames broken: the moves before them kept, no count even
+    # with --count-anyway (what was played there is unknown)
     cp "$work/intact.avi" "$work/b.avi"
     python3 "$here/avi_damage.py" "$work/b.avi" zero "$((total - 5))-$((total - 1))" >/dev/null
-    "$bin" record "$work/b.avi" -o "$work/b.sgf" --no-evidence --no-stdin >"$work/b.log" 2>&1
+    "$bin" record "$work/b.avi" -o "$work/b.sgf" --no-evidence --no-stdin --count-anyway >"$work/b.log" 2>&1
     rc=$?
     got=$(moves_of "$work/b.sgf")
     [ $rc -eq 0 ] || { echo "FAIL: broken end: exit $rc"; fail=1; }
@@ -123,7 +124,12 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: SIGINT exit $rc"; fail=1; }
-grep -q 'recording stopped' "$work/out.txt" || { echo "FAIL: no stop line after SIGINT"; cat "$work/out.txt"; fail=1; }
+if grep -q 'no result after' "$work/out.txt"; then
+    # a loaded machine let the recording reach its end before the signal
+    echo "note: the recording ended before SIGINT came (a slow machine): stop line not checked"
+else
+    grep -q 'recording stopped' "$work/out.txt" || { echo "FAIL: no stop line after SIGINT"; cat "$work/out.txt"; fail=1; }
+fi
 "$bin" check "$work/game.sgf" >/dev/null 2>&1 || { echo "FAIL: SGF after SIGINT does not parse"; fail=1; }
 ls "$work" | grep -q 'tmp-' && { echo "note: temp files left by SIGKILL: $(ls "$work" | grep tmp- | wc -l)"; }
 exit $fail

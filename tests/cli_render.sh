@@ -6,7 +6,8 @@ bin=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 classic=$root/samples/games/classic.sgf
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/sgf_corpus.sh"
+trap 'keep_all_sgf "$tmp" cli_render; rm -rf "$tmp"' EXIT
 fail=0
 pass=0
 check() {  # check NAME WANT_EXIT CMD...  (errors must be one line)
@@ -56,7 +57,7 @@ if ! cmp -s "$tmp/f/frame_000007.png" "$tmp/g/frame_000007.png" || ! cmp -s "$tm
     echo "FAIL: same seed gave different output"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 
 # a small video
-check video 0 "$bin" render "$classic" -o "$tmp/v.mp4" --moves 2 --size 160x120 --fps 10 --pace 3
+check video 0 "$bin" render "$classic" -o "$tmp/v.mp4" --moves 2 --size 160x120 --fps 10 --pace 3 -q
 if [ -s "$tmp/err" ]; then echo "note: the video library said:"; cat "$tmp/err"; fi
 if [ ! -s "$tmp/v.mp4" ] || [ ! -s "$tmp/v.truth.jsonl" ] || [ ! -s "$tmp/v.truth.sgf" ]; then
     echo "FAIL video: missing output"; ls -l "$tmp"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
@@ -67,6 +68,16 @@ first=$(head -1 "$tmp/d/truth.jsonl" | grep -o '"corners":[^]]*]')
 last=$(tail -1 "$tmp/d/truth.jsonl" | grep -o '"corners":[^]]*]')
 if [ -z "$first" ] || [ "$first" = "$last" ]; then echo "FAIL drift: corners did not move ($first / $last)"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 check drift-bad 1 "$bin" render "$classic" -o "$tmp/d2" --moves 2 --size 160x120 --drift abc
+
+# an output that is neither a video nor a folder name is refused, nothing made
+check bad-extension 1 "$bin" render "$classic" -o "$tmp/x.xyz" --moves 2 --size 160x120
+if [ -e "$tmp/x.xyz" ] || ! grep -q "unknown extension .xyz" "$tmp/err"; then
+    echo "FAIL bad-extension: $(cat "$tmp/err")"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+# progress on stderr, none with -q
+"$bin" render "$classic" -o "$tmp/p" --moves 2 --size 160x120 --fps 8 --pace 3 > /dev/null 2> "$tmp/perr"
+if ! grep -q "^render: 100% (frame" "$tmp/perr"; then echo "FAIL progress: $(cat "$tmp/perr")"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+"$bin" render "$classic" -o "$tmp/p" --moves 2 --size 160x120 --fps 8 --pace 3 -q > /dev/null 2> "$tmp/perr"
+if [ -s "$tmp/perr" ]; then echo "FAIL -q: $(cat "$tmp/perr")"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 
 check bench-help 0 "$bin" bench render --help
 check bench-bad 1 "$bin" bench render --size 1x1

@@ -149,6 +149,7 @@ static void test_estimate_and_sgf_round_trip(void **state)
     assert_int_equal(back->count.dead_black, r->count.dead_black);
     assert_string_equal(back->count.sgf, r->count.sgf);
     assert_string_equal(back->file_result, r->count.sgf);
+    gs_test_keep_sgf(out, "test_count-estimate");
 
     /* the estimate the bench times gives the same count */
     rules_estimate_result *est = malloc(sizeof *est);

@@ -13,17 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "B cc, W gg, - cc": put / remove stones at SGF points. */
-static void edit(gs_position *p, const char *ops)
-{
-    for (const char *s = ops; *s;) {
-        while (*s == ' ' || *s == ',') s++;
-        if (!*s) break;
-        gs_position_set(p, s[2] - 'a', s[3] - 'a', s[0] == 'B' ? GS_BLACK : s[0] == 'W' ? GS_WHITE : GS_EMPTY);
-        s += 4;
-    }
-}
-
 typedef struct fixture {
     char sgf[64];
     record *r;
@@ -49,7 +38,7 @@ static void start(fixture *f)
 static void see(fixture *f, const char *ops)
 {
     gs_error err = {0};
-    edit(&f->view, ops);
+    gs_test_edit(&f->view, ops);
     f->t += 1000;
     assert_int_equal(record_observe(f->r, &f->view, NULL, f->t, NULL, &err), GS_OK);
 }
@@ -66,9 +55,10 @@ static char *file_text(const char *path)
     return buf;
 }
 
-static void finish(fixture *f)
+static void finish(fixture *f, const char *label)
 {
     record_destroy(f->r);
+    gs_test_keep_sgf(f->sgf, label);
     unlink(f->sgf);
 }
 
@@ -140,13 +130,13 @@ static void test_void_double_move(void **state)
     assert_int_equal(record_referee_count(f.r), 1);
     assert_int_equal(record_move_count(f.r), moves + 1);
     assert_int_equal(record_finish(f.r, f.t + 1000, &err), GS_OK);
-    assert_true(record_result(f.r)[0] != 0);
+    assert_string_equal(record_result(f.r), ""); /* the game did not end: no result */
     /* the file reads back as a game */
     sgf_game g;
     memset(&g, 0, sizeof g);
     assert_int_equal(sgf_game_load(f.sgf, &g, &err), GS_OK);
     sgf_game_free(&g);
-    finish(&f);
+    finish(&f, "test_recorder_ruling-void");
 }
 
 static void test_two_warnings_lose(void **state)
@@ -181,7 +171,7 @@ static void test_two_warnings_lose(void **state)
     assert_non_null(strstr(txt, "GSRL[warn:W:0:2:"));
     assert_non_null(strstr(txt, "loses the game"));
     free(txt);
-    finish(&f);
+    finish(&f, "test_recorder_ruling-forfeit");
 }
 
 static void test_restore_pass_resign(void **state)
@@ -235,7 +225,7 @@ static void test_restore_pass_resign(void **state)
     assert_string_equal(record_result(f.r), "W+R");
     assert_int_equal(record_finish(f.r, f.t + 1000, &err), GS_OK);
     assert_string_equal(record_result(f.r), "W+R");
-    finish(&f);
+    finish(&f, "test_recorder_ruling-restore-pass-resign");
 }
 
 static void test_ruling_before_the_game(void **state)

@@ -50,20 +50,19 @@ static int req(broadcast_board *sb, const char *method, const char *path, const 
     return status;
 }
 
-/* Opens a raw SSE connection; returns the socket. */
-static int sse_open(int port)
+/* Opens a raw SSE connection from the loopback address 127.0.1.SRC (0 =
+ * the default 127.0.0.1): many viewers come from many machines, and one
+ * address may hold only so many connections.  Returns the socket. */
+static int sse_open_from(int port, int src)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = gs_test_connect_loopback(port, src);
     assert_true(fd >= 0);
-    struct sockaddr_in sa = {0};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)port);
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
-    const char *r = "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n";
+    const char *r = "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n";
     assert_int_equal(send(fd, r, strlen(r), MSG_NOSIGNAL), (ssize_t)strlen(r));
     return fd;
 }
+
+static int sse_open(int port) { return sse_open_from(port, 0); }
 
 /* Reads from fd until `needle` shows up or timeout; keeps text in buf. */
 static bool sse_wait_for(int fd, gs_buf *buf, const char *needle, int timeout_ms)
@@ -112,7 +111,7 @@ static void test_pages_and_paths(void **state)
     assert_non_null(j);
     assert_int_equal((int)gs_json_get_num(j, "size", 0), 9);
     assert_int_equal((int)gs_json_get_num(j, "move_number", 0), 1);
-    assert_string_equal(gs_json_get_str(j, "black", ""), "Ann \"the <b>\"");
+    assert_string_equal(gs_json_get_str(gs_json_get(gs_json_get(j, "players"), "B"), "name", ""), "Ann \"the <b>\"");
     const char *grid = gs_json_get_str(j, "grid", "");
     assert_int_equal(strlen(grid), 81);
     assert_int_equal(grid[3 * 9 + 2], 'B');
@@ -155,19 +154,19 @@ static void test_referee_token_and_bad_input(void **state)
     assert_true(id >= 1);
     const char *tok = "X-Goscribe-Token: test-token-123";
     char good[128];
-    snprintf(good, sizeof good, "{\"event\":%d,\"ruling\":\"void\",\"warning\":true}", id);
+    snprintf(good, sizeof good, "{\"event_id\":%d,\"ruling\":\"void\",\"warning\":true}", id);
     broadcast_ruling r;
 
     assert_int_equal(req(sb, "POST", "/api/ruling", good, NULL, NULL), 403);
     assert_int_equal(req(sb, "POST", "/api/ruling", good, "X-Goscribe-Token: wrong-token-123", NULL), 403);
     assert_int_equal(req(sb, "POST", "/api/ruling", good, "Authorization: Bearer test-token-12", NULL), 403);
     assert_int_equal(req(sb, "GET", "/api/events", NULL, NULL, NULL), 403);
-    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"event\":1,", tok, NULL), 400);
+    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"event_id\":1,", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "[1,2]", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"explode\"}", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"warn\",\"color\":\"X\"}", tok, NULL), 400);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"warn\"}", tok, NULL), 400);
-    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"void\",\"event\":999}", tok, NULL), 404);
+    assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"void\",\"event_id\":999}", tok, NULL), 404);
     assert_int_equal(req(sb, "POST", "/api/ruling", "{\"ruling\":\"void\",\"points\":[\"zzz\"]}", tok, NULL), 400);
     assert_int_equal(req(sb, "GET", "/api/ruling", NULL, tok, NULL), 405);
     char *huge = malloc(100001);
@@ -181,7 +180,12 @@ static void test_referee_token_and_bad_input(void **state)
     assert_false(broadcast_board_poll_ruling(sb, &r));
 
     char *body = NULL;
-    assert_int_equal(req(sb, "GET", "/api/events?token=test-token-123", NULL, NULL, &body), 200);
+    /* the token never in the URL (histories, logs, Referer headers) */
+    assert_int_equal(req(sb, "GET", "/api/events?token=test-token-123", NULL, NULL, &body), 403);
+    assert_non_null(strstr(body, "not in the URL"));
+    free(body);
+    assert_int_equal(req(sb, "GET", "/api/evidence/1/before.jpg?token=test-token-123", NULL, NULL, NULL), 403);
+    assert_int_equal(req(sb, "GET", "/api/events", NULL, tok, &body), 200);
     assert_non_null(strstr(body, "double_move"));
     assert_non_null(strstr(body, "\"after\":\""));
     assert_non_null(strstr(body, "\"points\":[\"dd\"]"));
@@ -279,7 +283,7 @@ static void *viewers_main(void *arg)
             if (n <= 0) { p[i].fd = -1; continue; }
             tmp[keep + (size_t)n] = '\0';
             if (!done[i] && strstr(tmp, "THE-END")) { done[i] = true; v->got_end++; }
-            for (const char *q = strstr(tmp, "\"message\":\"t="); q; q = strstr(q + 1, "\"message\":\"t=")) {
+            for (const char *q = strstr(tmp, "\"text\":\"t="); q; q = strstr(q + 1, "\"text\":\"t=")) {
                 double lat = gs_now_ms() - strtod(q + 13, NULL);
                 v->lat_sum += lat;
                 v->lat_n++;
@@ -309,7 +313,7 @@ static void test_many_viewers_never_block(void **state)
     int nviewers = nv && atoi(nv) >= 2 ? atoi(nv) : gs_test_sanitized() ? 40 : 200;
     broadcast_board *sb = start_board("Table 4", NULL);
     viewers_ctx v = {.fds = calloc((size_t)nviewers, sizeof(int)), .n = nviewers};
-    for (int i = 0; i < nviewers; i++) v.fds[i] = sse_open(broadcast_board_port(sb));
+    for (int i = 0; i < nviewers; i++) v.fds[i] = sse_open_from(broadcast_board_port(sb), 1 + i % 100);
     double t0 = gs_now_ms();
     for (;;) {
         broadcast_stats st;
@@ -427,16 +431,22 @@ static void test_hall_two_boards_http(void **state)
     publish_some(a, "Alice", 7);
     publish_some(b, "Bob", 9);
     const char *urls[2] = {broadcast_board_url(a), broadcast_board_url(b)};
-    broadcast_hall_config cfg = {NULL, 0, urls, 2, NULL, 200};
+    broadcast_hall_config cfg;
+    broadcast_hall_config_init(&cfg);
+    cfg.boards = urls;
+    cfg.nboards = 2;
+    cfg.poll_ms = 200;
     gs_error err = {0};
     broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     assert_non_null(h);
     assert_true(wait_hall(h, 2, 10000));
-    check_hall_json(h, "\"black\":\"Alice\"", "\"black\":\"Bob\"");
+    check_hall_json(h, "\"B\":{\"name\":\"Alice\"", "\"B\":{\"name\":\"Bob\"");
     broadcast_hall_stop(h);
 
     /* a recorder announcing itself joins a hall that did not know it */
-    broadcast_hall_config cfg2 = {NULL, 0, NULL, 0, NULL, 200};
+    broadcast_hall_config cfg2;
+    broadcast_hall_config_init(&cfg2);
+    cfg2.poll_ms = 200;
     h = broadcast_hall_start(&cfg2, &err);
     assert_non_null(h);
     char hall_url[64];
@@ -445,6 +455,7 @@ static void test_hall_two_boards_http(void **state)
     broadcast_config_init(&c);
     c.board_name = "Table C";
     c.announce = hall_url;
+    c.announce_token = broadcast_hall_token(h);
     broadcast_board *cb = broadcast_board_start(&c, &err);
     assert_non_null(cb);
     publish_some(cb, "Carol", 3);
@@ -503,7 +514,10 @@ static void test_hall_two_boards_mqtt(void **state)
     broadcast_board *a = start_board("Table M1", broker), *b = start_board("Table M2", broker);
     publish_some(a, "Mia", 11);
     publish_some(b, "Max", 13);
-    broadcast_hall_config cfg = {NULL, 0, NULL, 0, broker, 200};
+    broadcast_hall_config cfg;
+    broadcast_hall_config_init(&cfg);
+    cfg.mqtt = broker;
+    cfg.poll_ms = 200;
     gs_error err = {0};
     broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     if (!h) print_message("hall: %s\n", err.msg);
@@ -518,11 +532,11 @@ static void test_hall_two_boards_mqtt(void **state)
         free(body);
         body = NULL;
         assert_int_equal(broadcast_http_request(url, "GET", NULL, NULL, 5000, &status, &body, NULL, e2, sizeof e2), 0);
-        if ((strstr(body, "\"black\":\"Mia\"") && strstr(body, "\"black\":\"Max\"")) || gs_now_ms() > end) break;
+        if ((strstr(body, "\"B\":{\"name\":\"Mia\"") && strstr(body, "\"B\":{\"name\":\"Max\"")) || gs_now_ms() > end) break;
         usleep(50000);
     }
     free(body);
-    check_hall_json(h, "\"black\":\"Mia\"", "\"black\":\"Max\"");
+    check_hall_json(h, "\"B\":{\"name\":\"Mia\"", "\"B\":{\"name\":\"Max\"");
     assert_non_null(strstr(url, "state.json"));
     broadcast_hall_stop(h);
     broadcast_board_stop(a);
@@ -552,13 +566,13 @@ static void test_json_reader(void **state)
     gs_json_free(j);
 }
 
-/* The state JSON, byte for byte as the viewers, MQTT and the hall have
- * always had it; the clock (server_unix_ms) reads N in `want`. */
+/* The state JSON, byte for byte (the vocabulary of README "JSON"); the
+ * clock (server_unix_ms) reads N in `want`. */
 static void assert_state_json(const broadcast_state *s, const char *name, const char *id, const char *url,
-                              int wb, int ww, const char *want)
+                              const char *want)
 {
     gs_buf b = {0};
-    broadcast_state_json(&b, s, name, id, url, wb, ww);
+    broadcast_state_json(&b, s, name, id, url);
     assert_true(gs_buf_ok(&b));
     char *clock = strstr(b.p, "\"server_unix_ms\":");
     assert_non_null(clock);
@@ -585,13 +599,18 @@ static void test_state_json_bytes(void **state)
     s.last_move_unix_ms = 1700000000123;
     s.komi = 6.5;
     snprintf(s.black, sizeof s.black, "Ann \"<b>\"");
+    snprintf(s.black_rank, sizeof s.black_rank, "3d");
+    snprintf(s.table, sizeof s.table, "7");
     snprintf(s.result, sizeof s.result, "W+R");
-    assert_state_json(&s, "Table\t1", "table-1", "http://h:1", 1, 2,
-                      "{\"type\":\"state\",\"board\":\"Table\\u00091\",\"id\":\"table-1\",\"url\":\"http://h:1\","
+    s.warnings_black = 1;
+    s.warnings_white = 2;
+    assert_state_json(&s, "Table\t1", "table-1", "http://h:1",
+                      "{\"type\":\"state\",\"board\":\"Table\\u00091\",\"board_id\":\"table-1\",\"url\":\"http://h:1\","
                       "\"size\":9,\"grid\":\".............................B..........W......................."
                       ".................\",\"move_number\":2,\"to_move\":\"B\",\"captures\":{\"B\":0,\"W\":1},"
                       "\"warnings\":{\"B\":1,\"W\":2},\"komi\":6.5,\"last\":{\"color\":\"W\",\"point\":\"ee\","
-                      "\"pass\":false,\"unix_ms\":1700000000123},\"black\":\"Ann \\\"\\u003cb>\\\"\",\"white\":\"\","
+                      "\"pass\":false,\"unix_ms\":1700000000123},\"players\":{\"B\":{\"name\":\"Ann \\\"\\u003cb>\\\"\","
+                      "\"rank\":\"3d\"},\"W\":{\"name\":\"\",\"rank\":\"\"}},\"event\":\"\",\"round\":\"\",\"table\":\"7\","
                       "\"result\":\"W+R\",\"status\":\"playing\",\"server_unix_ms\":N}");
     /* a size out of range shows an empty 19x19 board; a pass has no point */
     broadcast_state w;
@@ -604,11 +623,12 @@ static void test_state_json_bytes(void **state)
     memset(empty, '.', 19 * 19);
     empty[19 * 19] = '\0';
     snprintf(want, sizeof want,
-             "{\"type\":\"state\",\"board\":\"\",\"id\":\"\",\"url\":\"\",\"size\":19,\"grid\":\"%s\","
+             "{\"type\":\"state\",\"board\":\"\",\"board_id\":\"\",\"url\":\"\",\"size\":19,\"grid\":\"%s\","
              "\"move_number\":0,\"to_move\":\"B\",\"captures\":{\"B\":0,\"W\":0},\"warnings\":{\"B\":0,\"W\":0},"
-             "\"komi\":0,\"last\":{\"color\":\"B\",\"point\":\"\",\"pass\":true,\"unix_ms\":0},\"black\":\"\","
-             "\"white\":\"\",\"result\":\"\",\"status\":\"playing\",\"server_unix_ms\":N}", empty);
-    assert_state_json(&w, "", "", "", 0, 0, want);
+             "\"komi\":0,\"last\":{\"color\":\"B\",\"point\":\"\",\"pass\":true,\"unix_ms\":0},\"players\":{\"B\":"
+             "{\"name\":\"\",\"rank\":\"\"},\"W\":{\"name\":\"\",\"rank\":\"\"}},\"event\":\"\",\"round\":\"\",\"table\":\"\","
+             "\"result\":\"\",\"status\":\"playing\",\"server_unix_ms\":N}", empty);
+    assert_state_json(&w, "", "", "", want);
 }
 
 /* The frame overlay draws what the sampled dots always drew: the

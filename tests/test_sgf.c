@@ -630,6 +630,79 @@ static void test_build_recording(void **state)
     assert_int_equal(e.status, GS_ERR_USAGE);
 }
 
+/* Where the record follows the board: a set-up node (a colour change is
+ * one AW, never AE and AW on one point), read back as a step of the main
+ * line with its PL; a ruling's GSRL read back with the warning it gave; the
+ * count's words found and removed again for a game that goes on. */
+static void test_setup_rulings_and_count_words(void **state)
+{
+    (void)state;
+    sgf_game_info info;
+    sgf_game_info_init(&info);
+    info.size = 9;
+    sgf_node *root = NULL;
+    gs_error e;
+    sgf_tree *t = sgf_new_game(&info, NULL, &root, &e);
+    assert_non_null(t);
+    sgf_node *n = sgf_add_move(root, GS_BLACK, (gs_point){2, 2}, false, -1, &e);
+    n = sgf_add_move(n, GS_WHITE, (gs_point){3, 3}, false, -1, &e);
+    gs_position from, to;
+    gs_position_clear(&from, 9);
+    gs_position_set(&from, 2, 2, GS_BLACK);
+    gs_position_set(&from, 3, 3, GS_WHITE);
+    to = from;
+    gs_position_set(&to, 3, 3, GS_BLACK);   /* a colour change */
+    gs_position_set(&to, 2, 2, GS_EMPTY);   /* a stone off */
+    gs_position_set(&to, 5, 5, GS_WHITE);   /* a stone on */
+    int changed = 0;
+    sgf_node *st = sgf_add_setup(n, &from, &to, GS_BLACK, &changed, &e);
+    assert_non_null(st);
+    assert_int_equal(changed, 3);
+    assert_int_equal(sgf_add_ruling(st, "warn", GS_WHITE, 0, 1, 1700000000000LL, "Referee: a warning to White.", &e),
+                     GS_OK);
+    assert_int_equal(sgf_add_ruling(st, "Bad", GS_WHITE, 0, 1, 0, NULL, &e), GS_ERR_USAGE);
+    n = sgf_add_move(st, GS_BLACK, (gs_point){4, 4}, false, -1, &e);
+    gs_position area;
+    gs_position_clear(&area, 9);
+    gs_position_set(&area, 0, 0, GS_BLACK);
+    assert_int_equal(sgf_append_comment(n, "A player's remark.", &e), GS_OK);
+    assert_int_equal(sgf_set_final_count(n, &area, SGF_COUNT_WORDS_PREFIX "area): Black wins.", "B+3", &e), GS_OK);
+    char *buf;
+    size_t len;
+    assert_int_equal(sgf_write(t, &buf, &len, &e), GS_OK);
+    assert_non_null(strstr(buf, "AB[dd]"));
+    assert_null(strstr(buf, "AE[dd]"));     /* the colour change: AB alone */
+    assert_non_null(strstr(buf, "AE[cc]"));
+    assert_non_null(strstr(buf, "AW[ff]"));
+    assert_non_null(strstr(buf, "GSRL[warn:W:0:1:2023-11-14T22:13:20.000Z]"));
+    sgf_tree *u = parse_ok(buf, len);
+    free(buf);
+    sgf_game g;
+    assert_int_equal(sgf_game_from_tree(u, &g, &e), GS_OK);
+    assert_int_equal(g.move_count, 3);
+    assert_int_equal(g.step_count, 1);
+    assert_int_equal(g.steps[0].after_moves, 2);
+    assert_int_equal(g.steps[0].to_move, GS_BLACK);
+    assert_int_equal(gs_position_get(&g.steps[0].add, 3, 3), GS_BLACK);
+    assert_int_equal(gs_position_get(&g.steps[0].add, 5, 5), GS_WHITE);
+    assert_int_equal(g.steps[0].clear[2 * 9 + 2], 1);
+    assert_int_equal(g.note_count, 1);
+    assert_true(g.notes[0].ruling && g.notes[0].warned && g.notes[0].color == GS_WHITE);
+    assert_int_equal(g.notes[0].warnings_white, 1);
+    assert_int_equal(g.notes[0].after_moves, 2);
+    assert_true(g.notes[0].time_ms == 1700000000000LL);
+    sgf_game_free(&g);
+    sgf_tree_destroy(u);
+    /* the game goes on: the count off, the player's remark kept */
+    assert_int_equal(sgf_clear_final_count(n, &e), GS_OK);
+    assert_null(sgf_node_find(n, "TB"));
+    assert_null(sgf_node_find(root, "RE"));
+    assert_string_equal(sgf_node_get_text(n, "C"), "A player's remark.");
+    assert_int_equal(sgf_remove_comment_paragraphs(n, "A player", &e), 1);
+    assert_null(sgf_node_find(n, "C"));
+    sgf_tree_destroy(t);
+}
+
 static void test_time_format(void **state)
 {
     (void)state;
@@ -764,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_big_comment),
         cmocka_unit_test(test_build_recording),
+        cmocka_unit_test(test_setup_rulings_and_count_words),
         cmocka_unit_test(test_time_format),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_roundtrip_shared_games),

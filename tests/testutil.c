@@ -1,8 +1,12 @@
 #include "tests/testutil.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char *gs_test_data(const char *sub)
 {
@@ -16,4 +20,49 @@ int gs_test_sanitized(void)
 {
     const char *s = getenv("GS_SANITIZED");
     return s && *s == '1';
+}
+
+void gs_test_keep_sgf(const char *path, const char *label)
+{
+    const char *dir = getenv("GS_SGF_CORPUS");
+    if (!dir || !*dir) return;
+    char *data = NULL;
+    size_t len = 0;
+    gs_error e;
+    if (gs_file_read(path, 64u << 20, &data, &len, &e) != GS_OK) {
+        print_message("gs_test_keep_sgf: %s: %s\n", path, e.msg);
+        return;
+    }
+    char out[4096];
+    snprintf(out, sizeof out, "%s/%s.sgf", dir, label);
+    /* a corpus copy that cannot be written shows as a missing file in
+     * sgf_validate, not as a failure of this test */
+    if (gs_file_write_atomic(out, data, len, &e) != GS_OK) print_message("gs_test_keep_sgf: %s: %s\n", out, e.msg);
+    free(data);
+}
+
+void gs_test_edit(gs_position *p, const char *ops)
+{
+    for (const char *s = ops; *s;) {
+        while (*s == ' ' || *s == ',') s++;
+        if (!*s) break;
+        gs_position_set(p, s[2] - 'a', s[3] - 'a', s[0] == 'B' ? GS_BLACK : s[0] == 'W' ? GS_WHITE : GS_EMPTY);
+        s += 4;
+    }
+}
+
+int gs_test_connect_loopback(int port, int src)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    struct sockaddr_in me = {0}, sa = {0};
+    me.sin_family = sa.sin_family = AF_INET;
+    me.sin_addr.s_addr = htonl(0x7f000100u | (uint32_t)(src & 0xff));
+    sa.sin_port = htons((uint16_t)port);
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if ((src && bind(fd, (struct sockaddr *)&me, sizeof me)) || connect(fd, (struct sockaddr *)&sa, sizeof sa)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }

@@ -21,7 +21,22 @@ const char *gs_test_data(const char *sub);
         skip();                                                                    \
     }
 
+/* Applies edits "B cc, W gg, - cc" to p: put a black / white stone or
+ * empty the point, each point in SGF letters. */
+void gs_test_edit(gs_position *p, const char *ops);
+
+/* Copies the SGF at path into the corpus the suite's SGF checker reads
+ * ($GS_SGF_CORPUS/LABEL.sgf, see tests/sgf_validate.sh); nothing when the
+ * variable is not set.  Labels are unique across the suite: start them
+ * with the test's name. */
+void gs_test_keep_sgf(const char *path, const char *label);
+
 /* True when running under the sanitizer build (slow): heavy loops may sample. */
 int gs_test_sanitized(void);
+
+/* A TCP socket connected to 127.0.0.1:port from the loopback address
+ * 127.0.1.SRC (SRC 1..255; 0 = the default 127.0.0.1), as many clients on
+ * many machines would be; -1 when it cannot connect. */
+int gs_test_connect_loopback(int port, int src);
 
 #endif

@@ -37,6 +37,9 @@ let failed = false;
 const T0 = Date.now();
 export function log(...m) { console.log(NAME + ': [' + ((Date.now() - T0) / 1000).toFixed(1) + ' s]', ...m); }
 export function vlog(...m) { if (args.verbose) log(...m); }
+
+// The name the browser resolves to 127.0.0.1 (a site rebinding its name).
+export const REBIND_HOST = 'rebind.goscribe.test';
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export const running = (c) => c.exitCode === null && c.signalCode === null;
@@ -130,7 +133,9 @@ export class Browser {
     const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--disable-default-apps', '--disable-dev-shm-usage', '--disable-extensions', '--mute-audio', '--hide-scrollbars',
-      '--window-size=1200,900', '--remote-debugging-pipe', '--user-data-dir=' + profile, 'about:blank'];
+      '--window-size=1200,900', '--remote-debugging-pipe', '--user-data-dir=' + profile,
+      // a foreign site whose name resolves to loopback, as DNS rebinding makes it (see checkRebinding)
+      '--host-resolver-rules=MAP ' + REBIND_HOST + ' 127.0.0.1', 'about:blank'];
     this.proc = spawn(CHROMIUM, flags, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
     children.push(this.proc);
     this.stderr = '';
@@ -285,6 +290,17 @@ export class Page {
   }
 
   noErrors() { return check(this.errors.length === 0, this.label + ': the page raised JavaScript errors: ' + this.errors.join(' | ')); }
+}
+
+// A page of a foreign site whose name was made to resolve to the server's
+// address (DNS rebinding) must read nothing: every path answers 421.
+export async function checkRebinding(browser, url, paths) {
+  const page = await browser.newPage('rebind');
+  const foreign = url.replace('127.0.0.1', REBIND_HOST);
+  await page.navigate(foreign + '/');
+  const got = await page.eval(`Promise.all(${JSON.stringify(paths)}.map(p => fetch(p).then(r => r.status)))`);
+  await check(got.every((s) => s === 421), 'a page of ' + REBIND_HOST + ' (resolved to loopback) read ' +
+    JSON.stringify(paths) + ': statuses ' + JSON.stringify(got) + ', expected 421 for each');
 }
 
 export async function httpGet(url, headers = {}) {

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { args, SLOW, STEP_MS, START_MS, children, log, sleep, fail, check, shutdown, clearHardLimit,
-  startProcess, Browser, httpGet, httpPost, stopCleanly } from './cdp_lib.mjs';
+  startProcess, Browser, httpGet, httpPost, stopCleanly, checkRebinding } from './cdp_lib.mjs';
 
 if (!args.goscribe || !args.video || !args.workdir) {
   console.error('usage: node cdp_record.mjs --goscribe BIN --video FILE --workdir DIR');
@@ -38,7 +38,8 @@ const BOARD_STATE = `(() => ({
  * the referee token. */
 async function startRecorder() {
   const rec = startProcess('goscribe record', args.goscribe, ['record', args.video, '-o', SGF_PATH, '--serve', '127.0.0.1:0',
-    '--board-name', 'Table 7', '--frame-delay', String(args['frame-delay'] || 90), '--no-stdin', '--linger', '60', '-q']);
+    '--board-name', 'Table 7', '--frame-delay', String(args['frame-delay'] || 90), '--no-stdin', '--linger', '60', '-q',
+    '--count-anyway']);
   const end = Date.now() + START_MS;
   for (;;) {
     const live = rec.stderr().match(/^goscribe record: live (http:\/\/127\.0\.0\.1:(\d+))\/$/m);
@@ -78,7 +79,7 @@ async function watchBoard(browser, rec) {
 
 async function referee(browser, rec) {
   const u = rec.url;
-  const good = { event: 1, ruling: 'void', color: 'B', warning: true };
+  const good = { event_id: 1, ruling: 'void', color: 'B', warning: true };
   const cases = [
     ['GET /api/events, no token', await httpGet(u + '/api/events')],
     ['GET /api/events, wrong token', await httpGet(u + '/api/events', { 'X-Goscribe-Token': 'x'.repeat(rec.token.length) })],
@@ -141,13 +142,22 @@ async function main() {
 
   const board = await watchBoard(browser, rec);
   log('board page: the first moves appeared live, camera frame shown');
+  await checkRebinding(browser, rec.url, ['/', '/state.json', '/game.sgf', '/frame.jpg', '/events']);
+  log('a foreign site resolved to the recorder\'s address (DNS rebinding) reads nothing: 421');
   await referee(browser, rec);
   log('referee: refused without the token, double move shown with the token, void ruling in /game.sgf');
 
   // the recording goes on to the end of the video; the page follows it
   await rec.waitLine(/^\[[0-9:.]+\] (count|end of the game)/, 40000 * SLOW);
-  const st = JSON.parse((await httpGet(rec.url + '/state.json')).text);
-  await check(st.status === 'ended' && /^[BW]\+/.test(st.result), '/state.json at the end: ' + JSON.stringify(st).slice(0, 300));
+  // the log line may come a moment before the final state is published
+  let st = null;
+  for (const end = Date.now() + STEP_MS; ;) {
+    st = JSON.parse((await httpGet(rec.url + '/state.json')).text);
+    if ((st.status === 'ended' && /^[BW]\+/.test(st.result)) || Date.now() > end) break;
+    await sleep(100);
+  }
+  await check(st.status === 'ended' && /^[BW]\+/.test(st.result),
+    '/state.json at the end: status ' + JSON.stringify(st.status) + ', result ' + JSON.stringify(st.result));
   await board.waitFor(`document.getElementById('move-number').textContent === '${st.move_number}' &&
     document.querySelectorAll('#moves li').length === ${st.move_number}`, 'the board page to list all ' + st.move_number + ' moves');
   const counts = [...new Set(await board.eval('gsCounts'))];

@@ -11,7 +11,7 @@
 // --profile: Chromium's (empty) user data directory; a temporary one by default.
 // Exit 0 = every check passed; 1 = a check failed (the message says which).
 import { args, SLOW, STEP_MS, START_MS, children, log, vlog, sleep, fail, check, shutdown, clearHardLimit,
-  startProcess, Browser, httpGet, httpPost, stopCleanly } from './cdp_lib.mjs';
+  startProcess, Browser, httpGet, httpPost, stopCleanly, checkRebinding } from './cdp_lib.mjs';
 
 if (!args.goscribe || !args.driver) { console.error('usage: node cdp_test.mjs --goscribe BIN --driver BIN'); process.exit(1); }
 
@@ -104,11 +104,13 @@ async function testBoard(browser, drv, size) {
 async function testReferee(browser, drv, boardPage, size) {
   // the API refuses everything without the right token
   const u = drv.url;
-  const good = { event: 1, ruling: 'void', color: 'B', warning: true };
+  const good = { event_id: 1, ruling: 'void', color: 'B', warning: true };
   const cases = [
     ['GET /api/events, no token', await httpGet(u + '/api/events')],
     ['GET /api/events, wrong token', await httpGet(u + '/api/events', { 'X-Goscribe-Token': 'not-the-token' })],
     ['GET /api/events?token=wrong', await httpGet(u + '/api/events?token=' + 'x'.repeat(drv.token.length))],
+    ['GET /api/events?token=RIGHT (never in a URL)', await httpGet(u + '/api/events?token=' + drv.token)],
+    ['GET /api/evidence?token=RIGHT', await httpGet(u + '/api/evidence/1/before.jpg?token=' + drv.token)],
     ['GET /api/evidence, no token', await httpGet(u + '/api/evidence/1/before.jpg')],
     ['POST /api/ruling, no token', await httpPost(u + '/api/ruling', JSON.stringify(good))],
     ['POST /api/ruling, wrong token', await httpPost(u + '/api/ruling', JSON.stringify(good), { Authorization: 'Bearer ' + drv.token.slice(0, -1) })],
@@ -120,8 +122,11 @@ async function testReferee(browser, drv, boardPage, size) {
   const sgf0 = await httpGet(u + '/game.sgf');
   await check(sgf0.status === 200 && !/Referee \(/.test(sgf0.text), 'the SGF has a ruling before any was made');
 
-  // the console without the token: refused, nothing listed
+  // the console without the token: refused, nothing listed; a token in
+  // the console's URL is not taken either
   const page = await browser.newPage('referee');
+  await page.navigate(u + '/referee?token=' + drv.token);
+  await page.waitFor(`document.getElementById('auth').textContent === 'token refused'`, 'the console to ignore a token in its URL');
   await page.navigate(u + '/referee');
   await page.waitFor(`document.getElementById('auth').textContent === 'token refused'`, 'the console to say the token is refused');
   await check(await page.eval(`document.querySelectorAll('#list .event').length`) === 0, 'referee console lists events without the token');
@@ -211,6 +216,7 @@ async function testHall(browser, drvA, drvB) {
   const hall = startProcess('hall', args.goscribe, ['hall', '--serve', '127.0.0.1:0', '--board', drvA.url, '--board', drvB.url, '--poll-ms', '200']);
   const line = await hall.waitLine(/^goscribe hall: http:/, START_MS);
   const url = line.match(/(http:\/\/[^ ]+)/)[1].replace(/\/$/, '');
+  hall.url = url;
   const page = await browser.newPage('hall');
   await page.navigate(url + '/');
   await page.waitFor(`document.querySelectorAll('#boards tr').length === 2`, 'two boards in the hall');
@@ -247,10 +253,14 @@ async function main() {
 
   const boardPage = await testBoard(browser, drvA, size);
   log('board page: moves appear live, coordinates and stones right, reload and camera work');
+  await checkRebinding(browser, drvA.url, ['/', '/app.js', '/state.json', '/game.sgf', '/frame.jpg', '/events', '/referee']);
+  log('a foreign site resolved to the board\'s address (DNS rebinding) reads nothing: 421');
   await testReferee(browser, drvA, boardPage, size);
   log('referee: refused without the token (API and page), event shown with evidence, ruling recorded in the SGF');
   const hall = await testHall(browser, drvA, drvB);
   log('hall: both boards listed, drawn and linked');
+  await checkRebinding(browser, hall.url, ['/', '/state.json']);
+  log('hall: a foreign site resolved to its address reads nothing: 421');
   await Promise.all([stopCleanly('Table 1', drvA, () => drvA.send('quit')),
     stopCleanly('Table 2', drvB, () => drvB.send('quit')),
     stopCleanly('goscribe hall', hall, () => hall.proc.kill('SIGTERM'))]);

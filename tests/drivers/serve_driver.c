@@ -159,6 +159,10 @@ static bool take_rulings(driver *d)
         publish_sgf(d);
         printf("ruling %d %s %s\n", r.id, record_ruling_name(r.kind), words);
         fflush(stdout);
+        /* the record's warnings go out with the next state, as a recorder's do */
+        d->st.warnings_black = r.warnings_black;
+        d->st.warnings_white = r.warnings_white;
+        broadcast_board_publish_state(d->sb, &d->st);
         if (r.event_id && r.event_id == d->violation_id && r.kind == RECORD_RULING_VOID) d->void_pending = true;
     }
     return true;
@@ -261,7 +265,10 @@ int main(int argc, char **argv)
         if (ok && d.void_pending) {
             /* the stone is taken off, then White plays where White wanted */
             d.void_pending = false;
+            int wb = d.st.warnings_black, ww = d.st.warnings_white;
             d.st = d.before_violation;
+            d.st.warnings_black = wb;
+            d.st.warnings_white = ww;
             broadcast_board_publish_state(d.sb, &d.st);
             say("voided", 0);
             ok = play(&d, SCRIPT_MOVES);
