@@ -346,11 +346,4 @@ bool broadcast_board_announcer_start(broadcast_board *sb);
 
 /* ---------------------------------------------------------------- drawing */
 
-/* Draws the lines of grid g on img: each line sampled `per_cell` times a
- * cell through vision_grid_map (so lens distortion bends them as it bends
- * the board), a square of half-width `half` pixels at each sample, centred
- * on the nearest pixel.  Built only from gs_draw_* and vision_grid_map; one
- * helper for the whole program to be (vision_draw_grid). */
-void broadcast_grid_draw(gs_image *img, const vision_grid *g, int per_cell, int half, gs_bgr c);
-
 #endif

@@ -17,32 +17,13 @@
 /* A dot on the pixel nearest (x, y), halves rounded up: trunc(x + 0.5) is
  * what (int)(x + 0.5) gave, without its undefined overflow on a wild grid
  * (gs_draw_square skips points far off the image). */
-static void grid_dot(gs_image *img, double x, double y, int half, gs_bgr c)
-{
-    gs_draw_square(img, trunc(x + 0.5), trunc(y + 0.5), half, c, 1.0);
-}
-
-void broadcast_grid_draw(gs_image *img, const vision_grid *g, int per_cell, int half, gs_bgr c)
-{
-    if (!img || !g || g->size < 2 || g->size > GS_MAX_SIZE || per_cell < 1) return;
-    int steps = (g->size - 1) * per_cell;
-    for (int line = 0; line < g->size; line++)
-        for (int i = 0; i <= steps; i++) {
-            double t = (double)(g->size - 1) * i / steps, x, y;
-            vision_grid_map(g, line, t, &x, &y);
-            grid_dot(img, x, y, half, c);
-            vision_grid_map(g, t, line, &x, &y);
-            grid_dot(img, x, y, half, c);
-        }
-}
-
 /* The grid on the live frame: green, 24 samples a cell, one pixel wide
  * (three on frames over 1000 px).  A grey frame gets black lines, as it
  * always has (green would come out mid-grey there). */
 static void draw_overlay(gs_image *img, const vision_grid *g)
 {
     gs_bgr c = img->channels >= 3 ? (gs_bgr){0, 230, 0} : (gs_bgr){0, 0, 0};
-    broadcast_grid_draw(img, g, 24, img->width > 1000 ? 1 : 0, c);
+    vision_grid_draw(img, g, 24, img->width > 1000 ? 1 : 0, c);
 }
 
 /* --------------------------------------------------------- the recorder */

@@ -39,21 +39,9 @@ static void draw_grid(gs_image *img, const vision_grid *g)
      * dark grey) and no corner mark. */
     gs_bgr line = img->channels == 3 ? (gs_bgr){0, 255, 0} : (gs_bgr){0, 0, 0};
     int r = img->width / 800;
-    for (int i = 0; i < g->size; i++)
-        for (int t = 0; t <= (g->size - 1) * 16; t++)
-            for (int dir = 0; dir < 2; dir++) {
-                double x, y;
-                if (dir) vision_grid_map(g, i, t / 16.0, &x, &y);
-                else vision_grid_map(g, t / 16.0, i, &x, &y);
-                if (!(fabs(x) < 1e7 && fabs(y) < 1e7)) continue; /* clamped before the cast (calib_grid_check bounds it) */
-                for (int dy = -r; dy <= r; dy++)
-                    for (int dx = -r; dx <= r; dx++) gs_draw_pixel(img, (int)x + dx, (int)y + dy, line, 1.0);
-            }
-    if (img->channels != 3 || !(fabs(g->corners[0][0]) < 1e7 && fabs(g->corners[0][1]) < 1e7)) return;
-    int R = 3 * r + 3;
-    for (int dy = -R; dy <= R; dy++)
-        for (int dx = -R; dx <= R; dx++)
-            gs_draw_pixel(img, (int)g->corners[0][0] + dx, (int)g->corners[0][1] + dy, (gs_bgr){0, 0, 255}, 1.0);
+    vision_grid_draw(img, g, 16, r, line);
+    if (img->channels != 3) return;
+    gs_draw_square(img, trunc(g->corners[0][0]), trunc(g->corners[0][1]), 3 * r + 3, (gs_bgr){0, 0, 255}, 1.0);
 }
 
 /* Fits the grid of one frame: from the given corners or by board finding;

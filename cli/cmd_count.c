@@ -211,10 +211,12 @@ static void print_text(const count_args *args, const record_count_result *r)
         printf("\n");
     }
     record_count_stones_format(c->black, a, sizeof a);
-    printf("Black: %d stones + %d points surrounded%s = %s\n", c->black_stones, c->black_territory,
+    printf("Black: %d stone%s + %d point%s surrounded%s = %s\n", c->black_stones, c->black_stones == 1 ? "" : "s",
+           c->black_territory, c->black_territory == 1 ? "" : "s",
            c->dame ? " + half the dame" : "", a);
     record_count_stones_format(c->white, b, sizeof b);
-    printf("White: %d stones + %d points surrounded%s = %s\n", c->white_stones, c->white_territory,
+    printf("White: %d stone%s + %d point%s surrounded%s = %s\n", c->white_stones, c->white_stones == 1 ? "" : "s",
+           c->white_territory, c->white_territory == 1 ? "" : "s",
            c->dame ? " + half the dame" : "", b);
     printf("Dame: %d\n", c->dame);
     record_count_stones_format(c->komi / 2, k, sizeof k);

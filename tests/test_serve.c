@@ -673,7 +673,7 @@ static void test_grid_overlay(void **state)
                 g.norm = 32;
             }
             reference_grid(a, &g, r);
-            broadcast_grid_draw(b, &g, 24, r, (gs_bgr){0, 230, 0});
+            vision_grid_draw(b, &g, 24, r, (gs_bgr){0, 230, 0});
             for (int y = 0; y < 48; y++)
                 assert_memory_equal(a->buf + (size_t)y * a->stride, b->buf + (size_t)y * b->stride, 64 * 3);
             gs_image_destroy(a);

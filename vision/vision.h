@@ -131,6 +131,12 @@ typedef struct vision_point_features {
  * written to feat, which the caller provides). */
 gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err);
 
+/* Draws the grid lines of g onto img: per_cell square dots of half-side
+ * `half` along each line per cell (through the mapping, so lens distortion
+ * shows; dots at rounded positions), colour c.  The live frame, the
+ * calibration overlay and the scan overlay all draw their grid with it. */
+void vision_grid_draw(gs_image *img, const vision_grid *g, int per_cell, int half, gs_bgr c);
+
 /* Draws the grid and every reading onto img (3-channel, modified in place):
  * grid lines in green, black readings as a filled dark disc with a white
  * ring, white readings as a white disc with a black ring, low-confidence
