@@ -103,51 +103,97 @@ static void print_json(const char *photo, const vision_scan_result *r, double ms
     printf("],\n  \"ms\": %.1f,\n  \"ms_grid\": %.1f,\n  \"ms_read\": %.1f\n}\n", ms_total, r->ms_grid, r->ms_read);
 }
 
-int cmd_scan(int argc, char **argv)
-{
-    const char *photo = NULL, *overlay = NULL, *calfile = NULL;
-    long size = 0;
-    int json = 0, have_corners = 0;
-    long long max_pixels = 0;
+typedef struct scan_args {
+    const char *photo, *overlay, *calfile;
+    long size;
+    int json, have_corners;
+    long long max_pixels;
     double corners[4][2];
+} scan_args;
+
+/* An option with a value (i at the option, moved past the value); 0 when
+ * it is good, an exit code when not (said). */
+static int scan_parse_valued(int argc, char **argv, int *i, scan_args *s)
+{
+    const char *a = argv[*i];
+    if (*i + 1 >= argc) { cli_error("scan: %s needs a value", a); return GS_EXIT_ERROR; }
+    const char *val = argv[++*i];
+    if (!strcmp(a, "--size")) {
+        if (cli_parse_int(val, 5, GS_MAX_SIZE, &s->size) != 0) {
+            cli_error("scan: --size %s: expected 9, 13 or 19", val);
+            return GS_EXIT_ERROR;
+        }
+    } else if (!strcmp(a, "--corners")) {
+        if (parse_corners(val, s->corners) != 0) {
+            cli_error("scan: --corners %s: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4", val);
+            return GS_EXIT_ERROR;
+        }
+        s->have_corners = 1;
+    } else if (!strcmp(a, "--overlay")) {
+        s->overlay = val;
+    } else if (!strcmp(a, "--max-pixels")) {
+        if (cli_parse_max_pixels("scan", val, &s->max_pixels) != 0) return GS_EXIT_ERROR;
+    } else {
+        s->calfile = val;
+    }
+    return 0;
+}
+
+/* The command line into *s: -1 to go on, else the exit code (help, or an
+ * error said). */
+static int scan_parse(int argc, char **argv, scan_args *s)
+{
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) { scan_usage(stdout); return GS_EXIT_OK; }
-        if (!strcmp(a, "--json")) { json = 1; continue; }
+        if (!strcmp(a, "--json")) { s->json = 1; continue; }
         if (!strcmp(a, "--size") || !strcmp(a, "--corners") || !strcmp(a, "--overlay") || !strcmp(a, "--calibration") ||
             !strcmp(a, "--max-pixels")) {
-            if (i + 1 >= argc) { cli_error("scan: %s needs a value", a); return GS_EXIT_ERROR; }
-            const char *val = argv[++i];
-            if (!strcmp(a, "--size")) {
-                if (cli_parse_int(val, 5, GS_MAX_SIZE, &size) != 0) {
-                    cli_error("scan: --size %s: expected 9, 13 or 19", val);
-                    return GS_EXIT_ERROR;
-                }
-            } else if (!strcmp(a, "--corners")) {
-                if (parse_corners(val, corners) != 0) {
-                    cli_error("scan: --corners %s: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4", val);
-                    return GS_EXIT_ERROR;
-                }
-                have_corners = 1;
-            } else if (!strcmp(a, "--overlay")) {
-                overlay = val;
-            } else if (!strcmp(a, "--max-pixels")) {
-                if (cli_parse_max_pixels("scan", val, &max_pixels) != 0) return GS_EXIT_ERROR;
-            } else {
-                calfile = val;
-            }
+            int rc = scan_parse_valued(argc, argv, &i, s);
+            if (rc != 0) return rc;
             continue;
         }
         if (a[0] == '-' && a[1]) { cli_error("scan: unknown option %s (see goscribe scan --help)", a); return GS_EXIT_ERROR; }
-        if (photo) { cli_error("scan: one photo at a time (got %s and %s)", photo, a); return GS_EXIT_ERROR; }
-        photo = a;
+        if (s->photo) { cli_error("scan: one photo at a time (got %s and %s)", s->photo, a); return GS_EXIT_ERROR; }
+        s->photo = a;
     }
-    if (!photo) { cli_error("scan: no photo given (see goscribe scan --help)"); return GS_EXIT_ERROR; }
+    if (!s->photo) { cli_error("scan: no photo given (see goscribe scan --help)"); return GS_EXIT_ERROR; }
     /* Without corners, automatic detection knows the usual sizes only. */
-    if (size && !have_corners && !calfile && size != 9 && size != 13 && size != 19) {
-        cli_error("scan: --size %ld: expected 9, 13 or 19 (other sizes need --corners)", size);
+    if (s->size && !s->have_corners && !s->calfile && s->size != 9 && s->size != 13 && s->size != 19) {
+        cli_error("scan: --size %ld: expected 9, 13 or 19 (other sizes need --corners)", s->size);
         return GS_EXIT_ERROR;
     }
+    return -1;
+}
+
+/* The photo read on the grid of a calibration file, scaled to it. */
+static gs_status scan_calibrated(const gs_image *img, const char *calfile, long size, vision_scan_result *res,
+                                 gs_error *err)
+{
+    calib_data cal;
+    gs_status st = calib_load(&cal, calfile, err);
+    if (st == GS_OK) st = calib_scale_to(&cal, img->width, img->height, err);
+    if (st != GS_OK) return st;
+    if (size && size != cal.grid.size)
+        return gs_error_set(err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", calfile,
+                            cal.grid.size, cal.grid.size, size);
+    res->grid = cal.grid;
+    double t1 = gs_now_ms();
+    st = vision_read(img, &res->grid, &res->reading, err);
+    res->ms_read = gs_now_ms() - t1;
+    return st;
+}
+
+int cmd_scan(int argc, char **argv)
+{
+    scan_args sa = {0};
+    int prc = scan_parse(argc, argv, &sa);
+    if (prc >= 0) return prc;
+    const char *photo = sa.photo, *overlay = sa.overlay, *calfile = sa.calfile;
+    long size = sa.size;
+    int json = sa.json, have_corners = sa.have_corners;
+    long long max_pixels = sa.max_pixels;
+    double (*corners)[2] = sa.corners;
 
     gs_error err = {0};
     double t0 = gs_now_ms();
@@ -163,22 +209,7 @@ int cmd_scan(int argc, char **argv)
     if (!res) { gs_image_destroy(img); cli_error("scan: out of memory"); return GS_EXIT_ERROR; }
     gs_status st;
     if (calfile && !have_corners) {
-        calib_data cal;
-        st = calib_load(&cal, calfile, &err);
-        if (st == GS_OK) {
-            st = calib_scale_to(&cal, img->width, img->height, &err);
-            if (st != GS_OK) {
-                /* said below with the photo's name */
-            } else if (size && size != cal.grid.size) {
-                st = gs_error_set(&err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", calfile,
-                                  cal.grid.size, cal.grid.size, size);
-            } else {
-                res->grid = cal.grid;
-                double t1 = gs_now_ms();
-                st = vision_read(img, &res->grid, &res->reading, &err);
-                res->ms_read = gs_now_ms() - t1;
-            }
-        }
+        st = scan_calibrated(img, calfile, size, res, &err);
     } else {
         st = vision_scan(img, &opt, res, &err);
     }
