@@ -187,11 +187,19 @@ typedef struct broadcast_mqtt broadcast_mqtt;
 /* Called from the MQTT thread for every message on a subscribed topic. */
 typedef void (*broadcast_mqtt_cb)(void *ctx, const char *topic, const char *payload, size_t len);
 
+/* What the broker publishes (retained) for a client that vanishes without
+ * saying goodbye: a killed recorder, a pulled cable. */
+typedef struct broadcast_mqtt_will {
+    const char *topic, *payload;
+} broadcast_mqtt_will;
+
 /* Connects to "HOST:PORT" (libmosquitto, loaded at run time) and starts its
- * network thread; subscribes to `subscribe` (NULL = none) with cb.  NULL
- * with err on failure.  Reconnects by itself after the first connection. */
+ * network thread; subscribes to `subscribe` (NULL = none) with cb; `will`
+ * (NULL = none) is left with the broker.  NULL with err on failure.
+ * Reconnects by itself after the first connection. */
 broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
-                                    broadcast_mqtt_cb cb, void *ctx, gs_error *err);
+                                    broadcast_mqtt_cb cb, void *ctx, const broadcast_mqtt_will *will,
+                                    gs_error *err);
 /* Queues a publish (QoS 0) and returns; never waits on the network. */
 void broadcast_mqtt_publish(broadcast_mqtt *m, const char *topic, const char *payload, size_t len, bool retain);
 void broadcast_mqtt_close(broadcast_mqtt *m);
@@ -311,7 +319,7 @@ struct broadcast_board {
     broadcast_stats stats;
 
     broadcast_mqtt *mqtt;
-    char topic_state[128], topic_events[128];
+    char topic_state[128], topic_events[128], topic_online[128];
 
     pthread_t announcer;
     bool has_announcer;

@@ -26,6 +26,9 @@
 /* Stack of a fetcher thread (a fetch needs a few KiB). */
 #define HALL_FETCHER_STACK (256 * 1024)
 
+/* Why an MQTT board is shown offline. */
+#define HALL_LEFT_BROKER "its recorder has left the MQTT broker"
+
 typedef enum hall_origin { HALL_GIVEN, HALL_ANNOUNCED, HALL_MQTT } hall_origin;
 
 typedef struct hall_board {
@@ -43,6 +46,8 @@ typedef struct hall_board {
     bool heard;               /* a valid state arrived at least once */
     double seen_ms;           /* when it last arrived (gs_now_ms) */
     double announced_ms;      /* last announce (HALL_ANNOUNCED) */
+    bool offline;             /* HALL_MQTT: its presence says "offline" */
+    double offline_ms;        /* since when */
     const char *source;       /* "http" or "mqtt" */
     /* its fetcher; the slot is reused only once the fetcher is done */
     pthread_t fetcher;
@@ -96,14 +101,17 @@ static void copy_str(char *dst, size_t n, const char *src)
 
 /* ------------------------------------------------------------- boards */
 
-/* Announced boards not announced again in time leave the hall (mu held);
- * their fetchers see `retire` and stop. */
+/* Announced boards not announced again in time, and MQTT boards offline
+ * for as long, leave the hall (mu held); fetchers see `retire` and stop. */
 static void hall_expire_locked(broadcast_hall *h)
 {
     double now = gs_now_ms();
     for (int i = 0; i < HALL_MAX_BOARDS; i++) {
         hall_board *b = &h->boards[i];
-        if (b->used && b->origin == HALL_ANNOUNCED && now - b->announced_ms > h->ttl_ms) {
+        bool gone = b->origin == HALL_ANNOUNCED ? now - b->announced_ms > h->ttl_ms
+                    : b->origin == HALL_MQTT    ? b->offline && now - b->offline_ms > h->ttl_ms
+                                                : false;
+        if (b->used && gone) {
             b->used = false;
             b->retire = true;
             pthread_cond_broadcast(&h->cv);
@@ -195,22 +203,46 @@ static bool take_state_locked(hall_board *b, const gs_json *j, const char *sourc
     return true;
 }
 
+/* goscribe/<id>/online: "online" or "offline" (the recorder's own word
+ * or the broker's, for a recorder that died); an offline board is shown
+ * offline and leaves after the announce time. */
+static void on_mqtt_presence(broadcast_hall *h, const char *id, const char *payload, size_t len)
+{
+    bool offline = len == 7 && !memcmp(payload, "offline", 7);
+    if (!offline && !(len == 6 && !memcmp(payload, "online", 6))) return;
+    pthread_mutex_lock(&h->mu);
+    hall_board *b = find_or_add_locked(h, id, NULL, HALL_MQTT);
+    if (b && b->origin == HALL_MQTT) {
+        copy_str(b->id, sizeof b->id, id);
+        if (offline && !b->offline) b->offline_ms = gs_now_ms();
+        b->offline = offline;
+        copy_str(b->error, sizeof b->error, offline ? HALL_LEFT_BROKER : "");
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
 static void on_mqtt(void *ctx, const char *topic, const char *payload, size_t len)
 {
     broadcast_hall *h = ctx;
-    /* goscribe/<id>/state */
+    /* goscribe/<id>/state or goscribe/<id>/online */
     const char *id = topic + 9;
     const char *slash = strncmp(topic, "goscribe/", 9) ? NULL : strchr(id, '/');
-    if (!slash || strcmp(slash, "/state") || slash == id || (size_t)(slash - id) >= 64) return;
+    if (!slash || slash == id || (size_t)(slash - id) >= 64) return;
     char idbuf[64];
     memcpy(idbuf, id, (size_t)(slash - id));
     idbuf[slash - id] = '\0';
+    if (!strcmp(slash, "/online")) {
+        on_mqtt_presence(h, idbuf, payload, len);
+        return;
+    }
+    if (strcmp(slash, "/state")) return;
     gs_json *j = gs_json_parse(payload, len, NULL);
     if (!j) return;
     pthread_mutex_lock(&h->mu);
     hall_board *b = find_or_add_locked(h, idbuf, gs_json_get_str(j, "url", NULL), HALL_MQTT);
     if (b) {
         (void)take_state_locked(b, j, "mqtt");  /* not a state: the board keeps what it had */
+        if (b->offline) copy_str(b->error, sizeof b->error, HALL_LEFT_BROKER);
         copy_str(b->id, sizeof b->id, idbuf);
     }
     pthread_mutex_unlock(&h->mu);
@@ -285,7 +317,7 @@ static bool fetcher_start_locked(broadcast_hall *h, hall_board *b)
 /* One board of the list, re-serialised from what was parsed (mu held). */
 static void hall_board_json(gs_buf *b, const hall_board *x, double now, int poll_ms)
 {
-    bool online = x->heard && (!strcmp(x->source, "mqtt") || now - x->seen_ms < 3.0 * poll_ms + 2000.0);
+    bool online = x->heard && (!strcmp(x->source, "mqtt") ? !x->offline : now - x->seen_ms < 3.0 * poll_ms + 2000.0);
     gs_buf_puts(b, "{");
     broadcast_json_fields(b, (const broadcast_json_field[]){{"board", x->name[0] ? x->name : x->id[0] ? x->id : x->url},
                                                             {"board_id", x->id}, {"url", x->url}, {"event", x->event},
@@ -460,7 +492,7 @@ broadcast_hall *broadcast_hall_start(const broadcast_hall_config *cfg, gs_error 
     if (cfg->mqtt && *cfg->mqtt) {
         char cid[64];
         snprintf(cid, sizeof cid, "goscribe-hall-%d-%d", broadcast_httpd_port(h->httpd), (int)getpid());
-        h->mqtt = broadcast_mqtt_open(cfg->mqtt, cid, "goscribe/+/state", on_mqtt, h, err);
+        h->mqtt = broadcast_mqtt_open(cfg->mqtt, cid, "goscribe/+/+", on_mqtt, h, NULL, err);
         if (!h->mqtt) {
             broadcast_hall_stop(h);
             return NULL;

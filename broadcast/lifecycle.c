@@ -63,13 +63,17 @@ static void board_set_url(broadcast_board *sb, const broadcast_config *cfg)
 }
 
 /* Connects to the broker and publishes the board as waiting, so the hall
- * lists it before its first move. */
+ * lists it before its first move.  Its presence is goscribe/ID/online,
+ * retained: "online" now, "offline" when it stops, and the broker says
+ * "offline" for it (its last will) when it dies without a word. */
 static gs_status board_open_mqtt(broadcast_board *sb, const char *hostport, gs_error *err)
 {
     char cid[96];
     snprintf(cid, sizeof cid, "goscribe-%s-%d", sb->id, (int)getpid());
-    sb->mqtt = broadcast_mqtt_open(hostport, cid, NULL, NULL, NULL, err);
+    const broadcast_mqtt_will will = {sb->topic_online, "offline"};
+    sb->mqtt = broadcast_mqtt_open(hostport, cid, NULL, NULL, NULL, &will, err);
     if (!sb->mqtt) return GS_ERR_IO;  /* err says why */
+    broadcast_board_mqtt_send(sb, sb->topic_online, "online", 6);
     gs_buf b = {0};
     broadcast_waiting_json(&b, sb->name, sb->id, sb->url);
     if (!b.failed) broadcast_board_mqtt_send(sb, sb->topic_state, b.p, b.len);
@@ -144,6 +148,7 @@ broadcast_board *broadcast_board_start(const broadcast_config *cfg, gs_error *er
     board_set_url(sb, cfg);
     snprintf(sb->topic_state, sizeof sb->topic_state, "goscribe/%s/state", sb->id);
     snprintf(sb->topic_events, sizeof sb->topic_events, "goscribe/%s/events", sb->id);
+    snprintf(sb->topic_online, sizeof sb->topic_online, "goscribe/%s/online", sb->id);
     if (cfg->mqtt && *cfg->mqtt && board_open_mqtt(sb, cfg->mqtt, err) != GS_OK) goto fail;
     /* without the thread the board works, it is only not announced */
     if (sb->announce_url[0]) sb->has_announcer = broadcast_board_announcer_start(sb);
@@ -159,6 +164,8 @@ void broadcast_board_stop(broadcast_board *sb)
     broadcast_sync_stop(&sb->mu, &sb->cv, &sb->stopping);
     if (sb->has_announcer) pthread_join(sb->announcer, NULL);  /* joinable, joined once: cannot fail */
     broadcast_httpd_stop(sb->httpd);
+    /* a clean stop is no death: the broker drops the will, so say it */
+    broadcast_board_mqtt_send(sb, sb->topic_online, "offline", 7);
     broadcast_mqtt_close(sb->mqtt);
     for (int i = 0; i < BROADCAST_RING; i++) free(sb->ring[i].json);
     for (int i = 0; i < BROADCAST_HISTORY; i++) free(sb->history[i]);

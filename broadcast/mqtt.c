@@ -20,9 +20,9 @@
 #ifndef BROADCAST_HAVE_MOSQ_H
 
 broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
-                            broadcast_mqtt_cb cb, void *ctx, gs_error *err)
+                            broadcast_mqtt_cb cb, void *ctx, const broadcast_mqtt_will *will, gs_error *err)
 {
-    (void)hostport; (void)client_id; (void)subscribe; (void)cb; (void)ctx;
+    (void)hostport; (void)client_id; (void)subscribe; (void)cb; (void)ctx; (void)will;
     gs_error_set(err, GS_ERR_IO, "built without mosquitto.h (install libmosquitto-dev)");
     return NULL;
 }
@@ -53,6 +53,7 @@ struct broadcast_mqtt {
     void (*message_cb_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, const struct mosquitto_message *));
     void (*connect_cb_set)(struct mosquitto *, void (*)(struct mosquitto *, void *, int));
     int (*reconnect_delay_set)(struct mosquitto *, unsigned int, unsigned int, bool);
+    int (*will_set)(struct mosquitto *, const char *, int, const void *, int, bool);
     const char *(*strerror)(int);
 };
 
@@ -73,7 +74,7 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 }
 
 broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
-                            broadcast_mqtt_cb cb, void *ctx, gs_error *err)
+                            broadcast_mqtt_cb cb, void *ctx, const broadcast_mqtt_will *will, gs_error *err)
 {
     char host[256], addr[64], why[300];
     int port;
@@ -114,6 +115,7 @@ broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id,
     LOAD(connect_cb_set, "mosquitto_connect_callback_set");
     LOAD(reconnect_delay_set, "mosquitto_reconnect_delay_set");
     LOAD(strerror, "mosquitto_strerror");
+    LOAD(will_set, "mosquitto_will_set");
 #undef LOAD
     if (!ok) goto missing;
     m->lib_init();  /* fails only on Windows (socket start-up), per its manual */
@@ -125,7 +127,13 @@ broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id,
     m->message_cb_set(m->mosq, on_message);
     m->connect_cb_set(m->mosq, on_connect);
     m->reconnect_delay_set(m->mosq, 1, 10, true);  /* fails only on bad arguments, these are good */
-    int rc = m->connect(m->mosq, addr, port, 30);
+    int rc = will ? m->will_set(m->mosq, will->topic, (int)strlen(will->payload), will->payload, 1, true) : 0;
+    if (rc) {
+        gs_error_set(err, GS_ERR_USAGE, "MQTT last will on %s: %s", will->topic, m->strerror(rc));
+        broadcast_mqtt_close(m);
+        return NULL;
+    }
+    rc = m->connect(m->mosq, addr, port, 30);
     if (rc) {
         gs_error_set(err, GS_ERR_IO, "%s: cannot reach the MQTT broker: %s", hostport, m->strerror(rc));
         broadcast_mqtt_close(m);

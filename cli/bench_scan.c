@@ -73,105 +73,172 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int bench_scan(int argc, char **argv)
+/* The issue's two speed classes: photos up to 2048x1536 pixels (webcams,
+ * most phones at reduced size) and the larger ones (12 MP phone photos). */
+#define BENCH_SMALL_PIXELS (2048L * 1536L)
+
+typedef struct bench_scan_options {
+    long repeat;
+    double upscale;
+    path_list photos;
+} bench_scan_options;
+
+/* The scan times of the photos of one class, for their median. */
+typedef struct bench_class {
+    double *ms;
+    int n, boards;
+} bench_class;
+
+static void bench_scan_usage(void)
 {
-    long repeat = 3;
-    double upscale = 1;
-    path_list l = {0};
-    int rc = GS_EXIT_OK;
+    printf("usage: goscribe bench scan [--repeat N] [--upscale F] [PHOTOS or FOLDERS...]\n"
+           "Times board finding + point reading per photo at native resolution on one\n"
+           "core (best of N runs, default 3) and prints the median over the photos, for\n"
+           "all of them and apart for those up to 2048x1536 pixels and the larger ones.\n"
+           "--upscale F enlarges every photo F times first (1..8), e.g. 6.3 makes\n"
+           "640x480 frames 4032x3024, to time phone-sized photos.\n"
+           "Default: every photo under ../shared/data/photos.\n");
+}
+
+/* Options and the photo list; 1 after --help, -1 after an error (said). */
+static int bench_scan_parse(int argc, char **argv, bench_scan_options *o)
+{
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            printf("usage: goscribe bench scan [--repeat N] [--upscale F] [PHOTOS or FOLDERS...]\n"
-                   "Times board finding + point reading per photo at native resolution on one\n"
-                   "core (best of N runs, default 3) and prints the median over the photos.\n"
-                   "--upscale F enlarges every photo F times first (1..8), e.g. 6.3 makes\n"
-                   "640x480 frames 4032x3024, to time phone-sized photos.\n"
-                   "Default: every photo under ../shared/data/photos.\n");
-            goto done;
+            bench_scan_usage();
+            return 1;
         }
         if (!strcmp(argv[i], "--repeat")) {
-            if (i + 1 >= argc || cli_parse_int(argv[++i], 1, 1000, &repeat) != 0) {
-                cli_error("bench scan: --repeat needs a whole number 1..1000");
-                rc = GS_EXIT_ERROR;
-                goto done;
-            }
-            continue;
+            if (i + 1 < argc && cli_parse_int(argv[++i], 1, 1000, &o->repeat) == 0) continue;
+            cli_error("bench scan: --repeat needs a whole number 1..1000");
+            return -1;
         }
         if (!strcmp(argv[i], "--upscale")) {
-            if (i + 1 >= argc || cli_parse_double(argv[++i], 1, 8, &upscale) != 0) {
-                cli_error("bench scan: --upscale needs a factor 1..8");
-                rc = GS_EXIT_ERROR;
-                goto done;
-            }
-            continue;
+            if (i + 1 < argc && cli_parse_double(argv[++i], 1, 8, &o->upscale) == 0) continue;
+            cli_error("bench scan: --upscale needs a factor 1..8");
+            return -1;
         }
         struct stat st;
-        if (stat(argv[i], &st) != 0) { cli_error("%s: no such file or folder", argv[i]); rc = GS_EXIT_ERROR; goto done; }
-        if (S_ISDIR(st.st_mode) ? collect(&l, argv[i], 0) != 0 : list_add(&l, argv[i]) != 0) {
+        if (stat(argv[i], &st) != 0) {
+            cli_error("%s: no such file or folder", argv[i]);
+            return -1;
+        }
+        if (S_ISDIR(st.st_mode) ? collect(&o->photos, argv[i], 0) != 0 : list_add(&o->photos, argv[i]) != 0) {
             cli_error("bench scan: out of memory");
-            rc = GS_EXIT_ERROR;
-            goto done;
+            return -1;
         }
     }
-    if (argc <= 1 || l.n == 0) {
+    if (o->photos.n == 0 && argc <= 1) {
         const char *def = "../shared/data/photos";
         struct stat st;
-        if (l.n == 0 && (stat(def, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        if (stat(def, &st) != 0 || !S_ISDIR(st.st_mode)) {
             cli_error("bench scan: no photos given and %s not found", def);
-            rc = GS_EXIT_ERROR;
-            goto done;
+            return -1;
         }
-        if (l.n == 0 && collect(&l, def, 0) != 0) { cli_error("bench scan: cannot list %s", def); rc = GS_EXIT_ERROR; goto done; }
+        if (collect(&o->photos, def, 0) != 0) {
+            cli_error("bench scan: cannot list %s", def);
+            return -1;
+        }
     }
-    if (l.n == 0) { cli_error("bench scan: no photos found"); rc = GS_EXIT_ERROR; goto done; }
-    qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_str);
+    if (o->photos.n == 0) {
+        cli_error("bench scan: no photos found");
+        return -1;
+    }
+    qsort(o->photos.v, (size_t)o->photos.n, sizeof *o->photos.v, cmp_str);
+    return 0;
+}
 
+/* Loads, enlarges, times and prints one photo; its best time in *ms, and
+ * whether a board was read.  false when the photo could not be timed. */
+static bool bench_scan_one(const char *path, const bench_scan_options *o, double *ms, long *pixels, bool *board)
+{
+    gs_error err = {0};
+    double t0 = gs_now_ms();
+    gs_image *img = cvshim_image_load(path, &err);
+    double tdec = gs_now_ms() - t0;
+    if (!img) {
+        printf("%-60s %s\n", path, err.msg);
+        return false;
+    }
+    if (o->upscale > 1) {
+        gs_image *big = cvshim_image_resize(img, (int)lround(img->width * o->upscale), (int)lround(img->height * o->upscale));
+        gs_image_destroy(img);
+        if (!big) {
+            printf("%-60s cannot enlarge\n", path);
+            return false;
+        }
+        img = big;
+    }
+    vision_scan_result *res = malloc(sizeof *res);
+    if (!res) {
+        gs_image_destroy(img);
+        return false;
+    }
+    double best = 1e30, bg = 0, br = 0;
+    gs_status st = GS_OK;
+    for (long r = 0; r < o->repeat; r++) {
+        double a = gs_now_ms();
+        st = vision_scan(img, NULL, res, &err);
+        double t = gs_now_ms() - a;
+        if (t < best) { best = t; bg = res->ms_grid; br = res->ms_read; }
+    }
+    char dim[32];
+    snprintf(dim, sizeof dim, "%dx%d", img->width, img->height);
+    printf("%-60s %10s %6.1fms %6.1fms %6.1fms %6.1fms%s\n", path, dim, tdec, bg, br, best,
+           st == GS_OK ? "" : st == GS_ERR_NOBOARD ? "  (no board)" : "  (error)");
+    *ms = best;
+    *pixels = (long)img->width * img->height;
+    *board = st == GS_OK;
+    free(res);
+    gs_image_destroy(img);
+    return true;
+}
+
+static void bench_class_print(const char *what, bench_class *c)
+{
+    if (c->n) printf("median scan time, %s: %.1f ms over %d photos (%d with a board read)\n", what, median(c->ms, c->n), c->n, c->boards);
+}
+
+int bench_scan(int argc, char **argv)
+{
+    bench_scan_options o = {.repeat = 3, .upscale = 1};
+    int rc = bench_scan_parse(argc, argv, &o);
+    bench_class all = {0}, small = {0}, large = {0};
+    if (rc) goto done;
     /* One core, as the requirement is stated per core. */
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &set);
     int pinned = sched_setaffinity(0, sizeof set, &set) == 0;
-
-    double *tot = calloc((size_t)l.n, sizeof *tot);
-    if (!tot) { cli_error("bench scan: out of memory"); rc = GS_EXIT_ERROR; goto done; }
-    int nt = 0, nboard = 0;
-    printf("bench scan: %d photos, best of %ld, %s\n", l.n, repeat, pinned ? "pinned to one core" : "not pinned");
-    printf("%-60s %10s %8s %8s %8s %8s\n", "photo", "size", "decode", "grid", "read", "total");
-    for (int i = 0; i < l.n; i++) {
-        gs_error err = {0};
-        double t0 = gs_now_ms();
-        gs_image *img = cvshim_image_load(l.v[i], &err);
-        double tdec = gs_now_ms() - t0;
-        if (!img) { printf("%-60s %s\n", l.v[i], err.msg); continue; }
-        if (upscale > 1) {
-            gs_image *big = cvshim_image_resize(img, (int)lround(img->width * upscale), (int)lround(img->height * upscale));
-            gs_image_destroy(img);
-            if (!big) { printf("%-60s cannot enlarge\n", l.v[i]); continue; }
-            img = big;
-        }
-        vision_scan_result *res = malloc(sizeof *res);
-        if (!res) { gs_image_destroy(img); break; }
-        double best = 1e30, bg = 0, br = 0;
-        gs_status st = GS_OK;
-        for (long r = 0; r < repeat; r++) {
-            double a = gs_now_ms();
-            st = vision_scan(img, NULL, res, &err);
-            double t = gs_now_ms() - a;
-            if (t < best) { best = t; bg = res->ms_grid; br = res->ms_read; }
-        }
-        char dim[32];
-        snprintf(dim, sizeof dim, "%dx%d", img->width, img->height);
-        printf("%-60s %10s %6.1fms %6.1fms %6.1fms %6.1fms%s\n", l.v[i], dim, tdec, bg, br, best,
-               st == GS_OK ? "" : st == GS_ERR_NOBOARD ? "  (no board)" : "  (error)");
-        nboard += st == GS_OK;
-        tot[nt++] = best;
-        free(res);
-        gs_image_destroy(img);
+    size_t n = (size_t)o.photos.n;
+    all.ms = calloc(n, sizeof *all.ms);
+    small.ms = calloc(n, sizeof *small.ms);
+    large.ms = calloc(n, sizeof *large.ms);
+    if (!all.ms || !small.ms || !large.ms) {
+        cli_error("bench scan: out of memory");
+        rc = -1;
+        goto done;
     }
-    printf("median scan time: %.1f ms over %d photos (%d with a board read)\n", median(tot, nt), nt, nboard);
-    free(tot);
+    printf("bench scan: %d photos, best of %ld, %s\n", o.photos.n, o.repeat, pinned ? "pinned to one core" : "not pinned");
+    printf("%-60s %10s %8s %8s %8s %8s\n", "photo", "size", "decode", "grid", "read", "total");
+    for (int i = 0; i < o.photos.n; i++) {
+        double ms;
+        long pixels;
+        bool board;
+        if (!bench_scan_one(o.photos.v[i], &o, &ms, &pixels, &board)) continue;
+        bench_class *c = pixels <= BENCH_SMALL_PIXELS ? &small : &large;
+        all.ms[all.n++] = c->ms[c->n++] = ms;
+        all.boards += board;
+        c->boards += board;
+    }
+    printf("median scan time: %.1f ms over %d photos (%d with a board read)\n", median(all.ms, all.n), all.n, all.boards);
+    bench_class_print("up to 2048x1536", &small);
+    bench_class_print("larger", &large);
 done:
-    for (int i = 0; i < l.n; i++) free(l.v[i]);
-    free(l.v);
-    return rc;
+    free(all.ms);
+    free(small.ms);
+    free(large.ms);
+    for (int i = 0; i < o.photos.n; i++) free(o.photos.v[i]);
+    free(o.photos.v);
+    return rc < 0 ? GS_EXIT_ERROR : GS_EXIT_OK;
 }

@@ -46,7 +46,8 @@ static void count_usage(FILE *f)
             "  --playouts N    playouts for --dead auto (default 1000, at most 0.5 s CPU)\n"
             "  --seed S        random seed for --dead auto (default fixed: repeatable)\n"
             CLI_MAX_PIXELS_HELP
-            "exit codes: 0 counted, 1 usage or I/O error, 2 no board or no game in the input\n");
+            "exit codes: 0 counted, 1 usage or I/O error, 2 no board or no game in the input,\n"
+            "            3 counted from a photo with points read with doubt (UNCERTAIN)\n");
 }
 
 /* The command line: the library's options plus how to print. */
@@ -173,6 +174,11 @@ static void print_text(const count_args *args, const record_count_result *r)
     if (!r->looks_finished) printf("NOT FINISHED? %s; the figures below count it as it stands.\n", r->not_finished);
     if (!strcmp(r->source, "photo"))
         printf("Stones read: %d black, %d white (see --overlay)\n", r->read_black, r->read_white);
+    if (r->read_uncertain) {
+        printf("UNCERTAIN: %d point%s read with doubt:", r->read_uncertain, r->read_uncertain == 1 ? "" : "s");
+        for (int c = GS_EMPTY; c <= GS_WHITE; c++) print_points(&r->pos, r->read_unsure, (gs_color)c);
+        printf("; the result may be off by up to %g point%s\n", r->read_swing, r->read_swing == 1 ? "" : "s");
+    }
     int ndead = c->dead_black + c->dead_white;
     if (r->estimate) {
         if (ndead) {
@@ -254,6 +260,10 @@ static void print_json(const count_args *args, const record_count_result *r)
     record_json_count(&b, c, r->handicap, wb, ww);
     record_json_points(&b, "dead_points", &r->pos, r->dead, GS_EMPTY);
     record_json_points(&b, "seki_points", &r->pos, r->seki, GS_EMPTY);
+    if (!strcmp(r->source, "photo")) {
+        gs_buf_printf(&b, ",\"read_uncertain_count\":%d,\"read_swing\":%g", r->read_uncertain, r->read_swing);
+        record_json_points(&b, "read_uncertain", &r->pos, r->read_unsure, GS_EMPTY);
+    }
     if (r->estimate) {
         gs_buf_printf(&b, ",\"playouts\":%d,\"estimate_ms\":%.1f,\"uncertain_chains\":%d", r->est.playouts, r->est.ms,
                       r->est.uncertain_chains);
@@ -296,6 +306,10 @@ int cmd_count(int argc, char **argv)
     }
     if (args.json) print_json(&args, r);
     else print_text(&args, r);
+    if (r->read_uncertain)
+        fprintf(stderr, "goscribe: warning: the count is uncertain: %d point%s read with doubt, up to %g point%s either way\n",
+                r->read_uncertain, r->read_uncertain == 1 ? "" : "s", r->read_swing, r->read_swing == 1 ? "" : "s");
+    rc = r->read_uncertain ? GS_EXIT_UNSURE : GS_EXIT_OK;
     free(r);
-    return GS_EXIT_OK;
+    return rc;
 }

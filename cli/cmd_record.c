@@ -58,6 +58,12 @@ static void usage(FILE *f)
             "                        (its RE, TB/TW and count are removed)\n"
             "  --evidence DIR        where to keep evidence (default GAME.evidence)\n"
             "  --no-evidence         keep no evidence frames\n"
+            "  --fallback DIR        where the SGF is saved while GAME.sgf cannot be written (a\n"
+            "                        full disk): the recording goes on, says \"not saved\" after\n"
+            "                        every move, retries the file each time and keeps a copy in\n"
+            "                        DIR/GAME.fallback.sgf (default: beside the evidence folder\n"
+            "                        when it is on another disk, else $TMPDIR or /tmp); a run\n"
+            "                        whose last save failed exits 1 naming the copy\n"
             "  --max-frames N        stop after N frames\n"
             "  --frame-delay MS      wait MS after each frame (a slow source, for demos/tests)\n"
             "  --width W --height H --fps F   camera mode\n"
@@ -308,7 +314,7 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
 
 /* The game and the recorder: -o, --json, --settle, --size, --to-move,
  * --komi, --resume, --reopen, --count-anyway, --evidence, --no-evidence,
- * --calibration, --corners. */
+ * --fallback, --calibration, --corners. */
 static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -347,6 +353,9 @@ static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
         ro->count_anyway = true;
     } else if (!strcmp(a, "--evidence")) {
         TAKE_VALUE(ro->evidence_dir);
+    } else if (!strcmp(a, "--fallback")) {
+        TAKE_VALUE(ro->fallback_dir);
+        if (!ro->fallback_dir[0]) { cli_error("record: --fallback: expected a folder"); return ARG_BAD; }
     } else if (!strcmp(a, "--no-evidence")) {
         c->no_evidence = true;
     } else {

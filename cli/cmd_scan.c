@@ -29,7 +29,8 @@ static void scan_usage(FILE *f)
             "  --json            print JSON instead: size, corners, rows, per-point\n"
             "                    confidence and the time taken\n"
             CLI_MAX_PIXELS_HELP
-            "exit codes: 0 read, 1 usage or unreadable photo, 2 no board in the photo\n");
+            "exit codes: 0 read, 1 usage or unreadable photo, 2 no board in the photo,\n"
+            "            3 read with uncertain points (marked ?)\n");
 }
 
 /* Parses "x1,y1,...,x4,y4" into c; 0 on success. */
@@ -235,9 +236,11 @@ int cmd_scan(int argc, char **argv)
         } else {
             print_text(&res->reading);
         }
-        if (res->reading.uncertain > 0)
+        if (res->reading.uncertain > 0) {
             fprintf(stderr, "goscribe: warning: %d uncertain point%s (marked ?): the reading may be wrong there\n",
                     res->reading.uncertain, res->reading.uncertain == 1 ? "" : "s");
+            rc = GS_EXIT_UNSURE;
+        }
     }
     gs_image_destroy(img);
     free(res);

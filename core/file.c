@@ -60,6 +60,18 @@ static bool write_all(int fd, const char *p, size_t n)
     return true;
 }
 
+/* A failed step of gs_file_write_atomic: the message, the temp file
+ * removed (fd closed first when open), errno kept as the step left it. */
+static gs_status atomic_fail(gs_error *err, const char *what, int fd, const char *tmp)
+{
+    int cause = errno;
+    gs_error_set(err, GS_ERR_IO, "%s: %s", what, strerror(cause));
+    if (fd >= 0) close(fd);
+    if (tmp) unlink(tmp);
+    errno = cause;
+    return GS_ERR_IO;
+}
+
 gs_status gs_file_write_atomic(const char *path, const void *data, size_t len, gs_error *err)
 {
     if (!path || !path[0] || (!data && len)) return gs_error_set(err, GS_ERR_USAGE, "no path or data to write");
@@ -69,6 +81,7 @@ gs_status gs_file_write_atomic(const char *path, const void *data, size_t len, g
     if (!tmp || !dircopy) {
         free(tmp);
         free(dircopy);
+        errno = ENOMEM;
         return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     }
     memcpy(tmp, path, pl);
@@ -76,35 +89,25 @@ gs_status gs_file_write_atomic(const char *path, const void *data, size_t len, g
     gs_status st = GS_OK;
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        st = gs_error_set(err, GS_ERR_IO, "cannot create a temporary file beside it: %s", strerror(errno));
-        goto out;
+        st = atomic_fail(err, "cannot create a temporary file beside it", -1, NULL);
+    } else if (fchmod(fd, 0644) != 0 || !write_all(fd, data, len) || fsync(fd) != 0) {
+        st = atomic_fail(err, "cannot write", fd, tmp);
+    } else if (close(fd) != 0) {
+        st = atomic_fail(err, "cannot write", -1, tmp);
+    } else if (rename(tmp, path) != 0) {
+        st = atomic_fail(err, "cannot replace the file", -1, tmp);
+    } else {
+        /* The rename is durable only once the directory entry is on disk. */
+        int dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY);
+        if (dfd >= 0) {
+            if (fsync(dfd) != 0 && errno != EINVAL) st = atomic_fail(err, "cannot sync the directory", dfd, NULL);
+            else close(dfd);
+        }
     }
-    if (fchmod(fd, 0644) != 0 || !write_all(fd, data, len) || fsync(fd) != 0) {
-        st = gs_error_set(err, GS_ERR_IO, "cannot write: %s", strerror(errno));
-        close(fd);
-        unlink(tmp);
-        goto out;
-    }
-    if (close(fd) != 0) {
-        st = gs_error_set(err, GS_ERR_IO, "cannot write: %s", strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, path) != 0) {
-        st = gs_error_set(err, GS_ERR_IO, "cannot replace the file: %s", strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    /* The rename is durable only once the directory entry is on disk. */
-    int dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        if (fsync(dfd) != 0 && errno != EINVAL)
-            st = gs_error_set(err, GS_ERR_IO, "cannot sync the directory: %s", strerror(errno));
-        close(dfd);
-    }
-out:
+    int cause = errno;
     free(tmp);
     free(dircopy);
+    errno = cause;
     return st;
 }
 

@@ -34,7 +34,9 @@ typedef enum gs_status {
 } gs_status;
 
 /* Process exit codes, one table for every subcommand (README "Exit codes"). */
-enum { GS_EXIT_OK = 0, GS_EXIT_ERROR = 1, GS_EXIT_NOBOARD = 2 };
+/* 3: an answer given with doubt (points read uncertainly, marked in the
+ * output): a script must not take it as sure. */
+enum { GS_EXIT_OK = 0, GS_EXIT_ERROR = 1, GS_EXIT_NOBOARD = 2, GS_EXIT_UNSURE = 3 };
 
 /* Maps a status to the exit code above: NOBOARD -> 2, other errors -> 1. */
 int gs_status_exit_code(gs_status s);
@@ -72,6 +74,10 @@ gs_image *gs_image_copy(const gs_image *img);
 
 /* Writes img (1 or 3 channels, BGR) as PNG with libpng. */
 gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *err);
+struct gs_buf;
+/* The same PNG appended to out (a gs_buf, see below: the caller frees it),
+ * for a writer that must know the size first or write it atomically. */
+gs_status gs_image_encode_png(const gs_image *img, struct gs_buf *out, gs_error *err);
 
 /* ---------------------------------------------------------- board points */
 
@@ -192,7 +198,8 @@ int64_t gs_wall_ms(void);
  * beside it (path.tmp-XXXXXX), fsync, rename, fsync of the directory.  At
  * every moment the file holds either the old or the new content.  On
  * failure (GS_ERR_IO with the reason, e.g. a full disk) the temporary file
- * is removed and the old file is untouched. */
+ * is removed, the old file is untouched and errno holds the cause (ENOSPC
+ * for a full disk), for callers that act on it. */
 gs_status gs_file_write_atomic(const char *path, const void *data, size_t len, gs_error *err);
 /* Removes temporary files a killed gs_file_write_atomic left beside path;
  * returns how many. */

@@ -39,28 +39,10 @@ gs_image *gs_image_copy(const gs_image *src)
     return img;
 }
 
-gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *err)
+/* The rows of img into png (BGR -> RGB); row is a scratch row of
+ * width * 3 bytes.  Errors longjmp to the caller's png_jmpbuf. */
+static void png_put_image(png_structp png, png_infop info, const gs_image *img, uint8_t *row)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    uint8_t *row = malloc((size_t)img->width * 3);
-    if (!png || !info || !row) {
-        png_destroy_write_struct(&png, &info);
-        free(row);
-        fclose(f);
-        return gs_error_set(err, GS_ERR_NOMEM, "%s: out of memory", path);
-    }
-    /* volatile: libpng reports errors by longjmp back here. */
-    uint8_t *volatile rowv = row;
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        free(rowv);
-        fclose(f);
-        return gs_error_set(err, GS_ERR_IO, "%s: PNG write failed", path);
-    }
-    png_init_io(png, f);
     png_set_IHDR(png, info, (png_uint_32)img->width, (png_uint_32)img->height, 8,
                  img->channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -81,8 +63,49 @@ gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *er
         }
     }
     png_write_end(png, NULL);
+}
+
+/* Where the PNG goes: a FILE (gs_image_write_png) or a gs_buf. */
+static void png_to_buf(png_structp png, png_bytep data, size_t n) { gs_buf_add(png_get_io_ptr(png), (const char *)data, n); }
+static void png_flush_none(png_structp png) { (void)png; }
+
+/* img as PNG into f, or into b when f is NULL. */
+static gs_status png_encode(const gs_image *img, FILE *f, gs_buf *b, const char *what, gs_error *err)
+{
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    uint8_t *row = malloc((size_t)img->width * 3);
+    if (!png || !info || !row) {
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        return gs_error_set(err, GS_ERR_NOMEM, "%s: out of memory", what);
+    }
+    /* volatile: libpng reports errors by longjmp back here. */
+    uint8_t *volatile rowv = row;
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(rowv);
+        return gs_error_set(err, GS_ERR_IO, "%s: PNG write failed", what);
+    }
+    if (f) png_init_io(png, f);
+    else png_set_write_fn(png, b, png_to_buf, png_flush_none);
+    png_put_image(png, info, img, row);
     png_destroy_write_struct(&png, &info);
     free(row);
-    if (fclose(f) != 0) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
+    if (b && !gs_buf_ok(b)) return gs_error_set(err, GS_ERR_NOMEM, "%s: out of memory", what);
     return GS_OK;
+}
+
+gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
+    gs_status st = png_encode(img, f, NULL, path, err);
+    if (fclose(f) != 0 && st == GS_OK) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
+    return st;
+}
+
+gs_status gs_image_encode_png(const gs_image *img, gs_buf *out, gs_error *err)
+{
+    return png_encode(img, NULL, out, "PNG", err);
 }

@@ -195,8 +195,40 @@ static gs_status read_photo(const record_count_options *o, count_input *in, reco
     vision_scan_options vo = {.size_hint = o->size_hint, .corners = NULL};
     gs_status st = vision_scan(in->img, &vo, in->scan, err);
     out->error_file = o->input;
-    if (st == GS_OK) out->pos = in->scan->reading.pos;
+    if (st == GS_OK) {
+        out->pos = in->scan->reading.pos;
+        memcpy(out->read_unsure, in->scan->reading.unsure, sizeof out->read_unsure);
+        out->read_uncertain = in->scan->reading.uncertain;
+    }
     return st;
+}
+
+/* How far the count could move with the points read with doubt: each one
+ * recounted as each other state it could be (the dead stones otherwise
+ * kept), the largest move of Black's margin per point, summed.  Not a
+ * strict bound when two doubtful points interact, but the size of the
+ * doubt in the unit of the result. */
+static double read_swing(const record_count_result *out, const rules_count_opts *co)
+{
+    int n = out->pos.size * out->pos.size;
+    double base = out->count.black - out->count.white, sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (!out->read_unsure[i]) continue;
+        double worst = 0;
+        for (int c = GS_EMPTY; c <= GS_WHITE; c++) {
+            if (c == out->pos.cell[i]) continue;
+            gs_position p = out->pos;
+            p.cell[i] = (uint8_t)c;
+            uint8_t dead[RULES_MAX_POINTS];
+            memcpy(dead, out->dead, sizeof dead);
+            dead[i] = 0;
+            rules_count k;
+            if (rules_count_position(&p, dead, co, &k, NULL) != GS_OK) continue;
+            worst = fmax(worst, fabs(k.black - k.white - base));
+        }
+        sum += worst;
+    }
+    return sum; /* black - white moves the margin in points one for one */
 }
 
 /* The board of o->input (an SGF, a grid file or a photo, by suffix) into
@@ -355,10 +387,13 @@ static gs_status dead_and_count(const record_count_options *o, const count_input
             out->dead[i] = out->est.dead[i];
             out->seki[i] = out->est.status[i] == RULES_ESTIMATE_SEKI;
         }
+        if (out->read_uncertain) out->read_swing = read_swing(out, &co);
         return GS_OK;
     }
     }
-    return rules_count_position(&out->pos, out->dead, &co, &out->count, err);
+    gs_status st = rules_count_position(&out->pos, out->dead, &co, &out->count, err);
+    if (st == GS_OK && out->read_uncertain) out->read_swing = read_swing(out, &co);
+    return st;
 }
 
 /* -------------------------------------------------------------- overlay */

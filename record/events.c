@@ -73,8 +73,14 @@ record_event *rec_event_add(record *r, record_event_kind kind, const char *code,
         L->n_referee += kind == RECORD_EV_REFEREE;
         rec_evidence_keep(r, move_number, code, pt, L->n, ev->evidence);
     }
-    L->n++;
-    return ev;
+    size_t at = L->n++;
+    if (r->evid.dropped[0]) { /* why the evidence is missing, after its event */
+        char why[sizeof r->evid.dropped];
+        memcpy(why, r->evid.dropped, sizeof why);
+        r->evid.dropped[0] = 0;
+        rec_event_add(r, RECORD_EV_NOTE, "evidence_dropped", move_number, GS_EMPTY, (gs_point){-1, -1}, "%s", why);
+    }
+    return &L->ev[at]; /* (the note may have moved the log) */
 }
 
 static const char *const kind_names[] = {"start", "move", "pass", "resign", "referee",

@@ -38,7 +38,13 @@ extern "C" {
  *     next to the SGF (game.sgf -> game.evidence/).
  * The SGF file is rewritten atomically (temp + fsync + rename) after every
  * committed move, so killing the process at any moment leaves a valid file
- * holding every committed move.
+ * holding every committed move.  A save that fails (a full disk) does not
+ * stop the recording: the game stays in memory, an event line says "not
+ * saved" after every move, every later save tries the file again, and a
+ * copy goes to the fallback folder meanwhile; evidence is not written
+ * while the SGF cannot be, nor when it would leave the SGF too little
+ * room.  record_finish and record_stop fail (GS_ERR_IO, naming the
+ * fallback copy) when the last save did not reach the file.
  *
  * Start anywhere: stones already on the first settled view become setup
  * stones (only black stones, 2..9 of them: handicap HA), and the side to
@@ -72,6 +78,16 @@ typedef struct record_options {
     const char *sgf_path;     /* file rewritten after every move; NULL = none */
     const char *evidence_dir; /* NULL = next to sgf_path (X.sgf -> X.evidence);
                                  "" = keep no evidence */
+    const char *fallback_dir; /* where the SGF goes while sgf_path cannot be
+                                 written (a full disk): NULL = the evidence
+                                 folder's parent when it is on another file
+                                 system than the SGF, else $TMPDIR or /tmp */
+    /* How the recorder writes its files (the SGF, the fallback copy, the
+     * evidence): replace path with data atomically, or fail with
+     * GS_ERR_IO and errno set to the cause (ENOSPC: disk full).  NULL =
+     * gs_file_write_atomic; tests inject a full disk here. */
+    gs_status (*write_file)(void *user, const char *path, const void *data, size_t len, gs_error *err);
+    void *write_file_user;
     bool resume;              /* continue the game already in sgf_path */
     bool json;                /* event lines as JSON objects */
     FILE *out;                /* where event lines go; NULL = nowhere */
@@ -487,6 +503,11 @@ typedef struct record_count_result {
     bool looks_finished;      /* record_count_looks_finished */
     char not_finished[160];   /* ... its reason ("" when it does) */
     int read_black, read_white; /* a photo: stones read */
+    uint8_t read_unsure[RULES_MAX_POINTS]; /* a photo: 1 = read with doubt */
+    int read_uncertain;       /* ... how many */
+    double read_swing;        /* ... how far the result (points, Black's
+                                 margin) moves at most if each of them
+                                 alone is read otherwise, summed */
     double ms;                /* reading + dead stones + count (wall) */
     const char *error_file;   /* on failure: the file err is about (to
                                  print before it), or NULL */

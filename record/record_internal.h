@@ -6,7 +6,9 @@
  *   events.c      the event log, its printed lines, referee flags
  *   evidence.c    the frames and text kept beside each flag
  *   sgf_record.c  the game and its SGF tree: start, resume, moves, set-up
- *                 nodes, the atomic save
+ *                 nodes
+ *   store.c       the saves: the SGF first, the fallback copy when its
+ *                 file cannot be written
  *   reconcile.c   how a settled view follows from the record (named stages)
  *   absence.c     stones missing from a view: a misread until confirmed
  *   rulings.c     referee rulings and their names
@@ -32,6 +34,20 @@ typedef struct rec_sgf {
     int n_move_node, cap_move_node;
 } rec_sgf;
 
+/* Where the SGF goes when its own file cannot be written (a full disk):
+ * the game stays in memory, each save tries the file again and writes the
+ * fallback copy meanwhile. */
+typedef struct rec_store {
+    char *fallback_dir;      /* the folder of the copy */
+    char *fallback_path;     /* the copy, named at the first failure; NULL = none yet */
+    bool failing;            /* the last save did not reach sgf.path */
+    bool fallback_ok;        /* ... and the copy holds the game (last save) */
+    gs_error why, fallback_why; /* the last failures */
+    const char *label;       /* "disk full", ... of why */
+    size_t sgf_bytes;        /* size of the last SGF text (the room it needs) */
+    bool disk_known, same_disk; /* the evidence is on the SGF's disk */
+} rec_store;
+
 /* The event log: every event, how many were printed already. */
 typedef struct rec_log {
     record_event *ev;
@@ -43,6 +59,8 @@ typedef struct rec_log {
 typedef struct rec_evidence {
     char *dir;               /* NULL = none */
     bool ready;              /* directory created */
+    char dropped[240];       /* why the last evidence was not kept (a note
+                                for the log, added after its event) */
     gs_image *prev_frame, *cur_frame;
     /* where the record's points are in the frames (record_set_view) */
     bool have_grid;
@@ -104,6 +122,7 @@ struct record {
      * record lacks something; every save reports it (GS_OK = none) */
     gs_error fail;
     rec_sgf sgf;
+    rec_store store;
     rec_log log;
     rec_evidence evid;
     rec_ghosts ghost;
@@ -167,9 +186,25 @@ void rec_flag(record *r, const char *code, int move_number, gs_color c, gs_point
 void rec_evidence_keep(record *r, int move_number, const char *code, gs_point pt, size_t index, char prefix[64]);
 
 /* -------------------------------------------------------- sgf_record.c */
-/* Saves the SGF (when there is a file) and prints the pending lines;
- * GS_ERR_IO when it cannot be written, else r->fail if any. */
+/* Saves the SGF (when there is a file) and prints the pending lines.  A
+ * file that cannot be written does not fail it (the game is kept, a note
+ * says so, the fallback copy is written): r->fail if any, else GS_OK. */
 gs_status rec_save(record *r, gs_error *err);
+/* The last save of the record: rec_save, then GS_ERR_IO naming the
+ * fallback copy when the file could not be written. */
+gs_status rec_save_final(record *r, gs_error *err);
+/* Writes a file of the record (opt.write_file or gs_file_write_atomic);
+ * on failure *cause is errno's reason (0 unknown). */
+gs_status rec_write_file(const record *r, const char *path, const void *data, size_t len, int *cause,
+                         gs_error *err);
+/* On a resume: a note when a fallback copy of this game (by name) holds
+ * more moves than the file resumed. */
+void rec_store_check_fallback(record *r);
+/* True when dir is on the file system of sgf_path's folder (unknown: true). */
+bool rec_same_disk(const char *sgf_path, const char *dir);
+/* The default fallback folder for a record (see record_options); NULL when
+ * out of memory. */
+char *rec_fallback_dir_default(const char *sgf_path, const char *evidence_dir);
 sgf_node *rec_node_of_move(record *r, int move_number);
 /* A fresh rules game from a position (the recorder's own set-up: the first
  * view, a resync). */

@@ -54,7 +54,13 @@ static bool copy_paths(record *r)
         if (!r->opt.evidence_dir && !(r->evid.dir = evidence_dir_for(r->sgf.path))) return false;
     }
     if (r->opt.evidence_dir && r->opt.evidence_dir[0] && !(r->evid.dir = strdup(r->opt.evidence_dir))) return false;
-    r->opt.sgf_path = r->opt.evidence_dir = NULL; /* use our copies */
+    if (r->sgf.path) {
+        r->store.fallback_dir = r->opt.fallback_dir && r->opt.fallback_dir[0]
+                                    ? strdup(r->opt.fallback_dir)
+                                    : rec_fallback_dir_default(r->sgf.path, r->evid.dir);
+        if (!r->store.fallback_dir) return false;
+    }
+    r->opt.sgf_path = r->opt.evidence_dir = r->opt.fallback_dir = NULL; /* use our copies */
     return true;
 }
 
@@ -109,6 +115,8 @@ void record_destroy(record *r)
     free(r->cls);
     free(r->sgf.path);
     free(r->evid.dir);
+    free(r->store.fallback_dir);
+    free(r->store.fallback_path);
     free(r);
 }
 
@@ -413,7 +421,7 @@ gs_status record_finish(record *r, double t_ms, gs_error *err)
     }
     /* saved and counted even when settling the last view failed: the
      * first failure is the one reported */
-    gs_status st2 = rec_save(r, st == GS_OK ? err : NULL);
+    gs_status st2 = rec_save_final(r, st == GS_OK ? err : NULL);
     return st != GS_OK ? st : st2;
 }
 
@@ -425,7 +433,7 @@ gs_status record_stop(record *r, double t_ms, gs_error *err)
     r->finished = true;
     rec_event_add(r, RECORD_EV_END, "stop", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                   "recording stopped after %d moves (game not finished: no count)", rec_game_moves(r));
-    return rec_save(r, err);
+    return rec_save_final(r, err);
 }
 
 /* ---------------------------------------------------------- queries */

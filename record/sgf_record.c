@@ -1,7 +1,6 @@
 /* record/sgf_record.c: the game and its SGF tree: the start from the first
  * settled view, the resume of a file, each committed move, the set-up node
- * when the record follows the board, and the atomic save after each change
- * (sgf_save: temp + fsync + rename). */
+ * when the record follows the board (the saves: store.c). */
 #include "record/record_internal.h"
 
 #include <stdio.h>
@@ -10,19 +9,6 @@
 #include <time.h>
 
 /* ------------------------------------------------------------ the file */
-
-gs_status rec_save(record *r, gs_error *err)
-{
-    gs_status st = GS_OK;
-    gs_error e;
-    if (r->sgf.path && r->sgf.tree) st = sgf_save(r->sgf.tree, r->sgf.path, &e);
-    rec_events_print(r); /* also on failure: the operator must see what happened */
-    if (st != GS_OK) return gs_error_set(err, GS_ERR_IO, "%s: %s", r->sgf.path, e.msg);
-    if (r->fail.status != GS_OK)
-        return gs_error_set(err, r->fail.status, "%s%snot all of the game is in the record: %s",
-                            r->sgf.path ? r->sgf.path : "", r->sgf.path ? ": " : "", r->fail.msg);
-    return GS_OK;
-}
 
 gs_status record_sgf_text(const record *r, char **out, size_t *len, gs_error *err)
 {
@@ -297,6 +283,7 @@ gs_status rec_resume_game(record *r, gs_error *err)
     rec_event_add(r, RECORD_EV_START, "resume", rec_game_moves(r), rules_game_to_move(r->game), (gs_point){-1, -1},
                   "resumed %s: %d moves, %s to move", r->sgf.path, rec_game_moves(r),
                   rules_color_name(rules_game_to_move(r->game)));
+    rec_store_check_fallback(r);
     return GS_OK;
 }
 

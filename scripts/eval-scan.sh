@@ -58,8 +58,8 @@ while IFS= read -r img; do
         FNR == NR { for (i = 1; i <= NF; i++) t[++nt] = $i; next }
         { for (i = 1; i <= NF; i++) { q[++no] = ($i ~ /\?$/); o[no] = $i; sub(/\?$/, "", o[no]) } }
         END { r = 0; u = 0; m = 0
-              if (rc == 0 && no == nt) for (i = 1; i <= nt; i++) { r += (t[i] == o[i]); u += (t[i] != o[i] && !q[i]); m += q[i] }
-              else if (rc == 0) u = nt  # a board of the wrong size: all of it confidently wrong
+              if ((rc == 0 || rc == 3) && no == nt) for (i = 1; i <= nt; i++) { r += (t[i] == o[i]); u += (t[i] != o[i] && !q[i]); m += q[i] }
+              else if (rc == 0 || rc == 3) u = nt  # a board of the wrong size: all of it confidently wrong
               print r, nt, u, m }' "$truth" "$tmp/out")
     echo "$folder $rel $right $total $ms $rc $unmarked $marked" >>"$results"
     done_n=$(wc -l < "$results")
@@ -78,8 +78,8 @@ function med(name,   k, m, i, j, x) { m = 0; for (k = 1; k <= cnt; k++) if (name
     return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : 0 }
 { cnt++; fold[cnt] = $1; msv[cnt] = $5
   if (!($1 in n)) order[++nf] = $1
-  n[$1]++; r[$1] += $3; t[$1] += $4; e[$1] += ($3 == $4 && $6 == 0); ms[$1] += $5; u[$1] += $7; nb[$1] += ($6 == 2)
-  N++; R += $3; T += $4; E += ($3 == $4 && $6 == 0); MS += $5; U += $7; NB += ($6 == 2) }
+  n[$1]++; r[$1] += $3; t[$1] += $4; e[$1] += ($3 == $4 && ($6 == 0 || $6 == 3)); ms[$1] += $5; u[$1] += $7; nb[$1] += ($6 == 2)
+  N++; R += $3; T += $4; E += ($3 == $4 && ($6 == 0 || $6 == 3)); MS += $5; U += $7; NB += ($6 == 2) }
 END {
     printf "%-28s %6s %16s %9s %9s %7s %11s %9s %8s %6s\n", "folder", "photos", "points right", "", "boards", "exact", "mean time", "median", "unmarked", "noboard"
     for (i = 1; i <= nf; i++) { f = order[i]; line(f, n[f], r[f], t[f], e[f], ms[f], u[f], nb[f]) }

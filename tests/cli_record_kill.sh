@@ -7,7 +7,9 @@
 # `goscribe record` killed (SIGKILL) at several moments of a slow
 # recording leaves an SGF that parses and holds every move the recorder
 # had printed (a move is printed only after it is on disk); SIGINT stops
-# cleanly with the SGF complete.
+# cleanly with the SGF complete.  Then a full disk (a folder given a
+# capacity by tests/drivers/full_disk.c): no committed move is lost,
+# evidence gives way to the SGF.
 #   usage: cli_record_kill.sh GOSCRIBE DATA_DIR
 set -u
 bin=$1
@@ -132,4 +134,128 @@ else
 fi
 "$bin" check "$work/game.sgf" >/dev/null 2>&1 || { echo "FAIL: SGF after SIGINT does not parse"; fail=1; }
 ls "$work" | grep -q 'tmp-' && { echo "note: temp files left by SIGKILL: $(ls "$work" | grep tmp- | wc -l)"; }
+
+# ---- a full disk: tests/drivers/full_disk.c gives the folder $work/disk a
+# capacity (LD_PRELOAD: no root, no mount).  The SGF comes first: evidence
+# gives way, a save that fails goes to the fallback copy, the recording
+# goes on, and nothing printed is lost.
+shim=$(dirname "$bin")/libgs_full_disk.so
+if [ ! -f "$shim" ]; then
+    echo "note: disk-full cases skipped: $shim not built"
+    exit $fail
+fi
+# (the shim is loaded before a sanitized binary's runtime, on purpose)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+moves_of() { # moves in an SGF per `goscribe check`, -1 when it does not parse
+    if [ -f "$1" ] && "$bin" check "$1" > "$work/check.txt" 2>&1; then
+        grep -o '[0-9]* moves' "$work/check.txt" | head -1 | tr -dc '0-9'
+    else
+        echo -1
+    fi
+}
+printed_max() { grep -o 'move [0-9]*:' "$1" | tr -dc '0-9\n' | sort -n | tail -1; }
+# every evidence a line names is on disk, every PNG there is whole
+evidence_sound() {
+    local what=$1 p f ok=0
+    while IFS= read -r p; do
+        [ -f "$p-after.png" ] || { echo "FAIL: $what: a line names $p-*.png, not on disk"; ok=1; }
+    done < <(grep -o '(evidence [^ ]*-\*\.png)' "$work/out.txt" | sed 's/^(evidence //; s/-\*\.png)$//')
+    for f in "$work"/disk/game.evidence/*.png; do
+        [ -f "$f" ] || continue
+        [ "$(tail -c 8 "$f" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ] ||
+            { echo "FAIL: $what: $f is not a whole PNG"; ok=1; }
+    done
+    return $ok
+}
+# record DISK_BYTES [options]: the photos recorded into $work/disk/game.sgf
+record_small() {
+    local cap=$1
+    shift
+    rm -rf "$work/disk" "$work/fb"
+    mkdir "$work/disk" "$work/fb"
+    LD_PRELOAD=$shim GS_FULL_DIR=$work/disk GS_FULL_BYTES=$cap "$bin" record "$work/frames" \
+        -o "$work/disk/game.sgf" --fallback "$work/fb" --no-stdin -q "$@" > "$work/out.txt" 2> "$work/err.txt"
+}
+# the reference: room enough
+record_small 1000000000
+ref_rc=$?
+ref_moves=$(moves_of "$work/disk/game.sgf")
+ref_size=$(stat -c %s "$work/disk/game.sgf" 2>/dev/null || echo 0)
+first=$(grep -o '(evidence [^ ]*-\*\.png)' "$work/out.txt" | head -1 | sed 's/^(evidence //; s/-\*\.png)$//')
+set_bytes=$(cat "$first"-* "$first".txt 2>/dev/null | wc -c)
+echo "disk-full reference: exit $ref_rc, $ref_moves moves, SGF $ref_size bytes, first evidence $set_bytes bytes"
+if [ "$ref_rc" -ne 0 ] || [ "$ref_moves" -le 0 ] || [ "$set_bytes" -le 0 ]; then
+    echo "FAIL: the reference recording (no limit) did not give a game with evidence"; cat "$work/err.txt"; exit 1
+fi
+
+# 1. room for one evidence set and the SGF: the first set is kept, later
+# ones give way (noted), the SGF gets every move, exit 0
+record_small $((set_bytes + 512 * 1024))
+rc=$?
+m=$(moves_of "$work/disk/game.sgf")
+dropped=$(grep -c 'not kept' "$work/out.txt")
+echo "disk of one evidence set + 512 KiB: exit $rc, $m moves in the SGF, $dropped evidence sets not kept"
+[ $rc -eq 0 ] || { echo "FAIL: exit $rc"; cat "$work/err.txt"; fail=1; }
+[ "$m" = "$ref_moves" ] || { echo "FAIL: the SGF holds $m moves, not $ref_moves"; fail=1; }
+[ "$dropped" -ge 1 ] || { echo "FAIL: no evidence gave way"; fail=1; }
+grep -q 'not saved' "$work/out.txt" && { echo "FAIL: evidence took the SGF's room"; grep 'not saved' "$work/out.txt" | head -2; fail=1; }
+grep -q '(evidence ' "$work/out.txt" || { echo "FAIL: not even the first evidence set was kept"; fail=1; }
+evidence_sound "one set" || fail=1
+
+# 1b. room for the first evidence set and the SGF once, not for both with
+# the SGF's rewrite: the set would fit, but writing it would take the room
+# the SGF needs; it gives way, the SGF gets every move
+record_small $((set_bytes + ref_size))
+rc=$?
+m=$(moves_of "$work/disk/game.sgf")
+echo "disk of the first evidence set + the SGF: exit $rc, $m moves in the SGF, $(grep -c 'not kept' "$work/out.txt") evidence sets not kept"
+[ $rc -eq 0 ] || { echo "FAIL: exit $rc"; cat "$work/err.txt"; fail=1; }
+[ "$m" = "$ref_moves" ] || { echo "FAIL: the SGF holds $m moves, not $ref_moves"; fail=1; }
+grep -q 'not saved' "$work/out.txt" && { echo "FAIL: evidence took the SGF's room"; fail=1; }
+evidence_sound "set + SGF" || fail=1
+
+# 2. the disk fills in the middle of the game (room for the final SGF
+# once, not for its rewrite): every later move says "not saved", the copy
+# holds the whole game, the run fails naming it
+record_small "$ref_size"
+rc=$?
+m=$(moves_of "$work/disk/game.sgf")
+fb_moves=$(moves_of "$work/fb/game.fallback.sgf")
+notes=$(grep -c 'not saved: disk full' "$work/out.txt")
+printed=$(printed_max "$work/out.txt")
+echo "disk of $ref_size bytes: exit $rc, $m moves in the SGF, $fb_moves in the fallback copy, $notes \"not saved\" lines, $printed printed"
+echo "  $(tail -1 "$work/err.txt")"
+[ $rc -ne 0 ] || { echo "FAIL: a failed final save exited 0"; fail=1; }
+grep -q "not saved: disk full.*$work/fb/game.fallback.sgf" "$work/err.txt" || { echo "FAIL: the error does not name the fallback copy"; cat "$work/err.txt"; fail=1; }
+[ "$fb_moves" = "$ref_moves" ] || { echo "FAIL: the fallback copy holds $fb_moves moves, not $ref_moves"; fail=1; }
+[ "$m" -ge 0 ] || { echo "FAIL: the SGF on the full disk does not parse"; fail=1; }
+[ "$notes" -ge 2 ] || { echo "FAIL: $notes \"not saved\" lines"; fail=1; }
+ls "$work/disk" | grep -q 'tmp-' && { echo "FAIL: a temp file left on the full disk"; fail=1; }
+evidence_sound "full disk" || fail=1
+keep_sgf "$work/fb/game.fallback.sgf" cli_record_kill-fallback
+
+# 3. killed while the disk is full: every printed move is in the SGF or
+# the copy, both valid
+rm -rf "$work/disk" "$work/fb" "$work/out.txt"
+mkdir "$work/disk" "$work/fb"
+LD_PRELOAD=$shim GS_FULL_DIR=$work/disk GS_FULL_BYTES=$ref_size "$bin" record "$work/frames" \
+    -o "$work/disk/game.sgf" --fallback "$work/fb" --no-stdin -q --frame-delay 150 > "$work/out.txt" 2>/dev/null &
+pid=$!
+for _ in $(seq 600); do
+    grep -q 'not saved' "$work/out.txt" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+sleep 0.3
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+m=$(moves_of "$work/disk/game.sgf")
+fb_moves=$(moves_of "$work/fb/game.fallback.sgf")
+printed=$(printed_max "$work/out.txt")
+printed=${printed:-0}
+best=$(( m > fb_moves ? m : fb_moves ))
+echo "killed on a full disk: $printed moves printed, $m in the SGF, $fb_moves in the fallback copy"
+grep -q 'not saved' "$work/out.txt" || echo "note: killed before the disk was full"
+[ "$best" -ge "$printed" ] || { echo "FAIL: printed moves lost"; fail=1; }
+[ "$m" -ge 0 ] || { echo "FAIL: the SGF on the full disk does not parse after the kill"; fail=1; }
 exit $fail

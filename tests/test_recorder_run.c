@@ -6,6 +6,7 @@
 
 #include "record/record.h"
 #include "samples/render.h"
+#include "sgf/sgf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,30 +200,42 @@ static int poll_end_after_removing(void *user, char *buf, size_t len)
     return 1;
 }
 
-static void test_failed_command_save_stops_the_loop(void **state)
+/* A save that fails (the folder gone) does not stop the loop: every
+ * frame is read, the game goes to the fallback copy, and the run fails at
+ * its end naming that copy. */
+static void test_failed_command_save_goes_on(void **state)
 {
     (void)state;
     frames_fix f;
     frames_make(&f);
-    char dir[] = "/tmp/gs-test-run-XXXXXX";
+    char dir[] = "/tmp/gs-test-run-XXXXXX", fb[] = "/tmp/gs-test-run-fb-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    char path[64];
+    assert_non_null(mkdtemp(fb));
+    char path[64], copy[96];
     snprintf(path, sizeof path, "%s/game.sgf", dir);
+    snprintf(copy, sizeof copy, "%s/game.fallback.sgf", fb);
     gs_error err = {0};
     capture_source *src = capture_open_list((const gs_image *const *)f.img, NFRAMES, 1, true, &err);
     assert_non_null(src);
     record_run_options o;
     run_options(&o, &f);
     o.recorder.sgf_path = path;
+    o.recorder.fallback_dir = fb;
     doomed d = {path, dir, 0};
     o.poll = poll_end_after_removing;
     o.poll_user = &d;
     record_run_stats stats;
     assert_int_equal(record_run(src, &o, &stats, &err), GS_ERR_IO);
     capture_close(src);
-    assert_non_null(strstr(err.msg, "game.sgf"));
-    /* stopped at the command, after the first view: no later frame read */
-    assert_int_equal(stats.frames, 1);
+    assert_non_null(strstr(err.msg, "game.sgf: not saved: folder missing"));
+    assert_non_null(strstr(err.msg, copy));
+    assert_int_equal(stats.frames, NFRAMES);
+    sgf_tree *t = NULL;
+    assert_int_equal(sgf_load(copy, &t, &err), GS_OK);
+    sgf_tree_destroy(t);
+    gs_test_keep_sgf(copy, "test_recorder_run-fallback");
+    unlink(copy);
+    rmdir(fb);
     rmdir(dir);
     frames_free(&f);
 }
@@ -232,7 +245,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hooks_follow_the_game),
         cmocka_unit_test(test_hook_ruling_in_the_sgf),
-        cmocka_unit_test(test_failed_command_save_stops_the_loop),
+        cmocka_unit_test(test_failed_command_save_goes_on),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -481,9 +481,60 @@ static int free_port(void)
     return ntohs(sa.sin_port);
 }
 
+/* Waits until the hall's state.json holds `what` within the board entry
+ * that starts with `board` (the entry runs to the next "board" key). */
+static bool wait_hall_body(broadcast_hall *h, const char *board, const char *what, int timeout_ms)
+{
+    char url[128], err[200];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/state.json", broadcast_hall_port(h));
+    for (double end = gs_now_ms() + timeout_ms; gs_now_ms() < end; usleep(50000)) {
+        char *body = NULL;
+        int status = 0;
+        if (broadcast_http_request(url, "GET", NULL, NULL, 5000, &status, &body, NULL, err, sizeof err)) continue;
+        const char *at = strstr(body, board);
+        const char *next = at ? strstr(at + 1, "\"board\":") : NULL;
+        const char *hit = at ? strstr(at, what) : NULL;
+        bool ok = hit && (!next || hit < next);
+        free(body);
+        if (ok) return true;
+    }
+    return false;
+}
+
+/* Waits until the hall lists exactly n boards (counting runs the expiry). */
+static bool wait_hall_gone(broadcast_hall *h, int n, int timeout_ms)
+{
+    for (double end = gs_now_ms() + timeout_ms; gs_now_ms() < end; usleep(100000))
+        if (broadcast_hall_board_count(h) == n) return true;
+    return false;
+}
+
+/* The broker and the doomed recorder of the MQTT test: killed by the
+ * teardown even when an assertion fails half-way (an orphan broker would
+ * hold the test's output open). */
+typedef struct mqtt_procs {
+    pid_t broker, doomed;
+} mqtt_procs;
+
+static int mqtt_procs_setup(void **state)
+{
+    mqtt_procs *p = calloc(1, sizeof *p);
+    *state = p;
+    return p ? 0 : -1;
+}
+
+static int mqtt_procs_teardown(void **state)
+{
+    mqtt_procs *p = *state;
+    if (p && p->doomed > 0 && kill(p->doomed, SIGKILL) == 0) waitpid(p->doomed, NULL, 0);
+    if (p && p->broker > 0 && kill(p->broker, SIGTERM) == 0) waitpid(p->broker, NULL, 0);
+    free(p);
+    return 0;
+}
+
 static void test_hall_two_boards_mqtt(void **state)
 {
-    (void)state;
+    mqtt_procs *procs = *state;
     const char *bin = access("/usr/sbin/mosquitto", X_OK) == 0 ? "/usr/sbin/mosquitto"
                       : access("/usr/bin/mosquitto", X_OK) == 0 ? "/usr/bin/mosquitto" : NULL;
     if (!bin) {
@@ -496,8 +547,7 @@ static void test_hall_two_boards_mqtt(void **state)
     snprintf(portstr, sizeof portstr, "%d", port);
     snprintf(broker, sizeof broker, "127.0.0.1:%d", port);
     char *argv[] = {(char *)bin, "-p", portstr, NULL};
-    pid_t pid;
-    assert_int_equal(posix_spawn(&pid, bin, NULL, NULL, argv, environ), 0);
+    assert_int_equal(posix_spawn(&procs->broker, bin, NULL, NULL, argv, environ), 0);
     /* wait until the broker listens */
     bool up = false;
     for (int i = 0; i < 100 && !up; i++) {
@@ -511,6 +561,20 @@ static void test_hall_two_boards_mqtt(void **state)
         if (!up) usleep(50000);
     }
     assert_true(up);
+    /* a third recorder in a process of its own, to be killed without a word */
+    pid_t doomed = procs->doomed = fork();
+    assert_true(doomed >= 0);
+    if (doomed == 0) { /* no assertions here: a failure must not run cmocka on in the child */
+        broadcast_config cfg;
+        broadcast_config_init(&cfg);
+        cfg.board_name = "Table M3";
+        cfg.token = "test-token-123";
+        cfg.mqtt = broker;
+        broadcast_board *c = broadcast_board_start(&cfg, NULL);
+        if (!c) _exit(1);
+        publish_some(c, "Kai", 5);
+        for (;;) pause();
+    }
     broadcast_board *a = start_board("Table M1", broker), *b = start_board("Table M2", broker);
     publish_some(a, "Mia", 11);
     publish_some(b, "Max", 13);
@@ -518,11 +582,19 @@ static void test_hall_two_boards_mqtt(void **state)
     broadcast_hall_config_init(&cfg);
     cfg.mqtt = broker;
     cfg.poll_ms = 200;
+    cfg.announce_ttl_ms = 1500;
     gs_error err = {0};
     broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     if (!h) print_message("hall: %s\n", err.msg);
     assert_non_null(h);
-    assert_true(wait_hall(h, 2, 10000));
+    assert_true(wait_hall(h, 3, 10000));
+    /* killed: the broker's last will says so, the hall shows it offline,
+     * then it leaves */
+    kill(doomed, SIGKILL);
+    waitpid(doomed, NULL, 0);
+    procs->doomed = 0;
+    assert_true(wait_hall_body(h, "\"board\":\"Table M3\"", "its recorder has left the MQTT broker", 10000));
+    assert_true(wait_hall_gone(h, 2, 10000));
     double end = gs_now_ms() + 5000;
     char url[128], e2[200], *body = NULL;
     int status;
@@ -538,11 +610,12 @@ static void test_hall_two_boards_mqtt(void **state)
     free(body);
     check_hall_json(h, "\"B\":{\"name\":\"Mia\"", "\"B\":{\"name\":\"Max\"");
     assert_non_null(strstr(url, "state.json"));
-    broadcast_hall_stop(h);
+    /* stopped cleanly: offline too (no will then: the recorder says it) */
     broadcast_board_stop(a);
+    assert_true(wait_hall_body(h, "\"board\":\"Table M1\"", "its recorder has left the MQTT broker", 10000));
+    assert_true(wait_hall_gone(h, 1, 10000));
+    broadcast_hall_stop(h);
     broadcast_board_stop(b);
-    kill(pid, SIGTERM);
-    waitpid(pid, NULL, 0);
 }
 
 static void test_json_reader(void **state)
@@ -695,7 +768,7 @@ int main(void)
         cmocka_unit_test(test_sse_stream),
         cmocka_unit_test(test_many_viewers_never_block),
         cmocka_unit_test(test_hall_two_boards_http),
-        cmocka_unit_test(test_hall_two_boards_mqtt),
+        cmocka_unit_test_setup_teardown(test_hall_two_boards_mqtt, mqtt_procs_setup, mqtt_procs_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
