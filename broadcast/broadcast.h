@@ -122,6 +122,8 @@ typedef struct broadcast_state {
     int warnings_white;
     char result[32];            /* RE[] once known, "" while playing */
     char status[16];            /* "waiting", "playing", "ended", ... */
+    char not_saved[200];        /* "" = the SGF file holds the game; else
+                                   why not and where it is (record_not_saved) */
     double komi;
 } broadcast_state;
 

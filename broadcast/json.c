@@ -76,7 +76,8 @@ void broadcast_state_json(gs_buf *b, const broadcast_state *s, const char *name,
     gs_buf_puts(b, ",");
     broadcast_json_fields(b, (const broadcast_json_field[]){{"event", s->event}, {"round", s->round},
                                                             {"table", s->table}, {"result", s->result},
-                                                            {"status", s->status[0] ? s->status : "playing"}}, 5);
+                                                            {"status", s->status[0] ? s->status : "playing"},
+                                                            {"not_saved", s->not_saved}}, 6);
     gs_buf_printf(b, ",\"server_unix_ms\":%lld}", (long long)gs_wall_ms());
 }
 

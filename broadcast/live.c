@@ -88,6 +88,7 @@ static void live_state(const broadcast_live *L, const record *rec, broadcast_sta
     snprintf(s->round, sizeof s->round, "%s", L->round);
     snprintf(s->table, sizeof s->table, "%s", L->table);
     snprintf(s->result, sizeof s->result, "%s", record_result(rec));
+    record_not_saved(rec, s->not_saved, sizeof s->not_saved);
     snprintf(s->status, sizeof s->status, "%s",
              !record_started(rec) ? "waiting" : record_ended(rec) ? "ended" : "playing");
     s->komi = L->komi;

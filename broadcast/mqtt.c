@@ -73,6 +73,29 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
     if (rc == 0 && m->subscribe) m->subscribe_fn(mosq, NULL, m->subscribe, 0);
 }
 
+/* libmosquitto's functions into m; false when one is missing (too old). */
+static bool mqtt_load(broadcast_mqtt *m)
+{
+    bool ok = true;
+#define LOAD(field, name) ok = ok && gs_dl_fn(m->lib, name, &m->field, sizeof m->field)
+    LOAD(lib_init, "mosquitto_lib_init");
+    LOAD(mnew, "mosquitto_new");
+    LOAD(destroy, "mosquitto_destroy");
+    LOAD(connect, "mosquitto_connect");
+    LOAD(disconnect, "mosquitto_disconnect");
+    LOAD(loop_start, "mosquitto_loop_start");
+    LOAD(loop_stop, "mosquitto_loop_stop");
+    LOAD(publish, "mosquitto_publish");
+    LOAD(subscribe_fn, "mosquitto_subscribe");
+    LOAD(message_cb_set, "mosquitto_message_callback_set");
+    LOAD(connect_cb_set, "mosquitto_connect_callback_set");
+    LOAD(reconnect_delay_set, "mosquitto_reconnect_delay_set");
+    LOAD(strerror, "mosquitto_strerror");
+    LOAD(will_set, "mosquitto_will_set");
+#undef LOAD
+    return ok;
+}
+
 broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id, const char *subscribe,
                             broadcast_mqtt_cb cb, void *ctx, const broadcast_mqtt_will *will, gs_error *err)
 {
@@ -100,24 +123,7 @@ broadcast_mqtt *broadcast_mqtt_open(const char *hostport, const char *client_id,
         free(m);
         return NULL;
     }
-    bool ok = true;
-#define LOAD(field, name) ok = ok && gs_dl_fn(m->lib, name, &m->field, sizeof m->field)
-    LOAD(lib_init, "mosquitto_lib_init");
-    LOAD(mnew, "mosquitto_new");
-    LOAD(destroy, "mosquitto_destroy");
-    LOAD(connect, "mosquitto_connect");
-    LOAD(disconnect, "mosquitto_disconnect");
-    LOAD(loop_start, "mosquitto_loop_start");
-    LOAD(loop_stop, "mosquitto_loop_stop");
-    LOAD(publish, "mosquitto_publish");
-    LOAD(subscribe_fn, "mosquitto_subscribe");
-    LOAD(message_cb_set, "mosquitto_message_callback_set");
-    LOAD(connect_cb_set, "mosquitto_connect_callback_set");
-    LOAD(reconnect_delay_set, "mosquitto_reconnect_delay_set");
-    LOAD(strerror, "mosquitto_strerror");
-    LOAD(will_set, "mosquitto_will_set");
-#undef LOAD
-    if (!ok) goto missing;
+    if (!mqtt_load(m)) goto missing;
     m->lib_init();  /* fails only on Windows (socket start-up), per its manual */
     m->cb = cb;
     m->ctx = ctx;

@@ -107,77 +107,69 @@ static void print_json(const char *photo, const vision_scan_result *r, double ms
 typedef struct scan_args {
     const char *photo, *overlay, *calfile;
     long size;
-    int json, have_corners;
+    bool json, have_corners;
     long long max_pixels;
     double corners[4][2];
 } scan_args;
 
-/* An option with a value (i at the option, moved past the value); 0 when
- * it is good, an exit code when not (said). */
-static int scan_parse_valued(int argc, char **argv, int *i, scan_args *s)
+/* One option that takes a value (argv[*i] is the option); -1 after an
+ * error (said). */
+static int scan_parse_value(scan_args *a, const char *opt, const char *val)
 {
-    const char *a = argv[*i];
-    if (*i + 1 >= argc) { cli_error("scan: %s needs a value", a); return GS_EXIT_ERROR; }
-    const char *val = argv[++*i];
-    if (!strcmp(a, "--size")) {
-        if (cli_parse_int(val, 5, GS_MAX_SIZE, &s->size) != 0) {
-            cli_error("scan: --size %s: expected 9, 13 or 19", val);
-            return GS_EXIT_ERROR;
-        }
-    } else if (!strcmp(a, "--corners")) {
-        if (parse_corners(val, s->corners) != 0) {
-            cli_error("scan: --corners %s: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4", val);
-            return GS_EXIT_ERROR;
-        }
-        s->have_corners = 1;
-    } else if (!strcmp(a, "--overlay")) {
-        s->overlay = val;
-    } else if (!strcmp(a, "--max-pixels")) {
-        if (cli_parse_max_pixels("scan", val, &s->max_pixels) != 0) return GS_EXIT_ERROR;
-    } else {
-        s->calfile = val;
+    if (!strcmp(opt, "--size")) {
+        if (cli_parse_int(val, 5, GS_MAX_SIZE, &a->size) == 0) return 0;
+        cli_error("scan: --size %s: expected 9, 13 or 19", val);
+        return -1;
     }
+    if (!strcmp(opt, "--corners")) {
+        a->have_corners = parse_corners(val, a->corners) == 0;
+        if (a->have_corners) return 0;
+        cli_error("scan: --corners %s: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4", val);
+        return -1;
+    }
+    if (!strcmp(opt, "--max-pixels")) return cli_parse_max_pixels("scan", val, &a->max_pixels) != 0 ? -1 : 0;
+    if (!strcmp(opt, "--overlay")) a->overlay = val;
+    else a->calfile = val;
     return 0;
 }
 
-/* The command line into *s: -1 to go on, else the exit code (help, or an
- * error said). */
-static int scan_parse(int argc, char **argv, scan_args *s)
+/* The options into a; -1 to go on, else the exit code (help, an error). */
+static int scan_parse(int argc, char **argv, scan_args *a)
 {
+    memset(a, 0, sizeof *a);
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) { scan_usage(stdout); return GS_EXIT_OK; }
-        if (!strcmp(a, "--json")) { s->json = 1; continue; }
-        if (!strcmp(a, "--size") || !strcmp(a, "--corners") || !strcmp(a, "--overlay") || !strcmp(a, "--calibration") ||
-            !strcmp(a, "--max-pixels")) {
-            int rc = scan_parse_valued(argc, argv, &i, s);
-            if (rc != 0) return rc;
+        const char *o = argv[i];
+        if (cli_is_help(o)) { scan_usage(stdout); return GS_EXIT_OK; }
+        if (!strcmp(o, "--json")) { a->json = true; continue; }
+        if (!strcmp(o, "--size") || !strcmp(o, "--corners") || !strcmp(o, "--overlay") || !strcmp(o, "--calibration") ||
+            !strcmp(o, "--max-pixels")) {
+            if (i + 1 >= argc) { cli_error("scan: %s needs a value", o); return GS_EXIT_ERROR; }
+            if (scan_parse_value(a, o, argv[++i]) != 0) return GS_EXIT_ERROR;
             continue;
         }
-        if (a[0] == '-' && a[1]) { cli_error("scan: unknown option %s (see goscribe scan --help)", a); return GS_EXIT_ERROR; }
-        if (s->photo) { cli_error("scan: one photo at a time (got %s and %s)", s->photo, a); return GS_EXIT_ERROR; }
-        s->photo = a;
+        if (o[0] == '-' && o[1]) { cli_error("scan: unknown option %s (see goscribe scan --help)", o); return GS_EXIT_ERROR; }
+        if (a->photo) { cli_error("scan: one photo at a time (got %s and %s)", a->photo, o); return GS_EXIT_ERROR; }
+        a->photo = o;
     }
-    if (!s->photo) { cli_error("scan: no photo given (see goscribe scan --help)"); return GS_EXIT_ERROR; }
+    if (!a->photo) { cli_error("scan: no photo given (see goscribe scan --help)"); return GS_EXIT_ERROR; }
     /* Without corners, automatic detection knows the usual sizes only. */
-    if (s->size && !s->have_corners && !s->calfile && s->size != 9 && s->size != 13 && s->size != 19) {
-        cli_error("scan: --size %ld: expected 9, 13 or 19 (other sizes need --corners)", s->size);
+    if (a->size && !a->have_corners && !a->calfile && a->size != 9 && a->size != 13 && a->size != 19) {
+        cli_error("scan: --size %ld: expected 9, 13 or 19 (other sizes need --corners)", a->size);
         return GS_EXIT_ERROR;
     }
     return -1;
 }
 
-/* The photo read on the grid of a calibration file, scaled to it. */
-static gs_status scan_calibrated(const gs_image *img, const char *calfile, long size, vision_scan_result *res,
-                                 gs_error *err)
+/* The grid from the calibration file, scaled to img, then the reading. */
+static gs_status scan_calibrated(const scan_args *a, const gs_image *img, vision_scan_result *res, gs_error *err)
 {
     calib_data cal;
-    gs_status st = calib_load(&cal, calfile, err);
+    gs_status st = calib_load(&cal, a->calfile, err);
     if (st == GS_OK) st = calib_scale_to(&cal, img->width, img->height, err);
     if (st != GS_OK) return st;
-    if (size && size != cal.grid.size)
-        return gs_error_set(err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", calfile,
-                            cal.grid.size, cal.grid.size, size);
+    if (a->size && a->size != cal.grid.size)
+        return gs_error_set(err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", a->calfile,
+                            cal.grid.size, cal.grid.size, a->size);
     res->grid = cal.grid;
     double t1 = gs_now_ms();
     st = vision_read(img, &res->grid, &res->reading, err);
@@ -185,63 +177,44 @@ static gs_status scan_calibrated(const gs_image *img, const char *calfile, long 
     return st;
 }
 
+/* The overlay, then the reading printed and the doubt said; the exit code. */
+static int scan_report(const scan_args *a, gs_image *img, const vision_scan_result *res, double ms_total)
+{
+    gs_error err = {0};
+    if (a->overlay) {
+        vision_draw_overlay(img, &res->grid, &res->reading);
+        if (gs_image_write_png(img, a->overlay, &err) != GS_OK) {
+            cli_error("%s", err.msg);
+            return GS_EXIT_ERROR;
+        }
+    }
+    if (a->json) print_json(a->photo, res, ms_total);
+    else print_text(&res->reading);
+    if (res->reading.uncertain == 0) return GS_EXIT_OK;
+    fprintf(stderr, "goscribe: warning: %d uncertain point%s (marked ?): the reading may be wrong there\n",
+            res->reading.uncertain, res->reading.uncertain == 1 ? "" : "s");
+    return GS_EXIT_UNSURE;
+}
+
 int cmd_scan(int argc, char **argv)
 {
-    scan_args sa = {0};
-    int prc = scan_parse(argc, argv, &sa);
-    if (prc >= 0) return prc;
-    const char *photo = sa.photo, *overlay = sa.overlay, *calfile = sa.calfile;
-    long size = sa.size;
-    int json = sa.json, have_corners = sa.have_corners;
-    long long max_pixels = sa.max_pixels;
-    double (*corners)[2] = sa.corners;
-
+    scan_args a;
+    int rc = scan_parse(argc, argv, &a);
+    if (rc >= 0) return rc;
     gs_error err = {0};
     double t0 = gs_now_ms();
-    gs_image *img = cvshim_image_load_max(photo, max_pixels, &err);
+    gs_image *img = cvshim_image_load_max(a.photo, a.max_pixels, &err);
     if (!img) { cli_error("%s", err.msg); return gs_status_exit_code(err.status); }
-
-    if (have_corners && !corners_fit(img, (int)size, corners)) {
+    if (a.have_corners && !corners_fit(img, (int)a.size, a.corners)) {
         gs_image_destroy(img);
         return GS_EXIT_ERROR;
     }
-    vision_scan_options opt = {.size_hint = (int)size, .corners = have_corners ? (const double (*)[2])corners : NULL};
     vision_scan_result *res = calloc(1, sizeof *res);
     if (!res) { gs_image_destroy(img); cli_error("scan: out of memory"); return GS_EXIT_ERROR; }
-    gs_status st;
-    if (calfile && !have_corners) {
-        st = scan_calibrated(img, calfile, size, res, &err);
-    } else {
-        st = vision_scan(img, &opt, res, &err);
-    }
-    double ms_total = gs_now_ms() - t0;
-    if (st != GS_OK) {
-        cli_error("%s: %s", photo, err.msg);
-        gs_image_destroy(img);
-        free(res);
-        return gs_status_exit_code(st);
-    }
-
-    int rc = GS_EXIT_OK;
-    if (overlay) {
-        vision_draw_overlay(img, &res->grid, &res->reading);
-        if (gs_image_write_png(img, overlay, &err) != GS_OK) {
-            cli_error("%s", err.msg);
-            rc = GS_EXIT_ERROR;
-        }
-    }
-    if (rc == GS_EXIT_OK) {
-        if (json) {
-            print_json(photo, res, ms_total);
-        } else {
-            print_text(&res->reading);
-        }
-        if (res->reading.uncertain > 0) {
-            fprintf(stderr, "goscribe: warning: %d uncertain point%s (marked ?): the reading may be wrong there\n",
-                    res->reading.uncertain, res->reading.uncertain == 1 ? "" : "s");
-            rc = GS_EXIT_UNSURE;
-        }
-    }
+    vision_scan_options opt = {.size_hint = (int)a.size, .corners = a.have_corners ? (const double (*)[2])a.corners : NULL};
+    gs_status st = a.calfile && !a.have_corners ? scan_calibrated(&a, img, res, &err) : vision_scan(img, &opt, res, &err);
+    if (st != GS_OK) cli_error("%s: %s", a.photo, err.msg);
+    rc = st != GS_OK ? gs_status_exit_code(st) : scan_report(&a, img, res, gs_now_ms() - t0);
     gs_image_destroy(img);
     free(res);
     return rc;

@@ -72,7 +72,8 @@ void gs_image_destroy(gs_image *img);
 /* Deep copy; caller frees. NULL on allocation failure. */
 gs_image *gs_image_copy(const gs_image *img);
 
-/* Writes img (1 or 3 channels, BGR) as PNG with libpng. */
+/* Writes img (1 or 3 channels, BGR) as PNG with libpng, atomically (see
+ * gs_file_write_atomic: the old file or the whole new one, never a part). */
 gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *err);
 struct gs_buf;
 /* The same PNG appended to out (a gs_buf, see below: the caller frees it),

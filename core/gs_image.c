@@ -98,10 +98,18 @@ static gs_status png_encode(const gs_image *img, FILE *f, gs_buf *b, const char 
 
 gs_status gs_image_write_png(const gs_image *img, const char *path, gs_error *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
-    gs_status st = png_encode(img, f, NULL, path, err);
-    if (fclose(f) != 0 && st == GS_OK) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
+    /* encoded first, then written whole: a full disk leaves no truncated
+     * PNG, only the old file or none */
+    gs_buf b = {0};
+    gs_status st = png_encode(img, NULL, &b, path, err);
+    if (st == GS_OK && gs_file_write_atomic(path, b.p, b.len, err) != GS_OK && err) {
+        int cause = errno;
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        st = gs_error_set(err, err->status, "%s: %s", path, why);
+        errno = cause;
+    }
+    gs_buf_free(&b);
     return st;
 }
 

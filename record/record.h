@@ -264,6 +264,11 @@ int record_referee_count(const record *r);
 /* Final result ("B+1.5", "W+R", "W+F", "" before the end or when the
  * game did not end). */
 const char *record_result(const record *r);
+/* Whether the last save reached the SGF file: "" when it did, else in a
+ * few words what failed and where the game is meanwhile ("disk full: the
+ * game is in /tmp/game.fallback.sgf", "... in memory only"), written to buf
+ * (len bytes), which is returned. */
+const char *record_not_saved(const record *r, char *buf, size_t len);
 /* Stones each side has captured so far (over the whole record, across
  * set-up nodes). */
 int record_captures(const record *r, gs_color by);

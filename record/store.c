@@ -200,6 +200,17 @@ static void store_write(record *r, const char *text, size_t len)
                       s->fallback_path ? s->fallback_path : "none", s->fallback_why.msg);
 }
 
+const char *record_not_saved(const record *r, char *buf, size_t len)
+{
+    const rec_store *s = &r->store;
+    if (!len) return buf;
+    buf[0] = '\0';
+    if (s->failing)
+        snprintf(buf, len, "%s: the game is %s%s", s->label ? s->label : "cannot write",
+                 s->fallback_ok ? "in " : "in memory only", s->fallback_ok ? s->fallback_path : "");
+    return buf;
+}
+
 gs_status rec_save(record *r, gs_error *err)
 {
     if (r->sgf.path && r->sgf.tree) {

@@ -197,6 +197,15 @@ static void test_space_back_saves_again(void **state)
         if (i == 5) f.d.full[0] = NULL;
         fixture_view(&f, moves[i], NULL);
         if (i >= 5) assert_int_equal(moves_in(f.sgf), i + 1);
+        /* what the live pages show: why, and where the game is */
+        char why[200];
+        record_not_saved(f.r, why, sizeof why);
+        if (i >= 2 && i < 5) {
+            assert_non_null(strstr(why, "disk full: the game is in "));
+            assert_non_null(strstr(why, f.copy));
+        } else {
+            assert_string_equal(why, "");
+        }
     }
     assert_int_equal(log_count(&f, "not saved: disk full"), 3);
     assert_int_equal(log_count(&f, "saved again"), 1);
@@ -220,6 +229,8 @@ static void test_both_full_keeps_the_game_in_memory(void **state)
     f.d.full[1] = f.fb;
     for (int i = 0; i < 6; i++) fixture_view(&f, moves[i], NULL);
     assert_int_equal(log_count(&f, "kept in memory only"), 6);
+    char why[200];
+    assert_string_equal(record_not_saved(f.r, why, sizeof why), "disk full: the game is in memory only");
     assert_int_equal(moves_in(f.copy), -1);
     f.d.full[1] = NULL;
     fixture_view(&f, moves[6], NULL);

@@ -684,7 +684,7 @@ static void test_state_json_bytes(void **state)
                       "\"warnings\":{\"B\":1,\"W\":2},\"komi\":6.5,\"last\":{\"color\":\"W\",\"point\":\"ee\","
                       "\"pass\":false,\"unix_ms\":1700000000123},\"players\":{\"B\":{\"name\":\"Ann \\\"\\u003cb>\\\"\","
                       "\"rank\":\"3d\"},\"W\":{\"name\":\"\",\"rank\":\"\"}},\"event\":\"\",\"round\":\"\",\"table\":\"7\","
-                      "\"result\":\"W+R\",\"status\":\"playing\",\"server_unix_ms\":N}");
+                      "\"result\":\"W+R\",\"status\":\"playing\",\"not_saved\":\"\",\"server_unix_ms\":N}");
     /* a size out of range shows an empty 19x19 board; a pass has no point */
     broadcast_state w;
     broadcast_state_init(&w, 3);
@@ -700,7 +700,7 @@ static void test_state_json_bytes(void **state)
              "\"move_number\":0,\"to_move\":\"B\",\"captures\":{\"B\":0,\"W\":0},\"warnings\":{\"B\":0,\"W\":0},"
              "\"komi\":0,\"last\":{\"color\":\"B\",\"point\":\"\",\"pass\":true,\"unix_ms\":0},\"players\":{\"B\":"
              "{\"name\":\"\",\"rank\":\"\"},\"W\":{\"name\":\"\",\"rank\":\"\"}},\"event\":\"\",\"round\":\"\",\"table\":\"\","
-             "\"result\":\"\",\"status\":\"playing\",\"server_unix_ms\":N}", empty);
+             "\"result\":\"\",\"status\":\"playing\",\"not_saved\":\"\",\"server_unix_ms\":N}", empty);
     assert_state_json(&w, "", "", "", want);
 }
 

@@ -61,6 +61,8 @@ GS.drawBoard = function (svg, size, grid, last, marks, labels) {
   for (const m of marks || []) ring(m, '#06f');
 };
 GS.text = function (id, s) { const e = document.getElementById(id); if (e) e.textContent = s; };
+/* A banner shown with text s, hidden when s is empty. */
+GS.alarm = function (id, s) { const e = document.getElementById(id); if (e) { e.textContent = s; e.hidden = !s; } };
 GS.since = function (ms) {
   if (!ms) return '';
   const s = Math.max(0, Math.floor((Date.now() - ms) / 1000));

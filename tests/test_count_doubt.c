@@ -1,0 +1,149 @@
+/* tests/test_count_doubt.c: `count` of a photo says when its reading is in
+ * doubt.  A rendered finished 9x9 board is counted with no doubt; the same
+ * photo with a half-transparent dark blot on an empty point (neither a
+ * stone nor bare wood) must not be counted as sure: that point is read
+ * with doubt and the count says how far the result could move. */
+#include "testutil.h"
+
+#include "record/record.h"
+#include "samples/render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Black owns the left four columns, White the right four; the middle
+ * column is the wall between them, half each, with D5 left empty (a point
+ * Black surrounds, where the blot goes). */
+static void finished_board(render_state *st)
+{
+    render_state_init(st, 9);
+    for (int v = 0; v < 9; v++) {
+        gs_position_set(&st->pos, 3, v, GS_BLACK);
+        gs_position_set(&st->pos, 5, v, GS_WHITE);
+    }
+    gs_position_set(&st->pos, 4, 0, GS_BLACK);
+    gs_position_set(&st->pos, 4, 8, GS_WHITE);
+}
+
+/* The point of the reading that shows truth point i under symmetry k (the
+ * finder names the corners by the picture, the renderer by the board). */
+static int sym(int i, int k)
+{
+    int u = i % 9, v = i / 9, t;
+    if (k & 1) u = 8 - u;
+    if (k & 2) v = 8 - v;
+    if (k & 4) { t = u; u = v; v = t; }
+    return v * 9 + u;
+}
+
+/* The symmetry under which the reading equals the truth; -1 if none. */
+static int matching_symmetry(const gs_position *read, const gs_position *truth)
+{
+    for (int k = 0; k < 8; k++) {
+        int i = 0;
+        while (i < 81 && read->cell[sym(i, k)] == truth->cell[i]) i++;
+        if (i == 81) return k;
+    }
+    return -1;
+}
+
+/* Counts the PNG at path (dead stones: none, the board is finished). */
+static void count_photo(const char *path, record_count_result *r)
+{
+    record_count_options o;
+    record_count_options_init(&o);
+    o.input = path;
+    o.dead = RECORD_COUNT_DEAD_NONE;
+    gs_error err = {0};
+    gs_status st = record_count_run(&o, r, &err);
+    if (st != GS_OK) print_message("count: %s\n", err.msg);
+    assert_int_equal(st, GS_OK);
+    assert_int_equal(r->pos.size, 9);
+}
+
+static void test_blot_is_doubt(void **state)
+{
+    (void)state;
+    render_params p;
+    render_params_from_seed(&p, 3, 9, 640, 480);
+    p.bump_ms = -1;
+    p.flicker = 0;
+    p.slow_amp = 0;
+    gs_error e = {0};
+    render_scene *sc = render_scene_create(&p, &e);
+    assert_non_null(sc);
+    render_state st;
+    finished_board(&st);
+    gs_image *img = gs_image_create(640, 480, 3);
+    assert_non_null(img);
+    assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gs-count-doubt-%d.png", (int)getpid());
+    assert_int_equal(gs_image_write_png(img, path, &e), GS_OK);
+
+    record_count_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    count_photo(path, r);
+    assert_int_equal(r->read_uncertain, 0);
+    assert_true(r->read_swing == 0);
+    int k = matching_symmetry(&r->pos, &st.pos);
+    assert_true(k >= 0);
+
+    /* the blot: a disc of a stone's size, darker and darker, on B5 (u 1,
+     * v 4): faint it is wood, dense a stone; between the two the reading
+     * must pass through doubt, never flip from one sure answer to the
+     * other, and the count must say how far that doubt moves it */
+    double x, y, x1, y1;
+    assert_true(render_project(sc, 1, 4, 0, 0, &x, &y));
+    assert_true(render_project(sc, 2, 4, 0, 0, &x1, &y1));
+    double r_blot = 0.45 * hypot(x1 - x, y1 - y);
+    gs_image *clean = gs_image_copy(img);
+    assert_non_null(clean);
+    int b5 = sym(4 * 9 + 1, k), doubts = 0, last_sure = GS_EMPTY, flips = 0;
+    for (int step = 0; step <= 20; step++) {
+        double alpha = 0.2 + 0.03 * step;
+        gs_image_destroy(img);
+        img = gs_image_copy(clean);
+        assert_non_null(img);
+        gs_draw_disc(img, x, y, r_blot, (gs_bgr){10, 10, 10}, alpha);
+        assert_int_equal(gs_image_write_png(img, path, &e), GS_OK);
+        memset(r, 0, sizeof *r);
+        count_photo(path, r);
+        bool doubt = r->read_unsure[b5] != 0;
+        int c = r->pos.cell[b5];
+        print_message("blot %.2f on B5: %c%s, %d in doubt, swing %g\n", alpha, ".BW"[c % 3], doubt ? "?" : "",
+                      r->read_uncertain, r->read_swing);
+        /* no other point is touched by the blot */
+        gs_position rest = r->pos;
+        rest.cell[b5] = GS_EMPTY;
+        assert_int_equal(matching_symmetry(&rest, &st.pos), k);
+        if (doubt) {
+            doubts++;
+            assert_true(r->read_uncertain >= 1);
+            assert_true(r->read_swing >= 1);
+            last_sure = -1;
+            continue;
+        }
+        assert_true(c == GS_EMPTY || c == GS_BLACK); /* a dark blot is never white */
+        flips += last_sure >= 0 && c != last_sure;
+        last_sure = c;
+    }
+    unlink(path);
+    assert_true(doubts >= 1);
+    assert_int_equal(flips, 0);
+    gs_image_destroy(clean);
+    free(r);
+    gs_image_destroy(img);
+    render_scene_destroy(sc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blot_is_doubt),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
