@@ -72,6 +72,15 @@ static int parse_numbers(const char *s, double *out, int n)
     return (*s == 0 || *s == '#') ? 0 : -1;
 }
 
+/* n numbers on OpenCV's 8-bit Lab scale (0..255 each); 0 when fine. */
+static int parse_lab(const char *s, double *out, int n)
+{
+    if (parse_numbers(s, out, n)) return -1;
+    for (int i = 0; i < n; i++)
+        if (out[i] < 0 || out[i] > 255) return -1;
+    return 0;
+}
+
 /* Which lines a calibration file has shown so far. */
 typedef struct calib_seen {
     int magic, size, corners, h, ncol;
@@ -86,7 +95,10 @@ static int parse_field(calib_data *c, const char *key, const char *s, calib_seen
     int bad = 0;
     vision_grid *g = &c->grid;
     if (strcmp(key, "image") == 0) {
-        bad = parse_numbers(s, v, 2) || v[0] < 0 || v[1] < 0 || v[0] > 100000 || v[1] > 100000;
+        /* 0 0 = unknown; else whole numbers from 16 (the smallest frame a
+         * camera is asked for) */
+        bad = parse_numbers(s, v, 2) || v[0] != floor(v[0]) || v[1] != floor(v[1]) || (v[0] != 0 && v[0] < 16) ||
+              (v[1] != 0 && v[1] < 16) || v[0] > 100000 || v[1] > 100000;
         if (!bad) { c->image_width = (int)v[0]; c->image_height = (int)v[1]; }
     } else if (strcmp(key, "size") == 0) {
         bad = parse_numbers(s, v, 1) || v[0] != floor(v[0]) || v[0] < 5 || v[0] > GS_MAX_SIZE;
@@ -98,7 +110,7 @@ static int parse_field(calib_data *c, const char *key, const char *s, calib_seen
         bad = parse_numbers(s, v, 9);
         if (!bad) { memcpy(g->H, v, sizeof g->H); seen->h = 1; }
     } else if (strcmp(key, "distortion") == 0) {
-        bad = parse_numbers(s, v, 4) || fabs(v[0]) > 1 || v[3] < 0;
+        bad = parse_numbers(s, v, 4) || fabs(v[0]) > 1 || fabs(v[1]) > 1e6 || fabs(v[2]) > 1e6 || v[3] < 0 || v[3] > 1e6;
         if (!bad) { g->k1 = v[0]; g->cx = v[1]; g->cy = v[2]; g->norm = v[3]; }
     } else if (strcmp(key, "cell_aspect") == 0) {
         bad = parse_numbers(s, v, 1) || v[0] <= 0.2 || v[0] > 5;
@@ -107,16 +119,16 @@ static int parse_field(calib_data *c, const char *key, const char *s, calib_seen
         bad = parse_numbers(s, v, 1) || v[0] < 0 || v[0] > 1;
         if (!bad) g->confidence = v[0];
     } else if (strcmp(key, "colour_board") == 0) {
-        bad = parse_numbers(s, c->colour.board, 3);
+        bad = parse_lab(s, c->colour.board, 3);
         seen->ncol += !bad;
     } else if (strcmp(key, "colour_black") == 0) {
-        bad = parse_numbers(s, c->colour.black, 3);
+        bad = parse_lab(s, c->colour.black, 3);
         seen->ncol += !bad;
     } else if (strcmp(key, "colour_white") == 0) {
-        bad = parse_numbers(s, c->colour.white, 3);
+        bad = parse_lab(s, c->colour.white, 3);
         seen->ncol += !bad;
     } else if (strcmp(key, "colour_threshold") == 0) {
-        bad = parse_numbers(s, c->colour.threshold, 2);
+        bad = parse_lab(s, c->colour.threshold, 2);
     }
     return bad;
 }
@@ -137,7 +149,9 @@ static gs_status check_parsed(calib_data *c, const calib_seen *seen, gs_error *e
     if (!seen->h) memcpy(c->grid.H, chk.H, sizeof chk.H);
     if (c->grid.cell_aspect == 0) c->grid.cell_aspect = 1.0;
     c->colour.valid = seen->ncol == 3;
-    return GS_OK;
+    /* The grid as a whole: a homography given must be the corners' one
+     * (computed from them, it is by construction). */
+    return calib_grid_check(&c->grid, c->image_width, c->image_height, seen->h, err);
 }
 
 gs_status calib_parse(calib_data *c, const char *text, gs_error *err)
@@ -195,18 +209,25 @@ gs_status calib_load(calib_data *c, const char *path, gs_error *err)
     return GS_OK;
 }
 
-void calib_scale_to(calib_data *c, int width, int height)
+gs_status calib_scale_to(calib_data *c, int width, int height, gs_error *err)
 {
-    if (c->image_width <= 0 || c->image_height <= 0 || width <= 0 || height <= 0) return;
-    if (c->image_width == width && c->image_height == height) return;
+    if (c->image_width <= 0 || c->image_height <= 0 || width <= 0 || height <= 0) return GS_OK;
+    if (c->image_width == width && c->image_height == height) return GS_OK;
     double sx = (double)width / c->image_width, sy = (double)height / c->image_height;
-    vision_grid *g = &c->grid;
+    calib_data s = *c;
+    vision_grid *g = &s.grid;
     /* Scaling the image is a left-multiplication of H by diag(sx, sy, 1). */
     for (int i = 0; i < 3; i++) { g->H[i] *= sx; g->H[3 + i] *= sy; }
     for (int i = 0; i < 4; i++) { g->corners[i][0] *= sx; g->corners[i][1] *= sy; }
     g->cx *= sx;
     g->cy *= sy;
     g->norm *= sqrt(sx * sy);
-    c->image_width = width;
-    c->image_height = height;
+    s.image_width = width;
+    s.image_height = height;
+    gs_error e;
+    if (calib_grid_check(g, width, height, false, &e) != GS_OK)
+        return gs_error_set(err, GS_ERR_FORMAT, "a calibration of %d x %d frames does not fit %d x %d ones: %s",
+                            c->image_width, c->image_height, width, height, e.msg);
+    *c = s;
+    return GS_OK;
 }

@@ -58,12 +58,26 @@ void calib_init(calib_data *c);
 gs_status calib_save(const calib_data *c, const char *path, gs_error *err);
 
 /* Reads path into c. GS_ERR_IO for a missing/unreadable file,
- * GS_ERR_FORMAT with "line N: problem" for a malformed one. The grid's H is
+ * GS_ERR_FORMAT with "line N: problem" for a malformed line, or the
+ * problem calib_grid_check finds with the grid as a whole. The grid's H is
  * recomputed from corners when the homography line is absent. */
 gs_status calib_load(calib_data *c, const char *path, gs_error *err);
 
 /* Parses the text of a calibration file (same rules as calib_load). */
 gs_status calib_parse(calib_data *c, const char *text, gs_error *err);
+
+/* Checks that g is a grid a camera can have given, for frames of width x
+ * height (0 x 0 = unknown): board size 5..GS_MAX_SIZE; every number
+ * finite; the board and a margin of 2 cells around it mapped by H to one
+ * side of the horizon and within a million pixels; a lens model whose
+ * scale stays positive and bounded there, with a radius of a pixel or
+ * more; corners in range (not far outside the image when its size is
+ * known) with cells of 2 pixels or more; with check_corner_match, H (and
+ * the lens) putting the outer intersections on the stored corners within
+ * a tenth of a cell; cell aspect and confidence in range.  After it, no
+ * point the reading or the tracker samples can overflow a conversion to
+ * int.  GS_ERR_FORMAT with a one-line reason. */
+gs_status calib_grid_check(const vision_grid *g, int width, int height, bool check_corner_match, gs_error *err);
 
 /* Formats c into a malloc'd string; the caller frees it. NULL on no memory. */
 char *calib_format(const calib_data *c);
@@ -77,8 +91,11 @@ gs_status calib_colour_measure(const gs_image *img, const vision_grid *g, const 
                                calib_colour *out, gs_error *err);
 
 /* Adapts a calibration made on frames of one size to frames of another
- * (scales the grid); no-op when the sizes match or are unknown. */
-void calib_scale_to(calib_data *c, int width, int height);
+ * (scales the grid); no-op when the sizes match or are unknown.  The
+ * scaled grid is checked again (calib_grid_check): GS_ERR_FORMAT, c left
+ * as it was, when it no longer fits (a calibration of a thumbnail used on
+ * a huge frame). */
+gs_status calib_scale_to(calib_data *c, int width, int height, gs_error *err);
 
 /* ---- a calibration made from a source (`goscribe calibrate`) ---- */
 
@@ -93,6 +110,8 @@ typedef struct calib_make_options {
                                     many frames, keep the surest grid */
     const char *overlay_path;    /* PNG of that frame with the grid drawn
                                     (green, corner 0 red); NULL = none */
+    long long max_pixels;        /* pixel budget of a photo or frame
+                                    (0 = cvshim_max_pixels(0)) */
 } calib_make_options;
 
 /* Defaults: 30 frames, size detected, no corners, no overlay. */

@@ -33,6 +33,8 @@ static void bgr_to_lab8(const double bgr[3], double lab[3])
 /* Adds the pixels of a disc of radius r around (x, y) to sum[3] and n. */
 static void disc_sum(const gs_image *img, double x, double y, double r, double sum[3], long *n)
 {
+    /* clamped before the casts: a point off the picture adds nothing */
+    if (!(x > -r - 1 && x < img->width + r + 1 && y > -r - 1 && y < img->height + r + 1 && r >= 0 && r < 1e4)) return;
     int x0 = (int)floor(x - r), x1 = (int)ceil(x + r), y0 = (int)floor(y - r), y1 = (int)ceil(y + r);
     for (int yy = y0; yy <= y1; yy++) {
         if (yy < 0 || yy >= img->height) continue;

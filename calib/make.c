@@ -115,10 +115,10 @@ static gs_status find_grid(const calib_make_options *o, calib_make_result *out, 
     gs_image *img = NULL;
     struct stat sb;
     if (is_photo_name(o->source)) {
-        img = cvshim_image_load(o->source, err);
+        img = cvshim_image_load_max(o->source, o->max_pixels, err);
         if (!img) return err ? err->status : GS_ERR_IO;
     } else if (stat(o->source, &sb) == 0 && S_ISREG(sb.st_mode)) {
-        img = cvshim_image_load(o->source, NULL); /* not a photo: try it as a video below */
+        img = cvshim_image_load_max(o->source, o->max_pixels, NULL); /* not a photo: try it as a video below */
     }
     if (img) {
         *shown = img;
@@ -131,7 +131,8 @@ static gs_status find_grid(const calib_make_options *o, calib_make_result *out, 
         out->cpu_ms = ms[1];
         return st;
     }
-    capture_source *src = capture_open(o->source, NULL, err);
+    capture_options co = {.max_pixels = o->max_pixels};
+    capture_source *src = capture_open(o->source, &co, err);
     if (!src) return err ? err->status : GS_ERR_IO;
     out->error_file = o->source;
     gs_status st = best_grid_of_source(src, o, out, shown, err);
@@ -146,6 +147,8 @@ gs_status calib_make(const calib_make_options *o, calib_make_result *out, gs_err
     if (!o || !o->source || !o->out_path) return gs_error_set(err, GS_ERR_USAGE, "calibrate: no source or no output");
     gs_image *shown = NULL; /* the frame the grid came from */
     gs_status st = find_grid(o, out, &shown, err);
+    /* what is written must read back: given corners can be anything */
+    if (st == GS_OK) st = calib_grid_check(&out->cal.grid, out->cal.image_width, out->cal.image_height, true, err);
     if (st != GS_OK) {
         gs_image_destroy(shown);
         return st;

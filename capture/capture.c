@@ -1,7 +1,8 @@
-/* capture/capture.c: the source dispatch (capture_open) and the file-based
- * backends (folder of photos, video file, synthetic list/callback).  The
- * camera backend lives in capture_v4l2.c, the source object they all fill
- * in (capture_new, errors, read, close) in source.c. */
+/* capture/capture.c: the source dispatch (capture_open) and the backends
+ * of a folder of photos and of synthetic lists/callbacks.  The video-file
+ * backend lives in video.c, the camera backend in capture_v4l2.c, the
+ * source object they all fill in (capture_new, errors, read, close) in
+ * source.c. */
 #include "capture/capture_impl.h"
 
 #include "cvshim/cvshim.h"
@@ -26,6 +27,7 @@ typedef struct folder_impl {
     char **names;
     int n;
     int next;           /* next photo (a broken one is skipped) */
+    long long max_pixels; /* pixel budget of a photo */
     gs_image *frame;
 } folder_impl;
 
@@ -51,12 +53,12 @@ static capture_result folder_read(capture_source *s, const gs_image **frame, cap
     snprintf(path, len, "%s/%s", f->dir, name);
     gs_error err = {0};
     gs_image_destroy(f->frame);
-    f->frame = cvshim_image_load(path, &err);
+    f->frame = cvshim_image_load_max(path, f->max_pixels, &err);
     if (f->frame) info->unix_ms = capture_photo_time_ms(path);
     free(path);
     if (!f->frame) {
         /* one broken photo does not end the game: report and go on */
-        capture_set_error(s, "%s: %s (skipped)", name, err.msg);
+        capture_set_error(s, "%s (skipped)", err.msg); /* the message names the photo */
         return CAPTURE_LOST;
     }
     *frame = f->frame;
@@ -79,7 +81,7 @@ static void folder_close(capture_source *s)
 
 static const capture_ops folder_ops = {"folder", folder_read, folder_close};
 
-capture_source *capture_open_folder(const char *dir, gs_error *err)
+static capture_source *folder_open(const char *dir, const capture_options *opt, gs_error *err)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -89,6 +91,7 @@ capture_source *capture_open_folder(const char *dir, gs_error *err)
     folder_impl *f = calloc(1, sizeof *f);
     int cap = 0;
     if (!f || !(f->dir = strdup(dir))) goto nomem;
+    f->max_pixels = opt ? opt->max_pixels : 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!is_image_name(e->d_name)) continue;
@@ -122,85 +125,9 @@ nomem:
     return NULL;
 }
 
-/* ------------------------------------------------------------------ video */
-
-typedef struct video_impl {
-    cvshim_video *v;
-    gs_image *frame;
-    bool have_first;    /* first frame decoded at open, not yet returned */
-    double first_t;
-    int64_t start_ms;   /* time of play of position 0, -1 unknown */
-} video_impl;
-
-static capture_result video_read(capture_source *s, const gs_image **frame, capture_info *info)
+capture_source *capture_open_folder(const char *dir, gs_error *err)
 {
-    video_impl *v = s->impl;
-    double t = 0;
-    int r;
-    if (v->have_first) {
-        v->have_first = false;
-        r = 1;
-        t = v->first_t;
-    } else {
-        r = cvshim_video_read(v->v, &v->frame, &t);
-    }
-    if (r == 0) return CAPTURE_END;
-    if (r < 0) { capture_set_error(s, "video decode failed at frame %ld", info->index); return CAPTURE_ERROR; }
-    /* some containers report no position: fall back to the nominal rate */
-    if (!(t > 0) && info->index > 0 && s->fps > 0) t = (double)info->index * 1000.0 / s->fps;
-    info->t_ms = t;
-    info->unix_ms = v->start_ms >= 0 ? v->start_ms + (int64_t)(t + 0.5) : -1;
-    *frame = v->frame;
-    return CAPTURE_FRAME;
-}
-
-static void video_close(capture_source *s)
-{
-    video_impl *v = s->impl;
-    if (!v) return;
-    cvshim_video_close(v->v);
-    gs_image_destroy(v->frame);
-    free(v);
-}
-
-static const capture_ops video_ops = {"video", video_read, video_close};
-
-capture_source *capture_open_video(const char *path, gs_error *err)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    char msg[256] = "";
-    cvshim_video *cv = cvshim_video_open(path, msg, sizeof msg);
-    if (!cv) {
-        gs_error_set(err, GS_ERR_FORMAT, "%s: %s", path, msg);
-        return NULL;
-    }
-    video_impl *v = calloc(1, sizeof *v);
-    capture_source *s = v ? capture_new(CAPTURE_VIDEO, &video_ops, v) : NULL;
-    if (!s) {
-        cvshim_video_close(cv);
-        free(v);
-        gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-        return NULL;
-    }
-    v->v = cv;
-    /* OpenCV opens many things as "video" (even a single broken .jpg):
-     * only a file whose first frame decodes is one */
-    if (cvshim_video_read(cv, &v->frame, &v->first_t) != 1) {
-        capture_close(s);
-        gs_error_set(err, GS_ERR_FORMAT, "%s: not a readable video or photo folder", path);
-        return NULL;
-    }
-    v->have_first = true;
-    s->fps = cvshim_video_fps(cv);
-    if (!(s->fps > 0 && s->fps < 1000)) s->fps = 0;
-    s->frame_count = cvshim_video_frame_count(cv);
-    double duration = s->fps > 0 && s->frame_count > 0 ? s->frame_count * 1000.0 / s->fps : -1;
-    v->start_ms = capture_video_start_ms(path, duration, s->clock_note, sizeof s->clock_note);
-    return s;
+    return folder_open(dir, NULL, err);
 }
 
 /* -------------------------------------------------------------- synthetic */
@@ -291,12 +218,12 @@ capture_source *capture_open(const char *spec, const capture_options *opt, gs_er
     }
     struct stat st;
     int exists = stat(spec, &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) return capture_open_folder(spec, err);
+    if (exists && S_ISDIR(st.st_mode)) return folder_open(spec, opt, err);
     if ((exists && S_ISCHR(st.st_mode)) || (!exists && is_camera_spec(spec))) {
         char dev[64];
         if (isdigit((unsigned char)spec[0])) snprintf(dev, sizeof dev, "/dev/video%s", spec);
         else snprintf(dev, sizeof dev, "%s", spec);
         return capture_open_camera(dev, opt, err);
     }
-    return capture_open_video(spec, err);
+    return capture_video_open(spec, opt, err);
 }

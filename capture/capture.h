@@ -42,18 +42,28 @@ typedef enum capture_result {
                            (unplugged; the next reads try to reopen it,
                            sleeping a little between attempts), or a photo
                            of a folder that could not be read (skipped);
-                           capture_last_error says which */
+                           capture_last_error says which.  (A video's
+                           broken frames are skipped inside the read and
+                           reported through capture_info.skipped.) */
     CAPTURE_ERROR = -1  /* hard error: see capture_last_error */
 } capture_result;
 
 /* Per-frame facts. */
 typedef struct capture_info {
     long index;        /* 0-based frame number from this source */
-    double t_ms;       /* timestamp: camera buffer time, video position, or
-                          for photo folders index * 1000 (no real clock) */
+    double t_ms;       /* timestamp: camera buffer time (from the source's
+                          first frame, on the driver's clock: a gap while
+                          unplugged shows), video position, or for photo
+                          folders index * 1000 (no real clock) */
     bool settled;      /* true when the backend knows the frame is a settled
                           view (every photo of a folder) */
     char name[256];    /* file name for folders ("" otherwise) */
+    long skipped;      /* video: frames just before this one that could not
+                          be decoded and were skipped (0 almost always);
+                          with CAPTURE_END, frames at the end of the file
+                          that could not be read.  capture_last_error then
+                          says which frames and when */
+    double skipped_t_ms; /* the time of the first of them */
     int64_t unix_ms;   /* when the frame was taken, Unix ms by the source's
                           own clock, -1 when unknown: a camera's capture
                           timestamp as wall clock; a video's start
@@ -68,12 +78,22 @@ typedef struct capture_options {
     int reopen_ms;         /* camera: how long to keep trying to reopen an
                               unplugged camera before CAPTURE_ERROR
                               (0 = default 10 minutes, <0 = never give up) */
+    long long max_pixels;  /* pixel budget of a photo or frame: a bigger one
+                              is refused (0 = cvshim_max_pixels(0), 50 MP
+                              unless GOSCRIBE_MAX_PIXELS says otherwise) */
 } capture_options;
 
 /* Opens SPEC: a directory -> folder of photos, /dev/video* (or a bare
  * number "0") -> camera, any other file -> video.  NULL with err filled on
  * failure (GS_ERR_IO for a missing path / device, GS_ERR_FORMAT for an
- * unreadable video, GS_ERR_NOBOARD for a folder without images). */
+ * unreadable video or one whose frames are over the pixel budget,
+ * GS_ERR_NOBOARD for a folder without images).
+ *
+ * A video's end is the end of its stream: a frame that cannot be decoded
+ * is skipped (capture_info.skipped) and reading goes on up to the frame
+ * count the container declares; a video none of whose first frames
+ * decodes is refused at open with a message saying so.
+ * capture_open_folder and capture_open_video use the default options. */
 capture_source *capture_open(const char *spec, const capture_options *opt, gs_error *err);
 
 capture_source *capture_open_folder(const char *dir, gs_error *err);
@@ -105,6 +125,9 @@ const char *capture_clock_note(const capture_source *s);
 double capture_fps(const capture_source *s);
 /* Number of frames when known (folder, list, video container), else -1. */
 long capture_frame_count(const capture_source *s);
+/* Video: frames skipped so far because they could not be decoded (the
+ * sum of capture_info.skipped); 0 for other sources. */
+long capture_skipped_count(const capture_source *s);
 
 /* Closes the source and frees everything it owns. NULL is safe. */
 void capture_close(capture_source *s);

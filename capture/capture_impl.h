@@ -20,6 +20,7 @@ struct capture_source {
     long next_index;
     double fps;
     long frame_count;
+    long skipped;           /* frames a video backend skipped (broken) */
     char last_error[320];
     char clock_note[160];   /* capture_clock_note */
 };
@@ -34,5 +35,8 @@ int64_t capture_photo_time_ms(const char *path);
 /* source.c: a new source over impl (NULL on no memory), and its last error. */
 capture_source *capture_new(capture_kind kind, const capture_ops *ops, void *impl);
 void capture_set_error(capture_source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* video.c: a video file with the options of capture_open. */
+capture_source *capture_video_open(const char *path, const capture_options *opt, gs_error *err);
 
 #endif

@@ -7,6 +7,8 @@
  * read, so an unplugged camera can come back without losing the game. */
 #include "capture/capture_impl.h"
 
+#include "cvshim/cvshim.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -36,6 +38,8 @@ typedef struct cam_impl {
     int width, height, stride;
     gs_image *frame;
     double lost_since_ms;   /* gs_now_ms() when lost, 0 while streaming */
+    bool have_base;
+    double t_base, last_t;  /* first frame's timestamp, last frame's time from it (ms) */
 } cam_impl;
 
 static int xioctl(int fd, unsigned long req, void *arg)
@@ -60,6 +64,81 @@ static void cam_teardown(cam_impl *c)
     c->fd = -1;
 }
 
+/* Asks for BGR frames (libv4l2 converts) of the size and rate requested
+ * and within the pixel budget; on failure fills msg, returns the cause. */
+static int cam_set_format(cam_impl *c, char *msg, size_t msglen)
+{
+    struct v4l2_format fmt;
+    memset(&fmt, 0, sizeof fmt);
+    fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    if (xioctl(c->fd, VIDIOC_G_FMT, &fmt) < 0) {
+        snprintf(msg, msglen, "%s: cannot query the format: %s", c->path, strerror(errno));
+        return EIO;
+    }
+    if (c->opt.width > 0 && c->opt.height > 0) {
+        fmt.fmt.pix.width = (unsigned)c->opt.width;
+        fmt.fmt.pix.height = (unsigned)c->opt.height;
+    }
+    fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_BGR24; /* libv4l2 converts */
+    fmt.fmt.pix.field = V4L2_FIELD_ANY;
+    if (xioctl(c->fd, VIDIOC_S_FMT, &fmt) < 0 || fmt.fmt.pix.pixelformat != V4L2_PIX_FMT_BGR24) {
+        snprintf(msg, msglen, "%s: cannot get BGR frames from this camera", c->path);
+        return EIO;
+    }
+    long long budget = cvshim_max_pixels(c->opt.max_pixels);
+    if (fmt.fmt.pix.width < 1 || fmt.fmt.pix.height < 1 ||
+        (long long)fmt.fmt.pix.width * fmt.fmt.pix.height > budget || fmt.fmt.pix.bytesperline > (1u << 20)) {
+        snprintf(msg, msglen, "%s: the camera's %u x %u frames are over the pixel budget of %lld pixels", c->path,
+                 fmt.fmt.pix.width, fmt.fmt.pix.height, budget);
+        return EIO;
+    }
+    c->width = (int)fmt.fmt.pix.width;
+    c->height = (int)fmt.fmt.pix.height;
+    c->stride = fmt.fmt.pix.bytesperline >= fmt.fmt.pix.width * 3 ? (int)fmt.fmt.pix.bytesperline : c->width * 3;
+    if (c->opt.fps > 0) {
+        struct v4l2_streamparm parm;
+        memset(&parm, 0, sizeof parm);
+        parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+        parm.parm.capture.timeperframe.numerator = 1000;
+        double fps = c->opt.fps < 1000 ? c->opt.fps : 1000; /* clamped before the cast */
+        parm.parm.capture.timeperframe.denominator = (unsigned)(fps * 1000.0 + 0.5);
+        (void)xioctl(c->fd, VIDIOC_S_PARM, &parm); /* best effort: cameras may refuse */
+    }
+    return 0;
+}
+
+/* Maps the driver's buffers and queues them; on failure fills msg. */
+static int cam_map_buffers(cam_impl *c, char *msg, size_t msglen)
+{
+    struct v4l2_requestbuffers req;
+    memset(&req, 0, sizeof req);
+    req.count = CAM_BUFFERS;
+    req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    req.memory = V4L2_MEMORY_MMAP;
+    if (xioctl(c->fd, VIDIOC_REQBUFS, &req) < 0 || req.count < 1) {
+        snprintf(msg, msglen, "%s: cannot allocate capture buffers", c->path);
+        return EIO;
+    }
+    for (unsigned i = 0; i < req.count && i < CAM_BUFFERS; i++) {
+        struct v4l2_buffer b;
+        memset(&b, 0, sizeof b);
+        b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+        b.memory = V4L2_MEMORY_MMAP;
+        b.index = i;
+        if (xioctl(c->fd, VIDIOC_QUERYBUF, &b) < 0) break;
+        c->bufs[i].length = b.length;
+        c->bufs[i].start = v4l2_mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, b.m.offset);
+        if (c->bufs[i].start == MAP_FAILED) break;
+        c->n_bufs = (int)i + 1;
+        if (xioctl(c->fd, VIDIOC_QBUF, &b) < 0) break;
+    }
+    if (c->n_bufs < 1) {
+        snprintf(msg, msglen, "%s: cannot map capture buffers", c->path);
+        return EIO;
+    }
+    return 0;
+}
+
 /* Opens and starts streaming; on failure fills msg and leaves fd = -1.
  * Returns the errno-ish cause (0 on success). */
 static int cam_start(cam_impl *c, char *msg, size_t msglen)
@@ -73,73 +152,53 @@ static int cam_start(cam_impl *c, char *msg, size_t msglen)
     c->fd = fd;
     struct v4l2_capability cap;
     memset(&cap, 0, sizeof cap);
+    int r = 0;
     if (xioctl(fd, VIDIOC_QUERYCAP, &cap) < 0 || !(cap.capabilities & V4L2_CAP_VIDEO_CAPTURE) ||
         !(cap.capabilities & V4L2_CAP_STREAMING)) {
         snprintf(msg, msglen, "%s: not a streaming video-capture device", c->path);
-        cam_teardown(c);
-        return ENODEV;
+        r = ENODEV;
     }
-    struct v4l2_format fmt;
-    memset(&fmt, 0, sizeof fmt);
-    fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    if (xioctl(fd, VIDIOC_G_FMT, &fmt) < 0) {
-        snprintf(msg, msglen, "%s: cannot query the format: %s", c->path, strerror(errno));
-        cam_teardown(c);
-        return EIO;
-    }
-    if (c->opt.width > 0 && c->opt.height > 0) {
-        fmt.fmt.pix.width = (unsigned)c->opt.width;
-        fmt.fmt.pix.height = (unsigned)c->opt.height;
-    }
-    fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_BGR24; /* libv4l2 converts */
-    fmt.fmt.pix.field = V4L2_FIELD_ANY;
-    if (xioctl(fd, VIDIOC_S_FMT, &fmt) < 0 || fmt.fmt.pix.pixelformat != V4L2_PIX_FMT_BGR24) {
-        snprintf(msg, msglen, "%s: cannot get BGR frames from this camera", c->path);
-        cam_teardown(c);
-        return EIO;
-    }
-    c->width = (int)fmt.fmt.pix.width;
-    c->height = (int)fmt.fmt.pix.height;
-    c->stride = fmt.fmt.pix.bytesperline ? (int)fmt.fmt.pix.bytesperline : c->width * 3;
-    if (c->opt.fps > 0) {
-        struct v4l2_streamparm parm;
-        memset(&parm, 0, sizeof parm);
-        parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        parm.parm.capture.timeperframe.numerator = 1000;
-        parm.parm.capture.timeperframe.denominator = (unsigned)(c->opt.fps * 1000.0 + 0.5);
-        (void)xioctl(fd, VIDIOC_S_PARM, &parm); /* best effort: cameras may refuse */
-    }
-    struct v4l2_requestbuffers req;
-    memset(&req, 0, sizeof req);
-    req.count = CAM_BUFFERS;
-    req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    req.memory = V4L2_MEMORY_MMAP;
-    if (xioctl(fd, VIDIOC_REQBUFS, &req) < 0 || req.count < 1) {
-        snprintf(msg, msglen, "%s: cannot allocate capture buffers", c->path);
-        cam_teardown(c);
-        return EIO;
-    }
-    for (unsigned i = 0; i < req.count && i < CAM_BUFFERS; i++) {
-        struct v4l2_buffer b;
-        memset(&b, 0, sizeof b);
-        b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        b.memory = V4L2_MEMORY_MMAP;
-        b.index = i;
-        if (xioctl(fd, VIDIOC_QUERYBUF, &b) < 0) break;
-        c->bufs[i].length = b.length;
-        c->bufs[i].start = v4l2_mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, b.m.offset);
-        if (c->bufs[i].start == MAP_FAILED) break;
-        c->n_bufs = (int)i + 1;
-        if (xioctl(fd, VIDIOC_QBUF, &b) < 0) break;
-    }
+    if (!r) r = cam_set_format(c, msg, msglen);
+    if (!r) r = cam_map_buffers(c, msg, msglen);
     enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    if (c->n_bufs < 1 || xioctl(fd, VIDIOC_STREAMON, &type) < 0) {
+    if (!r && xioctl(fd, VIDIOC_STREAMON, &type) < 0) {
         snprintf(msg, msglen, "%s: cannot start streaming", c->path);
+        r = EIO;
+    }
+    if (r) {
         cam_teardown(c);
-        return EIO;
+        return r;
     }
     c->lost_since_ms = 0;
     return 0;
+}
+
+/* A buffer's capture time, from the source's first frame (the same clock
+ * after a reopen: an unplugged camera's gap shows), never back in time;
+ * and as wall clock. */
+static void frame_time(cam_impl *c, const struct v4l2_buffer *b, capture_info *info)
+{
+    double ts = (double)b->timestamp.tv_sec * 1000.0 + (double)b->timestamp.tv_usec / 1000.0;
+    bool mono = (b->flags & V4L2_BUF_FLAG_TIMESTAMP_MASK) == V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
+    if (!(ts > 0)) {
+        ts = gs_now_ms(); /* a driver without timestamps: the same monotonic clock */
+        mono = true;
+    }
+    /* the wall clock when the frame was captured: the buffer's time is on
+     * the monotonic clock, this long ago */
+    info->unix_ms = mono ? gs_wall_ms() - (int64_t)(gs_now_ms() - ts + 0.5) : gs_wall_ms();
+    if (!c->have_base) {
+        c->t_base = ts;
+        c->have_base = true;
+    }
+    double t = ts - c->t_base;
+    if (t < c->last_t) {
+        /* a camera that came back with its clock restarted */
+        c->t_base = ts - c->last_t - 1;
+        t = c->last_t + 1;
+    }
+    c->last_t = t;
+    info->t_ms = t;
 }
 
 static void sleep_ms(int ms)
@@ -184,6 +243,10 @@ static capture_result cam_read(capture_source *s, const gs_image **frame, captur
             if (errno == EAGAIN) continue;
             break;
         }
+        if (b.index >= (unsigned)c->n_bufs) {
+            errno = EIO; /* a buffer this source never mapped: the driver is confused, start again */
+            break;
+        }
         if (!c->frame || c->frame->width != c->width || c->frame->height != c->height) {
             gs_image_destroy(c->frame);
             c->frame = gs_image_create(c->width, c->height, 3);
@@ -194,21 +257,14 @@ static capture_result cam_read(capture_source *s, const gs_image **frame, captur
             }
         }
         const uint8_t *src = c->bufs[b.index].start;
-        size_t row = (size_t)c->width * 3;
+        size_t row = (size_t)c->width * 3, have = c->bufs[b.index].length;
+        if (b.bytesused && b.bytesused < have) have = b.bytesused;
         for (int y = 0; y < c->height; y++) {
             size_t off = (size_t)y * (size_t)c->stride;
-            if (off + row > b.bytesused && b.bytesused) break;
+            if (off + row > have) break; /* a short frame: its last rows stay as they were */
             memcpy(c->frame->buf + (size_t)y * (size_t)c->frame->stride, src + off, row);
         }
-        info->t_ms = (double)b.timestamp.tv_sec * 1000.0 + (double)b.timestamp.tv_usec / 1000.0;
-        bool mono = (b.flags & V4L2_BUF_FLAG_TIMESTAMP_MASK) == V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
-        if (!(info->t_ms > 0)) {
-            info->t_ms = gs_now_ms();
-            mono = true;
-        }
-        /* the wall clock when the frame was captured: the buffer's time is
-         * on the monotonic clock, this long ago */
-        info->unix_ms = mono ? gs_wall_ms() - (int64_t)(gs_now_ms() - info->t_ms + 0.5) : gs_wall_ms();
+        frame_time(c, &b, info);
         /* A buffer that cannot be queued again is one buffer fewer; when
          * none is left the reads time out and the camera is reopened. */
         (void)xioctl(c->fd, VIDIOC_QBUF, &b);

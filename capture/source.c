@@ -41,6 +41,7 @@ capture_result capture_read(capture_source *s, const gs_image **frame, capture_i
     *frame = NULL;
     capture_result r = s->ops->read(s, frame, info);
     if (r == CAPTURE_FRAME) s->next_index++;
+    if (info->skipped > 0) s->skipped += info->skipped;
     return r;
 }
 
@@ -49,6 +50,7 @@ capture_kind capture_get_kind(const capture_source *s) { return s->kind; }
 const char *capture_clock_note(const capture_source *s) { return s ? s->clock_note : ""; }
 double capture_fps(const capture_source *s) { return s->fps; }
 long capture_frame_count(const capture_source *s) { return s->frame_count; }
+long capture_skipped_count(const capture_source *s) { return s ? s->skipped : 0; }
 
 void capture_close(capture_source *s)
 {

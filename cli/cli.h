@@ -16,6 +16,15 @@ int cli_is_help(const char *arg);
 int cli_parse_int(const char *s, long lo, long hi, long *out);
 int cli_parse_double(const char *s, double lo, double hi, double *out);
 
+/* --max-pixels N of `cmd` (scan, count, calibrate, record): the pixel
+ * budget of a photo or frame, 1..10^12; 0 on success, else -1 with the
+ * error printed. */
+int cli_parse_max_pixels(const char *cmd, const char *s, long long *out);
+/* Its line in a usage text. */
+#define CLI_MAX_PIXELS_HELP \
+    "  --max-pixels N    refuse photos and frames of more than N pixels, before\n" \
+    "                    decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
+
 /* Reports a subcommand that a later change will provide: one line, exit 1. */
 int cli_not_built(const char *name);
 

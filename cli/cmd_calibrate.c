@@ -16,7 +16,7 @@ static void calibrate_usage(FILE *f)
     fprintf(f,
             "usage: goscribe calibrate SOURCE -o FILE [--size 9|13|19]\n"
             "                          [--corners x1,y1,x2,y2,x3,y3,x4,y4]\n"
-            "                          [--frames N] [--overlay OUT.png]\n"
+            "                          [--frames N] [--overlay OUT.png] [--max-pixels N]\n"
             "\n"
             "Finds the board in SOURCE (a photo, a video file, a folder of photos or a\n"
             "camera such as /dev/video0) and writes its grid (size, corners, homography,\n"
@@ -29,6 +29,7 @@ static void calibrate_usage(FILE *f)
             "  --frames N          video/camera/folder: look at up to N frames and keep\n"
             "                      the surest grid (default 30)\n"
             "  --overlay OUT.png   write the frame with the found grid drawn on it\n"
+            CLI_MAX_PIXELS_HELP
             "exit codes: 0 written, 1 usage or I/O error, 2 no board found\n");
 }
 
@@ -90,6 +91,8 @@ static int parse_args(int argc, char **argv, calibrate_args *a)
                 return GS_EXIT_ERROR;
             }
             i++;
+        } else if (!strcmp(arg, "--max-pixels")) {
+            if (cli_parse_max_pixels("calibrate", has_val ? argv[++i] : NULL, &o->max_pixels) != 0) return GS_EXIT_ERROR;
         } else if (!strcmp(arg, "--overlay")) {
             if (!has_val) { cli_error("--overlay needs a file name"); return GS_EXIT_ERROR; }
             o->overlay_path = argv[++i];

@@ -18,7 +18,7 @@ static void count_usage(FILE *f)
             "usage: goscribe count PHOTO|GAME.sgf|GRID.txt [--komi K] [--handicap N]\n"
             "                      [--dead auto|none|marks|POINTS] [--overlay OUT.png]\n"
             "                      [--sgf OUT.sgf] [--json] [--size 9|13|19]\n"
-            "                      [--playouts N] [--seed S]\n"
+            "                      [--playouts N] [--seed S] [--max-pixels N]\n"
             "\n"
             "Counts a finished board under the Chinese rules: each side's living stones\n"
             "plus the empty points they surround, dame split half each, in stones; the\n"
@@ -45,6 +45,7 @@ static void count_usage(FILE *f)
             "  --size N        board size hint for a photo\n"
             "  --playouts N    playouts for --dead auto (default 1000, at most 0.5 s CPU)\n"
             "  --seed S        random seed for --dead auto (default fixed: repeatable)\n"
+            CLI_MAX_PIXELS_HELP
             "exit codes: 0 counted, 1 usage or I/O error, 2 no board or no game in the input,\n"
             "            3 counted from a photo with points read with doubt (UNCERTAIN)\n");
 }
@@ -95,6 +96,8 @@ static int parse_value(const char *a, const char *v, count_args *args)
             return GS_EXIT_ERROR;
         }
         o->playouts = (int)n;
+    } else if (!strcmp(a, "--max-pixels")) {
+        if (cli_parse_max_pixels("count", v, &o->max_pixels) != 0) return GS_EXIT_ERROR;
     } else {
         if (cli_parse_int(v, 1, 2147483647L, &n) != 0) {
             cli_error("count: --seed %s: expected a positive integer", v);
@@ -121,7 +124,8 @@ static int parse_args(int argc, char **argv, count_args *args)
             continue;
         }
         if (!strcmp(a, "--komi") || !strcmp(a, "--handicap") || !strcmp(a, "--dead") || !strcmp(a, "--overlay") ||
-            !strcmp(a, "--sgf") || !strcmp(a, "--size") || !strcmp(a, "--playouts") || !strcmp(a, "--seed")) {
+            !strcmp(a, "--sgf") || !strcmp(a, "--size") || !strcmp(a, "--playouts") || !strcmp(a, "--seed") ||
+            !strcmp(a, "--max-pixels")) {
             if (i + 1 >= argc) {
                 cli_error("count: %s needs a value", a);
                 return GS_EXIT_ERROR;

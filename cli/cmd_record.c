@@ -67,6 +67,8 @@ static void usage(FILE *f)
             "  --max-frames N        stop after N frames\n"
             "  --frame-delay MS      wait MS after each frame (a slow source, for demos/tests)\n"
             "  --width W --height H --fps F   camera mode\n"
+            "  --max-pixels N        refuse photos and frames of more than N pixels, before\n"
+            "                        decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
             "  --final FILE          also write the record's last position (grid text)\n"
             "  --no-stdin            ignore standard input\n"
             "  -q, --quiet           no progress on stderr (a line every few seconds for files)\n"
@@ -363,7 +365,7 @@ static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
 }
 
 /* The source and the run: --max-frames, --frame-delay, --width, --height,
- * --fps, --final, --no-stdin, -q. */
+ * --fps, --max-pixels, --final, --no-stdin, -q. */
 static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -386,6 +388,9 @@ static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(v);
         if (cli_parse_double(v, 0.1, 1000, &d)) { cli_error("record: --fps %s: not a frame rate", v); return ARG_BAD; }
         c->cap.fps = d;
+    } else if (!strcmp(a, "--max-pixels")) {
+        TAKE_VALUE(v);
+        if (cli_parse_max_pixels("record", v, &c->cap.max_pixels) != 0) return ARG_BAD;
     } else if (!strcmp(a, "--final")) {
         TAKE_VALUE(c->final_path);
     } else if (!strcmp(a, "--no-stdin")) {
@@ -536,7 +541,7 @@ static bool setup_grid(record_cmd *c, gs_error *err)
         calib_data cal;
         calib_init(&cal);
         if (calib_load(&cal, c->calfile, err) != GS_OK) {
-            cli_error("%s: %s", c->calfile, err->msg);
+            cli_error("%s", err->msg); /* calib_load names the file */
             return false;
         }
         if (cal.grid.size < 5) {
@@ -551,7 +556,8 @@ static bool setup_grid(record_cmd *c, gs_error *err)
             cli_error("record: --corners %s: expected 8 numbers X0,Y0,...,X3,Y3", c->corners);
             return false;
         }
-        if (vision_grid_from_corners(&t->grid, c->size ? (int)c->size : 19, cn, err) != GS_OK) {
+        if (vision_grid_from_corners(&t->grid, c->size ? (int)c->size : 19, cn, err) != GS_OK ||
+            calib_grid_check(&t->grid, 0, 0, false, err) != GS_OK) {
             cli_error("record: --corners: %s", err->msg);
             return false;
         }
@@ -710,9 +716,13 @@ int cmd_record(int argc, char **argv)
         else cli_error("%s: %s", c.source, err.msg);
         return gs_status_exit_code(st);
     }
+    char skipped[64] = "";
+    if (stats.skipped_frames > 0)
+        snprintf(skipped, sizeof skipped, ", %ld broken frame%s skipped", stats.skipped_frames,
+                 stats.skipped_frames == 1 ? "" : "s");
     if (!c.quiet)
-        fprintf(stderr, "recorded %d moves from %ld frames (%s), %d flagged, %s%s -> %s\n", stats.moves, stats.frames,
-                stats.stop_reason, stats.referee_events, stats.result[0] ? "result " : "no result", stats.result,
-                c.out);
+        fprintf(stderr, "recorded %d moves from %ld frames (%s%s), %d flagged, %s%s -> %s\n", stats.moves, stats.frames,
+                stats.stop_reason, skipped, stats.referee_events,
+                stats.result[0] ? "result " : "no result", stats.result, c.out);
     return GS_EXIT_OK;
 }

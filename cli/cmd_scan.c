@@ -15,6 +15,7 @@ static void scan_usage(FILE *f)
     fprintf(f,
             "usage: goscribe scan PHOTO [--size 9|13|19] [--corners x1,y1,x2,y2,x3,y3,x4,y4]\n"
             "                     [--calibration FILE] [--overlay OUT.png] [--json]\n"
+            "                     [--max-pixels N]\n"
             "\n"
             "Finds the board in PHOTO, reads every intersection and prints SIZE lines of\n"
             "SIZE tokens (. B W), the top line being the board edge nearest the top of the\n"
@@ -27,6 +28,7 @@ static void scan_usage(FILE *f)
             "  --overlay OUT.png write the photo with the grid and the readings drawn on it\n"
             "  --json            print JSON instead: size, corners, rows, per-point\n"
             "                    confidence and the time taken\n"
+            CLI_MAX_PIXELS_HELP
             "exit codes: 0 read, 1 usage or unreadable photo, 2 no board in the photo,\n"
             "            3 read with uncertain points (marked ?)\n");
 }
@@ -46,6 +48,19 @@ static int parse_corners(const char *s, double c[4][2])
     }
     free(copy);
     return n == 8 ? 0 : -1;
+}
+
+/* Corners a camera cannot give (calib_grid_check) are refused before the
+ * reading; false when they are (said). */
+static bool corners_fit(const gs_image *img, int size, double corners[4][2])
+{
+    vision_grid g;
+    gs_error err;
+    if (vision_grid_from_corners(&g, size ? size : 19, (const double(*)[2])corners, &err) == GS_OK &&
+        calib_grid_check(&g, img->width, img->height, false, &err) == GS_OK)
+        return true;
+    cli_error("scan: --corners: %s", err.msg);
+    return false;
 }
 
 /* The grid as text: N lines of N tokens (. B W), an uncertain point's token
@@ -93,6 +108,7 @@ typedef struct scan_args {
     const char *photo, *overlay, *calfile;
     long size;
     bool json, have_corners;
+    long long max_pixels;
     double corners[4][2];
 } scan_args;
 
@@ -111,6 +127,7 @@ static int scan_parse_value(scan_args *a, const char *opt, const char *val)
         cli_error("scan: --corners %s: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4", val);
         return -1;
     }
+    if (!strcmp(opt, "--max-pixels")) return cli_parse_max_pixels("scan", val, &a->max_pixels) != 0 ? -1 : 0;
     if (!strcmp(opt, "--overlay")) a->overlay = val;
     else a->calfile = val;
     return 0;
@@ -124,7 +141,8 @@ static int scan_parse(int argc, char **argv, scan_args *a)
         const char *o = argv[i];
         if (cli_is_help(o)) { scan_usage(stdout); return GS_EXIT_OK; }
         if (!strcmp(o, "--json")) { a->json = true; continue; }
-        if (!strcmp(o, "--size") || !strcmp(o, "--corners") || !strcmp(o, "--overlay") || !strcmp(o, "--calibration")) {
+        if (!strcmp(o, "--size") || !strcmp(o, "--corners") || !strcmp(o, "--overlay") || !strcmp(o, "--calibration") ||
+            !strcmp(o, "--max-pixels")) {
             if (i + 1 >= argc) { cli_error("scan: %s needs a value", o); return GS_EXIT_ERROR; }
             if (scan_parse_value(a, o, argv[++i]) != 0) return GS_EXIT_ERROR;
             continue;
@@ -147,8 +165,8 @@ static gs_status scan_calibrated(const scan_args *a, const gs_image *img, vision
 {
     calib_data cal;
     gs_status st = calib_load(&cal, a->calfile, err);
+    if (st == GS_OK) st = calib_scale_to(&cal, img->width, img->height, err);
     if (st != GS_OK) return st;
-    calib_scale_to(&cal, img->width, img->height);
     if (a->size && a->size != cal.grid.size)
         return gs_error_set(err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", a->calfile,
                             cal.grid.size, cal.grid.size, a->size);
@@ -185,8 +203,12 @@ int cmd_scan(int argc, char **argv)
     if (rc >= 0) return rc;
     gs_error err = {0};
     double t0 = gs_now_ms();
-    gs_image *img = cvshim_image_load(a.photo, &err);
+    gs_image *img = cvshim_image_load_max(a.photo, a.max_pixels, &err);
     if (!img) { cli_error("%s", err.msg); return gs_status_exit_code(err.status); }
+    if (a.have_corners && !corners_fit(img, (int)a.size, a.corners)) {
+        gs_image_destroy(img);
+        return GS_EXIT_ERROR;
+    }
     vision_scan_result *res = calloc(1, sizeof *res);
     if (!res) { gs_image_destroy(img); cli_error("scan: out of memory"); return GS_EXIT_ERROR; }
     vision_scan_options opt = {.size_hint = (int)a.size, .corners = a.have_corners ? (const double (*)[2])a.corners : NULL};

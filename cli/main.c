@@ -45,6 +45,17 @@ int cli_parse_double(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+int cli_parse_max_pixels(const char *cmd, const char *s, long long *out)
+{
+    long v;
+    if (cli_parse_int(s, 1, 1000000000000L, &v) != 0) {
+        cli_error("%s: --max-pixels %s: expected a number of pixels (1 to 10^12)", cmd, s ? s : "");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 int cli_not_built(const char *name)
 {
     cli_error("%s: not built yet in this version", name);

@@ -8,18 +8,26 @@
 #include <opencv2/videoio.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
 
+// The message, on one line: OpenCV's exception texts end in newlines.
 void set_err(char *err, size_t errlen, const char *msg)
 {
-    if (err && errlen) std::snprintf(err, errlen, "%s", msg);
+    if (!err || !errlen) return;
+    std::snprintf(err, errlen, "%s", msg);
+    for (char *p = err; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    for (size_t n = std::strlen(err); n > 0 && err[n - 1] == ' ';) err[--n] = 0;
 }
 
 // Copies a BGR or grey Mat into a freshly allocated gs_image.
@@ -35,6 +43,31 @@ gs_image *image_from_mat(const cv::Mat &m)
     return img;
 }
 
+// OpenCV's decoders report a broken file on std::cerr (loadsave.cpp) before
+// returning an empty Mat: while one runs, std::cerr goes here, so the
+// command's error stays one line and can say what the decoder found.  (The
+// C program has no other writer to std::cerr.)
+class cerr_capture {
+  public:
+    cerr_capture() : old_(std::cerr.rdbuf(text_.rdbuf())) {}
+    ~cerr_capture() { std::cerr.rdbuf(old_); }
+    cerr_capture(const cerr_capture &) = delete;
+    cerr_capture &operator=(const cerr_capture &) = delete;
+    // The decoder's reason ("Unexpected end of input stream"), "" if none.
+    std::string reason() const
+    {
+        std::string s = text_.str();
+        size_t b = s.find(" in function");
+        size_t a = b == std::string::npos ? b : s.rfind(") ", b);
+        if (a == std::string::npos || b <= a + 2) return "";
+        return s.substr(a + 2, b - a - 2);
+    }
+
+  private:
+    std::ostringstream text_;
+    std::streambuf *old_;
+};
+
 // A Mat header over a gs_image's pixels (no copy; valid while img lives).
 cv::Mat mat_view(const gs_image *img)
 {
@@ -46,6 +79,7 @@ cv::Mat mat_view(const gs_image *img)
 struct cvshim_video {
     cv::VideoCapture cap;
     cv::Mat frame;
+    long long max_pixels = CVSHIM_MAX_PIXELS_DEFAULT;
 };
 
 struct cvshim_writer {
@@ -55,14 +89,38 @@ struct cvshim_writer {
 
 extern "C" {
 
-gs_image *cvshim_image_read(const char *path, char *err, size_t errlen)
+gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen)
 {
     try {
-        cv::Mat m = cv::imread(path, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
-        if (m.empty()) { set_err(err, errlen, "not a readable image (broken or unsupported format)"); return nullptr; }
+        if (!data || len == 0) { set_err(err, errlen, "empty image data"); return nullptr; }
+        if (len > (size_t)INT_MAX) { set_err(err, errlen, "image data larger than 2 GB"); return nullptr; }
+        // The size the header declares is checked before OpenCV allocates
+        // anything for the pixels.
+        if (cvshim_image_check_budget(data, len, max_pixels, err, errlen) != 0) return nullptr;
+        cv::Mat buf(1, (int)len, CV_8UC1, const_cast<uint8_t *>(data));
+        cv::Mat m;
+        std::string why;
+        {
+            cerr_capture quiet;
+            m = cv::imdecode(buf, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+            why = quiet.reason();
+        }
+        if (m.empty()) {
+            std::string msg = "not a readable image (broken or unsupported format" + (why.empty() ? "" : ": " + why) + ")";
+            set_err(err, errlen, msg.c_str());
+            return nullptr;
+        }
+        // A decoder that went past what the header said is refused too.
+        if ((long long)m.cols * m.rows > cvshim_max_pixels(max_pixels)) {
+            set_err(err, errlen, "the image decodes larger than the pixel budget");
+            return nullptr;
+        }
         gs_image *img = image_from_mat(m);
         if (!img) set_err(err, errlen, "out of memory");
         return img;
+    } catch (const cv::Exception &e) {
+        // its own limits (OPENCV_IO_MAX_IMAGE_*) and asserts: the short text
+        set_err(err, errlen, ("not a readable image (OpenCV: " + e.err + ")").c_str());
     } catch (const std::exception &e) {
         set_err(err, errlen, e.what());
     } catch (...) {
@@ -73,20 +131,7 @@ gs_image *cvshim_image_read(const char *path, char *err, size_t errlen)
 
 gs_image *cvshim_image_decode(const uint8_t *data, size_t len, char *err, size_t errlen)
 {
-    try {
-        if (!data || len == 0) { set_err(err, errlen, "empty image data"); return nullptr; }
-        cv::Mat buf(1, (int)len, CV_8UC1, const_cast<uint8_t *>(data));
-        cv::Mat m = cv::imdecode(buf, cv::IMREAD_COLOR);
-        if (m.empty()) { set_err(err, errlen, "not a decodable image"); return nullptr; }
-        gs_image *img = image_from_mat(m);
-        if (!img) set_err(err, errlen, "out of memory");
-        return img;
-    } catch (const std::exception &e) {
-        set_err(err, errlen, e.what());
-    } catch (...) {
-        set_err(err, errlen, "unknown OpenCV failure");
-    }
-    return nullptr;
+    return cvshim_image_decode_max(data, len, 0, err, errlen);
 }
 
 int cvshim_image_encode_jpeg(const gs_image *img, int quality, uint8_t **out, size_t *outlen)
@@ -120,7 +165,12 @@ gs_image *cvshim_image_resize(const gs_image *src, int w, int h)
 cvshim_video *cvshim_video_open(const char *path, char *err, size_t errlen)
 {
     try {
+        // FFmpeg would print a line per broken frame on stderr; the capture
+        // layer says which frames were skipped instead.  Read once, when
+        // OpenCV first starts FFmpeg; a value the user set is kept.
+        (void)setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0); /* no memory: FFmpeg only stays talkative */
         auto *v = new cvshim_video();
+        v->max_pixels = cvshim_max_pixels(0);
         if (!v->cap.open(path, cv::CAP_FFMPEG)) {
             delete v;
             set_err(err, errlen, "cannot open as a video (missing, broken or unsupported codec)");
@@ -139,6 +189,7 @@ int cvshim_video_read(cvshim_video *v, gs_image **frame, double *t_ms)
 {
     try {
         if (!v->cap.read(v->frame) || v->frame.empty()) return 0;
+        if ((long long)v->frame.cols * v->frame.rows > v->max_pixels) return 0;
         if (t_ms) *t_ms = v->cap.get(cv::CAP_PROP_POS_MSEC);
         gs_image *img = *frame;
         int ch = v->frame.channels() == 1 ? 1 : 3;
@@ -165,10 +216,29 @@ long cvshim_video_frame_count(const cvshim_video *v)
 {
     try {
         double n = v->cap.get(cv::CAP_PROP_FRAME_COUNT);
-        return n > 0 ? (long)n : -1;
+        if (!(n > 0)) return -1;
+        return n < 1e15 ? (long)n : (long)1e15; /* a hostile header: clamped before the cast */
     } catch (...) {
         return -1;
     }
+}
+
+void cvshim_video_size(const cvshim_video *v, int *width, int *height)
+{
+    *width = *height = 0;
+    try {
+        double w = v->cap.get(cv::CAP_PROP_FRAME_WIDTH), h = v->cap.get(cv::CAP_PROP_FRAME_HEIGHT);
+        if (w >= 1 && h >= 1 && w <= INT_MAX && h <= INT_MAX) {
+            *width = (int)w;
+            *height = (int)h;
+        }
+    } catch (...) {
+    }
+}
+
+void cvshim_video_set_max_pixels(cvshim_video *v, long long max_pixels)
+{
+    v->max_pixels = cvshim_max_pixels(max_pixels);
 }
 
 void cvshim_video_close(cvshim_video *v)

@@ -16,20 +16,53 @@
 extern "C" {
 #endif
 
+/* ---- pixel budget ---- */
+
+/* Every photo and video frame is decoded under a pixel budget, so a small
+ * file that declares a huge image (a 1.2 MB PNG of 20000 x 20000 would take
+ * 2.4 GB) is refused with one line before any pixel memory is taken.  The
+ * default is 50 megapixels (a 50 MP camera's photo; a 4K frame is 8.3). */
+#define CVSHIM_MAX_PIXELS_DEFAULT 50000000LL
+
+/* The budget in force: requested when > 0, else GOSCRIBE_MAX_PIXELS from
+ * the environment when it holds a positive whole number, else the default. */
+long long cvshim_max_pixels(long long requested);
+
+/* The width and height an encoded image declares in its header (PNG IHDR,
+ * JPEG SOF, BMP, TIFF's first page, WebP, PNM/PAM/PFM, Sun raster, Radiance
+ * HDR), read without decoding.  0 with *w, *h; -1 when the format is none of
+ * these or its header is broken or gives no size.  *format (may be NULL) is
+ * the format's name ("unknown" when none matched). */
+int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, const char **format);
+
+/* 0 when the encoded image's header declares a size within the budget
+ * max_pixels (<= 0: cvshim_max_pixels(0)); -1 with a one-line message in
+ * err when it declares more or cannot be sized. */
+int cvshim_image_check_budget(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen);
+
 /* ---- images ---- */
 
 /* Loads a photo (JPEG, PNG, BMP, ... via OpenCV; EXIF orientation ignored:
  * rows follow the stored pixels, as the ground-truth grids do)
- * as 3-channel BGR. Returns NULL and fills err on failure: a missing file is
- * GS_ERR_IO, an empty or undecodable one GS_ERR_FORMAT.  Caller frees. */
+ * as 3-channel BGR, under the default pixel budget. Returns NULL and fills
+ * err on failure: a missing file is GS_ERR_IO, an empty, undecodable or
+ * over-budget one GS_ERR_FORMAT.  Caller frees. */
 gs_image *cvshim_image_load(const char *path, gs_error *err);
 
-/* Decodes an image file to 3-channel BGR (EXIF orientation ignored, see cvshim_image_load).
+/* The same under the pixel budget max_pixels (<= 0: cvshim_max_pixels(0)):
+ * the header is read and the size checked before anything is decoded. */
+gs_image *cvshim_image_load_max(const char *path, long long max_pixels, gs_error *err);
+
+/* Decodes an image file to 3-channel BGR (EXIF orientation ignored, see
+ * cvshim_image_load; default pixel budget).
  * NULL with a message in err on failure; caller frees with gs_image_destroy. */
 gs_image *cvshim_image_read(const char *path, char *err, size_t errlen);
 
-/* Decodes an in-memory encoded image (JPEG/PNG). Same contract as above. */
+/* Decodes an in-memory encoded image (JPEG/PNG/...) under the default
+ * pixel budget. Same contract as above. */
 gs_image *cvshim_image_decode(const uint8_t *data, size_t len, char *err, size_t errlen);
+/* The same under the pixel budget max_pixels (<= 0: the default). */
+gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen);
 
 /* Encodes img as JPEG (quality 1..100) into a malloc'd buffer; the caller
  * frees *out. Returns 0 on success, -1 on failure. */
@@ -44,16 +77,30 @@ gs_image *cvshim_image_resize(const gs_image *src, int w, int h);
 typedef struct cvshim_video cvshim_video;
 
 /* Opens a video file for reading. NULL with a message in err on failure.
- * The caller closes it with cvshim_video_close (NULL is safe). */
+ * The caller closes it with cvshim_video_close (NULL is safe).  FFmpeg's
+ * own messages about broken frames are silenced (OPENCV_FFMPEG_LOGLEVEL,
+ * unless the environment sets it): the caller reports skipped frames. */
 cvshim_video *cvshim_video_open(const char *path, char *err, size_t errlen);
 /* Decodes the next frame into *frame (reallocated as needed; the caller
- * owns it and frees it with gs_image_destroy) and its timestamp in ms.
- * Returns 1 on a frame, 0 at end of file, -1 on error. */
+ * owns it and frees it with gs_image_destroy) and its timestamp in ms
+ * (the container's presentation time, from 0).
+ * Returns 1 on a frame, 0 when no frame was decoded, -1 on error.  0 is
+ * both the end of the file and a frame that cannot be decoded (OpenCV
+ * cannot tell them apart): the next call goes on after a broken frame, so
+ * the caller compares with cvshim_video_frame_count to know which. */
 int cvshim_video_read(cvshim_video *v, gs_image **frame, double *t_ms);
 /* Frames per second the container claims (0 when unknown), frame count
- * (-1 when unknown), width and height. */
+ * (-1 when unknown). */
 double cvshim_video_fps(const cvshim_video *v);
 long cvshim_video_frame_count(const cvshim_video *v);
+/* The frame size the container declares (0 x 0 when unknown), known
+ * before any frame is decoded. */
+void cvshim_video_size(const cvshim_video *v, int *width, int *height);
+/* Frames of more than max_pixels (<= 0: the default budget) are not
+ * copied out: cvshim_video_read returns 0 for them, as for a broken frame.
+ * (FFmpeg has decoded such a frame by then; the container's declared size
+ * is the check to make before reading.) */
+void cvshim_video_set_max_pixels(cvshim_video *v, long long max_pixels);
 void cvshim_video_close(cvshim_video *v);
 
 /* ---- video writing ---- */

@@ -188,7 +188,7 @@ static gs_status nomem(gs_error *err) { return gs_error_set(err, GS_ERR_NOMEM, "
 /* The photo: loaded, its board found and read into out->pos. */
 static gs_status read_photo(const record_count_options *o, count_input *in, record_count_result *out, gs_error *err)
 {
-    in->img = cvshim_image_load(o->input, err);
+    in->img = cvshim_image_load_max(o->input, o->max_pixels, err);
     if (!in->img) return err ? err->status : GS_ERR_IO;
     in->scan = calloc(1, sizeof *in->scan);
     if (!in->scan) return nomem(err);

@@ -413,6 +413,7 @@ typedef struct record_run_stats {
     int full_reads;             /* vision_read calls */
     int moves;                  /* moves + passes in the record */
     int referee_events;
+    long skipped_frames;        /* video frames that could not be decoded (skipped, each gap noted) */
     bool have_final;
     gs_position final_pos;      /* the record's last position */
     char result[24];            /* RE ("" if none) */
@@ -506,6 +507,7 @@ typedef struct record_count_options {
     const char *overlay_path; /* photo only: PNG of the photo with each
                                  side's area and the dead stones drawn */
     const char *sgf_path;     /* SGF of the position with TB/TW, KM and RE */
+    long long max_pixels;     /* photo: pixel budget (0 = cvshim_max_pixels(0)) */
 } record_count_options;
 
 /* Defaults: dead stones DEFAULT (an SGF's marks, else estimated), no komi

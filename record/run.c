@@ -112,6 +112,7 @@ typedef struct run_ctx {
     bool lost;                 /* camera lost, not back yet */
     bool stopped;              /* stopped early: no count */
     bool end_of_input;
+    int skip_notes;            /* gaps of broken video frames noted */
     bool done;                 /* the loop ends */
     long total;                /* frames of the source, -1 unknown */
     double t0, last_progress, last_t;
@@ -240,8 +241,22 @@ static gs_status run_read(run_ctx *c, const gs_image **frame, capture_info *info
 {
     *frame = NULL;
     capture_result cr = capture_read(c->src, frame, info);
+    if (info->skipped > 0) {
+        /* broken video frames: noted with their time, the game goes on */
+        c->stats->skipped_frames += info->skipped;
+        c->skip_notes++;
+        if (info->skipped_t_ms > c->last_t) c->last_t = info->skipped_t_ms;
+        gs_status st = run_note(c, "frames_skipped", capture_last_error(c->src), c->last_t, err);
+        if (st != GS_OK) return st;
+    }
     if (cr == CAPTURE_END) {
         c->end_of_input = c->done = true;
+        if (info->skipped > 0) {
+            /* the end of the video could not be read: what was played
+             * there is unknown, so the game is kept without a count */
+            c->stopped = true;
+            c->stats->stop_reason = "the end of the video cannot be read";
+        }
         *frame = NULL;
         return GS_OK;
     }
@@ -400,6 +415,18 @@ static void run_close(run_ctx *c)
     free(c->up);
 }
 
+/* The skipped frames of a video counted once more at the end, where a
+ * referee reading the record looks (each gap was noted when it came). */
+static gs_status note_skipped_total(run_ctx *c, gs_error *err)
+{
+    long n = c->stats->skipped_frames;
+    if (c->skip_notes < 2 || !record_started(c->rec)) return GS_OK;
+    char msg[160];
+    snprintf(msg, sizeof msg, "in all %ld frame%s of the video could not be decoded and %s skipped", n,
+             n == 1 ? "" : "s", n == 1 ? "was" : "were");
+    return record_note(c->rec, "frames_skipped", msg, c->last_t, err);
+}
+
 /* Before the record closes: the door shut to new rulings, the ones
  * already waiting applied. */
 static gs_status run_last_rulings(run_ctx *c, gs_error *err)
@@ -422,6 +449,7 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
         st = fs;
         if (err) *err = e;
     }
+    if (st == GS_OK) st = note_skipped_total(c, err);
     if (!record_started(rec)) {
         fs = gs_error_set(&e, GS_ERR_NOBOARD, "no board found in %ld frames%s%s", stats->frames,
                           c->first_note[0] ? ": " : "", c->first_note);

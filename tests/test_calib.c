@@ -23,6 +23,12 @@ static void make_sample(calib_data *c)
     c->grid.cx = 320;
     c->grid.cy = 240;
     c->grid.norm = 400;
+    /* the stored corners are where the lens puts the outer intersections */
+    for (int i = 0; i < 4; i++) {
+        int n = 18;
+        double u = (i == 1 || i == 2) ? n : 0, v = i >= 2 ? n : 0;
+        vision_grid_map(&c->grid, u, v, &c->grid.corners[i][0], &c->grid.corners[i][1]);
+    }
     c->grid.cell_aspect = 1.043;
     c->grid.confidence = 0.93;
     c->colour.valid = 1;
@@ -93,6 +99,7 @@ static void expect_error(const char *text, gs_status want, const char *needle)
     calib_data c;
     gs_error e = {0};
     gs_status s = calib_parse(&c, text, &e);
+    if (s != want || !strstr(e.msg, needle)) print_message("wanted \"%s\", got %d \"%s\"\n", needle, s, e.msg);
     assert_int_equal(s, want);
     assert_non_null(strstr(e.msg, needle));
     assert_null(strchr(e.msg, '\n')); /* one line */
@@ -128,6 +135,60 @@ static void test_bad_files(void **state)
     unlink(path);
 }
 
+/* The sample's text with one line replaced (key = the line's first word). */
+static char *with_line(const char *key, const char *line)
+{
+    calib_data c;
+    make_sample(&c);
+    char *text = calib_format(&c);
+    assert_non_null(text);
+    char *at = strstr(text, key);
+    assert_non_null(at);
+    char *eol = strchr(at, '\n');
+    size_t n = strlen(text) + strlen(line) + 2;
+    char *out = malloc(n);
+    assert_non_null(out);
+    snprintf(out, n, "%.*s%s%s", (int)(at - text), text, line, eol);
+    free(text);
+    return out;
+}
+
+static void expect_grid_error(const char *key, const char *line, const char *needle)
+{
+    char *text = with_line(key, line);
+    expect_error(text, GS_ERR_FORMAT, needle);
+    free(text);
+}
+
+/* The grid as a whole is checked: the homography must be the corners' one
+ * and a camera's (not all zero, not 1e300, not folding the board over the
+ * horizon), the numbers in range, the sizes sane; each a one-line error. */
+static void test_bad_grids(void **state)
+{
+    (void)state;
+    char *ok = with_line("confidence", "confidence 0.93");
+    calib_data c;
+    gs_error e;
+    assert_int_equal(calib_parse(&c, ok, &e), GS_OK);
+    free(ok);
+    expect_grid_error("homography", "homography 0 0 0 0 0 0 0 0 0", "does not map the board to a plane");
+    expect_grid_error("homography", "homography 1e300 1e300 1e300 1e300 1e300 1e300 1e300 1e300 1e300",
+                      "does not map the board to a plane");
+    expect_grid_error("homography", "homography 1e300 0 0 0 1e300 0 0 0 1", "does not map the board to a plane");
+    /* a real camera's homography, but not these corners': off by a cell */
+    expect_grid_error("homography", "homography 23 0 168 0 23 48 0 0 1", "does not map the corners to the grid");
+    /* a horizon through the board: w changes sign over it */
+    expect_grid_error("homography", "homography 23 0 168 0 23 48 0 -0.1 1", "does not map the board to a plane");
+    expect_grid_error("corners", "corners 143.5 28.25 551 22.4 1100 446 26.5 410.8", "far outside the 640 x 480 image");
+    expect_grid_error("image", "image 640 0", "image size 640 x 0");
+    expect_grid_error("image", "image 640.5 480", "line 3: bad value for 'image'");
+    expect_grid_error("distortion", "distortion -0.031 320 240 0.5", "radius is under a pixel");
+    expect_grid_error("distortion", "distortion -1 320 240 20", "blows the board up or folds it");
+    expect_grid_error("distortion", "distortion -0.031 1e300 240 400", "bad value for 'distortion'");
+    expect_grid_error("colour_black", "colour_black 30 128 1e9", "bad value for 'colour_black'");
+    expect_error("goscribe-calibration 1\nsize 19\ncorners 0 0 20 0 20 20 0 20\n", GS_ERR_FORMAT, "too small to read");
+}
+
 static void test_scale(void **state)
 {
     (void)state;
@@ -135,11 +196,23 @@ static void test_scale(void **state)
     make_sample(&c);
     double x1, y1, x2, y2;
     vision_grid_map(&c.grid, 5, 11, &x1, &y1);
-    calib_scale_to(&c, 1280, 960);
+    gs_error e;
+    assert_int_equal(calib_scale_to(&c, 1280, 960, &e), GS_OK);
     assert_int_equal(c.image_width, 1280);
     vision_grid_map(&c.grid, 5, 11, &x2, &y2);
     assert_true(fabs(x2 - 2 * x1) < 1e-6 && fabs(y2 - 2 * y1) < 1e-6);
-    assert_true(fabs(c.grid.corners[2][0] - 2 * 630.1) < 1e-9);
+    double x0, y0;
+    vision_grid_map(&c.grid, 18, 18, &x0, &y0);
+    assert_true(fabs(c.grid.corners[2][0] - x0) < 1e-6 && fabs(c.grid.corners[2][1] - y0) < 1e-6);
+    /* a thumbnail's calibration stretched past any camera: refused, kept */
+    const char *thumb = "goscribe-calibration 1\nimage 16 16\nsize 5\ncorners 1 1 15 1 15 15 1 15\n";
+    assert_int_equal(calib_parse(&c, thumb, &e), GS_OK);
+    assert_int_equal(calib_scale_to(&c, 3000000, 16, &e), GS_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "a calibration of 16 x 16 frames does not fit 3000000 x 16 ones"));
+    assert_int_equal(c.image_width, 16);
+    assert_true(c.grid.corners[1][0] == 15);
+    assert_int_equal(calib_scale_to(&c, 1600, 1600, &e), GS_OK);
+    assert_true(fabs(c.grid.corners[1][0] - 1500) < 1e-9);
 }
 
 /* The colour model of a real photo: wood between black and white stones in
@@ -243,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_minimal_and_comments),
         cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_bad_grids),
         cmocka_unit_test(test_scale),
         cmocka_unit_test(test_colour_model),
     };

@@ -1,11 +1,13 @@
 /* tests/test_capture.c: frame sources: natural sort, folders (order,
- * skipped broken photos, errors), synthetic list/callback, video files
- * written and read back, cameras absent. */
+ * skipped broken photos, errors, pixel budget), synthetic list/callback,
+ * video files written and read back (broken frames skipped and counted,
+ * the pixel budget), cameras absent. */
 #include "testutil.h"
 
 #include "capture/capture.h"
 #include "cvshim/cvshim.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +218,142 @@ static void test_video(void **state)
     unlink(path);
 }
 
+/* Writes an MJPEG AVI of n 64x48 frames, frame i all grey level 10 * i;
+ * false (skip) when no encoder. */
+static bool write_levels_avi(const char *path, int n)
+{
+    char msg[256];
+    cvshim_writer *w = cvshim_writer_open(path, 64, 48, 10, msg, sizeof msg);
+    if (!w) {
+        print_message("skipped: no video encoder (%s)\n", msg);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        gs_image *img = solid(64, 48, (uint8_t)(i * 10));
+        assert_int_equal(cvshim_writer_write(w, img), 0);
+        gs_image_destroy(img);
+    }
+    assert_int_equal(cvshim_writer_close(w), 0);
+    return true;
+}
+
+/* Zeroes the JPEG data of the AVI's video chunks whose numbers are listed
+ * (ending with -1): what a damaged file looks like to the decoder. */
+static void damage_avi(const char *path, const int *frames)
+{
+    char *data;
+    size_t len;
+    assert_int_equal(gs_file_read(path, 1 << 26, &data, &len, NULL), GS_OK);
+    int k = 0;
+    size_t p = 12;
+    while (p + 8 <= len) {
+        uint32_t size = (uint8_t)data[p + 4] | (uint8_t)data[p + 5] << 8 | (uint8_t)data[p + 6] << 16 |
+                        (uint32_t)(uint8_t)data[p + 7] << 24;
+        if (!memcmp(data + p, "LIST", 4)) { p += 12; continue; } /* into the list */
+        if (data[p + 2] == 'd' && data[p + 3] == 'c') {
+            for (const int *f = frames; *f >= 0; f++)
+                if (*f == k) memset(data + p + 8, 0, size);
+            k++;
+        }
+        p += 8 + size + (size & 1);
+    }
+    assert_true(k > 0);
+    assert_int_equal(gs_file_write_atomic(path, data, len, NULL), GS_OK);
+    free(data);
+}
+
+/* Broken frames of a video are skipped and counted, with their time; the
+ * reading goes on to the container's real end; a broken end is said at
+ * CAPTURE_END; nothing readable fails at open; the pixel budget refuses
+ * the frames before decoding. */
+static void test_video_broken_frames(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/gs-test-capture-XXXXXX.avi";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    if (!write_levels_avi(path, 20)) { unlink(path); skip(); }
+    const int broken[] = {0, 7, 8, 9, 19, -1};
+    damage_avi(path, broken);
+    gs_error err;
+    capture_source *s = capture_open(path, NULL, &err);
+    assert_non_null(s);
+    assert_int_equal(capture_frame_count(s), 20);
+    const gs_image *img;
+    capture_info info;
+    int seen[20] = {0}, n = 0;
+    capture_result r;
+    while ((r = capture_read(s, &img, &info)) == CAPTURE_FRAME) {
+        int f = (img->buf[0] + 5) / 10; /* which file frame this is, by its level */
+        assert_true(f >= 0 && f < 20);
+        seen[f] = 1;
+        assert_true(fabs(info.t_ms - f * 100.0) < 1);
+        if (f == 1) {
+            assert_int_equal(info.skipped, 1);
+            assert_true(info.skipped_t_ms == 0);
+            assert_non_null(strstr(capture_last_error(s), "(frame 0, 0.00 s)"));
+        } else if (f == 10) {
+            assert_int_equal(info.skipped, 3);
+            assert_true(fabs(info.skipped_t_ms - 700) < 1);
+            assert_non_null(strstr(capture_last_error(s), "3 frames could not be decoded (frames 7-9, 0.70-0.90 s)"));
+        } else {
+            assert_int_equal(info.skipped, 0);
+        }
+        n++;
+    }
+    assert_int_equal(r, CAPTURE_END);
+    assert_int_equal(info.skipped, 1); /* frame 19 */
+    assert_non_null(strstr(capture_last_error(s), "the last 1 frame of the 20"));
+    assert_int_equal(n, 15);
+    for (int f = 0; f < 20; f++) assert_int_equal(seen[f], !(f == 0 || (f >= 7 && f <= 9) || f == 19));
+    assert_int_equal(capture_skipped_count(s), 5);
+    assert_int_equal(capture_read(s, &img, &info), CAPTURE_END); /* and stays there */
+    assert_int_equal(info.skipped, 0);
+    capture_close(s);
+
+    /* over the pixel budget: refused at open, from the container's size */
+    capture_options opt = {.max_pixels = 64 * 48 - 1};
+    assert_null(capture_open(path, &opt, &err));
+    assert_int_equal(err.status, GS_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "64 x 48 video frames are 3072 pixels, over the pixel budget of 3071"));
+
+    /* nothing decodes: refused at open, saying so */
+    const int all[] = {1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16, 17, 18, -1};
+    damage_avi(path, all);
+    assert_null(capture_open(path, NULL, &err));
+    assert_int_equal(err.status, GS_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "none of its 20 frames can be decoded"));
+    unlink(path);
+}
+
+/* A photo over the pixel budget in a folder is skipped like a broken one. */
+static void test_folder_budget(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gs-test-capture-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_png(dir, "1.png", 10); /* 16 x 12 */
+    gs_error err;
+    capture_options opt = {.max_pixels = 100};
+    capture_source *s = capture_open(dir, &opt, &err);
+    assert_non_null(s);
+    const gs_image *img;
+    assert_int_equal(capture_read(s, &img, NULL), CAPTURE_LOST);
+    assert_non_null(strstr(capture_last_error(s), "16 x 12 PNG is 192 pixels, over the pixel budget of 100"));
+    assert_int_equal(capture_read(s, &img, NULL), CAPTURE_END);
+    capture_close(s);
+    opt.max_pixels = 192;
+    s = capture_open(dir, &opt, &err);
+    assert_non_null(s);
+    assert_int_equal(capture_read(s, &img, NULL), CAPTURE_FRAME);
+    capture_close(s);
+    char path[300];
+    snprintf(path, sizeof path, "%s/1.png", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_camera_absent(void **state)
 {
     (void)state;
@@ -236,7 +374,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_natural_order), cmocka_unit_test(test_folder),
         cmocka_unit_test(test_synthetic),     cmocka_unit_test(test_callback),
-        cmocka_unit_test(test_video),         cmocka_unit_test(test_camera_absent),
+        cmocka_unit_test(test_video),         cmocka_unit_test(test_video_broken_frames),
+        cmocka_unit_test(test_folder_budget), cmocka_unit_test(test_camera_absent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
