@@ -803,3 +803,125 @@ double vision_margin_score(const vision_work *w, int n, const vision_gmodel *m)
         if (cnt[s] * 2 >= n) { sum += (double)good[s] / cnt[s]; sides++; }
     return sides ? sum / sides : -1;
 }
+
+/* ---------------------------------------------------- lattice fit */
+
+/* The grid made exact on all the line pixels at once: with G = H^-1 in
+ * normalised working coordinates (board = G q), each pixel on the grid
+ * belongs to the nearest line of its family (by its direction, decided
+ * once), and Gauss-Newton with a Tukey weight (pixels more than `reach`
+ * cells off a line count for nothing) moves G's eight entries so the
+ * pixels' board coordinates across their lines come out whole.  Where
+ * refinement line by line fails on a crowded board (each line shows only
+ * a few short stretches, and one line's error spoils the homography), the
+ * lattice as a whole is still pinned by thousands of pixels. */
+typedef struct fit_px { double qx, qy; int f; } fit_px;
+
+/* Normal equations of one Gauss-Newton step; returns the pixels used. */
+static int fit_step(const fit_px *P, int np, const double G[9], int n, double reach, double A[8][9])
+{
+    memset(A, 0, sizeof(double) * 8 * 9);
+    int used = 0;
+    for (int i = 0; i < np; i++) {
+        double q[3] = {P[i].qx, P[i].qy, 1};
+        double D = G[6] * q[0] + G[7] * q[1] + G[8];
+        if (fabs(D) < 1e-9) continue;
+        double u = (G[0] * q[0] + G[1] * q[1] + G[2]) / D, v = (G[3] * q[0] + G[4] * q[1] + G[5]) / D;
+        double c = P[i].f == 0 ? u : v, t = P[i].f == 0 ? v : u;
+        if (c < -0.5 || c > n - 0.5 || t < -0.3 || t > n - 0.7) continue;
+        double r = c - floor(c + 0.5);
+        if (fabs(r) >= reach) continue;
+        double wt = (1 - (r / reach) * (r / reach));
+        wt *= wt;
+        double J[8] = {0};
+        int o = P[i].f == 0 ? 0 : 3;
+        for (int j = 0; j < 3; j++) J[o + j] = q[j] / D;
+        J[6] = -c * q[0] / D;
+        J[7] = -c * q[1] / D;
+        for (int a = 0; a < 8; a++) {
+            for (int b = 0; b < 8; b++) A[a][b] += wt * J[a] * J[b];
+            A[a][8] -= wt * J[a] * r;
+        }
+        used++;
+    }
+    return used;
+}
+
+/* The model as a grid of the photo, board axes as they are (no
+ * reorientation), for the wood model. */
+static void model_as_grid(const vision_work *w, int n, const vision_gmodel *m, vision_grid *g)
+{
+    double S[9] = {1 / w->scale, 0, 0, 0, 1 / w->scale, 0, 0, 0, 1};
+    memset(g, 0, sizeof *g);
+    g->size = n;
+    vision_mat3_mul(S, m->H, g->H);
+    g->k1 = m->k1;
+    g->cx = m->cx / w->scale;
+    g->cy = m->cy / w->scale;
+    g->norm = m->norm / w->scale;
+}
+
+/* A line pixel lies on the board's surface when the photo 3 working
+ * pixels either side across its line looks like the wood there (the seams
+ * between two stones, which look like lines, have stones either side). */
+static int on_wood(const vision_work *w, const vision_wood *wood, const vision_pt *q, double u, double v)
+{
+    double wc[3], a[3], b[3];
+    vision_wood_at(wood, u, v, wc);
+    double nx = -q->dy * 3, ny = q->dx * 3;
+    if (!photo_colour(w, q->x + nx, q->y + ny, a) || !photo_colour(w, q->x - nx, q->y - ny, b)) return 0;
+    return same_surface(a, wc) && same_surface(b, wc);
+}
+
+int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m)
+{
+    vision_grid g0;
+    vision_wood wood;
+    gs_error e;
+    model_as_grid(w, n, m, &g0);
+    int have_wood = vision_wood_fit(w->img, &g0, &wood, &e) == GS_OK;
+    double T[9] = {1 / w->sn, 0, -w->cx / w->sn, 0, 1 / w->sn, -w->cy / w->sn, 0, 0, 1}, Ti[9], Hi[9], G[9];
+    if (vision_mat3_inv(T, Ti) != 0 || vision_mat3_inv(m->H, Hi) != 0) return -1;
+    vision_mat3_mul(Hi, Ti, G);
+    if (fabs(G[8]) < 1e-12) return -1;
+    for (int i = 0; i < 9; i++) G[i] /= G[8];
+    int ntot = w->lm.npix[0] + w->lm.npix[1], np = 0;
+    fit_px *P = malloc(sizeof *P * (size_t)(ntot + 1));
+    if (!P) return -1;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < w->lm.npix[k]; i++) {
+            const vision_pt *q = &w->lm.pix[k][i];
+            double ux, uy, u0, v0, u1, v1;
+            vision_undistort(m->k1, m->cx, m->cy, m->norm, q->x, q->y, &ux, &uy);
+            double qx = (ux - w->cx) / w->sn, qy = (uy - w->cy) / w->sn;
+            double qx2 = qx + 2 * q->dx / w->sn, qy2 = qy + 2 * q->dy / w->sn;
+            double d0 = G[6] * qx + G[7] * qy + G[8], d1 = G[6] * qx2 + G[7] * qy2 + G[8];
+            if (fabs(d0) < 1e-9 || fabs(d1) < 1e-9) continue;
+            u0 = (G[0] * qx + G[1] * qy + G[2]) / d0;
+            v0 = (G[3] * qx + G[4] * qy + G[5]) / d0;
+            u1 = (G[0] * qx2 + G[1] * qy2 + G[2]) / d1;
+            v1 = (G[3] * qx2 + G[4] * qy2 + G[5]) / d1;
+            if (have_wood && !on_wood(w, &wood, q, u0, v0)) continue;
+            /* a line along v has constant u: family 0 */
+            P[np++] = (fit_px){qx, qy, fabs(v1 - v0) >= fabs(u1 - u0) ? 0 : 1};
+        }
+    static const double reach[] = {0.35, 0.3, 0.25, 0.25, 0.2, 0.2};
+    int ok = 0;
+    for (int it = 0; it < 6; it++) {
+        double A[8][9], d[8];
+        if (fit_step(P, np, G, n, reach[it], A) < 60) break;
+        for (int a = 0; a < 8; a++) A[a][a] *= 1.05; /* a little damping */
+        if (vision_solve8(A, d) != 0) break;
+        double step = 0;
+        for (int a = 0; a < 8; a++) { G[a] += d[a]; step += fabs(d[a]); }
+        ok = 1;
+        if (step < 1e-6) break;
+    }
+    free(P);
+    if (!ok) return -1;
+    double Gi[9], GT[9];
+    vision_mat3_mul(G, T, GT);
+    if (vision_mat3_inv(GT, Gi) != 0) return -1;
+    memcpy(m->H, Gi, sizeof Gi);
+    return 0;
+}

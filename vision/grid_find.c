@@ -114,6 +114,9 @@ static double refine_cand_maps(const vision_work *w, vision_cand *c)
     double frac = vision_refine_grid_maps(w, c->n, &c->m, 0.35, 0);
     if (frac >= 0) frac = vision_refine_grid_maps(w, c->n, &c->m, 0.25, 1);
     if (frac >= 0) frac = vision_refine_grid_maps(w, c->n, &c->m, 0.2, 1);
+    /* then the whole lattice on all the line pixels (where it fails the
+     * line-by-line result stands) */
+    if (frac >= 0) (void)vision_dense_fit(w, c->n, &c->m);
     return frac;
 }
 

@@ -10,6 +10,15 @@
  * -1 when singular. Shared by the homography fits of vision/. */
 int vision_solve8(double A[8][9], double x[8]);
 
+/* ---- the board's wood (vision/read.c) ---- */
+
+/* The colour of the board's empty surface over the board, as a quadratic
+ * surface per channel (B, G, R) in board coordinates, fitted robustly to
+ * small patches at the cell centres (which even a crowded board shows). */
+typedef struct vision_wood { double k[3][6]; double scale; } vision_wood;
+gs_status vision_wood_fit(const gs_image *img, const vision_grid *g, vision_wood *w, gs_error *err);
+void vision_wood_at(const vision_wood *w, double u, double v, double out[3]);
+
 /* ---- geometry (vision/grid_geom.c) ---- */
 
 void vision_cross3(const double a[3], const double b[3], double out[3]);
@@ -160,6 +169,11 @@ typedef struct vision_mapproj vision_mapproj;
 vision_mapproj *vision_mapproj_make(const vision_work *w, const vision_gmodel *m);
 double vision_mapproj_score(const vision_mapproj *p, int n, const int off[2], vision_mapscore *detail);
 void vision_mapproj_free(vision_mapproj *p);
+
+/* The grid's homography made exact on all the line pixels at once
+ * (vision/grid_dense.c): 0, or -1 when too few pixels are near it (m is
+ * then unchanged). */
+int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m);
 
 /* How well the grid of n lines (model m) sits inside a board margin
  * (vision/grid_dense.c): 0..1, the share of points a third of a cell
