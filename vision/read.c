@@ -491,6 +491,11 @@ typedef struct population { float lum, wood, s_lum, s_wood, ring; int n; } popul
 /* ...or by the ring: the light points' median ring this much darker than
  * the wood's (real boards 0.19-0.55; ruled paper 0) */
 #define RING_APART 0.12f
+/* Lines at this share of their usual contrast or more: no light stone
+ * there (white stones on the visible photos: 97% under 0.7). */
+#define LINES_SHOW 0.85f
+/* Within this many spreads of the light stones' middle: looks like one. */
+#define LIGHT_LIKE 2.0f
 /* Darker than this and the lines hidden: a dark stone under a lamp that
  * makes it look less dark (dark green under blue light). */
 #define DARKISH_LUM 0.8f
@@ -580,7 +585,12 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     float l = clampf((LINES_HIDDEN - ln) / 0.2f, -3, 3);
     /* a stone stands out from the ring round it; glare and wood do not */
     float r = clampf((RING_STONE - f->ring) / 0.06f, -3, 3);
+    /* a point whose lines clearly show is no stone unless it looks just
+     * like this photo's light stones (a stone set off its point, or seen
+     * obliquely, leaves the lines beside it in the disc): glare on empty
+     * wood only half looks like them and keeps its lines */
     float t = q + l + r, mb = (f->lum - BLACK_LUM) / 0.25f;
+    if (hypotf(dl_l, dl_w) > LIGHT_LIKE) t = fminf(t, (LINES_SHOW - ln) / 0.1f);
     /* darkish with its lines hidden: a dark stone */
     float md = fminf((DARKISH_LUM - f->lum) / 0.1f, (LIGHT_LINES - ln) / 0.2f);
     if (md > 0) {
