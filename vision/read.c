@@ -496,6 +496,8 @@ typedef struct population { float lum, wood, s_lum, s_wood, ring; int n; } popul
 #define LINES_SHOW 0.85f
 /* Within this many spreads of the light stones' middle: looks like one. */
 #define LIGHT_LIKE 2.0f
+/* Evidence this strong on both sides (in spreads): the point is unsure. */
+#define DISAGREE 1.0f
 /* Darker than this and the lines hidden: a dark stone under a lamp that
  * makes it look less dark (dark green under blue light). */
 #define DARKISH_LUM 0.8f
@@ -600,6 +602,11 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     }
     *cell = (uint8_t)(t > 0 ? GS_WHITE : GS_EMPTY);
     *conf = clampf(0.5f + 0.5f * fminf(fminf(fabsf(t) / 3, mb), -md), 0, 1);
+    /* the colour against both the lines and the ring: unsure whichever
+     * wins (bleached wood at a lit edge looks like a light stone, a pale
+     * stone under a lamp of its own colour like the wood) */
+    float body = l + r;
+    if (q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
 /* ------------------------------------------------------------- track_hands */
