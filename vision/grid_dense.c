@@ -539,6 +539,25 @@ static int dense_windows(const vision_work *w, const dense_state *d, int size_hi
     return nc;
 }
 
+static int photo_colour(const vision_work *w, double x, double y, double out[3]);
+
+/* The side colours of every line pixel (vision_linemap.side). */
+static gs_status side_colours(const vision_work *w, vision_linemap *lm, int k, gs_error *err)
+{
+    lm->side[k] = malloc(sizeof *lm->side[k] * (size_t)(lm->npix[k] + 1));
+    if (!lm->side[k]) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < lm->npix[k]; i++) {
+        const vision_pt *q = &lm->pix[k][i];
+        double nx = -q->dy * 3, ny = q->dx * 3, a[3], b[3];
+        int ok = photo_colour(w, q->x + nx, q->y + ny, a) && photo_colour(w, q->x - nx, q->y - ny, b);
+        for (int c = 0; c < 3; c++) {
+            lm->side[k][i][0][c] = ok ? (float)a[c] : -1;
+            lm->side[k][i][1][c] = ok ? (float)b[c] : -1;
+        }
+    }
+    return GS_OK;
+}
+
 gs_status vision_linemap_make(vision_work *w, gs_error *err)
 {
     vision_linemap *lm = &w->lm;
@@ -548,6 +567,7 @@ gs_status vision_linemap_make(vision_work *w, gs_error *err)
     for (int k = 0; k < 2 && st == GS_OK; k++)
         if ((lm->npix[k] = map_pixels(lm->map[k], k, 12000, &lm->pix[k])) < 0)
             st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    for (int k = 0; k < 2 && st == GS_OK; k++) st = side_colours(w, lm, k, err);
     return st;
 }
 
@@ -556,8 +576,10 @@ void vision_linemap_free(vision_linemap *lm)
     for (int k = 0; k < 2; k++) {
         gs_image_destroy(lm->map[k]);
         free(lm->pix[k]);
+        free(lm->side[k]);
         lm->map[k] = NULL;
         lm->pix[k] = NULL;
+        lm->side[k] = NULL;
         lm->npix[k] = 0;
     }
 }
@@ -864,12 +886,11 @@ static void model_as_grid(const vision_work *w, int n, const vision_gmodel *m, v
 /* A line pixel lies on the board's surface when the photo 3 working
  * pixels either side across its line looks like the wood there (the seams
  * between two stones, which look like lines, have stones either side). */
-static int on_wood(const vision_work *w, const vision_wood *wood, const vision_pt *q, double u, double v)
+static int on_wood(const vision_wood *wood, const float side[2][3], double u, double v)
 {
-    double wc[3], a[3], b[3];
+    if (side[0][0] < 0) return 0;
+    double wc[3], a[3] = {side[0][0], side[0][1], side[0][2]}, b[3] = {side[1][0], side[1][1], side[1][2]};
     vision_wood_at(wood, u, v, wc);
-    double nx = -q->dy * 3, ny = q->dx * 3;
-    if (!photo_colour(w, q->x + nx, q->y + ny, a) || !photo_colour(w, q->x - nx, q->y - ny, b)) return 0;
     return same_surface(a, wc) && same_surface(b, wc);
 }
 
@@ -901,7 +922,7 @@ int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m)
             v0 = (G[3] * qx + G[4] * qy + G[5]) / d0;
             u1 = (G[0] * qx2 + G[1] * qy2 + G[2]) / d1;
             v1 = (G[3] * qx2 + G[4] * qy2 + G[5]) / d1;
-            if (have_wood && !on_wood(w, &wood, q, u0, v0)) continue;
+            if (have_wood && !on_wood(&wood, w->lm.side[k][i], u0, v0)) continue;
             /* a line along v has constant u: family 0 */
             P[np++] = (fit_px){qx, qy, fabs(v1 - v0) >= fabs(u1 - u0) ? 0 : 1};
         }

@@ -81,6 +81,10 @@ typedef struct vision_linemap {
     gs_image *map[2];
     vision_pt *pix[2];
     int npix[2];
+    /* per pixel of pix[k]: the photo's colour (B, G, R) 3 working pixels
+     * either side across its line, [0] all -1 when off the photo (measured
+     * once: every hypothesis asks whether the pixel lies on the wood) */
+    float (*side[2])[2][3];
 } vision_linemap;
 typedef struct vision_work {
     const gs_image *img; /* the photo (not owned) */
