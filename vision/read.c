@@ -602,11 +602,14 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     }
     *cell = (uint8_t)(t > 0 ? GS_WHITE : GS_EMPTY);
     *conf = clampf(0.5f + 0.5f * fminf(fminf(fabsf(t) / 3, mb), -md), 0, 1);
-    /* the colour against both the lines and the ring: unsure whichever
-     * wins (bleached wood at a lit edge looks like a light stone, a pale
-     * stone under a lamp of its own colour like the wood) */
+    /* the colour against both the lines and the ring, or against lines
+     * clearly hidden or clearly shown: unsure whichever wins (bleached
+     * wood at a lit edge looks like a light stone, a pale stone under a
+     * lamp of its own colour like the wood) */
     float body = l + r;
-    if (q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    if ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
+        (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE))
+        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
 /* ------------------------------------------------------------- track_hands */
