@@ -539,9 +539,10 @@ static void population_of(const vision_point_features *F, const unsigned char *s
     p->ring = median_of(tmp, n);
 }
 
-/* The two populations: 1 when both are seen and look different enough to
- * tell apart, -1 when both are seen but look alike, 0 when too few points
- * show either (then the fixed rules of vision_read decide). */
+/* The two populations: 2 when both are seen and their colours differ, 1
+ * when only their rings do, -1 when both are seen but look alike, 0 when
+ * too few points show either (then the fixed rules of vision_read
+ * decide). */
 static int populations_fit(const vision_point_features *F, const float *Cl, int NN, population *wood, population *light)
 {
     unsigned char *sel = malloc((size_t)NN);
@@ -566,7 +567,8 @@ static int populations_fit(const vision_point_features *F, const float *Cl, int 
      * "light stones" are paper between the lines, is neither */
     float dl = (light->lum - wood->lum) / fmaxf(wood->s_lum, light->s_lum);
     float dw = (light->wood - wood->wood) / fmaxf(wood->s_wood, light->s_wood);
-    return hypotf(dl, dw) >= POP_APART || wood->ring - light->ring >= RING_APART ? 1 : -1;
+    if (hypotf(dl, dw) >= POP_APART) return 2;
+    return wood->ring - light->ring >= RING_APART ? 1 : -1;
 }
 
 /* A point that is not dark: light stone or empty, by how much closer its
@@ -575,7 +577,7 @@ static int populations_fit(const vision_point_features *F, const float *Cl, int 
  * hidden its lines are and how much it stands out from the ring round it;
  * the confidence from the sum's size. */
 static void classify_light(const vision_point_features *f, float ln, const population *wood, const population *light,
-                           uint8_t *cell, float *conf)
+                           int colour_apart, uint8_t *cell, float *conf)
 {
     /* one spread per measure for both (the larger): the boundary is then
      * straight, halfway between the two in units of their spread, and a
@@ -610,6 +612,11 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     if ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
         (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE))
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    /* where the colours do not tell the stones from the wood (pale stones
+     * under a lamp of their colour), a point is sure only when its lines
+     * and its ring agree clearly (the seams between crowded pale stones
+     * look like lines) */
+    if (!colour_apart && !(l * r > 0 && fabsf(l) >= 2 * DISAGREE)) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
 /* ------------------------------------------------------------- track_hands */
@@ -761,7 +768,7 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
         const vision_point_features *f = &F[i];
         float ln = f->lines / Cl[i];
         if (pops > 0 && f->lum >= BLACK_LUM) {
-            classify_light(f, ln, &wood, &light, &out->pos.cell[i], &out->confidence[i]);
+            classify_light(f, ln, &wood, &light, pops == 2, &out->pos.cell[i], &out->confidence[i]);
             continue;
         }
         /* Margins (> 0 means "on that side"), each scaled to about one
