@@ -494,6 +494,9 @@ typedef struct population { float lum, wood, s_lum, s_wood, ring; int n; } popul
 /* Lines at this share of their usual contrast or more: no light stone
  * there (white stones on the visible photos: 97% under 0.7). */
 #define LINES_SHOW 0.85f
+/* A disc whose brightness spreads this much (interquartile, over the
+ * wood's) is half one thing, half another. */
+#define EDGE_SPREAD 0.6f
 /* Within this many spreads of the light stones' middle: looks like one. */
 #define LIGHT_LIKE 2.0f
 /* Evidence this strong on both sides (in spreads): the point is unsure. */
@@ -795,6 +798,11 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
         else { c = GS_EMPTY; margin = fminf(-mb, -mw); }
         out->pos.cell[i] = (uint8_t)c;
         out->confidence[i] = clampf(0.5f + 0.5f * margin, 0, 1);
+        /* a dark reading whose lines clearly show and whose disc is half
+         * dark, half bright sees the edge of something dark (a neighbour's
+         * stone, a shadow), not a stone on the point: unsure */
+        if (c == GS_BLACK && ln >= LINES_SHOW && f->spread >= EDGE_SPREAD)
+            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
     }
     free(F);
     free(Cl);
