@@ -558,6 +558,14 @@ static gs_status side_colours(const vision_work *w, vision_linemap *lm, int k, g
     return GS_OK;
 }
 
+gs_status vision_linemap_sides(vision_work *w, gs_error *err)
+{
+    gs_status st = GS_OK;
+    for (int k = 0; k < 2 && st == GS_OK; k++)
+        if (!w->lm.side[k]) st = side_colours(w, &w->lm, k, err);
+    return st;
+}
+
 gs_status vision_linemap_make(vision_work *w, gs_error *err)
 {
     vision_linemap *lm = &w->lm;
@@ -567,7 +575,6 @@ gs_status vision_linemap_make(vision_work *w, gs_error *err)
     for (int k = 0; k < 2 && st == GS_OK; k++)
         if ((lm->npix[k] = map_pixels(lm->map[k], k, 12000, &lm->pix[k])) < 0)
             st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-    for (int k = 0; k < 2 && st == GS_OK; k++) st = side_colours(w, lm, k, err);
     return st;
 }
 
@@ -922,7 +929,7 @@ int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m)
             v0 = (G[3] * qx + G[4] * qy + G[5]) / d0;
             u1 = (G[0] * qx2 + G[1] * qy2 + G[2]) / d1;
             v1 = (G[3] * qx2 + G[4] * qy2 + G[5]) / d1;
-            if (have_wood && !on_wood(&wood, w->lm.side[k][i], u0, v0)) continue;
+            if (have_wood && w->lm.side[k] && !on_wood(&wood, w->lm.side[k][i], u0, v0)) continue;
             /* a line along v has constant u: family 0 */
             P[np++] = (fit_px){qx, qy, fabs(v1 - v0) >= fabs(u1 - u0) ? 0 : 1};
         }

@@ -574,8 +574,10 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
         gs_status s1 = lines_hypothesis(&w, pieces, np, size_hint, &L, info, &e_lines), s2 = GS_OK;
         /* the crowded-board stages only when the drawn lines do not
          * already show a board clearly */
-        if (s1 != GS_ERR_NOMEM && !(L.n > 0 && lines_clear(&L.c[0])))
-            s2 = dense_hypotheses(&w, size_hint, &L, &e_dense);
+        if (s1 != GS_ERR_NOMEM && !(L.n > 0 && lines_clear(&L.c[0]))) {
+            s2 = vision_linemap_sides(&w, &e_dense);
+            if (s2 == GS_OK) s2 = dense_hypotheses(&w, size_hint, &L, &e_dense);
+        }
         if (s1 == GS_ERR_NOMEM || s2 == GS_ERR_NOMEM) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     }
     int second = -1, best = st == GS_OK ? pick(&L, &second) : -1;

@@ -83,7 +83,8 @@ typedef struct vision_linemap {
     int npix[2];
     /* per pixel of pix[k]: the photo's colour (B, G, R) 3 working pixels
      * either side across its line, [0] all -1 when off the photo (measured
-     * once: every hypothesis asks whether the pixel lies on the wood) */
+     * once, by vision_linemap_sides, before the crowded-board stages: each
+     * of their hypotheses asks whether the pixel lies on the wood) */
     float (*side[2])[2][3];
 } vision_linemap;
 typedef struct vision_work {
@@ -146,6 +147,8 @@ gs_status vision_rectify(const vision_work *w, const double v1[3], const double 
 /* Fills w->lm from w->grey (vision_linemap_free frees it; safe on a
  * zeroed one). */
 gs_status vision_linemap_make(vision_work *w, gs_error *err);
+/* Fills w->lm.side (once; freed with the rest by vision_linemap_free). */
+gs_status vision_linemap_sides(vision_work *w, gs_error *err);
 void vision_linemap_free(vision_linemap *lm);
 
 /* How well a grid of n lines (model m, board -> working pixels) explains
