@@ -359,6 +359,9 @@ static float ring_ratio(const gs_image *img, double cx, double cy, const double 
 #define STONE_H 0.22
 #define DISC_R 0.30
 
+/* long because: one pass over each point's disc fills the brightness and
+ * hue histograms every feature is read from; split, it would walk the
+ * disc several times. */
 gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err)
 {
     if (!img || !img->buf || img->width <= 0 || img->height <= 0)
@@ -721,6 +724,41 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
     return cleared;
 }
 
+/* A point by the fixed rules, relative to the wood (pops: as
+ * populations_fit returned). */
+static void classify_fixed(const vision_point_features *f, float ln, int pops, uint8_t *cell, float *conf)
+{
+    /* Margins (> 0 means "on that side"), each scaled to about one
+     * typical spread so they can be compared for the confidence. */
+    float mb = (BLACK_LUM - f->lum) / 0.25f;
+    float m_lum = (f->lum - WHITE_LUM) / 0.15f;
+    float m_nolines = (LINES_GONE - ln) / 0.3f;
+    /* White: the stone hides the grid lines at its point (on every
+     * photo a white stone leaves well under half the usual line
+     * contrast, while wood - however bright, grey or glared - shows its
+     * lines), and it is brighter than the wood; or, on a pale board
+     * where a white stone is hardly brighter, the lines are gone and
+     * the disc is clearly colourless while not dark. */
+    float m_hidden = (LINES_HIDDEN - ln) / 0.3f;
+    float m_greyer = (GREY_HUE - f->woodlike) / 0.5f;
+    /* (the pale-board case needs light points that look unlike the
+     * board: on ruled paper the paper between the lines looks alike) */
+    float m_pale = pops < 0 ? -1 : fminf(fminf(m_nolines, m_greyer), (f->lum - 0.7f) / 0.2f);
+    float mw = fminf(m_hidden, fmaxf(m_lum, m_pale));
+    gs_color c;
+    float margin;
+    if (mb > 0) { c = GS_BLACK; margin = mb; }
+    else if (mw > 0) { c = GS_WHITE; margin = fminf(mw, -mb); }
+    else { c = GS_EMPTY; margin = fminf(-mb, -mw); }
+    *cell = (uint8_t)c;
+    *conf = clampf(0.5f + 0.5f * margin, 0, 1);
+    /* a dark reading whose lines clearly show and whose disc is half
+     * dark, half bright sees the edge of something dark (a neighbour's
+     * stone, a shadow), not a stone on the point: unsure */
+    if (c == GS_BLACK && ln >= LINES_SHOW && f->spread >= EDGE_SPREAD)
+        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+}
+
 gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
 {
     if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
@@ -774,35 +812,7 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
             classify_light(f, ln, &wood, &light, pops == 2, &out->pos.cell[i], &out->confidence[i]);
             continue;
         }
-        /* Margins (> 0 means "on that side"), each scaled to about one
-         * typical spread so they can be compared for the confidence. */
-        float mb = (BLACK_LUM - f->lum) / 0.25f;
-        float m_lum = (f->lum - WHITE_LUM) / 0.15f;
-        float m_nolines = (LINES_GONE - ln) / 0.3f;
-        /* White: the stone hides the grid lines at its point (on every
-         * photo a white stone leaves well under half the usual line
-         * contrast, while wood - however bright, grey or glared - shows its
-         * lines), and it is brighter than the wood; or, on a pale board
-         * where a white stone is hardly brighter, the lines are gone and
-         * the disc is clearly colourless while not dark. */
-        float m_hidden = (LINES_HIDDEN - ln) / 0.3f;
-        float m_greyer = (GREY_HUE - f->woodlike) / 0.5f;
-        /* (the pale-board case needs light points that look unlike the
-         * board: on ruled paper the paper between the lines looks alike) */
-        float m_pale = pops < 0 ? -1 : fminf(fminf(m_nolines, m_greyer), (f->lum - 0.7f) / 0.2f);
-        float mw = fminf(m_hidden, fmaxf(m_lum, m_pale));
-        gs_color c;
-        float margin;
-        if (mb > 0) { c = GS_BLACK; margin = mb; }
-        else if (mw > 0) { c = GS_WHITE; margin = fminf(mw, -mb); }
-        else { c = GS_EMPTY; margin = fminf(-mb, -mw); }
-        out->pos.cell[i] = (uint8_t)c;
-        out->confidence[i] = clampf(0.5f + 0.5f * margin, 0, 1);
-        /* a dark reading whose lines clearly show and whose disc is half
-         * dark, half bright sees the edge of something dark (a neighbour's
-         * stone, a shadow), not a stone on the point: unsure */
-        if (c == GS_BLACK && ln >= LINES_SHOW && f->spread >= EDGE_SPREAD)
-            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
+        classify_fixed(f, ln, pops, &out->pos.cell[i], &out->confidence[i]);
     }
     free(F);
     free(Cl);
