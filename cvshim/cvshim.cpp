@@ -363,6 +363,73 @@ int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_imag
     return -1;
 }
 
+int cvshim_board_colours(const gs_image *img, double scale, gs_image **lab, gs_image **surface, char *err,
+                         size_t errlen)
+{
+    *lab = nullptr;
+    *surface = nullptr;
+    try {
+        cv::Mat src = mat_view(img), c;
+        if (img->channels == 1) cv::cvtColor(src, c, cv::COLOR_GRAY2BGR);
+        else c = src;
+        if (scale > 0 && scale < 1) {
+            // the size cvshim_board_lines gets for the same scale
+            cv::Mat small;
+            cv::resize(c, small, cv::Size(), scale, scale, cv::INTER_AREA);
+            c = small;
+        }
+        cv::Mat l, cl, lcl;
+        cv::cvtColor(c, l, cv::COLOR_BGR2Lab);
+        cv::morphologyEx(c, cl, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(7, 7)));
+        cv::cvtColor(cl, lcl, cv::COLOR_BGR2Lab);
+        gs_image *a = image_from_mat(l), *b = image_from_mat(lcl);
+        if (!a || !b) {
+            gs_image_destroy(a);
+            gs_image_destroy(b);
+            set_err(err, errlen, "out of memory");
+            return -1;
+        }
+        *lab = a;
+        *surface = b;
+        return 0;
+    } catch (const std::exception &e) {
+        set_err(err, errlen, e.what());
+    } catch (...) {
+        set_err(err, errlen, "unknown OpenCV failure");
+    }
+    return -1;
+}
+
+int cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segment **segs, int *nsegs, char *err,
+                        size_t errlen)
+{
+    *segs = nullptr;
+    *nsegs = 0;
+    try {
+        if (!map || map->channels != 1) {
+            set_err(err, errlen, "map_segments: a 1-channel map is needed");
+            return -1;
+        }
+        std::vector<cv::Vec4i> lines;
+        cv::HoughLinesP(mat_view(map), lines, 1, CV_PI / 360, std::max(8, minlen / 2), std::max(2, minlen), maxgap);
+        cvshim_segment *out = (cvshim_segment *)std::malloc(sizeof(cvshim_segment) * (lines.size() + 1));
+        if (!out) {
+            set_err(err, errlen, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < lines.size(); i++)
+            out[i] = cvshim_segment{(float)lines[i][0], (float)lines[i][1], (float)lines[i][2], (float)lines[i][3]};
+        *segs = out;
+        *nsegs = (int)lines.size();
+        return 0;
+    } catch (const std::exception &e) {
+        set_err(err, errlen, e.what());
+    } catch (...) {
+        set_err(err, errlen, "unknown OpenCV failure");
+    }
+    return -1;
+}
+
 // Stone-like blobs: local extrema of a difference of Gaussians tuned to
 // discs about `cell` pixels across (centre sigma 0.2 cell, surround 0.45),
 // on a copy shrunk so the cell is about 12 px (the blobs' shape, not the

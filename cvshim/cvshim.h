@@ -137,6 +137,23 @@ typedef struct cvshim_segment { float x1, y1, x2, y2; } cvshim_segment;
 int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
                        cvshim_segment **segs, int *nsegs, char *err, size_t errlen);
 
+/* The colours of the working image of cvshim_board_lines, in CIE Lab as
+ * OpenCV stores it in 8 bits (L * 255 / 100, a + 128, b + 128): the photo
+ * shrunk by `scale` (the *scale that cvshim_board_lines returned, so the
+ * pixels match its response), and its morphological closing by the same
+ * 7-px square that makes that response: the colour of the surface under
+ * thin dark lines (the wood under a grid line).  Both 3-channel, caller
+ * frees.  Returns 0, or -1 with a message in err. */
+int cvshim_board_colours(const gs_image *img, double scale, gs_image **lab, gs_image **surface, char *err,
+                         size_t errlen);
+
+/* The straight pieces of a binary map (pixels != 0 set), by the
+ * probabilistic Hough transform: pieces at least minlen pixels long, gaps
+ * up to maxgap bridged.  *segs malloc'd (caller frees), *nsegs their number.
+ * Returns 0, or -1 with a message in err. */
+int cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segment **segs, int *nsegs, char *err,
+                        size_t errlen);
+
 /* -- stone lattice (vision/grid_stones.c) -- */
 
 /* A stone-like blob: centre (pixels of the image given) and signed

@@ -62,6 +62,7 @@ static double response_threshold(const gs_image *resp)
 static gs_status work_prepare(const gs_image *img, vision_work *w, vision_piece **pieces, int *np, gs_error *err)
 {
     memset(w, 0, sizeof *w);
+    w->img = img;
     *pieces = NULL;
     *np = 0;
     cvshim_segment *raw = NULL;
@@ -81,11 +82,12 @@ static gs_status work_prepare(const gs_image *img, vision_work *w, vision_piece 
     free(raw);
     *pieces = p;
     *np = nraw;
-    return GS_OK;
+    return vision_linemap_make(w, err);
 }
 
 static void work_free(vision_work *w)
 {
+    vision_linemap_free(&w->lm);
     gs_image_destroy(w->resp);
     gs_image_destroy(w->grey);
     w->resp = w->grey = NULL;
@@ -104,6 +106,39 @@ static double refine_cand(const vision_work *w, vision_cand *c)
     if (frac >= 0) frac = vision_refine_grid(w->resp, w->thr, c->n, &c->m, 0.25, 1);
     if (frac >= 0) frac = vision_refine_grid(w->resp, w->thr, c->n, &c->m, 0.2, 1);
     return frac;
+}
+
+/* The same on the line maps (crowded boards). */
+static double refine_cand_maps(const vision_work *w, vision_cand *c)
+{
+    double frac = vision_refine_grid_maps(w, c->n, &c->m, 0.35, 0);
+    if (frac >= 0) frac = vision_refine_grid_maps(w, c->n, &c->m, 0.25, 1);
+    if (frac >= 0) frac = vision_refine_grid_maps(w, c->n, &c->m, 0.2, 1);
+    /* then the whole lattice on all the line pixels (where it fails the
+     * line-by-line result stands) */
+    if (frac >= 0) (void)vision_dense_fit(w, c->n, &c->m);
+    return frac;
+}
+
+/* Weight of the lines' clarity on the open stretches in the ranking of
+ * hypotheses: it decides between grids the line pixels explain about
+ * equally (a crowded board's stretches are mostly covered, so there the
+ * line pixels decide). */
+#define RANK_CLEAR 0.25
+/* Weight of the line evidence beyond the grid's strongest side: a window
+ * of a bigger board (a 13x13 inside a 19x19) sees its lattice go on there
+ * (0.74 and more on the visible photos, 0.47 at most on the right grids,
+ * whose board edge may look like a line), so it ranks below the whole. */
+#define RANK_OUTSIDE 0.15
+
+/* Fills c's map score, clarity and rank. */
+static void rate_cand(const vision_work *w, vision_cand *c)
+{
+    vision_score sc;
+    vision_grid_score(w, c->n, &c->m, &sc);
+    c->map = vision_linemap_score(w, c->n, &c->m, NULL);
+    c->clear = sc.lines - sc.anti;
+    c->score = c->map + RANK_CLEAR * c->clear - RANK_OUTSIDE * sc.outside;
 }
 
 /* Stage 7: the model (working pixels) as a vision_grid of the original
@@ -240,10 +275,26 @@ static void shift_model(const vision_gmodel *m, int a, int b, vision_gmodel *out
     vision_mat3_mul(m->H, T, out->H);
 }
 
+enum { KEEP = 3 };
+/* The best KEEP windows so far, best first. */
+typedef struct win_top { double s; int n, a, b; } win_top;
+static void top_insert(win_top *top, int *nt, double s, int n, int a, int b)
+{
+    int j;
+    if (*nt < KEEP) j = (*nt)++;
+    else if (s > top[KEEP - 1].s) j = KEEP - 1;
+    else return;
+    top[j] = (win_top){s, n, a, b};
+    for (; j > 0 && top[j].s > top[j - 1].s; j--) {
+        win_top t = top[j];
+        top[j] = top[j - 1];
+        top[j - 1] = t;
+    }
+}
+
 /* Stages 5-6 for one generated hypothesis: refined, then the windows of
  * its lattice (every size, up to two lines beyond its own edges) scored
  * at once on one table of dips; the best few refined and scored again. */
-enum { KEEP = 3 };
 static gs_status expand_windows(const vision_work *w, vision_cand base, int size_hint, cand_list *out)
 {
 #ifdef GRID_DEBUG
@@ -258,7 +309,7 @@ static gs_status expand_windows(const vision_work *w, vision_cand base, int size
     static const int sizes[] = {9, 13, 19};
     vision_dips *d = vision_dips_make(w, &base.m, -3, base.n + 2);
     if (!d) return GS_ERR_NOMEM;
-    struct { double s; int n, a, b; } top[KEEP];
+    win_top top[KEEP];
     int nt = 0;
     for (int si = 0; si < 3; si++) {
         int n = size_hint ? size_hint : sizes[si];
@@ -270,13 +321,8 @@ static gs_status expand_windows(const vision_work *w, vision_cand base, int size
 #ifdef GRID_DEBUG
                 if (getenv("GD2")) fprintf(stderr, "  win n %d a %d b %d: %.3f (l %.2f a %.2f o %.2f st %.2f %.2f %.2f)\n", n, a, b, s, ds.lines, ds.anti, ds.outside, ds.stone_on, ds.stone_off, ds.stone_out);
 #endif
-                if (s <= 0) continue;
-                int j = nt < KEEP ? nt++ : KEEP - 1;
-                if (j == KEEP - 1 && nt == KEEP && s <= top[j].s) continue;
-                top[j].s = s; top[j].n = n; top[j].a = a; top[j].b = b;
-                for (; j > 0 && top[j].s > top[j - 1].s; j--) {
-                    __typeof__(top[0]) t = top[j]; top[j] = top[j - 1]; top[j - 1] = t;
-                }
+                if (s == -1 && ds.lines == 0) continue; /* not measurable */
+                top_insert(top, &nt, s, n, a, b);
             }
     }
     vision_dips_free(d);
@@ -285,9 +331,47 @@ static gs_status expand_windows(const vision_work *w, vision_cand base, int size
         c.n = top[i].n;
         shift_model(&base.m, top[i].a, top[i].b, &c.m);
         if (!model_sane(w, c.n, &c.m)) continue;
-        if (refine_cand(w, &c) < 0) return GS_ERR_NOMEM;
+        if ((c.frac = refine_cand(w, &c)) < 0) return GS_ERR_NOMEM;
         if (!model_sane(w, c.n, &c.m)) continue;
-        c.score = vision_grid_score(w, c.n, &c.m, NULL);
+        rate_cand(w, &c);
+        add_cand(out, &c);
+    }
+    return GS_OK;
+}
+
+/* Stages 5-6 for a crowded-board hypothesis: the windows of its lattice
+ * (every size, up to three lines beyond its own edges) scored on the line
+ * pixels at once, the best few refined and scored again. */
+static gs_status expand_dense(const vision_work *w, vision_cand base, int size_hint, cand_list *out)
+{
+    static const int sizes[] = {9, 13, 19};
+    vision_mapproj *p = vision_mapproj_make(w, &base.m);
+    if (!p) return GS_ERR_NOMEM;
+    win_top top[KEEP];
+    int nt = 0;
+    for (int si = 0; si < 3; si++) {
+        int n = size_hint ? size_hint : sizes[si];
+        if (size_hint && si > 0) break;
+        for (int a = -3; a <= base.n - n + 3; a++)
+            for (int b = -3; b <= base.n - n + 3; b++) {
+                int off[2] = {a, b};
+                double s = vision_mapproj_score(p, n, off, NULL);
+                if (s == -1) continue;
+                top_insert(top, &nt, s, n, a, b);
+            }
+    }
+    vision_mapproj_free(p);
+    for (int i = 0; i < nt; i++) {
+#ifdef GRID_DEBUG
+        fprintf(stderr, "dense top %d: n %d a %d b %d map %.3f\n", i, top[i].n, top[i].a, top[i].b, top[i].s);
+#endif
+        vision_cand c = base;
+        c.n = top[i].n;
+        shift_model(&base.m, top[i].a, top[i].b, &c.m);
+        if (!model_sane(w, c.n, &c.m)) continue;
+        if ((c.frac = refine_cand_maps(w, &c)) < 0) return GS_ERR_NOMEM;
+        if (!model_sane(w, c.n, &c.m)) continue;
+        rate_cand(w, &c);
         add_cand(out, &c);
     }
     return GS_OK;
@@ -348,12 +432,132 @@ gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out,
     return vision_grid_find_ex(img, size_hint, out, &info, err);
 }
 
+/* The best must beat the best different grid by this much in rank. */
+#define RANK_MARGIN 0.015
+/* A board whose lines are not clearly seen on its open stretches (a
+ * crowded finished game, glare) must explain at least this much of the
+ * line pixels (ordinary photos: 0.13 and less but for a sudoku, 0.5)... */
+#define MAP_CROWDED 0.25
+/* ...show stones on at least this share of its points (a sudoku has
+ * none on its crossings, 0.18)... */
+#define STONES_MIN 0.2
+/* ...and the lines it does show plus the stones must make up for each
+ * other: the share of stones plus (lines - anti) at least this (test
+ * boards 0.6 and up, the sudoku 0.46). */
+#define CLEAR_OR_STONES 0.6
+
+/* Share of the grid's points that vision_read takes for stones; -1 when
+ * the reading fails. */
+static double stone_share(const gs_image *img, const vision_grid *g)
+{
+    vision_reading *r = malloc(sizeof *r);
+    gs_error e;
+    double share = -1;
+    if (r && vision_read(img, g, r, &e) == GS_OK) {
+        int st = 0, N = g->size;
+        for (int i = 0; i < N * N; i++) st += r->pos.cell[i] != GS_EMPTY;
+        share = (double)st / (N * N);
+    }
+    free(r);
+    return share;
+}
+
+/* Stage 6: the best hypothesis becomes the grid, or the photo is refused:
+ * when a different grid ranks about as well, or when its lines do not show on its open stretches
+ * clearly more than half a cell off (ruled paper, tiles, facades and
+ * chessboards show dips both on and between the lines) - unless it
+ * explains the line pixels well and the board is crowded with stones (a
+ * finished game hides most of its lines; a sudoku has no stones on its
+ * crossings). */
+static gs_status decide(const vision_work *w, const gs_image *img, const cand_list *L, int best, int second,
+                        vision_grid *out, vision_grid_find_info *info, gs_error *err)
+{
+    const vision_cand *c = &L->c[best];
+    /* the share of line samples on the dark-line response (the figure the
+     * line stages always gave), measured on a copy */
+    vision_gmodel mm = c->m;
+    double frac = vision_refine_grid(w->resp, w->thr, c->n, &mm, 0.2, 0);
+    info->found_frac = frac;
+    vision_grid_residual(w->resp, w->thr, c->n, &c->m, &info->resid_p90, &info->resid_worst_line);
+    grid_from_model(w, img, c, out);
+    out->confidence = fmin(1.0, fmax(0.0, fmax(frac, c->map)));
+#ifdef GRID_DEBUG
+    fprintf(stderr, "DECIDE n %d rank %.3f second %.3f map %.3f clear %.3f frac %.3f stones %.3f\n", c->n, c->score,
+            second >= 0 ? L->c[second].score : -9, c->map, c->clear, frac, stone_share(img, out));
+#endif
+    if (second >= 0 && c->score - L->c[second].score < RANK_MARGIN)
+        return gs_error_set(err, GS_ERR_NOBOARD, "no board found (a %dx%d and a %dx%d grid fit about equally well)", c->n,
+                            c->n, L->c[second].n, L->c[second].n);
+    if (c->clear >= GRID_LINES_MIN && frac >= 0.25) return GS_OK;
+    if (c->map >= MAP_CROWDED) {
+        double share = stone_share(img, out);
+        if (share >= STONES_MIN && c->clear + share >= CLEAR_OR_STONES) return GS_OK;
+    }
+    vision_score sc;
+    vision_grid_score(w, c->n, &c->m, &sc);
+    if (c->clear >= GRID_LINES_MIN) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (grid lines not confirmed)");
+    return gs_error_set(err, GS_ERR_NOBOARD, "no board found (lines on %.0f%% of the grid's stretches, %.0f%% half a cell off)",
+                        100 * sc.lines, 100 * sc.anti);
+}
+
+/* A hypothesis that needs no other: it explains most line pixels and its
+ * lines show on most open stretches and not half a cell off. */
+static int lines_clear(const vision_cand *c)
+{
+    return c->map >= 0.6 && c->clear >= 0.6;
+}
+
+/* The line hypothesis of the first stages (drawn lines seen well): refined
+ * and scored; 0 when there is none (err then says why). */
+static gs_status lines_hypothesis(const vision_work *w, vision_piece *pieces, int np, int size_hint, cand_list *L,
+                                  vision_grid_find_info *info, gs_error *err)
+{
+    vision_cand c;
+    gs_status st = vision_lines_candidate(w, pieces, np, size_hint, 1, &c, info, err);
+    if (st != GS_OK) return st;
+    c.source = VISION_SRC_LINES;
+    c.frac = refine_cand(w, &c);
+    if (c.frac < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    rate_cand(w, &c);
+    add_cand(L, &c);
+    return GS_OK;
+}
+
+/* The hypotheses of the crowded-board stages, each with its neighbours. */
+static gs_status dense_hypotheses(const vision_work *w, int size_hint, cand_list *L, gs_error *err)
+{
+    vision_cand dc[3];
+    int nd = 0;
+    gs_status st = vision_dense_candidates(w, size_hint, dc, 3, &nd, err);
+#ifdef GRID_DEBUG
+    if (getenv("GRID_DUMP")) {
+        char path[300];
+        gs_error e2;
+        snprintf(path, sizeof path, "%smap0.png", getenv("GRID_DUMP"));
+        gs_image_write_png(w->lm.map[0], path, &e2);
+        snprintf(path, sizeof path, "%smap1.png", getenv("GRID_DUMP"));
+        gs_image_write_png(w->lm.map[1], path, &e2);
+    }
+    for (int i = 0; i < nd && getenv("GRID_DUMP"); i++) {
+        char path[300];
+        snprintf(path, sizeof path, "%sd%d.png", getenv("GRID_DUMP"), i);
+        vision_grid g;
+        grid_from_model(w, w->img, &dc[i], &g);
+        gs_image *o = gs_image_copy(w->img);
+        gs_error e2;
+        if (o) { vision_draw_overlay(o, &g, NULL); gs_image_write_png(o, path, &e2); gs_image_destroy(o); }
+    }
+#endif
+    for (int i = 0; i < nd && st == GS_OK; i++)
+        if (expand_dense(w, dc[i], size_hint, L) != GS_OK) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    return st;
+}
+
 gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *out, vision_grid_find_info *info,
                               gs_error *err)
 {
     memset(info, 0, sizeof *info);
     (void)generate;
-    (void)pick;
     gs_status st = check_input(img, size_hint, err);
     if (st != GS_OK) return st;
     vision_work w;
@@ -361,30 +565,50 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
     int np = 0;
     st = work_prepare(img, &w, &pieces, &np, err);
     info->nsegs = np;
-    vision_cand c;
-    if (st == GS_OK) st = vision_lines_candidate(&w, pieces, np, size_hint, 1, &c, info, err);
+    cand_list L;
+    L.n = 0;
+    gs_error e_lines, e_dense;
+    memset(&e_lines, 0, sizeof e_lines);
+    memset(&e_dense, 0, sizeof e_dense);
     if (st == GS_OK) {
-        double frac = refine_cand(&w, &c);
-        if (frac < 0) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-        info->found_frac = frac;
-        vision_grid_residual(w.resp, w.thr, c.n, &c.m, &info->resid_p90, &info->resid_worst_line);
-        grid_from_model(&w, img, &c, out);
-        out->confidence = fmin(1.0, fmax(0.0, frac));
-        vision_score sc;
-        c.score = vision_grid_score(&w, c.n, &c.m, &sc);
-#ifdef GRID_DEBUG
-        fprintf(stderr, "SCORE n %d frac %.3f total %.3f lines %.3f anti %.3f out %.3f st %.2f %.2f %.2f\n", c.n, frac, c.score,
-                sc.lines, sc.anti, sc.outside, sc.stone_on, sc.stone_off, sc.stone_out);
-#endif
-        if (st == GS_OK && frac < 0.25) st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (grid lines not confirmed)");
-        /* a board's lines show on its open stretches and not half a cell
-         * off; ruled paper, tiles, facades and chessboards show dips both
-         * on and between the hypothesised lines, or few on them */
-        if (st == GS_OK && sc.lines - sc.anti < GRID_LINES_MIN)
-            st = gs_error_set(err, GS_ERR_NOBOARD,
-                              "no board found (lines on %.0f%% of the grid's stretches, %.0f%% half a cell off)",
-                              100 * sc.lines, 100 * sc.anti);
+        gs_status s1 = lines_hypothesis(&w, pieces, np, size_hint, &L, info, &e_lines), s2 = GS_OK;
+        /* the crowded-board stages only when the drawn lines do not
+         * already show a board clearly */
+        if (s1 != GS_ERR_NOMEM && !(L.n > 0 && lines_clear(&L.c[0]))) {
+            s2 = vision_linemap_sides(&w, &e_dense);
+            if (s2 == GS_OK) s2 = dense_hypotheses(&w, size_hint, &L, &e_dense);
+        }
+        if (s1 == GS_ERR_NOMEM || s2 == GS_ERR_NOMEM) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     }
+    int second = -1, best = st == GS_OK ? pick(&L, &second) : -1;
+#ifdef GRID_DEBUG
+    for (int i = 0; i < L.n; i++) {
+        vision_score sc;
+        vision_mapscore ms;
+        double t = vision_grid_score(&w, L.c[i].n, &L.c[i].m, &sc);
+        vision_linemap_score(&w, L.c[i].n, &L.c[i].m, &ms);
+        fprintf(stderr, "CAND %d src %d n %d margin %.2f map %.3f (on %.2f %.2f bey %.2f %.2f seen %.2f %.2f) dips %.3f frac %.3f lines %.3f anti %.3f out %.3f%s%s\n", i, L.c[i].source,
+                L.c[i].n, vision_margin_score(&w, L.c[i].n, &L.c[i].m), L.c[i].map, ms.on[0], ms.on[1], ms.beyond[0], ms.beyond[1], ms.seen[0], ms.seen[1], t, L.c[i].frac, sc.lines, sc.anti, sc.outside, i == best ? " BEST" : "", i == second ? " SECOND" : "");
+    }
+    if (e_dense.msg[0]) fprintf(stderr, "dense: %s\n", e_dense.msg);
+    for (int i = 0; i < L.n && getenv("GRID_DUMP"); i++) {
+        char path[300];
+        snprintf(path, sizeof path, "%s%d.png", getenv("GRID_DUMP"), i);
+        vision_grid g;
+        grid_from_model(&w, img, &L.c[i], &g);
+        gs_image *o = gs_image_copy(img);
+        gs_error e2;
+        if (o) { vision_draw_overlay(o, &g, NULL); gs_image_write_png(o, path, &e2); gs_image_destroy(o); }
+    }
+#endif
+    if (st == GS_OK && best < 0) {
+        const gs_error *e = e_lines.msg[0] ? &e_lines : &e_dense;
+        st = gs_error_set(err, GS_ERR_NOBOARD, "%s", e->msg[0] ? e->msg : "no board found");
+    }
+    if (st == GS_OK) st = decide(&w, img, &L, best, second, out, info, err);
+#ifdef GRID_DEBUG
+    if (st == GS_ERR_NOBOARD && best >= 0 && getenv("GRID_NOGATE")) st = GS_OK;
+#endif
     free(pieces);
     work_free(&w);
     return st;

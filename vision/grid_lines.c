@@ -375,31 +375,31 @@ typedef struct lines_state {
 
 /* Stage 2: two vanishing points; the second is tried again when it lands
  * too close in direction to the first (a second bunch of the same family). */
-static gs_status find_families(vision_piece *s, int n, double tol, lines_state *L, vision_grid_find_info *info, gs_error *err)
+gs_status vision_find_families(vision_piece *s, int n, double tol, double v1[3], double v2[3], double support[2],
+                               gs_error *err)
 {
     unsigned rng = 0x9e3779b9u;
-    double sup1 = find_vp(s, n, 1, tol, &rng, L->v1), sup2 = 0;
+    double sup1 = find_vp(s, n, 1, tol, &rng, v1), sup2 = 0;
     for (int tries = 0; tries < 3; tries++) {
-        sup2 = find_vp(s, n, 2, tol, &rng, L->v2);
+        sup2 = find_vp(s, n, 2, tol, &rng, v2);
         /* angle between the directions to v1 and v2 seen from the centre */
-        const double *v1 = L->v1, *v2 = L->v2;
         double a = fabs(v1[0] * v2[1] - v1[1] * v2[0]) / (hypot(v1[0], v1[1]) * hypot(v2[0], v2[1]) + 1e-300);
         if (a > 0.34) break; /* > 20 degrees apart */
         for (int i = 0; i < n; i++)
             if (s[i].fam == 2) s[i].fam = 3; /* set aside, try again */
         sup2 = 0;
     }
-    info->support[0] = sup1;
-    info->support[1] = sup2;
+    support[0] = sup1;
+    support[1] = sup2;
     if (sup1 <= 0 || sup2 <= 0) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (no two families of lines)");
     return GS_OK;
 }
 
 /* Stage 3a: sending the line through both vanishing points to infinity
  * makes the families parallel, where the board's lines are equally spaced. */
-static gs_status rectify(const vision_work *w, lines_state *L, gs_error *err)
+gs_status vision_rectify(const vision_work *w, const double v1[3], const double v2[3], double Rect[9], double Rinv[9],
+                         gs_error *err)
 {
-    const double *v1 = L->v1, *v2 = L->v2;
     double linf[3];
     vision_cross3(v1, v2, linf);
     if (fabs(linf[2]) < 1e-9) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (degenerate perspective)");
@@ -411,9 +411,9 @@ static gs_status rectify(const vision_work *w, lines_state *L, gs_error *err)
     if (fabs(det) < 0.2) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (line families nearly parallel)");
     double R[9] = {d2[1] / det, -d2[0] / det, 0, -d1[1] / det, d1[0] / det, 0, 0, 0, 1};
     double Tn[9] = {1 / w->sn, 0, -w->cx / w->sn, 0, 1 / w->sn, -w->cy / w->sn, 0, 0, 1};
-    vision_mat3_mul(Hp, Tn, L->Rect);
-    vision_mat3_mul(R, L->Rect, L->Rect);
-    if (vision_mat3_inv(L->Rect, L->Rinv) != 0) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (degenerate grid)");
+    vision_mat3_mul(Hp, Tn, Rect);
+    vision_mat3_mul(R, Rect, Rect);
+    if (vision_mat3_inv(Rect, Rinv) != 0) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (degenerate grid)");
     return GS_OK;
 }
 
@@ -634,8 +634,8 @@ gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, 
     L.wt = L.val + np;
     /* a piece of drawn line is straight to ~1.7 degrees; the step between
      * two stones only to a few (their centres are found to a pixel or two) */
-    gs_status st = find_families(p, np, use_profile ? 0.03 : 0.08, &L, info, err);
-    if (st == GS_OK) st = rectify(w, &L, err);
+    gs_status st = vision_find_families(p, np, use_profile ? 0.03 : 0.08, L.v1, L.v2, info->support, err);
+    if (st == GS_OK) st = vision_rectify(w, L.v1, L.v2, L.Rect, L.Rinv, err);
     if (st == GS_OK) st = family_combs(w, p, np, &L, err);
     if (st == GS_OK && use_profile) st = profile_combs(w, &L, err);
     if (st == GS_OK) {

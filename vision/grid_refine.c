@@ -23,12 +23,16 @@ typedef struct linepts {
 /* Looks, at SUB samples per cell along every line of the model, for the
  * strongest dark-line pixel within +-search cells across the line.
  * Returns the fraction of samples that found one. */
-static double collect_points(const gs_image *resp, double thr, int n, const vision_gmodel *m, double search, linepts *lp)
+static double collect_points(const gs_image *const resp2[2], double thr, int n, const vision_gmodel *m, double search,
+                             linepts *lp)
 {
     int maxs = (n - 1) * SUB + 1, total = 0, found = 0;
+    lp->n = 0;
+    if (n < 2 || n > GS_MAX_SIZE) return 0;
     lp->n = n;
     for (int li = 0; li < 2 * n; li++) {
         int vert = li < n, k = vert ? li : li - n, np_ = 0;
+        const gs_image *resp = resp2[vert ? 0 : 1];
         for (int si = 0; si < maxs; si++) {
             double t = (double)si / SUB, u = vert ? k : t, v = vert ? t : k;
             double x, y, xa, ya, xb, yb, tx, ty;
@@ -153,8 +157,8 @@ static double fit_model(const linepts *lp, vision_gmodel *m, int want_h)
 /* One refinement round: collect dark-line points near the model, then fit
  * H, and (when fit_k1) the distortion k1 that makes the lines straightest.
  * Returns the fraction of samples on a dark line. */
-static double refine_round(const gs_image *resp, double thr, int n, vision_gmodel *m, double search, int fit_k1,
-                           linepts *lp)
+static double refine_round(const gs_image *const resp[2], double thr, int n, vision_gmodel *m, double search,
+                           int fit_k1, linepts *lp)
 {
     double frac = collect_points(resp, thr, n, m, search, lp);
     vision_gmodel base = *m;
@@ -191,7 +195,25 @@ double vision_refine_grid(const gs_image *resp, double thr, int n, vision_gmodel
 {
     linepts *lp = malloc(sizeof *lp);
     if (!lp) return -1;
-    double frac = refine_round(resp, thr, n, m, search, fit_k1, lp);
+    const gs_image *const r2[2] = {resp, resp};
+    double frac = refine_round(r2, thr, n, m, search, fit_k1, lp);
+    free(lp);
+    return frac;
+}
+
+double vision_refine_grid_maps(const vision_work *w, int n, vision_gmodel *m, double search, int fit_k1)
+{
+    linepts *lp = malloc(sizeof *lp);
+    if (!lp) return -1;
+    /* the lines u = k run across the board axis u; when u runs along image
+     * x they are the vertical-ish family, seen on map 0 */
+    double x0, y0, x1, y1, x2, y2;
+    vision_model_map(m, 0, 0, &x0, &y0);
+    vision_model_map(m, 1, 0, &x1, &y1);
+    vision_model_map(m, 0, 1, &x2, &y2);
+    int u_along_x = fabs(x1 - x0) * hypot(x2 - x0, y2 - y0) >= fabs(x2 - x0) * hypot(x1 - x0, y1 - y0);
+    const gs_image *const r2[2] = {w->lm.map[u_along_x ? 0 : 1], w->lm.map[u_along_x ? 1 : 0]};
+    double frac = refine_round(r2, 0.5, n, m, search, fit_k1, lp);
     free(lp);
     return frac;
 }

@@ -182,12 +182,12 @@ static double side_evidence(const vision_dips *d, int n, int a, int b, int side,
 {
     tally c = {0, 0};
     for (int i = 0; i < n; i++) {
-        if (side == 0) { if (i < n - 1) count(&c, AT(h, b - 1, a + i), level); count(&c, AT(v, a + i, b - 1), level); }
-        if (side == 2) { if (i < n - 1) count(&c, AT(h, b + n, a + i), level); count(&c, AT(v, a + i, b + n - 1), level); }
-        if (side == 3) { if (i < n - 1) count(&c, AT(v, a - 1, b + i), level); count(&c, AT(h, b + i, a - 1), level); }
-        if (side == 1) { if (i < n - 1) count(&c, AT(v, a + n, b + i), level); count(&c, AT(h, b + i, a + n - 1), level); }
+        if (side == 0) count(&c, AT(v, a + i, b - 1), level);
+        if (side == 2) count(&c, AT(v, a + i, b + n - 1), level);
+        if (side == 3) count(&c, AT(h, b + i, a - 1), level);
+        if (side == 1) count(&c, AT(h, b + i, a + n - 1), level);
     }
-    return c.known * 3 < 2 * n - 1 ? -1 : tally_frac(&c);
+    return c.known * 3 < n ? -1 : tally_frac(&c);
 }
 
 /* Stones: the weight of blobs on intersections inside the window, less

@@ -101,8 +101,8 @@ static int patch_median(const gs_image *img, const vision_grid *g, double u, dou
 /* ------------------------------------------------------------- wood model */
 
 /* Quadratic surface per channel: c0 + c1 u + c2 v + c3 u^2 + c4 v^2 + c5 uv,
- * with u, v scaled to about -1..1. */
-typedef struct wood_model { double k[3][6]; double scale; } wood_model;
+ * with u, v scaled to about -1..1 (vision_wood in vision_internal.h). */
+typedef vision_wood wood_model;
 
 static void wood_terms(const wood_model *w, double u, double v, double t[6])
 {
@@ -110,7 +110,7 @@ static void wood_terms(const wood_model *w, double u, double v, double t[6])
     t[0] = 1; t[1] = a; t[2] = b; t[3] = a * a; t[4] = b * b; t[5] = a * b;
 }
 
-static void wood_at(const wood_model *w, double u, double v, double out[3])
+void vision_wood_at(const vision_wood *w, double u, double v, double out[3])
 {
     double t[6];
     wood_terms(w, u, v, t);
@@ -164,81 +164,117 @@ static void chroma(double b, double g, double r, double out[2])
     out[1] = (g - b) / y;
 }
 
-static gs_status wood_fit(const gs_image *img, const vision_grid *g, wood_model *w, gs_error *err)
+/* Samples of one wood fit: cell-centre patches (and those of the margin
+ * ring beyond the outer lines) with their terms and colours. */
+typedef struct wood_samples {
+    int n;
+    double (*T)[6], (*col)[3], *y;
+    int *use;
+} wood_samples;
+
+/* Whether sample s looks like surface w there: brightness and
+ * chromaticity close, loose (the start may be off) or tight (pale stones
+ * of another hue, green or shell, must not pass for wood where they crowd
+ * a region). */
+static int wood_like(const wood_samples *S, int s, const vision_wood *w, int loose)
 {
-    int N = g->size;
-    int maxs = (N + 1) * (N + 1);
-    double (*T)[6] = malloc(sizeof *T * (size_t)maxs);
-    double (*col)[3] = malloc(sizeof *col * (size_t)maxs);
-    double *y = malloc(sizeof *y * (size_t)maxs), *tmp = malloc(sizeof *tmp * (size_t)maxs);
-    int *use = malloc(sizeof *use * (size_t)maxs);
-    if (!T || !col || !y || !tmp || !use) {
-        free(T); free(col); free(y); free(tmp); free(use);
-        return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-    }
-    memset(w, 0, sizeof *w);
-    w->scale = 2.0 / (N - 1);
-    int n = 0;
-    for (int v = -1; v < N; v++)
-        for (int u = -1; u < N; u++) {
-            double c[3];
-            if (!patch_median(img, g, u + 0.5, v + 0.5, 0.12, c)) continue;
-            wood_terms(w, u + 0.5, v + 0.5, T[n]);
-            memcpy(col[n], c, sizeof c);
-            n++;
-        }
-    /* Start from the median brightness and chromaticity of the samples,
-     * keep those close to it, fit, and repeat with the fitted surface. */
-    double medY = 128;
-    if (n > 0) {
-        for (int s = 0; s < n; s++) tmp[s] = luma(col[s][0], col[s][1], col[s][2]);
-        qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-        medY = tmp[n / 2];
-    }
-    for (int c = 0; c < 3; c++) w->k[c][0] = medY; /* fallback: flat grey-ish */
-    if (n > 0) {
-        /* Flat model from the median colour of the wood-like samples. */
-        for (int c = 0; c < 3; c++) {
-            int m = 0;
-            for (int s = 0; s < n; s++) {
-                double Y = luma(col[s][0], col[s][1], col[s][2]);
-                if (Y > 0.7 * medY && Y < 1.4 * medY) tmp[m++] = col[s][c];
-            }
-            if (m) { qsort(tmp, (size_t)m, sizeof *tmp, cmp_double); w->k[c][0] = tmp[m / 2]; }
-        }
-    }
-    for (int iter = 0; iter < 3 && n >= 12; iter++) {
+    double pred[3] = {0, 0, 0};
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < 6; i++) pred[c] += w->k[c][i] * S->T[s][i];
+    double Yp = luma(pred[0], pred[1], pred[2]), Ys = luma(S->col[s][0], S->col[s][1], S->col[s][2]);
+    double cp[2], cs[2];
+    chroma(pred[0], pred[1], pred[2], cp);
+    chroma(S->col[s][0], S->col[s][1], S->col[s][2], cs);
+    double dc = hypot(cp[0] - cs[0], cp[1] - cs[1]), cw = hypot(cp[0], cp[1]);
+    return Yp > 1 && fabs(Ys / Yp - 1) < (loose ? 0.25 : 0.15) && dc < (loose ? 0.5 : 0.25) * cw + (loose ? 0.04 : 0.03);
+}
+
+/* Keeps the samples like w, fits, and repeats with the fitted surface;
+ * returns how many samples the final surface explains (tight). */
+static int wood_iterate(const wood_samples *S, vision_wood *w)
+{
+    for (int iter = 0; iter < 4 && S->n >= 12; iter++) {
         int inl = 0;
-        for (int s = 0; s < n; s++) {
-            double pred[3], t6[6];
-            memcpy(t6, T[s], sizeof t6);
-            pred[0] = pred[1] = pred[2] = 0;
-            for (int c = 0; c < 3; c++)
-                for (int i = 0; i < 6; i++) pred[c] += w->k[c][i] * t6[i];
-            double Yp = luma(pred[0], pred[1], pred[2]), Ys = luma(col[s][0], col[s][1], col[s][2]);
-            double cp[2], cs[2];
-            chroma(pred[0], pred[1], pred[2], cp);
-            chroma(col[s][0], col[s][1], col[s][2], cs);
-            double dc = hypot(cp[0] - cs[0], cp[1] - cs[1]);
-            double cw = hypot(cp[0], cp[1]);
-            use[s] = Yp > 1 && fabs(Ys / Yp - 1) < (iter == 0 ? 0.25 : 0.15) && dc < 0.5 * cw + 0.04;
-            inl += use[s];
-        }
+        for (int s = 0; s < S->n; s++) inl += S->use[s] = wood_like(S, s, w, iter == 0);
         int nt = inl >= 30 ? 6 : inl >= 12 ? 3 : 0;
         if (!nt) break;
-        double k[6];
+        double k[6], knew[3][6] = {{0}};
         int ok = 1;
-        double knew[3][6] = {{0}};
         for (int c = 0; c < 3 && ok; c++) {
-            for (int s = 0; s < n; s++) y[s] = col[s][c];
-            if (lsq(nt, n, (const double (*)[6])T, y, use, k) != 0) ok = 0;
+            for (int s = 0; s < S->n; s++) S->y[s] = S->col[s][c];
+            if (lsq(nt, S->n, (const double (*)[6])S->T, S->y, S->use, k) != 0) ok = 0;
             else for (int i = 0; i < nt; i++) knew[c][i] = k[i];
         }
         if (!ok) break;
         memcpy(w->k, knew, sizeof knew);
     }
-    free(T); free(col); free(y); free(tmp); free(use);
-    return GS_OK;
+    int inl = 0;
+    for (int s = 0; s < S->n; s++) inl += wood_like(S, s, w, 0);
+    return inl;
+}
+
+/* Flat start: the median colour of the samples with sel[s] (all when sel
+ * is NULL) whose brightness lies within lo..hi times medY. */
+static void wood_start(const wood_samples *S, const unsigned char *sel, double medY, double lo, double hi, double *tmp,
+                       vision_wood *w)
+{
+    for (int c = 0; c < 3; c++) {
+        int m = 0;
+        for (int s = 0; s < S->n; s++) {
+            double Y = luma(S->col[s][0], S->col[s][1], S->col[s][2]);
+            if ((!sel || sel[s]) && Y > lo * medY && Y < hi * medY) tmp[m++] = S->col[s][c];
+        }
+        if (m) { qsort(tmp, (size_t)m, sizeof *tmp, cmp_double); w->k[c][0] = tmp[m / 2]; }
+    }
+}
+
+gs_status vision_wood_fit(const gs_image *img, const vision_grid *g, vision_wood *w, gs_error *err)
+{
+    int N = g->size, maxs = (N + 1) * (N + 1);
+    wood_samples S = {0, malloc(sizeof *S.T * (size_t)maxs), malloc(sizeof *S.col * (size_t)maxs),
+                      malloc(sizeof *S.y * (size_t)maxs), malloc(sizeof *S.use * (size_t)maxs)};
+    double *tmp = malloc(sizeof *tmp * (size_t)maxs);
+    unsigned char *margin = malloc((size_t)maxs);
+    gs_status st = GS_OK;
+    if (!S.T || !S.col || !S.y || !S.use || !tmp || !margin) {
+        st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    memset(w, 0, sizeof *w);
+    w->scale = 2.0 / (N - 1);
+    int nm = 0;
+    for (int v = -1; v < N; v++)
+        for (int u = -1; u < N; u++) {
+            double c[3];
+            if (!patch_median(img, g, u + 0.5, v + 0.5, 0.12, c)) continue;
+            wood_terms(w, u + 0.5, v + 0.5, S.T[S.n]);
+            memcpy(S.col[S.n], c, sizeof c);
+            margin[S.n] = u == -1 || v == -1 || u == N - 1 || v == N - 1;
+            nm += margin[S.n];
+            S.n++;
+        }
+    double medY = 128;
+    if (S.n > 0) {
+        for (int s = 0; s < S.n; s++) tmp[s] = luma(S.col[s][0], S.col[s][1], S.col[s][2]);
+        qsort(tmp, (size_t)S.n, sizeof *tmp, cmp_double);
+        medY = tmp[S.n / 2];
+    }
+    for (int c = 0; c < 3; c++) w->k[c][0] = medY; /* fallback: flat grey-ish */
+    /* Two starts: the median colour of the wood-like samples (most cells
+     * of most games show wood), and that of the margin ring between the
+     * outer lines and the board's edge (stones seldom cover it, while a
+     * crowded board's cells may show more stones than wood).  The surface
+     * that explains more samples is the wood. */
+    vision_wood wm = *w;
+    wood_start(&S, NULL, medY, 0.7, 1.4, tmp, w);
+    int inl = wood_iterate(&S, w);
+    if (nm >= N) {
+        wood_start(&S, margin, medY, 0, 1e9, tmp, &wm);
+        if (wood_iterate(&S, &wm) > inl) *w = wm;
+    }
+done:
+    free(S.T); free(S.col); free(S.y); free(S.use); free(tmp); free(margin);
+    return st;
 }
 
 /* ---------------------------------------------------------------- features */
@@ -296,11 +332,36 @@ static double line_contrast(const gs_image *img, double bx, double by, const dou
     return best / Yw;
 }
 
+/* Median brightness of the ring between 0.5 and 0.62 cell round image
+ * point (cx, cy) (J: the local grid Jacobian) over disc_y; 1 when unseen. */
+static float ring_ratio(const gs_image *img, double cx, double cy, const double J[4], double disc_y)
+{
+    int hist[256] = {0}, cnt = 0;
+    for (int k = 0; k < 48; k++) {
+        double a = 2 * M_PI * k / 48;
+        for (int r = 0; r < 3; r++) {
+            double rad = 0.5 + 0.06 * r, du = rad * cos(a), dv = rad * sin(a);
+            pix p;
+            if (!get_pix(img, cx + J[0] * du + J[1] * dv, cy + J[2] * du + J[3] * dv, &p)) continue;
+            int Y = (int)luma(p.b, p.g, p.r);
+            hist[Y > 255 ? 255 : Y]++;
+            cnt++;
+        }
+    }
+    if (cnt < 24 || disc_y < 1) return 1;
+    int acc = 0, k = 0;
+    while (k < 255 && (acc += hist[k]) * 2 < cnt) k++;
+    return (float)(k / disc_y);
+}
+
 /* Height (cells) of the stone point whose image the disc follows: about the
  * middle of a stone's body, so the disc stays on the stone in oblique views. */
 #define STONE_H 0.22
 #define DISC_R 0.30
 
+/* long because: one pass over each point's disc fills the brightness and
+ * hue histograms every feature is read from; split, it would walk the
+ * disc several times. */
 gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err)
 {
     if (!img || !img->buf || img->width <= 0 || img->height <= 0)
@@ -308,7 +369,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
     if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
         return gs_error_set(err, GS_ERR_USAGE, "bad grid");
     wood_model w;
-    gs_status st = wood_fit(img, g, &w, err);
+    gs_status st = vision_wood_fit(img, g, &w, err);
     if (st != GS_OK) return st;
     vision_cam cam;
     vision_cam_fit(&cam, g->H, img->width, img->height);
@@ -317,7 +378,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
         for (int u = 0; u < N; u++) {
             vision_point_features *F = &feat[v * N + u];
             double wc[3];
-            wood_at(&w, u, v, wc);
+            vision_wood_at(&w, u, v, wc);
             double Yw = luma(wc[0], wc[1], wc[2]);
             double cw[2];
             chroma(wc[0], wc[1], wc[2], cw);
@@ -366,7 +427,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
                 }
             if (!cnt) {
                 /* Off the image (edge cut by the frame): nothing seen. */
-                F->lum = 1; F->dark = 0; F->neutral = 0; F->woodlike = 1; F->spread = 0; F->lines = 0;
+                F->lum = 1; F->dark = 0; F->neutral = 0; F->woodlike = 1; F->spread = 0; F->lines = 0; F->ring = 1;
                 continue;
             }
             int acc = 0, q1 = -1, q2 = -1, q3 = -1;
@@ -388,6 +449,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
             } else {
                 F->woodlike = 0;
             }
+            F->ring = ring_ratio(img, cx, cy, J, F->lum * Yw);
         }
     return GS_OK;
 }
@@ -411,6 +473,157 @@ static int cmp_float(const void *a, const void *b)
 #define LINES_HIDDEN 0.50f /* under half their usual contrast: hidden by a stone */
 #define GREY_HUE 0.30f     /* under 30% of the wood's hue: colourless */
 #define LOCAL_R 3          /* neighbourhood (points) for the typical line contrast */
+
+/* ------------------------------------------------------ the populations */
+
+/* The empty points and the light stones as this photo shows them: the
+ * median and robust spread of brightness and wood-hue strength, so that
+ * coloured lamps, flash and unusual stones (pale green, shell, yunzi) are
+ * told apart by what this board's own wood and stones look like. */
+typedef struct population { float lum, wood, s_lum, s_wood, ring; int n; } population;
+
+/* Lines under this share of their usual contrast: a stone hides them. */
+#define LIGHT_LINES 0.3f
+/* A light stone's ring is darker than its disc by this much or more
+ * (wood and glare: about 1). */
+#define RING_STONE 0.9f
+/* The two populations tell apart by colour from this many spreads
+ * between their middles (real boards 1.9-17, but pale green stones under
+ * violet light 0.3)... */
+#define POP_APART 1.5f
+/* ...or by the ring: the light points' median ring this much darker than
+ * the wood's (real boards 0.19-0.55; ruled paper 0) */
+#define RING_APART 0.12f
+/* Lines at this share of their usual contrast or more: no light stone
+ * there (white stones on the visible photos: 97% under 0.7). */
+#define LINES_SHOW 0.85f
+/* A disc whose brightness spreads this much (interquartile, over the
+ * wood's) is half one thing, half another. */
+#define EDGE_SPREAD 0.6f
+/* Within this many spreads of the light stones' middle: looks like one. */
+#define LIGHT_LIKE 2.0f
+/* Evidence this strong on both sides (in spreads): the point is unsure. */
+#define DISAGREE 1.0f
+/* Darker than this and the lines hidden: a dark stone under a lamp that
+ * makes it look less dark (dark green under blue light). */
+#define DARKISH_LUM 0.8f
+/* ...over this share: the point shows its lines (wood). */
+#define WOOD_LINES 0.7f
+
+static float median_of(float *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_float);
+    return v[n / 2];
+}
+
+/* Median and spread (1.48 median absolute deviation, at least the floors)
+ * of lum and woodlike over the points with sel[i]. */
+static void population_of(const vision_point_features *F, const unsigned char *sel, int NN, float fl, float fw,
+                          float *tmp, population *p)
+{
+    int n = 0;
+    for (int i = 0; i < NN; i++)
+        if (sel[i]) tmp[n++] = F[i].lum;
+    p->n = n;
+    if (n < 4) return;
+    p->lum = median_of(tmp, n);
+    n = 0;
+    for (int i = 0; i < NN; i++)
+        if (sel[i]) tmp[n++] = fabsf(F[i].lum - p->lum);
+    p->s_lum = fmaxf(fl, 1.48f * median_of(tmp, n));
+    n = 0;
+    for (int i = 0; i < NN; i++)
+        if (sel[i]) tmp[n++] = F[i].woodlike;
+    p->wood = median_of(tmp, n);
+    n = 0;
+    for (int i = 0; i < NN; i++)
+        if (sel[i]) tmp[n++] = fabsf(F[i].woodlike - p->wood);
+    p->s_wood = fmaxf(fw, 1.48f * median_of(tmp, n));
+    n = 0;
+    for (int i = 0; i < NN; i++)
+        if (sel[i]) tmp[n++] = F[i].ring;
+    p->ring = median_of(tmp, n);
+}
+
+/* The two populations: 2 when both are seen and their colours differ, 1
+ * when only their rings do, -1 when both are seen but look alike, 0 when
+ * too few points show either (then the fixed rules of vision_read
+ * decide). */
+static int populations_fit(const vision_point_features *F, const float *Cl, int NN, population *wood, population *light)
+{
+    unsigned char *sel = malloc((size_t)NN);
+    float *tmp = malloc(sizeof *tmp * (size_t)NN);
+    memset(wood, 0, sizeof *wood);
+    memset(light, 0, sizeof *light);
+    if (!sel || !tmp) { free(sel); free(tmp); return 0; }
+    /* wood: shows its lines, brightness like the wood model's */
+    for (int i = 0; i < NN; i++) sel[i] = F[i].lines / Cl[i] > WOOD_LINES && F[i].lum > 0.85f && F[i].lum < 1.15f;
+    population_of(F, sel, NN, 0.06f, 0.2f, tmp, wood);
+    /* light stones: hide their lines and are not dark (under a lamp of one
+     * colour pale green stones may look just like the wood: then the
+     * populations coincide and the lines decide) */
+    for (int i = 0; i < NN; i++) sel[i] = F[i].lines / Cl[i] < LIGHT_LINES && F[i].lum >= DARKISH_LUM;
+    population_of(F, sel, NN, 0.08f, 0.2f, tmp, light);
+    free(sel);
+    free(tmp);
+    if (wood->n < 4 || light->n < 4) return 0;
+    /* different when their colours lie apart by a few spreads, or when the
+     * light points stand out from their rings and the wood does not (pale
+     * stones under a lamp of their own colour); ruled paper, where the
+     * "light stones" are paper between the lines, is neither */
+    float dl = (light->lum - wood->lum) / fmaxf(wood->s_lum, light->s_lum);
+    float dw = (light->wood - wood->wood) / fmaxf(wood->s_wood, light->s_wood);
+    if (hypotf(dl, dw) >= POP_APART) return 2;
+    return wood->ring - light->ring >= RING_APART ? 1 : -1;
+}
+
+/* A point that is not dark: light stone or empty, by how much closer its
+ * colour is to the light stones' than to the wood's (half the difference
+ * of the squared normalised distances, a log-likelihood ratio), how
+ * hidden its lines are and how much it stands out from the ring round it;
+ * the confidence from the sum's size. */
+static void classify_light(const vision_point_features *f, float ln, const population *wood, const population *light,
+                           int colour_apart, uint8_t *cell, float *conf)
+{
+    /* one spread per measure for both (the larger): the boundary is then
+     * straight, halfway between the two in units of their spread, and a
+     * point between them is left to its lines and ring to decide */
+    float s_l = fmaxf(wood->s_lum, light->s_lum), s_w = fmaxf(wood->s_wood, light->s_wood);
+    float dw_l = (f->lum - wood->lum) / s_l, dw_w = (f->woodlike - wood->wood) / s_w;
+    float dl_l = (f->lum - light->lum) / s_l, dl_w = (f->woodlike - light->wood) / s_w;
+    float q = clampf(0.5f * ((dw_l * dw_l + dw_w * dw_w) - (dl_l * dl_l + dl_w * dl_w)), -4, 4);
+    float l = clampf((LINES_HIDDEN - ln) / 0.2f, -3, 3);
+    /* a stone stands out from the ring round it; glare and wood do not */
+    float r = clampf((RING_STONE - f->ring) / 0.06f, -3, 3);
+    /* a point whose lines clearly show is no stone unless it looks just
+     * like this photo's light stones (a stone set off its point, or seen
+     * obliquely, leaves the lines beside it in the disc): glare on empty
+     * wood only half looks like them and keeps its lines */
+    float t = q + l + r, mb = (f->lum - BLACK_LUM) / 0.25f;
+    if (hypotf(dl_l, dl_w) > LIGHT_LIKE) t = fminf(t, (LINES_SHOW - ln) / 0.1f);
+    /* darkish with its lines hidden: a dark stone */
+    float md = fminf((DARKISH_LUM - f->lum) / 0.1f, (LIGHT_LINES - ln) / 0.2f);
+    if (md > 0) {
+        *cell = GS_BLACK;
+        *conf = clampf(0.5f + 0.5f * md, 0, 1);
+        return;
+    }
+    *cell = (uint8_t)(t > 0 ? GS_WHITE : GS_EMPTY);
+    *conf = clampf(0.5f + 0.5f * fminf(fminf(fabsf(t) / 3, mb), -md), 0, 1);
+    /* the colour against both the lines and the ring, or against lines
+     * clearly hidden or clearly shown: unsure whichever wins (bleached
+     * wood at a lit edge looks like a light stone, a pale stone under a
+     * lamp of its own colour like the wood) */
+    float body = l + r;
+    if ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
+        (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE))
+        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    /* where the colours do not tell the stones from the wood (pale stones
+     * under a lamp of their colour), a point is sure only when its lines
+     * and its ring agree clearly (the seams between crowded pale stones
+     * look like lines) */
+    if (!colour_apart && !(l * r > 0 && fabsf(l) >= 2 * DISAGREE)) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+}
 
 /* ------------------------------------------------------------- track_hands */
 
@@ -511,6 +724,41 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
     return cleared;
 }
 
+/* A point by the fixed rules, relative to the wood (pops: as
+ * populations_fit returned). */
+static void classify_fixed(const vision_point_features *f, float ln, int pops, uint8_t *cell, float *conf)
+{
+    /* Margins (> 0 means "on that side"), each scaled to about one
+     * typical spread so they can be compared for the confidence. */
+    float mb = (BLACK_LUM - f->lum) / 0.25f;
+    float m_lum = (f->lum - WHITE_LUM) / 0.15f;
+    float m_nolines = (LINES_GONE - ln) / 0.3f;
+    /* White: the stone hides the grid lines at its point (on every
+     * photo a white stone leaves well under half the usual line
+     * contrast, while wood - however bright, grey or glared - shows its
+     * lines), and it is brighter than the wood; or, on a pale board
+     * where a white stone is hardly brighter, the lines are gone and
+     * the disc is clearly colourless while not dark. */
+    float m_hidden = (LINES_HIDDEN - ln) / 0.3f;
+    float m_greyer = (GREY_HUE - f->woodlike) / 0.5f;
+    /* (the pale-board case needs light points that look unlike the
+     * board: on ruled paper the paper between the lines looks alike) */
+    float m_pale = pops < 0 ? -1 : fminf(fminf(m_nolines, m_greyer), (f->lum - 0.7f) / 0.2f);
+    float mw = fminf(m_hidden, fmaxf(m_lum, m_pale));
+    gs_color c;
+    float margin;
+    if (mb > 0) { c = GS_BLACK; margin = mb; }
+    else if (mw > 0) { c = GS_WHITE; margin = fminf(mw, -mb); }
+    else { c = GS_EMPTY; margin = fminf(-mb, -mw); }
+    *cell = (uint8_t)c;
+    *conf = clampf(0.5f + 0.5f * margin, 0, 1);
+    /* a dark reading whose lines clearly show and whose disc is half
+     * dark, half bright sees the edge of something dark (a neighbour's
+     * stone, a shadow), not a stone on the point: unsure */
+    if (c == GS_BLACK && ln >= LINES_SHOW && f->spread >= EDGE_SPREAD)
+        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+}
+
 gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
 {
     if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
@@ -555,30 +803,16 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
     }
     free(tmp);
     gs_position_clear(&out->pos, N);
+    population wood, light;
+    int pops = populations_fit(F, Cl, NN, &wood, &light);
     for (int i = 0; i < NN; i++) {
         const vision_point_features *f = &F[i];
         float ln = f->lines / Cl[i];
-        /* Margins (> 0 means "on that side"), each scaled to about one
-         * typical spread so they can be compared for the confidence. */
-        float mb = (BLACK_LUM - f->lum) / 0.25f;
-        float m_lum = (f->lum - WHITE_LUM) / 0.15f;
-        float m_nolines = (LINES_GONE - ln) / 0.3f;
-        /* White: the stone hides the grid lines at its point (on every
-         * photo a white stone leaves well under half the usual line
-         * contrast, while wood - however bright, grey or glared - shows its
-         * lines), and it is brighter than the wood; or, on a pale board
-         * where a white stone is hardly brighter, the lines are gone and
-         * the disc is clearly colourless while not dark. */
-        float m_hidden = (LINES_HIDDEN - ln) / 0.3f;
-        float m_greyer = (GREY_HUE - f->woodlike) / 0.5f;
-        float mw = fminf(m_hidden, fmaxf(m_lum, fminf(fminf(m_nolines, m_greyer), (f->lum - 0.7f) / 0.2f)));
-        gs_color c;
-        float margin;
-        if (mb > 0) { c = GS_BLACK; margin = mb; }
-        else if (mw > 0) { c = GS_WHITE; margin = fminf(mw, -mb); }
-        else { c = GS_EMPTY; margin = fminf(-mb, -mw); }
-        out->pos.cell[i] = (uint8_t)c;
-        out->confidence[i] = clampf(0.5f + 0.5f * margin, 0, 1);
+        if (pops > 0 && f->lum >= BLACK_LUM) {
+            classify_light(f, ln, &wood, &light, pops == 2, &out->pos.cell[i], &out->confidence[i]);
+            continue;
+        }
+        classify_fixed(f, ln, pops, &out->pos.cell[i], &out->confidence[i]);
     }
     free(F);
     free(Cl);

@@ -125,6 +125,10 @@ typedef struct vision_point_features {
                         line (darker than both sides, so a stone's or a
                         shadow's edge does not count) / wood brightness;
                         high when empty */
+    float ring;      /* median brightness of a ring just outside a stone's
+                        disc (radius 0.5-0.62 cell round the same centre) /
+                        that of the disc: a stone stands out from what is
+                        round it (gaps, shadow, wood), glare and wood do not */
 } vision_point_features;
 
 /* Measures every intersection of g in img (row-major, size*size entries

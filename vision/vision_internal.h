@@ -10,6 +10,15 @@
  * -1 when singular. Shared by the homography fits of vision/. */
 int vision_solve8(double A[8][9], double x[8]);
 
+/* ---- the board's wood (vision/read.c) ---- */
+
+/* The colour of the board's empty surface over the board, as a quadratic
+ * surface per channel (B, G, R) in board coordinates, fitted robustly to
+ * small patches at the cell centres (which even a crowded board shows). */
+typedef struct vision_wood { double k[3][6]; double scale; } vision_wood;
+gs_status vision_wood_fit(const gs_image *img, const vision_grid *g, vision_wood *w, gs_error *err);
+void vision_wood_at(const vision_wood *w, double u, double v, double out[3]);
+
 /* ---- geometry (vision/grid_geom.c) ---- */
 
 void vision_cross3(const double a[3], const double b[3], double out[3]);
@@ -62,7 +71,24 @@ void vision_cam_offset(const vision_cam *c, double u, double v, double h, double
  * looks for stones of blob_cell[i] working pixels; strength signed. */
 enum { VISION_BLOB_SCALES = 5 };
 typedef struct vision_blob { float x, y, strength; } vision_blob;
+/* The pixels on thin dark lines (vision/grid_dense.c): [0] of the
+ * vertical-ish family (dips across x), [1] of the horizontal-ish one, each
+ * only where the other family is near too (the grid).  The maps hold the
+ * dips' depths; the lists the pixels whose run of line is long enough to
+ * give a direction. */
+typedef struct vision_pt { float x, y, dx, dy; } vision_pt; /* a pixel and its line's direction */
+typedef struct vision_linemap {
+    gs_image *map[2];
+    vision_pt *pix[2];
+    int npix[2];
+    /* per pixel of pix[k]: the photo's colour (B, G, R) 3 working pixels
+     * either side across its line, [0] all -1 when off the photo (measured
+     * once, by vision_linemap_sides, before the crowded-board stages: each
+     * of their hypotheses asks whether the pixel lies on the wood) */
+    float (*side[2])[2][3];
+} vision_linemap;
 typedef struct vision_work {
+    const gs_image *img; /* the photo (not owned) */
     gs_image *resp, *grey;
     double scale;     /* working / original pixels */
     double thr;       /* a level of resp that thin dark lines exceed */
@@ -71,6 +97,7 @@ typedef struct vision_work {
     double blob_cell[VISION_BLOB_SCALES];
     vision_blob *blobs[VISION_BLOB_SCALES];
     int nblobs[VISION_BLOB_SCALES];
+    vision_linemap lm;
 } vision_work;
 
 /* A straight piece of evidence for one grid line, in normalised
@@ -92,10 +119,13 @@ typedef struct vision_cand {
     int n;
     vision_gmodel m;
     int source;      /* VISION_SRC_* */
-    double score;    /* vision_grid_score of the hypothesis */
+    double score;    /* rank among hypotheses (vision/grid_find.c) */
+    double map;      /* vision_linemap_score */
+    double clear;    /* vision_grid_score lines - anti */
+    double frac;     /* fraction of its line samples on a dark line (refinement) */
 } vision_cand;
 
-enum { VISION_SRC_LINES = 1, VISION_SRC_STONES = 2 };
+enum { VISION_SRC_LINES = 1, VISION_SRC_STONES = 2, VISION_SRC_DENSE = 3 };
 
 /* Stages 2-4 (vision/grid_lines.c): two families of pieces through two
  * vanishing points, evenly spaced lines per family, and the window of
@@ -104,11 +134,76 @@ enum { VISION_SRC_LINES = 1, VISION_SRC_STONES = 2 };
 gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, int size_hint, int use_profile,
                                  vision_cand *out, vision_grid_find_info *info, gs_error *err);
 
+/* Pieces of stages 2-3 shared with vision/grid_dense.c: the two vanishing
+ * points of the pieces (RANSAC; marks each piece's family in fam; support
+ * = the length behind each), and the rectification that sends both to
+ * infinity: working pixels -> (a, b) with family-1 lines at constant b and
+ * family-2 lines at constant a, equally spaced. */
+gs_status vision_find_families(vision_piece *p, int n, double tol, double v1[3], double v2[3], double support[2],
+                               gs_error *err);
+gs_status vision_rectify(const vision_work *w, const double v1[3], const double v2[3], double Rect[9], double Rinv[9],
+                         gs_error *err);
+
+/* Fills w->lm from w->grey (vision_linemap_free frees it; safe on a
+ * zeroed one). */
+gs_status vision_linemap_make(vision_work *w, gs_error *err);
+/* Fills w->lm.side (once; freed with the rest by vision_linemap_free). */
+gs_status vision_linemap_sides(vision_work *w, gs_error *err);
+void vision_linemap_free(vision_linemap *lm);
+
+/* How well a grid of n lines (model m, board -> working pixels) explains
+ * the line pixels: per family, the pixels inside the grid weighted by
+ * cos(2 pi d) (d = distance in cells to the nearest line across: +1 on a
+ * line, -1 half a cell off), less four times those on a line one cell
+ * beyond the outer lines or on a line going on past the grid's edge (a
+ * board has no lines there), over all the family's pixels in the photo;
+ * less the share of the grid's lines that gather none (a grid reaching off
+ * the board); the two families averaged.  About 0.4-0.9 for a board's own
+ * grid, clearly lower for one a line off or of another size; -1 when too
+ * few pixels are near the grid. */
+typedef struct vision_mapscore {
+    double on[2];      /* mean cos term inside, per family */
+    double beyond[2];  /* share of pixels on a line beyond the grid or past its edge */
+    double seen[2];    /* share of the grid's lines that gather some pixels */
+    int count[2];      /* pixels within a cell of the grid */
+    double total;
+} vision_mapscore;
+double vision_linemap_score(const vision_work *w, int n, const vision_gmodel *m, vision_mapscore *detail);
+/* The same for many windows of one lattice: the line pixels projected once
+ * under m, then the score of the window of n lines from lattice column
+ * off[0], row off[1].  NULL when out of memory. */
+typedef struct vision_mapproj vision_mapproj;
+vision_mapproj *vision_mapproj_make(const vision_work *w, const vision_gmodel *m);
+double vision_mapproj_score(const vision_mapproj *p, int n, const int off[2], vision_mapscore *detail);
+void vision_mapproj_free(vision_mapproj *p);
+
+/* The grid's homography made exact on all the line pixels at once
+ * (vision/grid_dense.c): 0, or -1 when too few pixels are near it (m is
+ * then unchanged). */
+int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m);
+
+/* How well the grid of n lines (model m) sits inside a board margin
+ * (vision/grid_dense.c): 0..1, the share of points a third of a cell
+ * beyond the outer lines that look like the board's surface; -1 when too
+ * little of it is in the photo. */
+double vision_margin_score(const vision_work *w, int n, const vision_gmodel *m);
+
+/* Hypotheses for crowded boards (vision/grid_dense.c): up to max windows
+ * (one per size, or of size_hint) of the lattice that the short stretches
+ * of line between the stones show; out[i].score is the window's evidence,
+ * not yet vision_grid_score.  GS_ERR_NOBOARD with the reason when none. */
+gs_status vision_dense_candidates(const vision_work *w, int size_hint, vision_cand *out, int max, int *nout,
+                                  gs_error *err);
+
 /* Stage 5 (vision/grid_refine.c): one refinement round of m on the line
  * response (dark-line points within +-search cells of each line; k1 fitted
  * when fit_k1).  Returns the fraction of samples on a dark line, -1 when
  * out of memory. */
 double vision_refine_grid(const gs_image *resp, double thr, int n, vision_gmodel *m, double search, int fit_k1);
+/* The same on the line maps of vision/grid_dense.c (each family on its
+ * own map), for crowded boards where the line response is mostly the
+ * seams round the stones. */
+double vision_refine_grid_maps(const vision_work *w, int n, vision_gmodel *m, double search, int fit_k1);
 /* 90th percentile distance (cells) from the model's lines to the dark line
  * pixels near them, and the largest per-line median. */
 void vision_grid_residual(const gs_image *resp, double thr, int n, const vision_gmodel *M, double *p90, double *worst);

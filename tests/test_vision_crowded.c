@@ -1,0 +1,127 @@
+/* tests/test_vision_crowded.c: the stages of board finding and reading on
+ * real photos of dense finished 19x19 games (../shared/data/photos/
+ * goban-watcher: three tournament games, oblique, white and coloured
+ * light, one game with green stones).  Skips when the data is absent.
+ *
+ *  - board found: every sampled photo gives a 19x19 grid, never a window
+ *    of it (a 13x13 inside the 19x19 was once the answer under pink light);
+ *  - grid: the camera stood still for each game, so every photo of a game
+ *    has its board where the white-light photo has it; the reference
+ *    corners below are those of the white-light photo whose reading is
+ *    right on all 361 points (a grid a line or half a cell off misreads
+ *    a third of a dense board); each corner must lie within 0.4 cell
+ *    (under half a cell: the far corners under pink light are 0.36 off);
+ *  - reading: nearly every point right against the game record, and the
+ *    points read wrong are few whatever the lamp. */
+#include "cvshim/cvshim.h"
+#include "tests/testutil.h"
+#include "vision/vision.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct shot {
+    const char *path;  /* under photos/goban-watcher */
+    int game;          /* index into ref[], -1: no reference corners */
+} shot;
+
+/* Top-left, top-right, bottom-right, bottom-left outer intersections of
+ * games 1 and 3 (pixels of the 774x1032 photos). */
+static const double ref[2][4][2] = {
+    {{139.4, 113.6}, {649.7, 94.6}, {757.1, 639.4}, {32.6, 642.0}},
+    {{154.4, 36.2}, {676.6, 30.6}, {750.7, 581.1}, {32.2, 556.5}},
+};
+
+static const shot shots[] = {
+    {"game1/1_jwerth_2.jpg", 0},
+    {"game1/1_jwerth_orange_1.jpg", 0},
+    {"game1/1_jwerth_cyan_2.jpg", 0},
+    {"game2/2_jwerth_greenstones_yellow_1.jpg", -1},
+    {"game3/3_jwerth_blue_1.jpg", 1},
+    {"game3/3_jwerth_pink_2.jpg", 1},
+};
+#define NSHOTS (sizeof shots / sizeof shots[0])
+
+/* Worst distance of a found corner from its reference, in cells. */
+static double corner_error(const vision_grid *g, const double r[4][2])
+{
+    double cell = hypot(r[1][0] - r[0][0], r[1][1] - r[0][1]) / (g->size - 1), worst = 0;
+    for (int i = 0; i < 4; i++)
+        worst = fmax(worst, hypot(g->corners[i][0] - r[i][0], g->corners[i][1] - r[i][1]) / cell);
+    return worst;
+}
+
+static gs_image *load_shot(const char *root, const shot *s, gs_position *truth)
+{
+    char path[4300], tpath[4300];
+    snprintf(path, sizeof path, "%s/%s", root, s->path);
+    snprintf(tpath, sizeof tpath, "%.*s.txt", (int)(strlen(path) - 4), path);
+    gs_error e;
+    assert_int_equal(gs_position_load(truth, tpath, &e), GS_OK);
+    gs_image *img = cvshim_image_load(path, &e);
+    assert_non_null(img);
+    return img;
+}
+
+/* Stages 1-2: the board found, at its size, where the game's board is. */
+static void test_crowded_board_and_grid(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(root, "photos/goban-watcher");
+    for (size_t i = 0; i < NSHOTS; i++) {
+        if (gs_test_sanitized() && i % 3 != 0) continue;
+        gs_position truth;
+        gs_image *img = load_shot(root, &shots[i], &truth);
+        vision_grid g;
+        gs_error e;
+        gs_status st = vision_grid_find(img, 0, &g, &e);
+        if (st != GS_OK) print_message("%s: %s\n", shots[i].path, e.msg);
+        assert_int_equal(st, GS_OK);
+        assert_int_equal(g.size, 19);
+        if (shots[i].game >= 0) {
+            double err = corner_error(&g, ref[shots[i].game]);
+            print_message("%s: corners within %.2f cell\n", shots[i].path, err);
+            assert_true(err < 0.4);
+        }
+        gs_image_destroy(img);
+    }
+}
+
+/* Stage 3: the reading against the game record. */
+static void test_crowded_reading(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(root, "photos/goban-watcher");
+    vision_scan_result *res = malloc(sizeof *res);
+    assert_non_null(res);
+    for (size_t i = 0; i < NSHOTS; i++) {
+        if (gs_test_sanitized() && i % 3 != 0) continue;
+        gs_position truth;
+        gs_image *img = load_shot(root, &shots[i], &truth);
+        gs_error e;
+        assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
+        assert_int_equal(res->grid.size, truth.size);
+        int right = 0, unmarked = 0, NN = truth.size * truth.size;
+        for (int k = 0; k < NN; k++) {
+            right += res->reading.pos.cell[k] == truth.cell[k];
+            unmarked += res->reading.pos.cell[k] != truth.cell[k] && !res->reading.unsure[k];
+        }
+        print_message("%s: %d/%d right, %d wrong unmarked\n", shots[i].path, right, NN, unmarked);
+        /* at most 6 of 361 wrong (98.3%), and at most 4 of them unmarked */
+        assert_true(right >= NN - 6);
+        assert_true(unmarked <= 4);
+        gs_image_destroy(img);
+    }
+    free(res);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_crowded_board_and_grid),
+        cmocka_unit_test(test_crowded_reading),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,955 @@
+/* vision/grid_dense.c: grid hypotheses for crowded boards, whose lines show
+ * only in short stretches between the stones (a finished game).
+ *
+ *  1. Line maps (line_maps): a pixel lies on a thin dark line of the
+ *     vertical-ish family when it is darker than both its neighbours 2-4 px
+ *     to the left and right by a few percent of their brightness, those two
+ *     are alike (a dip, not the edge of a stone or of its shadow), they are
+ *     bright enough to be board (not the texture of a black stone), and the
+ *     dip goes on above and below; likewise across for the horizontal-ish
+ *     family.  Unlike the black-hat response of vision/grid_lines.c, the
+ *     seams and shadow rims round the stones do not pass: one side of them
+ *     is a stone.
+ *  2. The grid is where both maps are present near each other; stripes of
+ *     one family only (table grain, a book's edge) are dropped.
+ *  3. Vanishing points: RANSAC over the straight pieces of the maps
+ *     (vision/grid_lines.c), each then made exact by the sharpness of the
+ *     projection of its map's pixels along the lines through it (the right
+ *     point stacks every pixel of a line into one place), see vp_refine.
+ *  4. Rectified (both points at infinity), each family's lines are equally
+ *     spaced: a Fourier comb over the projected pixels gives spacing and
+ *     phase, and the extent of the pixels along the lines bounds the board.
+ *  5. Windows of 9, 13 and 19 comb lines by the pixels each line gathers:
+ *     lines inside the window seen, those just outside not.  The best window
+ *     of each size is a hypothesis for refinement and scoring
+ *     (vision/grid_find.c), which also tries its neighbours.
+ * Every level is relative to the photo: dips to their own sides, counts to
+ * the typical well-seen line, extents to the pixels found. */
+#include "vision/vision_internal.h"
+#include "cvshim/cvshim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef GRID_DEBUG
+#include <stdio.h>
+#endif
+
+/* A dip must be this much darker than the darker of its two sides. */
+#define DIP_MIN 0.04
+/* The sides must be at least this bright relative to the photo's bright
+ * level (its 90th percentile): darker is a black stone or its shadow. */
+#define SIDE_MIN 0.3
+
+static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
+
+/* The 90th percentile of a subsample of grey. */
+static int bright_level(const gs_image *g)
+{
+    int n = 0, W = g->width, H = g->height;
+    uint8_t *sub = malloc((size_t)(W / 4 + 1) * (size_t)(H / 4 + 1));
+    if (!sub) return 128;
+    for (int y = 0; y < H; y += 4)
+        for (int x = 0; x < W; x += 4) sub[n++] = g->buf[(size_t)y * g->stride + x];
+    qsort(sub, (size_t)n, 1, cmp_u8);
+    int v = sub[(int)(0.9 * (n - 1))];
+    free(sub);
+    return v;
+}
+
+/* Relative depth of the dip at p across step st (1 = along x, stride =
+ * along y), 0 when it is not a symmetric dip between board-bright sides. */
+static inline double dip_depth(const uint8_t *p, ptrdiff_t st, int side_min)
+{
+    int c = p[0];
+    if (c > p[-st] || c > p[st]) return 0;
+    double best = 0;
+    for (int d = 2; d <= 4; d++) {
+        int a = p[-d * st], b = p[d * st], m = a < b ? a : b, D = m - c;
+        if (D <= 0 || 2 * abs(a - b) > D || m < side_min) continue;
+        double r = (double)D / m;
+        if (r > best) best = r;
+    }
+    return best > DIP_MIN ? best : 0;
+}
+
+/* Stage 1: the two maps (255 = on a line of that family), caller frees. */
+static gs_status line_maps(const gs_image *g, gs_image *m[2], gs_error *err)
+{
+    int W = g->width, H = g->height;
+    gs_image *raw[2] = {gs_image_create(W, H, 1), gs_image_create(W, H, 1)};
+    m[0] = gs_image_create(W, H, 1);
+    m[1] = gs_image_create(W, H, 1);
+    if (!raw[0] || !raw[1] || !m[0] || !m[1]) {
+        for (int k = 0; k < 2; k++) { gs_image_destroy(raw[k]); gs_image_destroy(m[k]); m[k] = NULL; }
+        return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    }
+    int side_min = (int)(SIDE_MIN * bright_level(g));
+    ptrdiff_t S = g->stride, R = raw[0]->stride;
+    /* the map holds the dip's depth (a relative depth of 0.5 or more at
+     * 255), so refinement can take the deepest dip near a line */
+    for (int y = 4; y < H - 4; y++) {
+        const uint8_t *p = g->buf + (size_t)y * S;
+        for (int x = 4; x < W - 4; x++) {
+            double a = dip_depth(p + x, 1, side_min), b = dip_depth(p + x, S, side_min);
+            if (a > 0) raw[0]->buf[y * R + x] = (uint8_t)fmin(255, 1 + 510 * a);
+            if (b > 0) raw[1]->buf[y * R + x] = (uint8_t)fmin(255, 1 + 510 * b);
+        }
+    }
+    /* a line goes on: keep pixels with neighbours on the map one and two
+     * steps along the line on both sides (above and below for the
+     * vertical-ish family); the seam between two round stones is shorter */
+    for (int k = 0; k < 2; k++)
+        for (int y = 3; y < H - 3; y++)
+            for (int x = 3; x < W - 3; x++) {
+                const uint8_t *q = raw[k]->buf + y * R + x;
+                if (!q[0]) continue;
+                ptrdiff_t al = k == 0 ? R : 1, ac = k == 0 ? 1 : R; /* along, across */
+                int ok = 1;
+                /* within one step across per step along: lines up to 45
+                 * degrees off the family's axis */
+                for (int s = -2; s <= 2 && ok; s++) {
+                    if (s == 0) continue;
+                    const uint8_t *r = q + s * al;
+                    ok = (r[-ac] | r[0] | r[ac]) != 0 || (abs(s) == 2 && (r[-2 * ac] | r[2 * ac]) != 0);
+                }
+                if (ok) m[k]->buf[y * R + x] = q[0];
+            }
+    gs_image_destroy(raw[0]);
+    gs_image_destroy(raw[1]);
+    return GS_OK;
+}
+
+/* Stage 2: clears map pixels with fewer than 3 pixels of the other map
+ * within r (a box); the grid has both families everywhere. */
+static gs_status keep_crossed(gs_image *m[2], int r, gs_error *err)
+{
+    int W = m[0]->width, H = m[0]->height;
+    size_t n1 = (size_t)(W + 1) * (size_t)(H + 1);
+    int *I = calloc(2 * n1, sizeof *I);
+    if (!I) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    for (int k = 0; k < 2; k++) {
+        int *J = I + k * n1;
+        for (int y = 0; y < H; y++) {
+            int row = 0;
+            for (int x = 0; x < W; x++) {
+                row += m[k]->buf[(size_t)y * m[k]->stride + x] != 0;
+                J[(size_t)(y + 1) * (W + 1) + x + 1] = J[(size_t)y * (W + 1) + x + 1] + row;
+            }
+        }
+    }
+    for (int y = 0; y < H; y++) {
+        int y0 = y - r < 0 ? 0 : y - r, y1 = y + r + 1 > H ? H : y + r + 1;
+        for (int x = 0; x < W; x++) {
+            int x0 = x - r < 0 ? 0 : x - r, x1 = x + r + 1 > W ? W : x + r + 1;
+            for (int k = 0; k < 2; k++) {
+                uint8_t *q = m[k]->buf + (size_t)y * m[k]->stride + x;
+                if (!*q) continue;
+                const int *J = I + (1 - k) * n1;
+                int c = J[(size_t)y1 * (W + 1) + x1] - J[(size_t)y0 * (W + 1) + x1] - J[(size_t)y1 * (W + 1) + x0] +
+                        J[(size_t)y0 * (W + 1) + x0];
+                if (c < 3) *q = 0;
+            }
+        }
+    }
+    free(I);
+    return GS_OK;
+}
+
+/* The direction of the line through set pixel (x, y) of map k: towards
+ * the nearest set pixel two steps along the line on either side (rows
+ * above and below for the vertical-ish map); 0 when the run does not
+ * reach that far. */
+static int run_direction(const gs_image *m, int k, int x, int y, float *dx, float *dy)
+{
+    int end[2], ok = 1;
+    for (int s = 0; s < 2 && ok; s++) {
+        int a = s ? 2 : -2, best = 99;
+        for (int c = -2; c <= 2; c++) {
+            int px = k == 0 ? x + c : x + a, py = k == 0 ? y + a : y + c;
+            if (px < 0 || py < 0 || px >= m->width || py >= m->height) continue;
+            if (m->buf[(size_t)py * m->stride + px] && abs(c) < abs(best)) best = c;
+        }
+        end[s] = best;
+        ok = best != 99;
+    }
+    if (!ok) return 0;
+    double ax = k == 0 ? end[1] - end[0] : 4, ay = k == 0 ? 4 : end[1] - end[0], n = hypot(ax, ay);
+    *dx = (float)(ax / n);
+    *dy = (float)(ay / n);
+    return 1;
+}
+
+/* The set pixels of map k with their directions, at most `cap` (an even
+ * subsample beyond). */
+static int map_pixels(const gs_image *m, int k, int cap, vision_pt **out)
+{
+    int n = 0;
+    for (int y = 0; y < m->height; y++)
+        for (int x = 0; x < m->width; x++) n += m->buf[(size_t)y * m->stride + x] != 0;
+    int step = n > cap ? (n + cap - 1) / cap : 1, j = 0, i = 0;
+    vision_pt *p = malloc(sizeof *p * (size_t)(n / step + 1));
+    if (!p) { *out = NULL; return -1; }
+    for (int y = 0; y < m->height; y++)
+        for (int x = 0; x < m->width; x++) {
+            float dx, dy;
+            if (!m->buf[(size_t)y * m->stride + x] || i++ % step) continue;
+            if (run_direction(m, k, x, y, &dx, &dy)) p[j++] = (vision_pt){(float)x, (float)y, dx, dy};
+        }
+    *out = p;
+    return j;
+}
+
+/* ---------------------------------------------------- vanishing points */
+
+/* A vanishing point as (theta, kappa): homogeneous (cos t, sin t, kappa)
+ * in the normalised working coordinates ((x - cx) / sn, ...), so kappa = 0
+ * is a point at infinity in direction theta.  The lines through it are
+ * told apart by s = (q . u_perp) / (1 - kappa q . u), u = (cos t, sin t):
+ * where each crosses the line through the centre across u. */
+typedef struct vp_param { double th, ka; } vp_param;
+
+/* Sharpness of the projection of P (n pixels) along the lines through vp:
+ * sum of squares of a [1 2 1]-smoothed histogram of s in bins of bw,
+ * over the squared count. */
+static double vp_sharpness(const vision_work *w, const vision_pt *P, int n, vp_param vp, double bw, double *hist, int nb)
+{
+    double ux = cos(vp.th), uy = sin(vp.th), tot = 0;
+    memset(hist, 0, sizeof *hist * (size_t)nb);
+    for (int i = 0; i < n; i++) {
+        double qx = (P[i].x - w->cx) / w->sn, qy = (P[i].y - w->cy) / w->sn;
+        double den = 1 - vp.ka * (qx * ux + qy * uy);
+        if (den <= 0.05) continue;
+        int b = (int)floor(((-qx * uy + qy * ux) / den + 2) / bw);
+        if (b < 1 || b >= nb - 1) continue;
+        hist[b] += 1;
+        tot += 1;
+    }
+    double s2 = 0;
+    for (int b = 1; b < nb - 1; b++) {
+        double v = hist[b - 1] + 2 * hist[b] + hist[b + 1];
+        s2 += v * v;
+    }
+    return tot > 0 ? s2 / (tot * tot) : 0;
+}
+
+/* Stage 3b: the point made exact by the sharpness of its family's pixels,
+ * in three passes of a 9 x 9 search, each finer, bins of one pixel. */
+static gs_status vp_refine(const vision_work *w, const vision_pt *P, int n, vp_param *vp, gs_error *err)
+{
+    int nb = (int)(4 * w->sn) + 4;
+    double *hist = malloc(sizeof *hist * (size_t)nb);
+    if (!hist) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    static const double dth[3] = {0.008, 0.002, 0.0005}, dka[3] = {0.03, 0.008, 0.002};
+    for (int pass = 0; pass < 3; pass++) {
+        vp_param c = *vp, best = c;
+        double bs = -1;
+        for (int i = -4; i <= 4; i++)
+            for (int j = -4; j <= 4; j++) {
+                vp_param t = {c.th + i * dth[pass], c.ka + j * dka[pass]};
+                double s = vp_sharpness(w, P, n, t, 1.0 / w->sn, hist, nb);
+                if (s > bs) { bs = s; best = t; }
+            }
+        *vp = best;
+    }
+    free(hist);
+    return GS_OK;
+}
+
+static vp_param vp_from_h(const double v[3])
+{
+    double n2 = hypot(v[0], v[1]);
+    vp_param p = {atan2(v[1], v[0]), n2 > 1e-12 ? v[2] / n2 : 0};
+    /* the same point with theta in -90..90 degrees */
+    if (p.th > M_PI / 2) { p.th -= M_PI; p.ka = -p.ka; }
+    if (p.th < -M_PI / 2) { p.th += M_PI; p.ka = -p.ka; }
+    return p;
+}
+
+/* ------------------------------------------------------------- combs */
+
+/* One family in the rectified frame: its pixels' coordinate across the
+ * lines (val) and along them (along), the comb, and the pixels per line. */
+typedef struct dfam {
+    double *val, *along;
+    int n;
+    double lo, hi;          /* extent of val */
+    double period, phase;
+    int k0, nk;             /* comb lines k0 .. k0 + nk - 1 cover lo..hi */
+    int count[64];
+} dfam;
+
+/* Fourier comb over the values: for periods from pmin to pmax the
+ * resultant of the phases; the largest period whose resultant is near the
+ * best is the fundamental (half the spacing keeps a comb aligned, double
+ * does not); then period and phase by regression on the values near a
+ * line.  -1 when nothing periodic stands out. */
+static int dense_comb(dfam *f, double pmin, double pmax)
+{
+    enum { NP = 300, NB = 2048 };
+    double mags[NP], pers[NP], best = 0;
+    if (f->n < 30 || !(pmax > pmin) || pmin <= 0 || !(f->hi > f->lo)) return -1;
+    /* the values binned finely (a fifth of a pixel), so each trial period
+     * costs one pass over the bins with a rotating phasor */
+    double *h = calloc(NB, sizeof *h), bw = (f->hi - f->lo) / NB;
+    if (!h) return -1;
+    for (int i = 0; i < f->n; i++) {
+        int b = (int)((f->val[i] - f->lo) / bw);
+        h[b < 0 ? 0 : b >= NB ? NB - 1 : b] += 1;
+    }
+    for (int k = 0; k < NP; k++) {
+        double p = pmin * pow(pmax / pmin, (double)k / (NP - 1)), C = 0, S = 0;
+        double t0 = 2 * M_PI * (f->lo + 0.5 * bw) / p, dt = 2 * M_PI * bw / p;
+        double zr = cos(t0), zi = sin(t0), rr = cos(dt), ri = sin(dt);
+        for (int b = 0; b < NB; b++) {
+            C += h[b] * zr;
+            S += h[b] * zi;
+            double nr = zr * rr - zi * ri;
+            zi = zr * ri + zi * rr;
+            zr = nr;
+        }
+        pers[k] = p;
+        mags[k] = sqrt(C * C + S * S) / f->n;
+        if (mags[k] > best) best = mags[k];
+    }
+    free(h);
+    int pick = -1;
+    for (int k = NP - 1; k >= 0 && pick < 0; k--)
+        if (mags[k] >= 0.7 * best && (k == 0 || mags[k] >= mags[k - 1]) && (k == NP - 1 || mags[k] >= mags[k + 1]))
+            pick = k;
+#ifdef GRID_DEBUG
+    fprintf(stderr, "dense comb: n %d best %.3f pick %d (%.4f, mag %.3f) range %.4f..%.4f\n", f->n, best, pick,
+            pick >= 0 ? pers[pick] : 0, pick >= 0 ? mags[pick] : 0, pmin, pmax);
+#endif
+    if (pick < 0 || best < 0.15) return -1;
+    double p = pers[pick], C = 0, S = 0;
+    for (int i = 0; i < f->n; i++) {
+        double t = 2 * M_PI * f->val[i] / p;
+        C += cos(t);
+        S += sin(t);
+    }
+    double ph = atan2(S, C) / (2 * M_PI) * p;
+    for (int it = 0; it < 3; it++) {
+        double sw = 0, sk = 0, sv = 0, skk = 0, skv = 0;
+        for (int i = 0; i < f->n; i++) {
+            double kf = (f->val[i] - ph) / p, k = floor(kf + 0.5);
+            if (fabs(kf - k) > 0.15) continue;
+            sw++; sk += k; sv += f->val[i]; skk += k * k; skv += k * f->val[i];
+        }
+        double den = sw * skk - sk * sk;
+        if (sw <= 0 || fabs(den) < 1e-12) break;
+        double np_ = (sw * skv - sk * sv) / den, nph = (sv - np_ * sk) / sw;
+        if (!(np_ > 0.8 * p && np_ < 1.25 * p)) break;
+        p = np_;
+        ph = nph;
+    }
+    f->period = p;
+    f->phase = ph;
+    return 0;
+}
+
+/* Pixels per comb line (within a quarter of the spacing of it). */
+static int comb_counts(dfam *f)
+{
+    f->k0 = (int)floor((f->lo - f->phase) / f->period);
+    f->nk = (int)ceil((f->hi - f->phase) / f->period) - f->k0 + 1;
+    if (f->nk < 5 || f->nk > 64) return -1;
+    memset(f->count, 0, sizeof f->count);
+    for (int i = 0; i < f->n; i++) {
+        double kf = (f->val[i] - f->phase) / f->period, k = floor(kf + 0.5);
+        int j = (int)k - f->k0;
+        if (fabs(kf - k) < 0.25 && j >= 0 && j < f->nk) f->count[j]++;
+    }
+    return 0;
+}
+
+/* Best window of N comb lines: mean evidence inside (each line's count
+ * over the typical well-seen one, capped at 1) less the stronger of the
+ * two lines just outside.  *k gets the window's first comb index. */
+static double comb_window_counts(const dfam *f, int N, int *k)
+{
+    int srt[64];
+    memcpy(srt, f->count, sizeof srt);
+    for (int i = 1; i < f->nk; i++)
+        for (int j = i; j > 0 && srt[j] > srt[j - 1]; j--) { int t = srt[j]; srt[j] = srt[j - 1]; srt[j - 1] = t; }
+    double ref = srt[f->nk > 4 ? 4 : f->nk - 1];
+    if (ref < 1) ref = 1;
+    double best = -1e9;
+    *k = f->k0;
+    /* the window may reach up to two lines beyond the comb (a board edge
+     * cut by the frame or lines hidden under stones there) */
+    for (int s = -2; s + N <= f->nk + 2; s++) {
+        double in = 0;
+        for (int j = s; j < s + N; j++) in += j >= 0 && j < f->nk ? fmin(f->count[j] / ref, 1) : 0.5;
+        in /= N;
+        double l = s > 0 ? f->count[s - 1] / ref : 0, r = s + N < f->nk ? f->count[s + N] / ref : 0;
+        double sc = in - fmin(1, fmax(l, r));
+        if (sc > best) { best = sc; *k = s + f->k0; }
+    }
+    return best;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Robust extent (2nd to 98th percentile) of n values (v is reordered). */
+static void extent(double *v, int n, double *lo, double *hi)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+    *lo = v[n / 50];
+    *hi = v[n - 1 - n / 50];
+}
+
+/* ------------------------------------------------------------ the stage */
+
+/* What the dense stages share. */
+typedef struct dense_state {
+    const vision_linemap *lm;
+    double v[2][3];     /* vanishing points of family 1 and 2 */
+    int fam_map[2];     /* which map family f uses */
+    double Rect[9], Rinv[9];
+    dfam fam[2];        /* family 1: lines of constant b; 2: constant a */
+} dense_state;
+
+static void dense_free(dense_state *d)
+{
+    for (int k = 0; k < 2; k++) free(d->fam[k].val);
+}
+
+/* Stage 3: vanishing points from the maps' pieces, made exact. */
+static gs_status dense_vps(const vision_work *w, dense_state *d, gs_error *err)
+{
+    cvshim_segment *seg[2] = {NULL, NULL};
+    int ns[2] = {0, 0};
+    char msg[200];
+    for (int k = 0; k < 2; k++)
+        if (cvshim_map_segments(d->lm->map[k], 10, 2, &seg[k], &ns[k], msg, sizeof msg) != 0) {
+            free(seg[0]);
+            return gs_error_set(err, GS_ERR_INTERNAL, "line pieces: %s", msg);
+        }
+    int np = ns[0] + ns[1];
+    vision_piece *p = malloc(sizeof *p * (size_t)(np + 1));
+    if (!p) { free(seg[0]); free(seg[1]); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
+    for (int k = 0, i = 0; k < 2; k++)
+        for (int j = 0; j < ns[k]; j++, i++) vision_piece_set(&p[i], w, seg[k][j].x1, seg[k][j].y1, seg[k][j].x2, seg[k][j].y2);
+    free(seg[0]);
+    free(seg[1]);
+    double sup[2];
+    gs_status st = np < 12 ? gs_error_set(err, GS_ERR_NOBOARD, "no board found (too few line pieces)")
+                           : vision_find_families(p, np, 0.03, d->v[0], d->v[1], sup, err);
+    free(p);
+    if (st != GS_OK) return st;
+    for (int f = 0; f < 2 && st == GS_OK; f++) {
+        vp_param vp = vp_from_h(d->v[f]);
+        /* the more vertical family is seen on the map of dips along x */
+        d->fam_map[f] = fabs(sin(vp.th)) > 0.7071 ? 0 : 1;
+        st = vp_refine(w, d->lm->pix[d->fam_map[f]], d->lm->npix[d->fam_map[f]], &vp, err);
+#ifdef GRID_DEBUG
+        fprintf(stderr, "dense vp %d: map %d th %.2f ka %.3f\n", f, d->fam_map[f], vp.th * 180 / M_PI, vp.ka);
+#endif
+        d->v[f][0] = cos(vp.th);
+        d->v[f][1] = sin(vp.th);
+        d->v[f][2] = vp.ka;
+    }
+    if (st == GS_OK && d->fam_map[0] == d->fam_map[1])
+        st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (one family of lines only)");
+    return st;
+}
+
+/* Stage 4: rectified coordinates of each family's pixels inside the box
+ * that both families' extents along their lines span, and the combs. */
+static gs_status dense_combs(dense_state *d, gs_error *err)
+{
+    double ext[2][2]; /* ext[0]: extent in a (along family 1), ext[1]: in b */
+    for (int f = 0; f < 2; f++) {
+        const vision_pt *P = d->lm->pix[d->fam_map[f]];
+        int n = d->lm->npix[d->fam_map[f]];
+        dfam *F = &d->fam[f];
+        F->val = malloc(sizeof(double) * (size_t)(2 * n + 2));
+        if (!F->val) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        F->along = F->val + n + 1;
+        for (int i = 0; i < n; i++) {
+            double a, b;
+            vision_mat3_apply(d->Rect, P[i].x, P[i].y, &a, &b);
+            F->val[i] = f == 0 ? b : a;
+            F->along[i] = f == 0 ? a : b;
+        }
+        F->n = n;
+        if (n < 30) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (too few line pixels)");
+        double *tmp = malloc(sizeof *tmp * (size_t)n);
+        if (!tmp) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        memcpy(tmp, F->along, sizeof *tmp * (size_t)n);
+        extent(tmp, n, &ext[f][0], &ext[f][1]);
+        free(tmp);
+    }
+    for (int f = 0; f < 2; f++) {
+        dfam *F = &d->fam[f];
+        /* the box: this family's values within the other's extent along */
+        double lo = ext[1 - f][0], hi = ext[1 - f][1], mv = 0.05 * (hi - lo);
+        double alo = ext[f][0], ahi = ext[f][1], ma = 0.05 * (ahi - alo);
+        int m = 0;
+        for (int i = 0; i < F->n; i++)
+            if (F->val[i] > lo - mv && F->val[i] < hi + mv && F->along[i] > alo - ma && F->along[i] < ahi + ma) {
+                F->val[m] = F->val[i];
+                F->along[m] = F->along[i];
+                m++;
+            }
+        F->n = m;
+        F->lo = lo - mv;
+        F->hi = hi + mv;
+        double span = F->hi - F->lo;
+#ifdef GRID_DEBUG
+        fprintf(stderr, "dense fam %d: %d pixels in box, span %.3f (%.3f..%.3f)\n", f, m, span, F->lo, F->hi);
+#endif
+        if (dense_comb(F, span / 26, span / 6) != 0 || comb_counts(F) != 0)
+            return gs_error_set(err, GS_ERR_NOBOARD, "no board found (no evenly spaced lines)");
+    }
+    return GS_OK;
+}
+
+/* Stage 5: the best window of each size as a hypothesis. */
+static int dense_windows(const vision_work *w, const dense_state *d, int size_hint, vision_cand *out, int max)
+{
+    static const int sizes[] = {9, 13, 19};
+    int nc = 0;
+    for (int si = 0; si < 3 && nc < max; si++) {
+        int N = size_hint ? size_hint : sizes[si], k[2];
+        if (size_hint && si > 0) break;
+        double s = comb_window_counts(&d->fam[0], N, &k[0]) + comb_window_counts(&d->fam[1], N, &k[1]);
+#ifdef GRID_DEBUG
+        fprintf(stderr, "dense window %d: %.3f at %d %d\n", N, s, k[0], k[1]);
+#endif
+        if (s < 0.2) continue;
+        vision_cand *c = &out[nc++];
+        memset(c, 0, sizeof *c);
+        c->n = N;
+        c->source = VISION_SRC_DENSE;
+        c->m.cx = w->W / 2.0;
+        c->m.cy = w->H / 2.0;
+        c->m.norm = w->sn;
+        /* board index (i along a, j along b) -> rectified -> working px */
+        const dfam *fa = &d->fam[1], *fb = &d->fam[0];
+        double G[9] = {fa->period, 0, fa->phase + k[1] * fa->period, 0, fb->period, fb->phase + k[0] * fb->period, 0, 0, 1};
+        vision_mat3_mul(d->Rinv, G, c->m.H);
+        c->score = s;
+    }
+    return nc;
+}
+
+static int photo_colour(const vision_work *w, double x, double y, double out[3]);
+
+/* The side colours of every line pixel (vision_linemap.side). */
+static gs_status side_colours(const vision_work *w, vision_linemap *lm, int k, gs_error *err)
+{
+    lm->side[k] = malloc(sizeof *lm->side[k] * (size_t)(lm->npix[k] + 1));
+    if (!lm->side[k]) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < lm->npix[k]; i++) {
+        const vision_pt *q = &lm->pix[k][i];
+        double nx = -q->dy * 3, ny = q->dx * 3, a[3], b[3];
+        int ok = photo_colour(w, q->x + nx, q->y + ny, a) && photo_colour(w, q->x - nx, q->y - ny, b);
+        for (int c = 0; c < 3; c++) {
+            lm->side[k][i][0][c] = ok ? (float)a[c] : -1;
+            lm->side[k][i][1][c] = ok ? (float)b[c] : -1;
+        }
+    }
+    return GS_OK;
+}
+
+gs_status vision_linemap_sides(vision_work *w, gs_error *err)
+{
+    gs_status st = GS_OK;
+    for (int k = 0; k < 2 && st == GS_OK; k++)
+        if (!w->lm.side[k]) st = side_colours(w, &w->lm, k, err);
+    return st;
+}
+
+gs_status vision_linemap_make(vision_work *w, gs_error *err)
+{
+    vision_linemap *lm = &w->lm;
+    memset(lm, 0, sizeof *lm);
+    gs_status st = line_maps(w->grey, lm->map, err);
+    if (st == GS_OK) st = keep_crossed(lm->map, (w->W > w->H ? w->W : w->H) / 40 + 4, err);
+    for (int k = 0; k < 2 && st == GS_OK; k++)
+        if ((lm->npix[k] = map_pixels(lm->map[k], k, 12000, &lm->pix[k])) < 0)
+            st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    return st;
+}
+
+void vision_linemap_free(vision_linemap *lm)
+{
+    for (int k = 0; k < 2; k++) {
+        gs_image_destroy(lm->map[k]);
+        free(lm->pix[k]);
+        free(lm->side[k]);
+        lm->map[k] = NULL;
+        lm->pix[k] = NULL;
+        lm->side[k] = NULL;
+        lm->npix[k] = 0;
+    }
+}
+
+gs_status vision_dense_candidates(const vision_work *w, int size_hint, vision_cand *out, int max, int *nout,
+                                  gs_error *err)
+{
+    dense_state d;
+    memset(&d, 0, sizeof d);
+    d.lm = &w->lm;
+    *nout = 0;
+    gs_status st = dense_vps(w, &d, err);
+    if (st == GS_OK) st = vision_rectify(w, d.v[0], d.v[1], d.Rect, d.Rinv, err);
+    if (st == GS_OK) st = dense_combs(&d, err);
+    if (st == GS_OK) {
+        *nout = dense_windows(w, &d, size_hint, out, max);
+        if (*nout == 0) st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (no window of 9, 13 or 19 lines)");
+    }
+    dense_free(&d);
+    return st;
+}
+
+/* ---------------------------------------------------------- map score */
+
+struct vision_mapproj {
+    float *c[2], *t[2];  /* per family: board coordinate across its lines and along them */
+    float *cs[2];        /* cos(2 pi c): the same for every whole-line shift of a window */
+    int n[2];
+    int across_u[2];     /* 1 when family f's lines have constant u */
+    int ntot;            /* line pixels in the photo */
+};
+
+vision_mapproj *vision_mapproj_make(const vision_work *w, const vision_gmodel *m)
+{
+    double Hi[9];
+    if (vision_mat3_inv(m->H, Hi) != 0) return NULL;
+    vision_mapproj *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    int ntot = w->lm.npix[0] + w->lm.npix[1];
+    for (int f = 0; f < 2; f++) {
+        /* family 0: the lines u = const (across them runs u), family 1: v */
+        p->across_u[f] = f == 0;
+        p->c[f] = malloc(sizeof(float) * (size_t)(3 * ntot + 3));
+        if (!p->c[f]) { vision_mapproj_free(p); return NULL; }
+        p->t[f] = p->c[f] + ntot + 1;
+        p->cs[f] = p->t[f] + ntot + 1;
+    }
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < w->lm.npix[k]; i++) {
+            const vision_pt *q = &w->lm.pix[k][i];
+            double ux, uy;
+            vision_undistort(m->k1, m->cx, m->cy, m->norm, q->x, q->y, &ux, &uy);
+            double den = Hi[6] * ux + Hi[7] * uy + Hi[8];
+            if (fabs(den) < 1e-12) continue;
+            double u = (Hi[0] * ux + Hi[1] * uy + Hi[2]) / den, v = (Hi[3] * ux + Hi[4] * uy + Hi[5]) / den;
+            if (!(fabs(u) < 1e4 && fabs(v) < 1e4)) continue;
+            /* the pixel's line runs along the board direction its own
+             * direction maps to: mostly along v (a line u = const) or u */
+            double x2, y2, u2, v2;
+            x2 = ux + 2 * q->dx;
+            y2 = uy + 2 * q->dy;
+            den = Hi[6] * x2 + Hi[7] * y2 + Hi[8];
+            if (fabs(den) < 1e-12) continue;
+            u2 = (Hi[0] * x2 + Hi[1] * y2 + Hi[2]) / den - u;
+            v2 = (Hi[3] * x2 + Hi[4] * y2 + Hi[5]) / den - v;
+            int f = fabs(v2) >= fabs(u2) ? 0 : 1;
+            int j = p->n[f]++;
+            p->c[f][j] = (float)(f == 0 ? u : v);
+            p->t[f][j] = (float)(f == 0 ? v : u);
+            p->cs[f][j] = (float)cos(2 * M_PI * p->c[f][j]);
+        }
+    p->ntot = ntot;
+    return p;
+}
+
+void vision_mapproj_free(vision_mapproj *p)
+{
+    if (!p) return;
+    free(p->c[0]);
+    free(p->c[1]);
+    free(p);
+}
+
+/* The lines run from along = 0 to n - 1; a pixel up to this far past the
+ * outer perpendicular line still belongs to it (line width, blur). */
+#define MAP_END 0.25
+/* Weight of the pixels on lines beyond the grid: a window one line short
+ * on a side leaves a whole line there (about 1/20 of the pixels), which
+ * must cost more than anything the window gains inside. */
+#define MAP_BEYOND 4.0
+
+/* The share of a window's n lines that gather some of the family's
+ * pixels (a line hidden under stones still shows a few; a line of the
+ * window off the board shows none). */
+static double lines_seen(const int *cnt, int n)
+{
+    int srt[GS_MAX_SIZE];
+    memcpy(srt, cnt, sizeof *srt * (size_t)n);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && srt[j] < srt[j - 1]; j--) { int t = srt[j]; srt[j] = srt[j - 1]; srt[j - 1] = t; }
+    double need = fmax(2, 0.15 * srt[(3 * n) / 4]);
+    int seen = 0;
+    for (int k = 0; k < n; k++) seen += cnt[k] >= need;
+    return (double)seen / n;
+}
+
+double vision_mapproj_score(const vision_mapproj *p, int n, const int off[2], vision_mapscore *d)
+{
+    vision_mapscore sc;
+    memset(&sc, 0, sizeof sc);
+    sc.total = -1;
+    if (!p || n < 2 || n > GS_MAX_SIZE) { if (d) *d = sc; return -1; }
+    double tot = 0;
+    int ok = 1;
+    for (int f = 0; f < 2; f++) {
+        /* off[0] shifts the grid along u, off[1] along v; family f's
+         * across coordinate is u or v as vision_mapproj_make decided */
+        double on = 0;
+        int cnt = 0, bey = 0, per_line[GS_MAX_SIZE] = {0};
+        for (int i = 0; i < p->n[f]; i++) {
+            double cc = p->c[f][i] - off[p->across_u[f] ? 0 : 1], tt = p->t[f][i] - off[p->across_u[f] ? 1 : 0];
+            if (cc < -1.5 || cc > n + 0.5 || tt < -1 - MAP_END || tt > n + MAP_END) continue;
+            double cs = p->cs[f][i];
+            int in_c = cc >= -0.5 && cc <= n - 0.5, in_t = tt >= -MAP_END && tt <= n - 1 + MAP_END;
+            cnt++;
+            if (in_c && in_t) {
+                on += cs;
+                int k = (int)floor(cc + 0.5);
+                if (fabs(cc - k) < 0.25 && k >= 0 && k < n) per_line[k]++;
+            } else if ((in_c || in_t) && cs > 0.5) {
+                bey++;
+            }
+        }
+        sc.count[f] = cnt;
+        if (cnt < 30) { ok = 0; continue; }
+        /* over all the family's pixels in the photo, not those near the
+         * window: a small window in a clean corner of the board must not
+         * beat the board's own grid for having less clutter in it */
+        sc.on[f] = on / (0.5 * p->ntot);
+        sc.beyond[f] = (double)bey / (0.5 * p->ntot);
+        sc.seen[f] = lines_seen(per_line, n);
+        tot += 0.5 * (sc.on[f] - MAP_BEYOND * sc.beyond[f] - (1 - sc.seen[f]));
+    }
+    sc.total = ok ? tot : -1;
+    if (d) *d = sc;
+    return sc.total;
+}
+
+double vision_linemap_score(const vision_work *w, int n, const vision_gmodel *m, vision_mapscore *detail)
+{
+    vision_mapproj *p = vision_mapproj_make(w, m);
+    static const int zero[2] = {0, 0};
+    double s = vision_mapproj_score(p, n, zero, detail);
+    vision_mapproj_free(p);
+    return s;
+}
+
+/* ------------------------------------------------------- board margin */
+
+/* Median colour (B, G, R) of the 3 x 3 pixels of the photo round working
+ * point (x, y); 0 when off the photo. */
+static int photo_colour(const vision_work *w, double x, double y, double out[3])
+{
+    const gs_image *im = w->img;
+    int cx = (int)lround(x / w->scale), cy = (int)lround(y / w->scale);
+    if (cx < 1 || cy < 1 || cx >= im->width - 1 || cy >= im->height - 1) return 0;
+    for (int c = 0; c < 3; c++) {
+        int v[9], k = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                const uint8_t *p = im->buf + (size_t)(cy + dy) * im->stride + (size_t)(cx + dx) * im->channels;
+                v[k++] = im->channels == 1 ? p[0] : p[c];
+            }
+        for (int i = 1; i < 9; i++)
+            for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+        out[c] = v[4];
+    }
+    return 1;
+}
+
+/* Two colours look like the same surface: brightness within 25% and
+ * chromaticity ((R-G, G-B) over brightness) within 0.1. */
+static int same_surface(const double a[3], const double b[3])
+{
+    double ya = (a[0] + 2 * a[1] + a[2]) / 4, yb = (b[0] + 2 * b[1] + b[2]) / 4;
+    if (ya < 4 || yb < 4 || ya > 1.25 * yb || yb > 1.25 * ya) return 0;
+    double d0 = (a[2] - a[1]) / ya - (b[2] - b[1]) / yb, d1 = (a[1] - a[0]) / ya - (b[1] - b[0]) / yb;
+    return hypot(d0, d1) < 0.1;
+}
+
+static int cmp_col(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A board's outer lines lie inside its margin: a third of a cell beyond
+ * them is still the board's surface.  Per side, the share of points there
+ * that look like the margin's typical colour (the median over all four
+ * sides) or like the cell just inside them; the sides that are in the
+ * photo averaged.  Near 1 for the board's own grid; a grid whose outer
+ * line is the board's edge (one line too far) sees the table there. */
+double vision_margin_score(const vision_work *w, int n, const vision_gmodel *m)
+{
+    enum { MAXS = 4 * GS_MAX_SIZE };
+    double mcol[MAXS][3], icol[MAXS][3], all[3][MAXS];
+    int side_of[MAXS], ns = 0, inner_ok[MAXS];
+    for (int s = 0; s < 4; s++)
+        for (int k = 0; k < n; k++) {
+            /* side 0 v < 0, 1 u > n-1, 2 v > n-1, 3 u < 0 */
+            double u = s == 1 ? n - 1 + 0.35 : s == 3 ? -0.35 : k, v = s == 0 ? -0.35 : s == 2 ? n - 1 + 0.35 : k;
+            double ui = s == 1 ? n - 1.5 : s == 3 ? 0.5 : k, vi = s == 0 ? 0.5 : s == 2 ? n - 1.5 : k;
+            double x, y, xi, yi;
+            vision_model_map(m, u, v, &x, &y);
+            vision_model_map(m, ui, vi, &xi, &yi);
+            if (!photo_colour(w, x, y, mcol[ns])) continue;
+            inner_ok[ns] = photo_colour(w, xi, yi, icol[ns]);
+            for (int c = 0; c < 3; c++) all[c][ns] = mcol[ns][c];
+            side_of[ns++] = s;
+        }
+    if (ns < n) return -1;
+    double med[3];
+    for (int c = 0; c < 3; c++) {
+        qsort(all[c], (size_t)ns, sizeof(double), cmp_col);
+        med[c] = all[c][ns / 2];
+    }
+    int cnt[4] = {0, 0, 0, 0}, good[4] = {0, 0, 0, 0};
+    for (int i = 0; i < ns; i++) {
+        cnt[side_of[i]]++;
+        good[side_of[i]] += same_surface(mcol[i], med) || (inner_ok[i] && same_surface(mcol[i], icol[i]));
+    }
+    double sum = 0;
+    int sides = 0;
+#ifdef GRID_DEBUG
+    if (getenv("MARGIN_DEBUG")) {
+        fprintf(stderr, "margin med %.0f %.0f %.0f:", med[0], med[1], med[2]);
+        for (int s = 0; s < 4; s++) fprintf(stderr, " side %d %d/%d", s, good[s], cnt[s]);
+        fprintf(stderr, "\n");
+        for (int i = 0; i < ns; i++) fprintf(stderr, "  s%d m %.0f %.0f %.0f i %.0f %.0f %.0f\n", side_of[i], mcol[i][0], mcol[i][1], mcol[i][2], icol[i][0], icol[i][1], icol[i][2]);
+    }
+#endif
+    for (int s = 0; s < 4; s++)
+        if (cnt[s] * 2 >= n) { sum += (double)good[s] / cnt[s]; sides++; }
+    return sides ? sum / sides : -1;
+}
+
+/* ---------------------------------------------------- lattice fit */
+
+/* The grid made exact on all the line pixels at once: with G = H^-1 in
+ * normalised working coordinates (board = G q), each pixel on the grid
+ * belongs to the nearest line of its family (by its direction, decided
+ * once), and Gauss-Newton with a Tukey weight (pixels more than `reach`
+ * cells off a line count for nothing) moves G's eight entries so the
+ * pixels' board coordinates across their lines come out whole.  Where
+ * refinement line by line fails on a crowded board (each line shows only
+ * a few short stretches, and one line's error spoils the homography), the
+ * lattice as a whole is still pinned by thousands of pixels. */
+typedef struct fit_px { double qx, qy; int f; } fit_px;
+
+/* Normal equations of one Gauss-Newton step; returns the pixels used. */
+static int fit_step(const fit_px *P, int np, const double G[9], int n, double reach, double A[8][9])
+{
+    memset(A, 0, sizeof(double) * 8 * 9);
+    int used = 0;
+    for (int i = 0; i < np; i++) {
+        double q[3] = {P[i].qx, P[i].qy, 1};
+        double D = G[6] * q[0] + G[7] * q[1] + G[8];
+        if (fabs(D) < 1e-9) continue;
+        double u = (G[0] * q[0] + G[1] * q[1] + G[2]) / D, v = (G[3] * q[0] + G[4] * q[1] + G[5]) / D;
+        double c = P[i].f == 0 ? u : v, t = P[i].f == 0 ? v : u;
+        if (c < -0.5 || c > n - 0.5 || t < -0.3 || t > n - 0.7) continue;
+        double r = c - floor(c + 0.5);
+        if (fabs(r) >= reach) continue;
+        double wt = (1 - (r / reach) * (r / reach));
+        wt *= wt;
+        double J[8] = {0};
+        int o = P[i].f == 0 ? 0 : 3;
+        for (int j = 0; j < 3; j++) J[o + j] = q[j] / D;
+        J[6] = -c * q[0] / D;
+        J[7] = -c * q[1] / D;
+        for (int a = 0; a < 8; a++) {
+            for (int b = 0; b < 8; b++) A[a][b] += wt * J[a] * J[b];
+            A[a][8] -= wt * J[a] * r;
+        }
+        used++;
+    }
+    return used;
+}
+
+/* The model as a grid of the photo, board axes as they are (no
+ * reorientation), for the wood model. */
+static void model_as_grid(const vision_work *w, int n, const vision_gmodel *m, vision_grid *g)
+{
+    double S[9] = {1 / w->scale, 0, 0, 0, 1 / w->scale, 0, 0, 0, 1};
+    memset(g, 0, sizeof *g);
+    g->size = n;
+    vision_mat3_mul(S, m->H, g->H);
+    g->k1 = m->k1;
+    g->cx = m->cx / w->scale;
+    g->cy = m->cy / w->scale;
+    g->norm = m->norm / w->scale;
+}
+
+/* A line pixel lies on the board's surface when the photo 3 working
+ * pixels either side across its line looks like the wood there (the seams
+ * between two stones, which look like lines, have stones either side). */
+static int on_wood(const vision_wood *wood, const float side[2][3], double u, double v)
+{
+    if (side[0][0] < 0) return 0;
+    double wc[3], a[3] = {side[0][0], side[0][1], side[0][2]}, b[3] = {side[1][0], side[1][1], side[1][2]};
+    vision_wood_at(wood, u, v, wc);
+    return same_surface(a, wc) && same_surface(b, wc);
+}
+
+int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m)
+{
+    vision_grid g0;
+    vision_wood wood;
+    gs_error e;
+    model_as_grid(w, n, m, &g0);
+    int have_wood = vision_wood_fit(w->img, &g0, &wood, &e) == GS_OK;
+    double T[9] = {1 / w->sn, 0, -w->cx / w->sn, 0, 1 / w->sn, -w->cy / w->sn, 0, 0, 1}, Ti[9], Hi[9], G[9];
+    if (vision_mat3_inv(T, Ti) != 0 || vision_mat3_inv(m->H, Hi) != 0) return -1;
+    vision_mat3_mul(Hi, Ti, G);
+    if (fabs(G[8]) < 1e-12) return -1;
+    for (int i = 0; i < 9; i++) G[i] /= G[8];
+    int ntot = w->lm.npix[0] + w->lm.npix[1], np = 0;
+    fit_px *P = malloc(sizeof *P * (size_t)(ntot + 1));
+    if (!P) return -1;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < w->lm.npix[k]; i++) {
+            const vision_pt *q = &w->lm.pix[k][i];
+            double ux, uy, u0, v0, u1, v1;
+            vision_undistort(m->k1, m->cx, m->cy, m->norm, q->x, q->y, &ux, &uy);
+            double qx = (ux - w->cx) / w->sn, qy = (uy - w->cy) / w->sn;
+            double qx2 = qx + 2 * q->dx / w->sn, qy2 = qy + 2 * q->dy / w->sn;
+            double d0 = G[6] * qx + G[7] * qy + G[8], d1 = G[6] * qx2 + G[7] * qy2 + G[8];
+            if (fabs(d0) < 1e-9 || fabs(d1) < 1e-9) continue;
+            u0 = (G[0] * qx + G[1] * qy + G[2]) / d0;
+            v0 = (G[3] * qx + G[4] * qy + G[5]) / d0;
+            u1 = (G[0] * qx2 + G[1] * qy2 + G[2]) / d1;
+            v1 = (G[3] * qx2 + G[4] * qy2 + G[5]) / d1;
+            if (have_wood && w->lm.side[k] && !on_wood(&wood, w->lm.side[k][i], u0, v0)) continue;
+            /* a line along v has constant u: family 0 */
+            P[np++] = (fit_px){qx, qy, fabs(v1 - v0) >= fabs(u1 - u0) ? 0 : 1};
+        }
+    static const double reach[] = {0.35, 0.3, 0.25, 0.25, 0.2, 0.2};
+    int ok = 0;
+    for (int it = 0; it < 6; it++) {
+        double A[8][9], d[8];
+        if (fit_step(P, np, G, n, reach[it], A) < 60) break;
+        for (int a = 0; a < 8; a++) A[a][a] *= 1.05; /* a little damping */
+        if (vision_solve8(A, d) != 0) break;
+        double step = 0;
+        for (int a = 0; a < 8; a++) { G[a] += d[a]; step += fabs(d[a]); }
+        ok = 1;
+        if (step < 1e-6) break;
+    }
+    free(P);
+    if (!ok) return -1;
+    double Gi[9], GT[9];
+    vision_mat3_mul(G, T, GT);
+    if (vision_mat3_inv(GT, Gi) != 0) return -1;
+    memcpy(m->H, Gi, sizeof Gi);
+    return 0;
+}
