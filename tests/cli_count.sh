@@ -95,7 +95,14 @@ fi
 
 photo=$data/photos/imago/t2/t2_101
 if [ -f "$photo.jpg" ]; then
-  "$gs" count "$photo.jpg" --dead none --json --overlay "$tmp/ov.png" > "$tmp/p" || bad "photo counts"
+  # 0: read with no doubt; 3: counted, with the points in doubt said
+  rc=0; "$gs" count "$photo.jpg" --dead none --json --overlay "$tmp/ov.png" > "$tmp/p" 2> "$tmp/pe" || rc=$?
+  case $rc in
+    0) [ "$(field "$tmp/p" read_uncertain_count)" = 0 ] && ok "photo counts, no doubt" || bad "exit 0 with doubt" ;;
+    3) [ "$(field "$tmp/p" read_uncertain_count)" != 0 ] && grep -q "the count is uncertain" "$tmp/pe" \
+         && ok "photo counts, its doubt said (exit 3)" || { bad "exit 3 without the doubt said"; cat "$tmp/pe"; } ;;
+    *) bad "photo counts (exit $rc)" ;;
+  esac
   "$gs" count "$photo.txt" --dead none --json > "$tmp/g" || bad "grid counts"
   for k in result area stones dame; do
     [ "$(field "$tmp/p" $k)" = "$(field "$tmp/g" $k)" ] && ok "photo = grid: $k" || { bad "photo = grid: $k"; grep "\"$k\"" "$tmp/p" "$tmp/g"; }
