@@ -67,14 +67,8 @@ static void count_photo(const char *path, record_count_result *r)
 static void test_blot_is_doubt(void **state)
 {
     (void)state;
-    render_params p;
-    render_params_from_seed(&p, 3, 9, 640, 480);
-    p.bump_ms = -1;
-    p.flicker = 0;
-    p.slow_amp = 0;
     gs_error e = {0};
-    render_scene *sc = render_scene_create(&p, &e);
-    assert_non_null(sc);
+    render_scene *sc = gs_test_still_scene(3, 9, 640, 480, NULL);
     render_state st;
     finished_board(&st);
     gs_image *img = gs_image_create(640, 480, 3);

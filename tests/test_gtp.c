@@ -442,15 +442,8 @@ static void test_loadsgf(void **state)
  * views (as tests/test_recorder_run.c). */
 static void render_views(gs_image *img[4], vision_grid *grid)
 {
-    render_params p;
-    render_params_from_seed(&p, 11, 9, 640, 480);
-    p.bump_ms = -1;
-    p.flicker = 0;
-    p.slow_amp = 0;
-    gs_error e;
-    render_scene *sc = render_scene_create(&p, &e);
-    assert_non_null(sc);
-    render_grid(sc, 0, grid);
+    gs_error e = {0};
+    render_scene *sc = gs_test_still_scene(11, 9, 640, 480, grid);
     render_state st;
     render_state_init(&st, 9);
     static const int mv[3][3] = {{4, 4, GS_BLACK}, {2, 2, GS_WHITE}, {6, 6, GS_BLACK}};

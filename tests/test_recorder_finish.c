@@ -37,15 +37,8 @@ static gs_move game_move(int i)
  * lifted twice (or only up to `upto` frames). */
 static void frames_make(game_frames *f, int upto)
 {
-    render_params p;
-    render_params_from_seed(&p, 4, 9, 640, 480);
-    p.bump_ms = -1;
-    p.flicker = 0;
-    p.slow_amp = 0;
-    gs_error e;
-    render_scene *sc = render_scene_create(&p, &e);
-    assert_non_null(sc);
-    render_grid(sc, 0, &f->grid);
+    gs_error e = {0};
+    render_scene *sc = gs_test_still_scene(4, 9, 640, 480, &f->grid);
     render_state st;
     render_state_init(&st, 9);
     f->n = upto;

@@ -24,15 +24,8 @@ typedef struct frames_fix {
  * each. */
 static void frames_make(frames_fix *f)
 {
-    render_params p;
-    render_params_from_seed(&p, 11, 9, 640, 480);
-    p.bump_ms = -1;
-    p.flicker = 0;
-    p.slow_amp = 0;
-    gs_error e;
-    render_scene *sc = render_scene_create(&p, &e);
-    assert_non_null(sc);
-    render_grid(sc, 0, &f->grid);
+    gs_error e = {0};
+    render_scene *sc = gs_test_still_scene(11, 9, 640, 480, &f->grid);
     render_state st;
     render_state_init(&st, 9);
     static const int mv[NFRAMES - 1][3] = {{4, 4, GS_BLACK}, {2, 2, GS_WHITE}, {6, 6, GS_BLACK}};

@@ -1,5 +1,7 @@
 #include "tests/testutil.h"
 
+#include "samples/render.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -65,4 +67,19 @@ int gs_test_connect_loopback(int port, int src)
         return -1;
     }
     return fd;
+}
+
+render_scene *gs_test_still_scene(uint64_t seed, int size, int width, int height, vision_grid *grid)
+{
+    render_params p;
+    render_params_from_seed(&p, seed, size, width, height);
+    p.bump_ms = -1;
+    p.flicker = 0;
+    p.slow_amp = 0;
+    gs_error e = {0};
+    render_scene *sc = render_scene_create(&p, &e);
+    if (!sc) print_message("render_scene_create: %s\n", e.msg);
+    assert_non_null(sc);
+    if (grid) render_grid(sc, 0, grid);
+    return sc;
 }

@@ -39,4 +39,12 @@ int gs_test_sanitized(void);
  * many machines would be; -1 when it cannot connect. */
 int gs_test_connect_loopback(int port, int src);
 
+struct render_scene;
+struct vision_grid;
+/* A rendered camera without the hard parts (no bump, flicker or slow light
+ * change) for board size `size` at width x height from seed: the scene
+ * (the caller destroys it with render_scene_destroy) and, when grid is not
+ * NULL, its true grid at time 0.  Fails the test when it cannot be made. */
+struct render_scene *gs_test_still_scene(uint64_t seed, int size, int width, int height, struct vision_grid *grid);
+
 #endif
