@@ -95,7 +95,9 @@ fi
 
 photo=$data/photos/imago/t2/t2_101
 if [ -f "$photo.jpg" ]; then
-  "$gs" count "$photo.jpg" --dead none --json --overlay "$tmp/ov.png" > "$tmp/p" || bad "photo counts"
+  # exit 3: counted, with points read in doubt (a photo may have some)
+  rc=0; "$gs" count "$photo.jpg" --dead none --json --overlay "$tmp/ov.png" > "$tmp/p" || rc=$?
+  [ $rc -eq 0 ] || [ $rc -eq 3 ] || bad "photo counts (exit $rc)"
   "$gs" count "$photo.txt" --dead none --json > "$tmp/g" || bad "grid counts"
   for k in result area stones dame; do
     [ "$(field "$tmp/p" $k)" = "$(field "$tmp/g" $k)" ] && ok "photo = grid: $k" || { bad "photo = grid: $k"; grep "\"$k\"" "$tmp/p" "$tmp/g"; }
