@@ -342,8 +342,8 @@ static gs_status expand_windows(const vision_work *w, vision_cand base, int size
 /* The best must beat the best different grid by this much in rank. */
 #define RANK_MARGIN 0.015
 
-/* The variants of a crowded-board hypothesis with one side moved one line
- * in or out, the other three kept: in an oblique view the rectification
+/* The variants of a leading crowded-board hypothesis with one side moved
+ * one line in or out, the other three kept: in an oblique view the rectification
  * may misjudge the foreshortening, so that the far side of the lattice
  * lands a line off while the near side is right; each variant is refined
  * and ranked like any other hypothesis; it is kept only when it ranks
@@ -362,7 +362,11 @@ static gs_status stretch_variants(const vision_work *w, const vision_cand *c, ca
             vision_cand v = *c;
             vision_mat3_mul(c->m.H, T, v.m.H);
             if (!model_sane(w, v.n, &v.m)) continue;
-            if ((v.frac = refine_cand_maps(w, &v)) < 0) return GS_ERR_NOMEM;
+            /* one narrow round and the whole-lattice fit: the variant
+             * starts within a fraction of a cell of its lines where it is
+             * right (the full rounds cost as much as all the rest) */
+            if ((v.frac = vision_refine_grid_maps(w, v.n, &v.m, 0.25, 1)) < 0) return GS_ERR_NOMEM;
+            (void)vision_dense_fit(w, v.n, &v.m); /* where it fails the round's result stands */
             if (!model_sane(w, v.n, &v.m)) continue;
             rate_cand(w, &v);
 #ifdef GRID_DEBUG
@@ -409,7 +413,6 @@ static gs_status expand_dense(const vision_work *w, vision_cand base, int size_h
         if (!model_sane(w, c.n, &c.m)) continue;
         rate_cand(w, &c);
         add_cand(out, &c);
-        if (i == 0 && stretch_variants(w, &c, out) != GS_OK) return GS_ERR_NOMEM;
     }
     return GS_OK;
 }
@@ -585,6 +588,15 @@ static gs_status dense_hypotheses(const vision_work *w, int size_hint, cand_list
 #endif
     for (int i = 0; i < nd && st == GS_OK; i++)
         if (expand_dense(w, dc[i], size_hint, L) != GS_OK) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    /* the two leading hypotheses, those that are crowded-board ones, with
+     * a side moved (only those: each variant costs a refinement) */
+    int second = -1, best = st == GS_OK ? pick(L, &second) : -1;
+    vision_cand lead[2];
+    int nl = 0;
+    if (best >= 0 && L->c[best].source == VISION_SRC_DENSE) lead[nl++] = L->c[best];
+    if (second >= 0 && L->c[second].source == VISION_SRC_DENSE) lead[nl++] = L->c[second];
+    for (int i = 0; i < nl && st == GS_OK; i++)
+        if (stretch_variants(w, &lead[i], L) != GS_OK) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     return st;
 }
 
