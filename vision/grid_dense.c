@@ -313,9 +313,11 @@ static int dense_comb(dfam *f, double pmin, double pmax)
         if (mags[k] > best) best = mags[k];
     }
     free(h);
+    /* a rise to the longest period tried is no peak (the board's extent,
+     * not its lines): only a maximum inside the range is a period */
     int pick = -1;
-    for (int k = NP - 1; k >= 0 && pick < 0; k--)
-        if (mags[k] >= 0.7 * best && (k == 0 || mags[k] >= mags[k - 1]) && (k == NP - 1 || mags[k] >= mags[k + 1]))
+    for (int k = NP - 2; k >= 0 && pick < 0; k--)
+        if (mags[k] >= 0.7 * best && (k == 0 || mags[k] >= mags[k - 1]) && mags[k] >= mags[k + 1])
             pick = k;
 #ifdef GRID_DEBUG
     fprintf(stderr, "dense comb: n %d best %.3f pick %d (%.4f, mag %.3f) range %.4f..%.4f\n", f->n, best, pick,

@@ -339,6 +339,46 @@ static gs_status expand_windows(const vision_work *w, vision_cand base, int size
     return GS_OK;
 }
 
+/* The best must beat the best different grid by this much in rank. */
+#define RANK_MARGIN 0.015
+
+/* The variants of a leading crowded-board hypothesis with one side moved
+ * one line in or out, the other three kept: in an oblique view the rectification
+ * may misjudge the foreshortening, so that the far side of the lattice
+ * lands a line off while the near side is right; each variant is refined
+ * and ranked like any other hypothesis; it is kept only when it ranks
+ * clearly above the lattice it came from. */
+static gs_status stretch_variants(const vision_work *w, const vision_cand *c, cand_list *out)
+{
+    double nn = c->n - 1;
+    for (int side = 0; side < 4; side++)
+        for (int d = -1; d <= 1; d += 2) {
+            /* lattice coordinates of the old model along the moved axis:
+             * old = t + s * new, so that the moved side lands d lines off */
+            double s = (nn - d) / nn, t = side & 1 ? 0 : d;
+            if (side & 1) s = (nn + d) / nn;
+            double T[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+            if (side < 2) { T[4] = s; T[5] = t; } else { T[0] = s; T[2] = t; }
+            vision_cand v = *c;
+            vision_mat3_mul(c->m.H, T, v.m.H);
+            if (!model_sane(w, v.n, &v.m)) continue;
+            /* one narrow round and the whole-lattice fit: the variant
+             * starts within a fraction of a cell of its lines where it is
+             * right (the full rounds cost as much as all the rest) */
+            if ((v.frac = vision_refine_grid_maps(w, v.n, &v.m, 0.25, 1)) < 0) return GS_ERR_NOMEM;
+            (void)vision_dense_fit(w, v.n, &v.m); /* where it fails the round's result stands */
+            if (!model_sane(w, v.n, &v.m)) continue;
+            rate_cand(w, &v);
+#ifdef GRID_DEBUG
+            fprintf(stderr, "stretch side %d d %d: rank %.3f (base %.3f)\n", side, d, v.score, c->score);
+#endif
+            /* the comb measured the spacing on the whole photo: a
+             * stretched lattice must rank clearly better to stand */
+            if (v.score > c->score + RANK_MARGIN) add_cand(out, &v);
+        }
+    return GS_OK;
+}
+
 /* Stages 5-6 for a crowded-board hypothesis: the windows of its lattice
  * (every size, up to three lines beyond its own edges) scored on the line
  * pixels at once, the best few refined and scored again. */
@@ -432,8 +472,6 @@ gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out,
     return vision_grid_find_ex(img, size_hint, out, &info, err);
 }
 
-/* The best must beat the best different grid by this much in rank. */
-#define RANK_MARGIN 0.015
 /* A board whose lines are not clearly seen on its open stretches (a
  * crowded finished game, glare) must explain at least this much of the
  * line pixels (ordinary photos: 0.13 and less but for a sudoku, 0.5)... */
@@ -550,6 +588,15 @@ static gs_status dense_hypotheses(const vision_work *w, int size_hint, cand_list
 #endif
     for (int i = 0; i < nd && st == GS_OK; i++)
         if (expand_dense(w, dc[i], size_hint, L) != GS_OK) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    /* the two leading hypotheses, those that are crowded-board ones, with
+     * a side moved (only those: each variant costs a refinement) */
+    int second = -1, best = st == GS_OK ? pick(L, &second) : -1;
+    vision_cand lead[2];
+    int nl = 0;
+    if (best >= 0 && L->c[best].source == VISION_SRC_DENSE) lead[nl++] = L->c[best];
+    if (second >= 0 && L->c[second].source == VISION_SRC_DENSE) lead[nl++] = L->c[second];
+    for (int i = 0; i < nl && st == GS_OK; i++)
+        if (stretch_variants(w, &lead[i], L) != GS_OK) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     return st;
 }
 

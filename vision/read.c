@@ -32,6 +32,9 @@
 #include "vision/vision_internal.h"
 
 #include <math.h>
+#ifdef GRID_DEBUG
+#include <stdio.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -623,6 +626,10 @@ static void classify_light(const vision_point_features *f, float ln, const popul
      * and its ring agree clearly (the seams between crowded pale stones
      * look like lines) */
     if (!colour_apart && !(l * r > 0 && fabsf(l) >= 2 * DISAGREE)) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    /* a light stone without the darker ring round it whose lines are not
+     * clearly hidden may be bright wood (the lit bevel at the board's
+     * edge): unsure */
+    if (t > 0 && r <= -DISAGREE && l < 2 * DISAGREE) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
 /* ------------------------------------------------------------- track_hands */
@@ -814,6 +821,13 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
         }
         classify_fixed(f, ln, pops, &out->pos.cell[i], &out->confidence[i]);
     }
+#ifdef GRID_DEBUG
+    if (getenv("READ_DUMP")) {
+        fprintf(stderr, "pops %d wood %.2f %.2f s %.2f %.2f ring %.2f light %.2f %.2f s %.2f %.2f ring %.2f\n", pops, wood.lum, wood.wood, wood.s_lum, wood.s_wood, wood.ring, light.lum, light.wood, light.s_lum, light.s_wood, light.ring);
+        for (int i = 0; i < NN; i++)
+            fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f ln %.2f ring %.2f spread %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].lines / Cl[i], F[i].ring, F[i].spread);
+    }
+#endif
     free(F);
     free(Cl);
     clear_occluded_edges(img, g, out);
