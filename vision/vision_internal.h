@@ -147,6 +147,9 @@ gs_status vision_rectify(const vision_work *w, const double v1[3], const double 
 /* Fills w->lm from w->grey (vision_linemap_free frees it; safe on a
  * zeroed one). */
 gs_status vision_linemap_make(vision_work *w, gs_error *err);
+/* Median colour (B, G, R) of the 3 x 3 photo pixels round working point
+ * (x, y) into out; 0 when off the photo (vision/grid_dense_fit.c). */
+int vision_photo_colour(const vision_work *w, double x, double y, double out[3]);
 /* Fills w->lm.side (once; freed with the rest by vision_linemap_free). */
 gs_status vision_linemap_sides(vision_work *w, gs_error *err);
 void vision_linemap_free(vision_linemap *lm);
