@@ -71,9 +71,7 @@ static void test_blot_is_doubt(void **state)
     render_scene *sc = gs_test_still_scene(3, 9, 640, 480, NULL);
     render_state st;
     finished_board(&st);
-    gs_image *img = gs_image_create(640, 480, 3);
-    assert_non_null(img);
-    assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
+    gs_image *img = gs_test_frame(sc, &st);
     char path[64];
     snprintf(path, sizeof path, "/tmp/gs-count-doubt-%d.png", (int)getpid());
     assert_int_equal(gs_image_write_png(img, path, &e), GS_OK);

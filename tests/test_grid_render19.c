@@ -36,22 +36,14 @@ static void scatter_stones(render_state *st, int n, unsigned seed, int nstones)
 static int check_one(uint64_t seed, int width, int height, int nstones)
 {
     const int N = 19;
-    render_params p;
-    render_params_from_seed(&p, seed, N, width, height);
-    p.bump_ms = -1; /* the first, clean frames of a recording */
-    p.flicker = 0;
-    p.slow_amp = 0;
-    gs_error e = {0};
-    render_scene *sc = render_scene_create(&p, &e);
-    assert_non_null(sc);
+    vision_grid truth, g;
+    /* the first, clean frames of a recording */
+    render_scene *sc = gs_test_still_scene(seed, N, width, height, &truth);
     render_state st;
     render_state_init(&st, N);
     scatter_stones(&st, N, (unsigned)seed, nstones);
-    gs_image *img = gs_image_create(width, height, 3);
-    assert_non_null(img);
-    assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
-    vision_grid truth, g;
-    render_grid(sc, 0, &truth);
+    gs_image *img = gs_test_frame(sc, &st);
+    gs_error e = {0};
     double cell = hypot(truth.corners[1][0] - truth.corners[0][0], truth.corners[1][1] - truth.corners[0][1]) / (N - 1);
     int fail = 0;
     gs_status s = vision_grid_find(img, 0, &g, &e);

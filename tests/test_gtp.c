@@ -442,7 +442,6 @@ static void test_loadsgf(void **state)
  * views (as tests/test_recorder_run.c). */
 static void render_views(gs_image *img[4], vision_grid *grid)
 {
-    gs_error e = {0};
     render_scene *sc = gs_test_still_scene(11, 9, 640, 480, grid);
     render_state st;
     render_state_init(&st, 9);
@@ -451,9 +450,7 @@ static void render_views(gs_image *img[4], vision_grid *grid)
         if (i > 0) gs_position_set(&st.pos, mv[i - 1][0], mv[i - 1][1], (gs_color)mv[i - 1][2]);
         st.t_ms = 1000.0 * i;
         st.frame = i;
-        img[i] = gs_image_create(640, 480, 3);
-        assert_non_null(img[i]);
-        assert_int_equal(render_frame(sc, &st, img[i], &e), GS_OK);
+        img[i] = gs_test_frame(sc, &st);
     }
     render_scene_destroy(sc);
 }

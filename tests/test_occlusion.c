@@ -24,14 +24,8 @@ typedef struct fix {
 
 static void fix_make(fix *f, uint64_t seed)
 {
-    render_params_from_seed(&f->p, seed, N, 640, 360);
-    f->p.bump_ms = -1;
-    f->p.flicker = 0;
-    f->p.slow_amp = 0;
-    gs_error e;
-    f->scene = render_scene_create(&f->p, &e);
-    assert_non_null(f->scene);
-    render_grid(f->scene, 0, &f->grid);
+    gs_test_still_params(&f->p, seed, N, 640, 360);
+    f->scene = gs_test_scene(&f->p, &f->grid);
     render_state_init(&f->st, N);
     /* a game in progress */
     static const char *const stones[] = {"B dd", "W jd", "B dj", "W jj", "B gg", "W gf", "B cf", "W kg"};

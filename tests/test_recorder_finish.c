@@ -37,7 +37,6 @@ static gs_move game_move(int i)
  * lifted twice (or only up to `upto` frames). */
 static void frames_make(game_frames *f, int upto)
 {
-    gs_error e = {0};
     render_scene *sc = gs_test_still_scene(4, 9, 640, 480, &f->grid);
     render_state st;
     render_state_init(&st, 9);
@@ -53,9 +52,7 @@ static void frames_make(game_frames *f, int upto)
         }
         st.t_ms = 1000.0 * i;
         st.frame = i;
-        f->img[i] = gs_image_create(640, 480, 3);
-        assert_non_null(f->img[i]);
-        assert_int_equal(render_frame(sc, &st, f->img[i], &e), GS_OK);
+        f->img[i] = gs_test_frame(sc, &st);
     }
     render_scene_destroy(sc);
 }

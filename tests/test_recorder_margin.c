@@ -24,21 +24,8 @@ typedef struct scene_fix {
 static render_params still_look(uint64_t seed, int w, int h)
 {
     render_params p;
-    render_params_from_seed(&p, seed, 9, w, h);
-    p.bump_ms = -1;
-    p.flicker = 0;
-    p.slow_amp = 0;
+    gs_test_still_params(&p, seed, 9, w, h);
     return p;
-}
-
-/* The scene of look p and its grid at the start. */
-static render_scene *scene_and_grid(const render_params *p, vision_grid *g)
-{
-    gs_error e;
-    render_scene *sc = render_scene_create(p, &e);
-    assert_non_null(sc);
-    render_grid(sc, 0, g);
-    return sc;
 }
 
 /* Half the margin, but not nearer the line than 0.45 cell. */
@@ -51,15 +38,10 @@ static double margin_out(const render_params *p)
 static void scene_make(scene_fix *f, uint64_t seed)
 {
     render_params p = still_look(seed, 640, 480);
-    gs_error e;
-    f->scene = render_scene_create(&p, &e);
-    assert_non_null(f->scene);
+    f->scene = gs_test_scene(&p, &f->grid);
     render_state st;
     render_state_init(&st, 9);
-    f->board = gs_image_create(640, 480, 3);
-    assert_non_null(f->board);
-    assert_int_equal(render_frame(f->scene, &st, f->board, &e), GS_OK);
-    render_grid(f->scene, 0, &f->grid);
+    f->board = gs_test_frame(f->scene, &st);
     f->out = margin_out(&p);
 }
 
@@ -137,9 +119,8 @@ static void test_first_line_stones_are_not_margin_stones(void **state)
     (void)state;
     for (uint64_t seed = 1; seed <= 6; seed++) {
         render_params p = still_look(seed, 640, 360);
-        gs_error e;
         vision_grid g;
-        render_scene *sc = scene_and_grid(&p, &g);
+        render_scene *sc = gs_test_scene(&p, &g);
         render_state st;
         render_state_init(&st, 9);
         /* every edge point, colours in runs of two (a pair of one colour
@@ -151,9 +132,7 @@ static void test_first_line_stones_are_not_margin_stones(void **state)
             gs_position_set(&st.pos, 0, k, gs_color_other(c));
             gs_position_set(&st.pos, 8, k, gs_color_other(c));
         }
-        gs_image *img = gs_image_create(640, 360, 3);
-        assert_non_null(img);
-        assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
+        gs_image *img = gs_test_frame(sc, &st);
         track_margin_view m;
         track_margin_scan(img, &g, &m);
         assert_true(m.valid);
@@ -182,12 +161,10 @@ static void test_beyond_the_edge_is_no_margin(void **state)
         p.objects = true;
         gs_error e;
         vision_grid g;
-        render_scene *sc = scene_and_grid(&p, &g);
+        render_scene *sc = gs_test_scene(&p, &g);
         render_state st;
         render_state_init(&st, 9);
-        gs_image *img = gs_image_create(640, 360, 3);
-        assert_non_null(img);
-        assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
+        gs_image *img = gs_test_frame(sc, &st);
         /* stones on the table, well clear of the edge on each side */
         double mv = p.margin_mm / p.cell_h_mm, mu = p.margin_mm / p.cell_w_mm;
         draw_stone(img, &g, 4.0, -mv - 0.7, GS_BLACK);
@@ -203,7 +180,7 @@ static void test_beyond_the_edge_is_no_margin(void **state)
          * a board with the rules' margin (2.5 cm: a stone fits on it) */
         render_scene_destroy(sc);
         p.margin_mm = 25;
-        sc = scene_and_grid(&p, &g);
+        sc = gs_test_scene(&p, &g);
         st.nmargin = 1;
         st.margin[0] = (render_margin_stone){8 + margin_out(&p), 8 + margin_out(&p), GS_WHITE, 1};
         assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);

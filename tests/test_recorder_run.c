@@ -24,7 +24,6 @@ typedef struct frames_fix {
  * each. */
 static void frames_make(frames_fix *f)
 {
-    gs_error e = {0};
     render_scene *sc = gs_test_still_scene(11, 9, 640, 480, &f->grid);
     render_state st;
     render_state_init(&st, 9);
@@ -33,9 +32,7 @@ static void frames_make(frames_fix *f)
         if (i > 0) gs_position_set(&st.pos, mv[i - 1][0], mv[i - 1][1], (gs_color)mv[i - 1][2]);
         st.t_ms = 1000.0 * i;
         st.frame = i;
-        f->img[i] = gs_image_create(640, 480, 3);
-        assert_non_null(f->img[i]);
-        assert_int_equal(render_frame(sc, &st, f->img[i], &e), GS_OK);
+        f->img[i] = gs_test_frame(sc, &st);
     }
     render_scene_destroy(sc);
 }

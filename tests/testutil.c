@@ -69,17 +69,39 @@ int gs_test_connect_loopback(int port, int src)
     return fd;
 }
 
-render_scene *gs_test_still_scene(uint64_t seed, int size, int width, int height, vision_grid *grid)
+void gs_test_still_params(render_params *p, uint64_t seed, int size, int width, int height)
 {
-    render_params p;
-    render_params_from_seed(&p, seed, size, width, height);
-    p.bump_ms = -1;
-    p.flicker = 0;
-    p.slow_amp = 0;
+    render_params_from_seed(p, seed, size, width, height);
+    p->bump_ms = -1;
+    p->flicker = 0;
+    p->slow_amp = 0;
+}
+
+render_scene *gs_test_scene(const render_params *p, vision_grid *grid)
+{
     gs_error e = {0};
-    render_scene *sc = render_scene_create(&p, &e);
+    render_scene *sc = render_scene_create(p, &e);
     if (!sc) print_message("render_scene_create: %s\n", e.msg);
     assert_non_null(sc);
     if (grid) render_grid(sc, 0, grid);
     return sc;
+}
+
+render_scene *gs_test_still_scene(uint64_t seed, int size, int width, int height, vision_grid *grid)
+{
+    render_params p;
+    gs_test_still_params(&p, seed, size, width, height);
+    return gs_test_scene(&p, grid);
+}
+
+gs_image *gs_test_frame(render_scene *sc, const render_state *st)
+{
+    const render_params *p = render_scene_params(sc);
+    gs_image *img = gs_image_create(p->width, p->height, 3);
+    assert_non_null(img);
+    gs_error e = {0};
+    gs_status s = render_frame(sc, st, img, &e);
+    if (s != GS_OK) print_message("render_frame: %s\n", e.msg);
+    assert_int_equal(s, GS_OK);
+    return img;
 }

@@ -39,12 +39,21 @@ int gs_test_sanitized(void);
  * many machines would be; -1 when it cannot connect. */
 int gs_test_connect_loopback(int port, int src);
 
+struct render_params;
 struct render_scene;
+struct render_state;
 struct vision_grid;
-/* A rendered camera without the hard parts (no bump, flicker or slow light
- * change) for board size `size` at width x height from seed: the scene
- * (the caller destroys it with render_scene_destroy) and, when grid is not
- * NULL, its true grid at time 0.  Fails the test when it cannot be made. */
+/* A rendered camera without the hard parts: the look of seed for board
+ * size `size` at width x height with no bump, flicker or slow light change. */
+void gs_test_still_params(struct render_params *p, uint64_t seed, int size, int width, int height);
+/* The scene of look p (the caller destroys it with render_scene_destroy)
+ * and, when grid is not NULL, its true grid at time 0.  Fails the test
+ * when it cannot be made. */
+struct render_scene *gs_test_scene(const struct render_params *p, struct vision_grid *grid);
+/* gs_test_scene of gs_test_still_params. */
 struct render_scene *gs_test_still_scene(uint64_t seed, int size, int width, int height, struct vision_grid *grid);
+/* A new frame of the scene's size showing st (the caller destroys it with
+ * gs_image_destroy); fails the test when it cannot be rendered. */
+gs_image *gs_test_frame(struct render_scene *sc, const struct render_state *st);
 
 #endif
