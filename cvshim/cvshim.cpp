@@ -294,6 +294,17 @@ int cvshim_writer_close(cvshim_writer *w)
 
 // ---- board finding (vision/) ----
 
+// The Hough transform's segments as the C side's array (malloc'd, one
+// spare entry so an empty result is not a NULL); NULL when out of memory.
+static cvshim_segment *segments_of(const std::vector<cv::Vec4i> &lines)
+{
+    cvshim_segment *out = (cvshim_segment *)std::malloc(sizeof(cvshim_segment) * (lines.size() + 1));
+    if (!out) return nullptr;
+    for (size_t i = 0; i < lines.size(); i++)
+        out[i] = cvshim_segment{(float)lines[i][0], (float)lines[i][1], (float)lines[i][2], (float)lines[i][3]};
+    return out;
+}
+
 int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
                        cvshim_segment **segs, int *nsegs, char *err, size_t errlen)
 {
@@ -338,7 +349,7 @@ int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_imag
         std::vector<cv::Vec4i> lines;
         int minlen = std::max(12, std::max(g.cols, g.rows) / 40);
         cv::HoughLinesP(bin, lines, 1, CV_PI / 180, 20, minlen, 3);
-        cvshim_segment *out = (cvshim_segment *)std::malloc(sizeof(cvshim_segment) * (lines.size() + 1));
+        cvshim_segment *out = segments_of(lines);
         gs_image *r = image_from_mat(bh);
         gs_image *gr = image_from_mat(g);
         if (!out || !r || !gr) {
@@ -348,8 +359,6 @@ int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_imag
             set_err(err, errlen, "out of memory");
             return -1;
         }
-        for (size_t i = 0; i < lines.size(); i++)
-            out[i] = cvshim_segment{(float)lines[i][0], (float)lines[i][1], (float)lines[i][2], (float)lines[i][3]};
         *segs = out;
         *nsegs = (int)lines.size();
         *response = r;
@@ -412,13 +421,11 @@ int cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segm
         }
         std::vector<cv::Vec4i> lines;
         cv::HoughLinesP(mat_view(map), lines, 1, CV_PI / 360, std::max(8, minlen / 2), std::max(2, minlen), maxgap);
-        cvshim_segment *out = (cvshim_segment *)std::malloc(sizeof(cvshim_segment) * (lines.size() + 1));
+        cvshim_segment *out = segments_of(lines);
         if (!out) {
             set_err(err, errlen, "out of memory");
             return -1;
         }
-        for (size_t i = 0; i < lines.size(); i++)
-            out[i] = cvshim_segment{(float)lines[i][0], (float)lines[i][1], (float)lines[i][2], (float)lines[i][3]};
         *segs = out;
         *nsegs = (int)lines.size();
         return 0;
