@@ -623,9 +623,11 @@ static void classify_light(const vision_point_features *f, float ln, const popul
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
     /* where the colours do not tell the stones from the wood (pale stones
      * under a lamp of their colour), a point is sure only when its lines
-     * and its ring agree clearly (the seams between crowded pale stones
-     * look like lines) */
-    if (!colour_apart && !(l * r > 0 && fabsf(l) >= 2 * DISAGREE)) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+     * and its ring agree clearly: a stone when both say so and together
+     * by two spreads, the wood only when its lines clearly show (the
+     * seams between crowded pale stones look like lines) */
+    int agree = l * r > 0 && (t > 0 ? l + r >= 2 * DISAGREE : fabsf(l) >= 2 * DISAGREE);
+    if (!colour_apart && !agree) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
     /* a light stone without the darker ring round it whose lines are not
      * clearly hidden may be bright wood (the lit bevel at the board's
      * edge): unsure */
@@ -752,6 +754,9 @@ static void classify_fixed(const vision_point_features *f, float ln, int pops, u
      * board: on ruled paper the paper between the lines looks alike) */
     float m_pale = pops < 0 ? -1 : fminf(fminf(m_nolines, m_greyer), (f->lum - 0.7f) / 0.2f);
     float mw = fminf(m_hidden, fmaxf(m_lum, m_pale));
+    /* a disc nearly as dark as a black stone that hides its lines is one
+     * (as in classify_light: a dark stone under a bright lamp) */
+    if (pops > 0) mb = fmaxf(mb, fminf((DARKISH_LUM - f->lum) / 0.1f, (LIGHT_LINES - ln) / 0.2f));
     gs_color c;
     float margin;
     if (mb > 0) { c = GS_BLACK; margin = mb; }
