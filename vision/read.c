@@ -618,8 +618,12 @@ static void classify_light(const vision_point_features *f, float ln, const popul
      * wood at a lit edge looks like a light stone, a pale stone under a
      * lamp of its own colour like the wood) */
     float body = l + r;
-    if ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
-        (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE))
+    /* (but a light stone whose ring says so as clearly as its colour is
+     * not doubted for its lines alone: a stone set off its point leaves
+     * the lines beside it in the disc) */
+    int ring_backs = t > 0 && q > 0 && r >= DISAGREE;
+    if (!ring_backs && ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
+                        (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE)))
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
     /* where the colours do not tell the stones from the wood (pale stones
      * under a lamp of their colour), a point is sure only when its lines
