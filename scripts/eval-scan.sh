@@ -10,7 +10,9 @@
 #                   the reading stage alone; the real figure is without it
 #   --verbose       one line per photo (wrong points, time)
 # Columns: "unmarked" = wrong points of boards read that the output did not
-# mark uncertain ('?'), "noboard" = photos refused (exit 2: no board).
+# mark uncertain ('?'), "noboard" = photos refused (exit 2: no board),
+# "sure right" = points right and not marked uncertain (what a user can take
+# without checking), "sure" = boards right at every point with none marked.
 # The time is the wall time of the whole command (start, decode, find, read).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,7 +63,9 @@ while IFS= read -r img; do
               if ((rc == 0 || rc == 3) && no == nt) for (i = 1; i <= nt; i++) { r += (t[i] == o[i]); u += (t[i] != o[i] && !q[i]); m += q[i] }
               else if (rc == 0 || rc == 3) u = nt  # a board of the wrong size: all of it confidently wrong
               print r, nt, u, m }' "$truth" "$tmp/out")
-    echo "$folder $rel $right $total $ms $rc $unmarked $marked" >>"$results"
+    # points right without a '?': the marked ones less those marked wrong
+    sure=$(( right > 0 ? right - (marked - (total - right - unmarked)) : 0 ))
+    echo "$folder $rel $right $total $ms $rc $unmarked $marked $sure" >>"$results"
     done_n=$(wc -l < "$results")
     [ "$verbose" = 1 ] || [ $((done_n % 10)) -ne 0 ] || echo "eval-scan: $done_n photos scanned ..." >&2
     if [ "$verbose" = 1 ]; then
@@ -70,18 +74,19 @@ while IFS= read -r img; do
 done < <(find "$dir" -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \) | sort -V)
 
 awk '
-function line(name, n, r, t, e, ms, u, nb) {
-    printf "%-28s %6d %9d/%-6d %8.3f%% %5d/%-3d %6.1f%% %8.0f ms %6.0f ms %8d %6d\n", name, n, r, t, t ? 100 * r / t : 0, e, n, n ? 100 * e / n : 0, n ? ms / n : 0, med(name), u, nb
+function line(name, n, r, t, e, ms, u, nb, sr, se) {
+    printf "%-28s %6d %9d/%-6d %8.3f%% %5d/%-3d %6.1f%% %8.0f ms %6.0f ms %8d %6d %9d %7.3f%% %4d/%-3d\n", name, n, r, t, t ? 100 * r / t : 0, e, n, n ? 100 * e / n : 0, n ? ms / n : 0, med(name), u, nb, sr, t ? 100 * sr / t : 0, se, n
 }
 function med(name,   k, m, i, j, x) { m = 0; for (k = 1; k <= cnt; k++) if (name == "TOTAL" || fold[k] == name) a[++m] = msv[k];
     for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
     return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : 0 }
 { cnt++; fold[cnt] = $1; msv[cnt] = $5
   if (!($1 in n)) order[++nf] = $1
-  n[$1]++; r[$1] += $3; t[$1] += $4; e[$1] += ($3 == $4 && ($6 == 0 || $6 == 3)); ms[$1] += $5; u[$1] += $7; nb[$1] += ($6 == 2)
+  n[$1]++; r[$1] += $3; t[$1] += $4; e[$1] += ($3 == $4 && ($6 == 0 || $6 == 3)); ms[$1] += $5; u[$1] += $7; nb[$1] += ($6 == 2); sr[$1] += $9; se[$1] += ($9 == $4)
+  SR += $9; SE += ($9 == $4)
   N++; R += $3; T += $4; E += ($3 == $4 && ($6 == 0 || $6 == 3)); MS += $5; U += $7; NB += ($6 == 2) }
 END {
-    printf "%-28s %6s %16s %9s %9s %7s %11s %9s %8s %6s\n", "folder", "photos", "points right", "", "boards", "exact", "mean time", "median", "unmarked", "noboard"
-    for (i = 1; i <= nf; i++) { f = order[i]; line(f, n[f], r[f], t[f], e[f], ms[f], u[f], nb[f]) }
-    line("TOTAL", N, R, T, E, MS, U, NB)
+    printf "%-28s %6s %16s %9s %9s %7s %11s %9s %8s %6s %18s %8s\n", "folder", "photos", "points right", "", "boards", "exact", "mean time", "median", "unmarked", "noboard", "sure right", "sure"
+    for (i = 1; i <= nf; i++) { f = order[i]; line(f, n[f], r[f], t[f], e[f], ms[f], u[f], nb[f], sr[f], se[f]) }
+    line("TOTAL", N, R, T, E, MS, U, NB, SR, SE)
 }' "$results"
