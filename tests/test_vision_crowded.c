@@ -14,11 +14,17 @@
  *    two photos whose lattice first came out with its far side a line
  *    off (refused) are among them;
  *  - reading: nearly every point right against the game record, and the
- *    points read wrong are few whatever the lamp. */
+ *    points read wrong are few whatever the lamp;
+ *  - a board whose stones hide most of its lines (pink light) is taken
+ *    because its stones touch as a finished game's do: the finished games
+ *    of the shared data all keep under VISION_CONTACT_SAME, patches do
+ *    not. */
 #include "cvshim/cvshim.h"
+#include "record/record.h"
 #include "tests/testutil.h"
 #include "vision/vision.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,11 +129,105 @@ static void test_crowded_reading(void **state)
     free(res);
 }
 
+/* Photos whose stones hide so many lines that only the stones' contacts
+ * let them pass as a board (refused before that test). */
+static const shot full_shots[] = {
+    {"game1/1_jwerth_pink_2.jpg", 0},
+    {"game2/2_jwerth_greenstones_pink_1.jpg", -1},
+};
+
+static void test_crowded_lines_hidden(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(root, "photos/goban-watcher");
+    for (size_t i = 0; i < sizeof full_shots / sizeof full_shots[0]; i++) {
+        if (gs_test_sanitized() && i > 0) continue;
+        gs_position truth;
+        gs_image *img = load_shot(root, &full_shots[i], &truth);
+        vision_grid g;
+        gs_error e;
+        gs_status st = vision_grid_find(img, 0, &g, &e);
+        if (st != GS_OK) print_message("%s: %s\n", full_shots[i].path, e.msg);
+        assert_int_equal(st, GS_OK);
+        assert_int_equal(g.size, 19);
+        if (full_shots[i].game >= 0) {
+            double err = corner_error(&g, ref[full_shots[i].game]);
+            print_message("%s: corners within %.2f cell\n", full_shots[i].path, err);
+            assert_true(err < 0.4);
+        }
+        gs_image_destroy(img);
+    }
+}
+
+/* The contact share of each finished game's final position under dir
+ * (recursively); *n counts the games, *worst keeps the highest share. */
+static void contacts_of_games(const char *dir, int *n, double *worst)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *de;
+    record_check_result *res = malloc(sizeof *res);
+    assert_non_null(res);
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.') continue;
+        char path[4300];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        size_t len = strlen(de->d_name);
+        if (len < 4 || strcmp(de->d_name + len - 4, ".sgf") != 0) {
+            contacts_of_games(path, n, worst); /* a folder, or skipped */
+            continue;
+        }
+        record_check_options o = {0};
+        gs_error e;
+        if (record_check_file(path, &o, res, &e) != GS_OK || !res->looks_finished) continue;
+        double same = vision_contacts_same(&res->report.final_position);
+        print_message("%s: %.3f of the contacts of one colour\n", de->d_name, same);
+        (*n)++;
+        if (same > *worst) *worst = same;
+    }
+    free(res);
+    closedir(d);
+}
+
+static void test_contacts_of_finished_games(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(games, "games");
+    int n = 0;
+    double worst = 0;
+    contacts_of_games(games, &n, &worst);
+    print_message("%d finished games, at most %.3f of the contacts of one colour\n", n, worst);
+    assert_true(n >= 20);
+    assert_true(worst <= VISION_CONTACT_SAME);
+}
+
+/* Patches of colour touch mostly themselves; a border of black against
+ * white mostly the other colour. */
+static void test_contacts_patches_and_borders(void **state)
+{
+    (void)state;
+    gs_position p;
+    gs_position_clear(&p, 9);
+    for (int y = 0; y < 9; y++)
+        for (int x = 0; x < 9; x++) gs_position_set(&p, x, y, x < 4 ? GS_BLACK : x > 4 ? GS_WHITE : GS_EMPTY);
+    assert_true(vision_contacts_same(&p) > 0.99); /* two patches apart */
+    gs_position_clear(&p, 9);
+    for (int y = 0; y < 9; y++)
+        for (int x = 3; x < 5; x++) gs_position_set(&p, x, y, x == 3 ? GS_BLACK : GS_WHITE);
+    /* two walls face to face: 9 contacts across, 16 along */
+    assert_true(fabs(vision_contacts_same(&p) - 16.0 / 25) < 1e-9);
+    gs_position_clear(&p, 9);
+    assert_true(vision_contacts_same(&p) == 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crowded_board_and_grid),
         cmocka_unit_test(test_crowded_reading),
+        cmocka_unit_test(test_crowded_lines_hidden),
+        cmocka_unit_test(test_contacts_of_finished_games),
+        cmocka_unit_test(test_contacts_patches_and_borders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

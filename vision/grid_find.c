@@ -487,14 +487,21 @@ gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out,
  * (coloured light on a finished game: 0.19-0.25 explained) is still one
  * when it explains at least MAP_FULL of them, stones stand on at least
  * FULL_STONES of its points, and they touch as a finished game's do:
- * black against white, not in colour patches. Of the contacts between
- * neighbouring stones, at most CONTACT_SAME join stones of one colour in
- * the final positions of the 32 finished KGS games of the shared data
- * (0.48-0.735), while a photo that is no board read as stones gives
- * patches (0.79-1.0: facades, chessboards, the opencv-doc set). */
+ * black against white, not in colour patches (vision_contacts_same). */
 #define MAP_FULL 0.15
 #define FULL_STONES 0.6
-#define CONTACT_SAME 0.75
+
+double vision_contacts_same(const gs_position *p)
+{
+    int N = p->size, pairs = 0, same = 0;
+    const uint8_t *c = p->cell;
+    for (int i = 0; i < N * N; i++) {
+        if (c[i] == GS_EMPTY) continue;
+        if (i % N + 1 < N && c[i + 1] != GS_EMPTY) { pairs++; same += c[i + 1] == c[i]; }
+        if (i / N + 1 < N && c[i + N] != GS_EMPTY) { pairs++; same += c[i + N] == c[i]; }
+    }
+    return pairs ? (double)same / pairs : 1;
+}
 
 /* What vision_read sees on a grid: the share of its points taken for
  * stones and, of the pairs of neighbouring stones, the share of one
@@ -510,16 +517,10 @@ static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view
     gs_error e;
     int ok = r && vision_read(img, g, r, &e) == GS_OK;
     if (ok) {
-        int st = 0, pairs = 0, same = 0, N = g->size;
-        const uint8_t *c = r->pos.cell;
-        for (int i = 0; i < N * N; i++) {
-            if (c[i] == GS_EMPTY) continue;
-            st++;
-            if (i % N + 1 < N && c[i + 1] != GS_EMPTY) { pairs++; same += c[i + 1] == c[i]; }
-            if (i / N + 1 < N && c[i + N] != GS_EMPTY) { pairs++; same += c[i + N] == c[i]; }
-        }
+        int st = 0, N = g->size;
+        for (int i = 0; i < N * N; i++) st += r->pos.cell[i] != GS_EMPTY;
         v->share = (double)st / (N * N);
-        v->same = pairs ? (double)same / pairs : 1;
+        v->same = vision_contacts_same(&r->pos);
     }
     free(r);
     return ok;
@@ -529,7 +530,7 @@ static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view
 static int crowded_board(const vision_cand *c, const stone_view *v)
 {
     if (c->map >= MAP_CROWDED && v->share >= STONES_MIN && c->clear + v->share >= CLEAR_OR_STONES) return 1;
-    return c->map >= MAP_FULL && v->share >= FULL_STONES && v->same <= CONTACT_SAME;
+    return c->map >= MAP_FULL && v->share >= FULL_STONES && v->same <= VISION_CONTACT_SAME;
 }
 
 /* Stage 6: the best hypothesis becomes the grid, or the photo is refused:

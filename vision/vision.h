@@ -72,6 +72,17 @@ typedef struct vision_reading {
 /* Reads every intersection of g in img as empty, black or white. */
 gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err);
 
+/* Of the pairs of orthogonally neighbouring stones in p, the share that
+ * join stones of one colour (1 when no two stones touch).  A finished
+ * game's stones face the other colour along long borders; patches of a
+ * photo that is no board, read as stones, do not.  The board finder takes
+ * a board whose stones hide most of its lines only when this is at most
+ * VISION_CONTACT_SAME (the final positions of the 32 finished KGS games
+ * of the shared data: 0.48-0.735; facades, chessboards and the rest of the
+ * opencv-doc photos read as stones: 0.79-1.0). */
+double vision_contacts_same(const gs_position *p);
+#define VISION_CONTACT_SAME 0.75
+
 /* Options and result of the whole single-photo pipeline. */
 typedef struct vision_scan_options {
     int size_hint;              /* 0 = auto */
