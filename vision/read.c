@@ -618,11 +618,16 @@ static void classify_light(const vision_point_features *f, float ln, const popul
      * wood at a lit edge looks like a light stone, a pale stone under a
      * lamp of its own colour like the wood) */
     float body = l + r;
-    /* (but a light stone whose ring says so as clearly as its colour is
-     * not doubted for its lines alone: a stone set off its point leaves
-     * the lines beside it in the disc) */
-    int ring_backs = t > 0 && q > 0 && r >= DISAGREE;
-    if (!ring_backs && ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
+    /* (but a light stone whose ring says so as clearly as its colour, or
+     * whose colour says so clearly and its ring not against, is not
+     * doubted for its lines alone: a stone set off its point leaves the
+     * lines beside it in the disc) */
+    int ring_backs = t > 0 && q > 0 && (r >= DISAGREE || (q >= 3 * DISAGREE && r > -DISAGREE));
+    /* (nor is a disc clearly of the wood's colour whose lines are not
+     * clearly gone, for its ring alone: a dark ring round it is its
+     * neighbours' stones and their shadows) */
+    int wood_clear = t <= 0 && q <= -3 * DISAGREE && l < 2 * DISAGREE;
+    if (!ring_backs && !wood_clear && ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
                         (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE)))
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
     /* where the colours do not tell the stones from the wood (pale stones
