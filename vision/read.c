@@ -393,6 +393,8 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
             double cell0 = sqrt(fabs(J[0] * J[3] - J[1] * J[2]));
             F->lines = (float)(0.5 * (line_contrast(img, cx, cy, J, N, u, v, 1, 0, cell0, Yw) +
                                       line_contrast(img, cx, cy, J, N, u, v, 0, 1, cell0, Yw)));
+            double bc[3];
+            F->base = patch_median(img, g, u, v, 0.12, bc) ? (float)(luma(bc[0], bc[1], bc[2]) / Yw) : 1;
             vision_cam_offset(&cam, u, v, STONE_H, &ox, &oy);
             cx += ox;
             cy += oy;
@@ -430,7 +432,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
                 }
             if (!cnt) {
                 /* Off the image (edge cut by the frame): nothing seen. */
-                F->lum = 1; F->dark = 0; F->neutral = 0; F->woodlike = 1; F->spread = 0; F->lines = 0; F->ring = 1;
+                F->lum = 1; F->dark = 0; F->neutral = 0; F->woodlike = 1; F->spread = 0; F->lines = 0; F->ring = 1; F->base = 1;
                 continue;
             }
             int acc = 0, q1 = -1, q2 = -1, q3 = -1;
@@ -512,6 +514,10 @@ typedef struct population { float lum, wood, s_lum, s_wood, ring; int n; } popul
 #define DARKISH_LUM 0.8f
 /* ...over this share: the point shows its lines (wood). */
 #define WOOD_LINES 0.7f
+/* The intersection itself this bright against the wood, and its lines at
+ * this share of their usual contrast: wood shows at the point. */
+#define BASE_WOOD 0.8f
+#define BASE_LINES 0.6f
 
 static float median_of(float *v, int n)
 {
@@ -829,17 +835,21 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
     for (int i = 0; i < NN; i++) {
         const vision_point_features *f = &F[i];
         float ln = f->lines / Cl[i];
-        if (pops > 0 && f->lum >= BLACK_LUM) {
+        if (pops > 0 && f->lum >= BLACK_LUM)
             classify_light(f, ln, &wood, &light, pops == 2, &out->pos.cell[i], &out->confidence[i]);
-            continue;
-        }
-        classify_fixed(f, ln, pops, &out->pos.cell[i], &out->confidence[i]);
+        else
+            classify_fixed(f, ln, pops, &out->pos.cell[i], &out->confidence[i]);
+        /* a point that shows its own wood and its lines has no stone on
+         * it, however dark the disc above it (seen obliquely, a
+         * neighbour's stone or its shadow): unsure */
+        if (out->pos.cell[i] == GS_BLACK && f->base >= BASE_WOOD && ln >= BASE_LINES)
+            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
     }
 #ifdef GRID_DEBUG
     if (getenv("READ_DUMP")) {
         fprintf(stderr, "pops %d wood %.2f %.2f s %.2f %.2f ring %.2f light %.2f %.2f s %.2f %.2f ring %.2f\n", pops, wood.lum, wood.wood, wood.s_lum, wood.s_wood, wood.ring, light.lum, light.wood, light.s_lum, light.s_wood, light.ring);
         for (int i = 0; i < NN; i++)
-            fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f ln %.2f ring %.2f spread %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].lines / Cl[i], F[i].ring, F[i].spread);
+            fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f ln %.2f ring %.2f spread %.2f base %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].lines / Cl[i], F[i].ring, F[i].spread, F[i].base);
     }
 #endif
     free(F);

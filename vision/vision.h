@@ -136,6 +136,12 @@ typedef struct vision_point_features {
                         line (darker than both sides, so a stone's or a
                         shadow's edge does not count) / wood brightness;
                         high when empty */
+    float base;      /* median brightness of a small disc (0.12 cell) at the
+                        intersection itself, on the board surface / wood
+                        brightness: under the body of a stone standing
+                        there, wood or a shadow's edge when the disc above
+                        (a stone's top seen obliquely) falls on a
+                        neighbour's stone */
     float ring;      /* median brightness of a ring just outside a stone's
                         disc (radius 0.5-0.62 cell round the same centre) /
                         that of the disc: a stone stands out from what is
