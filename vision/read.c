@@ -518,6 +518,8 @@ typedef struct population { float lum, wood, s_lum, s_wood, ring; int n; } popul
  * this share of their usual contrast: wood shows at the point. */
 #define BASE_WOOD 0.8f
 #define BASE_LINES 0.6f
+/* An intersection this much brighter than the wood: a light stone there. */
+#define BASE_LIGHT 1.15f
 
 static float median_of(float *v, int n)
 {
@@ -843,6 +845,11 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
          * it, however dark the disc above it (seen obliquely, a
          * neighbour's stone or its shadow): unsure */
         if (out->pos.cell[i] == GS_BLACK && f->base >= BASE_WOOD && ln >= BASE_LINES)
+            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
+        /* nor is an empty reading sure whose intersection is brighter than
+         * the wood (crossed by its lines, wood is not): a light stone's
+         * body there, the stone set off towards the camera */
+        if (out->pos.cell[i] == GS_EMPTY && f->base >= BASE_LIGHT)
             out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
     }
 #ifdef GRID_DEBUG
