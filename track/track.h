@@ -105,7 +105,10 @@ const char *track_margin_place_name(const track_margin_stone *s);
  * half a cell of them is "covered": the recorder takes the record's value
  * there, and the view after the hand has left reads it.
  * A change over most of the board (light, camera moved) says nothing about
- * hands: no point is covered then.
+ * hands: no point is covered then.  An exposure step (auto exposure as an
+ * arm comes in) that one gain per channel explains is no such change: a
+ * hand is looked for then among the strong changes (faint ones are what
+ * the gain leaves of glare).
  *
  * Ownership: track_hands_create returns an object freed by track_hands_destroy
  * (NULL safe); it keeps a copy of the reference view.
