@@ -128,6 +128,13 @@ else
         specs+=("violations9s$sd:$kgs/tournament10/ExBot-GNU.sgf:--seed $sd $look --bump 30000 $viol --end confirm"
                 "violations13s$sd:$kgs/tournament10/TheGNUGo-HouseBot.sgf:--seed $sd $look --bump 60000 $viol --end resign")
     done
+    # the same game (however the data folder was reached: another checkout's
+    # ../shared/data) and the same options
+    same_opts() {
+        local ga oa gb ob
+        [ -f "$1" ] && read -r ga oa < "$1" && read -r gb ob < "$2" || return 1
+        [ "$(realpath -m "$ga")" = "$(realpath -m "$gb")" ] && [ "$oa" = "$ob" ]
+    }
     results=$work/fig3.results.jsonl
     : > "$results"
     for spec in "${specs[@]}"; do
@@ -140,7 +147,7 @@ else
         t0=$(date +%s)
         printf '%s\n' "$game $opts" > "$work/$name.opts"
         reuse=${FIG3_REUSE:-}
-        if [ -n "$reuse" ] && cmp -s "$reuse/$name.opts" "$work/$name.opts" &&
+        if [ -n "$reuse" ] && same_opts "$reuse/$name.opts" "$work/$name.opts" &&
             cp "$reuse/$name.mp4" "$reuse/$name.truth.jsonl" "$reuse/$name.truth.sgf" "$work/" 2>/dev/null; then
             echo "  $name: the render kept in $reuse (same game and options)"
         else

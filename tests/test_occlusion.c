@@ -2,7 +2,9 @@
  * Rendered frames (several cameras): a hand reaching in from either side
  * covers the points around its fingertips and nothing far from them; a
  * stone put on an edge point (no hand) covers nothing; a light change over
- * the whole board covers nothing. */
+ * the whole board covers nothing; a hand that comes with an exposure step
+ * (auto exposure: the whole picture 15-20 % darker or brighter) still
+ * covers its points. */
 #include "testutil.h"
 
 #include "track/track.h"
@@ -125,11 +127,48 @@ static void test_edge_stone_and_light_cover_nothing(void **state)
     track_hands_destroy(NULL); /* NULL safe */
 }
 
+/* The scene again with its brightness scaled by `gain`. */
+static void fix_relight(fix *f, double gain)
+{
+    render_scene_destroy(f->scene);
+    f->p.brightness *= gain;
+    gs_error e;
+    f->scene = render_scene_create(&f->p, &e);
+    assert_non_null(f->scene);
+}
+
+static void test_hand_with_exposure_step_covers(void **state)
+{
+    (void)state;
+    static const double gains[] = {0.85, 1.18};
+    for (uint64_t seed = 1; seed <= 4; seed++)
+        for (int gi = 0; gi < 2; gi++) {
+            fix f;
+            fix_make(&f, seed);
+            track_hands *o = track_hands_create();
+            uint8_t cov[N * N];
+            assert_int_equal(mark(&f, o, cov), 0); /* the reference */
+            /* fingertips at the first line (column 4, row 0), and the
+             * camera's exposure steps in the same view */
+            double wx, wy;
+            world(&f, 4, 0, &wx, &wy);
+            f.st.hand = (render_hand){true, GS_WHITE, wx, wy, 12, 0, GS_EMPTY, 0};
+            fix_relight(&f, gains[gi]);
+            int ncov = mark(&f, o, cov);
+            if (ncov == 0 || !cov[4])
+                fail_msg("seed %d, exposure x%.2f: the hand at e1 covers %d points, not e1", (int)seed, gains[gi],
+                         ncov);
+            track_hands_destroy(o);
+            fix_free(&f);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resting_hand_covers_its_points_only),
         cmocka_unit_test(test_edge_stone_and_light_cover_nothing),
+        cmocka_unit_test(test_hand_with_exposure_step_covers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,14 @@
 #define OC_DIFF 40
 /* more of the board than this changed: light or camera, not a hand */
 #define OC_GLOBAL 0.35
+/* most of the board changed before the exposure compensation but no more
+ * than this after it: the gain explains the change (an exposure step) */
+#define OC_EXPLAINED 0.08
+/* after an exposure step, what is left of glare (clipped, not scaled) is a
+ * faint change; a hand over the table or the wood changes much more: a
+ * hand's region must hold this many samples changed by OC_STRONG */
+#define OC_STRONG 120
+#define OC_STRONG_AREA 6
 /* a hand's changed area, in samples (16 per cell): two and a half cells */
 #define OC_MIN_AREA 40
 #define OC_MAXN (4 * (GS_MAX_SIZE + 3) + 1)
@@ -92,6 +100,8 @@ typedef struct lattice {
     uint8_t st[OC_MAXN * OC_MAXN];        /* 0 unchanged, 1 changed, 2 off the image */
     uint8_t ch[OC_MAXN * OC_MAXN];        /* changed (1) or bridged (2) */
     uint8_t reach[OC_MAXN * OC_MAXN];     /* part of something reaching in */
+    uint8_t strong[OC_MAXN * OC_MAXN];    /* changed by more than OC_STRONG */
+    bool exposure_step;                   /* the view's exposure stepped */
     int16_t cur[OC_MAXN * OC_MAXN][3], ref[OC_MAXN * OC_MAXN][3]; /* 3x3 means */
 } lattice;
 
@@ -132,6 +142,7 @@ static bool mark_changed(lattice *L)
     for (int j = 0; j < m; j++)
         for (int i = 0; i < m; i++) {
             int k = j * m + i;
+            L->strong[k] = 0;
             if (L->st[k] == 2) continue;
             double d = 0, d_raw = 0;
             for (int c = 0; c < 3; c++) {
@@ -139,6 +150,7 @@ static bool mark_changed(lattice *L)
                 d_raw += abs(L->cur[k][c] - L->ref[k][c]);
             }
             L->st[k] = d > OC_DIFF;
+            L->strong[k] = d > OC_STRONG;
             double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP;
             if (u >= -0.01 && v >= -0.01 && u <= n - 1 + 0.01 && v <= n - 1 + 0.01) {
                 inside++;
@@ -147,8 +159,13 @@ static bool mark_changed(lattice *L)
             }
         }
     /* (a light change that no gain explains, e.g. clipped highlights, still
-     * changes most of the board before compensation) */
-    return inside == 0 || inside_changed > OC_GLOBAL * inside || inside_raw > 2 * OC_GLOBAL * inside;
+     * changes most of the board before compensation, and leaves much of it
+     * changed after; an exposure step the gain explains (auto exposure as
+     * an arm comes in) leaves little: a hand is still looked for then, by
+     * its strong changes) */
+    L->exposure_step = inside_raw > 2 * OC_GLOBAL * inside;
+    if (inside == 0 || inside_changed > OC_GLOBAL * inside) return true;
+    return L->exposure_step && inside_changed > OC_EXPLAINED * inside;
 }
 
 /* Closes small gaps (skin over wood changes little in places): an
@@ -218,6 +235,10 @@ static bool find_reaching(lattice *L, bool *reaching)
         int qt;
         bool seeded;
         int area = flood_region(L, k0, seen, queue, &qt, &seeded);
+        /* after an exposure step, only a region with a strong core */
+        int strong = 0;
+        for (int q = 0; q < qt; q++) strong += L->strong[queue[q]];
+        seeded = seeded && (!L->exposure_step || strong >= OC_STRONG_AREA);
         if (seeded && area >= OC_MIN_AREA)
             for (int q = 0; q < qt; q++) L->reach[queue[q]] = 1;
         /* smaller, but from outside across the outer line: something at

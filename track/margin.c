@@ -399,6 +399,58 @@ void track_margin_view_drop_beside(track_margin_view *m, const gs_position *boar
     m->n = w;
 }
 
+/* ---------------------------------------------- stones on the outer line */
+
+static double luma(const double c[3]) { return 0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2]; }
+
+/* Wood, or wood in a shadow: not much darker, and as yellow for its
+ * brightness (a shadow darkens every channel alike); a stone is black, or
+ * grey (a white one's side in the shade too). */
+static bool wood_like(const double c[3], const double wood[3])
+{
+    double lum = luma(c), wl = luma(wood);
+    if (lum < 0.55 * wl) return false;
+    return (c[2] - c[0]) / fmax(lum, 1) >= 0.7 * (wood[2] - wood[0]) / wl;
+}
+
+/* A stone on the outer line is centred on it: half of it lies inside the
+ * line, over the board.  Something in the margin band (a stone put there,
+ * a fingertip's shadow) can reach the edge point's reading but not the
+ * board inside the line: looked at a sixth and a quarter of a cell inside,
+ * a fifth of a cell either side of the line through the point (off the
+ * grid lines), on the top face of a stone on the point even when it leans
+ * out by its height; a stone lying more than half a cell out, leaning in,
+ * does not reach there. */
+static bool inside_half_is(const gs_image *img, const vision_grid *g, int side, int t)
+{
+    double wood[3];
+    if (!inside_wood(img, g, side, t - MG_WOOD_HALF, t + MG_WOOD_HALF + 1, wood)) return true; /* cannot tell */
+    if (wood[2] - wood[0] < 15 || luma(wood) < 1) return true; /* a grey board: cannot tell */
+    static const double depth[2] = {-0.15, -0.25}, lateral[2] = {-0.2, 0.2};
+    int seen = 0, like = 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            double u, v, col[3];
+            side_point(g->size, side, t + lateral[j], depth[i], &u, &v);
+            if (!patch(img, g, u, v, col)) continue;
+            seen++;
+            like += !wood_like(col, wood);
+        }
+    return seen < 2 || 2 * like >= seen;
+}
+
+bool track_margin_on_line(const gs_image *img, const vision_grid *g, int x, int y, gs_color c)
+{
+    if (!img || !img->buf || !g || c == GS_EMPTY) return true;
+    int n = g->size;
+    /* the sides the point lies on, and its position along each */
+    const bool on[4] = {y == 0, x == n - 1, y == n - 1, x == 0};
+    const int along[4] = {x, y, n - 1 - x, n - 1 - y};
+    for (int side = 0; side < 4; side++)
+        if (on[side] && !inside_half_is(img, g, side, along[side])) return false;
+    return true;
+}
+
 const char *track_margin_place_name(const track_margin_stone *s)
 {
     static const char *const sides[] = {"top edge", "right edge", "bottom edge", "left edge"};

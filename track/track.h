@@ -87,6 +87,15 @@ void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_v
  * from view to view saw that corner stone's lean then. */
 void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board, const gs_position *before);
 
+/* Whether a stone of colour c read at point (x, y) of the outer line of
+ * img under g is one on that point: a stone on the line is centred on it,
+ * half of it over the board inside the line; a stone lying on the margin
+ * band beside the point (a signal stone put close to the line) or a
+ * fingertip's shadow there can reach the point's reading but not inside
+ * the line.  True for points not on the outer line and when it cannot
+ * tell (the inside out of the picture). */
+bool track_margin_on_line(const gs_image *img, const vision_grid *g, int x, int y, gs_color c);
+
 /* "top edge", "bottom-right corner", ... for messages. */
 const char *track_margin_place_name(const track_margin_stone *s);
 
@@ -105,7 +114,10 @@ const char *track_margin_place_name(const track_margin_stone *s);
  * half a cell of them is "covered": the recorder takes the record's value
  * there, and the view after the hand has left reads it.
  * A change over most of the board (light, camera moved) says nothing about
- * hands: no point is covered then.
+ * hands: no point is covered then.  An exposure step (auto exposure as an
+ * arm comes in) that one gain per channel explains is no such change: a
+ * hand is looked for then among the strong changes (faint ones are what
+ * the gain leaves of glare).
  *
  * Ownership: track_hands_create returns an object freed by track_hands_destroy
  * (NULL safe); it keeps a copy of the reference view.

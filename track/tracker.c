@@ -619,6 +619,28 @@ static void count_reach(track *t, int16_t sig[][3])
     }
 }
 
+/* A stone new on the outer line must be centred on it (track_margin_on_line):
+ * one lying on the margin beside the point, or a fingertip's shadow there,
+ * is no stone on it.  Such a point is not read (it keeps the last settled
+ * value, as a point read unsure does). */
+static void edge_check(track *t, const gs_image *img, gs_position *pos, track_update *out, int *nu)
+{
+    int n = t->grid.size;
+    bool before_ok = t->have_pos && t->pos.size == n;
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            if (x != 0 && y != 0 && x != n - 1 && y != n - 1) continue;
+            int i = y * n + x;
+            gs_color c = pos->cell[i], before = before_ok ? t->pos.cell[i] : GS_EMPTY;
+            if (c == GS_EMPTY || c == before || out->uncertain[i]) continue;
+            if (track_margin_on_line(img, &t->grid, x, y, c)) continue;
+            pos->cell[i] = before;
+            out->uncertain[i] = 1;
+            out->conf[i] = fminf(out->conf[i], (float)(t->opt.min_confidence / 2));
+            (*nu)++;
+        }
+}
+
 /* The full read of a still view, with a new board search when the reading
  * looks like the camera or the board moved. */
 static gs_status settle(track *t, const gs_image *img, track_update *out, gs_error *err)
@@ -655,6 +677,7 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
             }
         }
     }
+    edge_check(t, img, &pos, out, &nu);
     track_margin_scan(img, &t->grid, &out->margin);
     keep_look(t, out, nu, conf);
     /* a still view read with the grid in place: the reference for the
