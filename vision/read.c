@@ -788,20 +788,14 @@ static void classify_fixed(const vision_point_features *f, float ln, int pops, u
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
-gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
+/* Each point's usual line contrast (into Cl): line contrast varies over
+ * the board (focus, blur, light falling off), so each point is compared
+ * with the plain-wood points around it; the photo's median over plain-wood
+ * points (most points of any game) stands in where too few are near.
+ * tmp holds NN floats. */
+static void local_line_contrast(const vision_point_features *F, int N, float *tmp, float *Cl)
 {
-    if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
-    if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
-        return gs_error_set(err, GS_ERR_USAGE, "bad grid");
-    int N = g->size, NN = N * N;
-    vision_point_features *F = malloc(sizeof *F * (size_t)NN);
-    float *tmp = malloc(sizeof *tmp * (size_t)NN);
-    if (!F || !tmp) { free(F); free(tmp); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
-    gs_status st = vision_read_features(img, g, F, err);
-    if (st != GS_OK) { free(F); free(tmp); return st; }
-    /* The typical line contrast of an empty point in this photo: the median
-     * over points that look like plain wood (most points of any game). */
-    int m = 0;
+    int NN = N * N, m = 0;
     for (int i = 0; i < NN; i++)
         if (F[i].lum > 0.85f && F[i].lum < 1.15f) tmp[m++] = F[i].lines;
     float Ce = 0.3f;
@@ -810,11 +804,6 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
         Ce = tmp[m / 2];
     }
     if (Ce < 0.05f) Ce = 0.05f; /* a blurred photo: lines barely show anywhere */
-    /* Line contrast varies over the board (focus, blur, light falling off),
-     * so each point is compared with the plain-wood points around it; the
-     * photo's median stands in where too few are near. */
-    float *Cl = malloc(sizeof *Cl * (size_t)NN);
-    if (!Cl) { free(F); free(tmp); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
     for (int i = 0; i < NN; i++) {
         int u0 = i % N, v0 = i / N, k = 0;
         for (int v = v0 - LOCAL_R; v <= v0 + LOCAL_R; v++)
@@ -830,6 +819,20 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
         }
         Cl[i] = c < 0.05f ? 0.05f : c;
     }
+}
+
+gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
+{
+    if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
+    if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
+        return gs_error_set(err, GS_ERR_USAGE, "bad grid");
+    int N = g->size, NN = N * N;
+    vision_point_features *F = malloc(sizeof *F * (size_t)NN);
+    float *tmp = malloc(sizeof *tmp * (size_t)NN), *Cl = malloc(sizeof *Cl * (size_t)NN);
+    if (!F || !tmp || !Cl) { free(F); free(tmp); free(Cl); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
+    gs_status st = vision_read_features(img, g, F, err);
+    if (st != GS_OK) { free(F); free(tmp); free(Cl); return st; }
+    local_line_contrast(F, N, tmp, Cl);
     free(tmp);
     gs_position_clear(&out->pos, N);
     population wood, light;
