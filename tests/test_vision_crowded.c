@@ -115,15 +115,20 @@ static void test_crowded_reading(void **state)
         gs_error e;
         assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
         assert_int_equal(res->grid.size, truth.size);
-        int right = 0, unmarked = 0, NN = truth.size * truth.size;
+        int right = 0, unmarked = 0, doubted = 0, NN = truth.size * truth.size;
         for (int k = 0; k < NN; k++) {
-            right += res->reading.pos.cell[k] == truth.cell[k];
-            unmarked += res->reading.pos.cell[k] != truth.cell[k] && !res->reading.unsure[k];
+            int ok = res->reading.pos.cell[k] == truth.cell[k];
+            right += ok;
+            unmarked += !ok && !res->reading.unsure[k];
+            doubted += ok && res->reading.unsure[k];
         }
-        print_message("%s: %d/%d right, %d wrong unmarked\n", shots[i].path, right, NN, unmarked);
-        /* at most 6 of 361 wrong (98.3%), and at most 4 of them unmarked */
+        print_message("%s: %d/%d right, %d wrong unmarked, %d right but marked\n", shots[i].path, right, NN, unmarked,
+                      doubted);
+        /* at most 6 of 361 wrong (98.3%), at most 2 of them unmarked, and
+         * doubt where it is due: at most 15 right points marked */
         assert_true(right >= NN - 6);
-        assert_true(unmarked <= 4);
+        assert_true(unmarked <= 2);
+        assert_true(doubted <= 15);
         gs_image_destroy(img);
     }
     free(res);
