@@ -181,10 +181,12 @@ static double find_edge(const gs_image *img, const vision_grid *g, int side, dou
 #define MG_NBEYOND 2
 #define MG_MAXA (4 * GS_MAX_SIZE + 5)
 
+/* band.ref_col of a position the reference view did not show */
 #define MG_REF_UNSEEN 0xff
 
 /* A side's samples classified: stone colour (GS_EMPTY: wood or else);
- * beyond the edge, a stone colour only where it is unlike the table. */
+ * beyond the edge, a stone colour only where it is unlike the table just
+ * beyond the edge and more like the band there (like_band). */
 typedef struct band {
     int na;                               /* along */
     double depth[MG_NB + MG_NBEYOND];     /* cells outside the line */
