@@ -150,6 +150,7 @@ typedef struct rec_margin {
     int votes[3][4];
     int moves_seen;          /* moves recorded at the last clear view */
     gs_position board;       /* the board seen then (when started) */
+    track_margin_view raw;   /* that view's margin as seen, before any drop */
 } rec_margin;
 
 struct record {

@@ -173,13 +173,38 @@ static void rearm(record *r)
     }
 }
 
+/* Puts back into mv the stones of m dropped beside an edge stone of their
+ * colour that are new there beside old stones (track_margin_stone_new_beside),
+ * or were so at an earlier view and are followed since. */
+static void keep_new_beside(const record *r, const track_margin_view *m, track_margin_view *mv)
+{
+    const rec_margin *mg = &r->margin;
+    for (int i = 0; i < m->n && mv->n < TRACK_MARGIN_MAX; i++) {
+        const track_margin_stone *s = &m->stones[i];
+        bool kept = false;
+        for (int j = 0; j < mv->n && !kept; j++) kept = hypot(mv->stones[j].u - s->u, mv->stones[j].v - s->v) < 1e-9;
+        if (kept) continue;
+        bool followed = false;
+        for (int j = 0; j < mg->n && !followed; j++)
+            followed = !mg->b[j].baseline && mg->b[j].s.color == s->color &&
+                       hypot(mg->b[j].s.u - s->u, mg->b[j].s.v - s->v) <= REC_BLOB_MATCH;
+        /* new only after an arm crossed that side's margin: putting a stone
+         * there is an act, a lean seen again in a still view is not */
+        bool put = m->reach[s->side & 3] > 0 && track_margin_stone_new_beside(s, &r->last_obs, &mg->board, &mg->raw);
+        if (followed || put) mv->stones[mv->n++] = *s;
+    }
+}
+
 gs_status record_margin(record *r, const track_margin_view *m, double t_ms, gs_error *err)
 {
     if (!r->started || r->finished || !m || !m->valid) return GS_OK;
     r->cur_t = t_ms;
     track_margin_view mv = *m;
-    if (r->have_last_obs)
+    if (r->have_last_obs) {
         track_margin_view_drop_beside(&mv, &r->last_obs, r->margin.started ? &r->margin.board : NULL);
+        if (r->margin.started) keep_new_beside(r, m, &mv);
+    }
+    r->margin.raw = *m;
     if (r->have_last_obs) r->margin.board = r->last_obs;
     vote_side(r, &mv);
     follow_stones(r, &mv, t_ms);

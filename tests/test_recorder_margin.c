@@ -279,8 +279,11 @@ static void test_signals_through_tracker_and_recorder(void **state)
 
 /* A margin view from a spec: "W@2" a white stone in the corner square by
  * corner 2 (vision_grid order), "B^3" a black stone on the top edge, three
- * cells along; space separated.  Sides sit as in the picture (right_corner
- * 0..3), reach: frames of arm over that side's margin (-1 none). */
+ * cells along ("B^3+" three and a half), 0.6 cell out, "b^3" one seen
+ * 0.44 cell out (an edge stone's lean), "|0" an arm over side 0's margin
+ * since the last view; space separated.  Sides sit as in the picture
+ * (right_corner 0..3), reach: frames of arm over that side's margin (-1
+ * none). */
 static void margin_from(const char *spec, int reach_side, track_margin_view *m)
 {
     memset(m, 0, sizeof *m);
@@ -293,8 +296,13 @@ static void margin_from(const char *spec, int reach_side, track_margin_view *m)
     for (const char *p = spec; *p;) {
         while (*p == ' ') p++;
         if (!*p) break;
+        if (p[0] == '|') {
+            m->reach[p[1] - '0'] = 5;
+            p += 2;
+            continue;
+        }
         track_margin_stone *st = &m->stones[m->n++];
-        st->color = p[0] == 'B' ? GS_BLACK : GS_WHITE;
+        st->color = p[0] == 'B' || p[0] == 'b' ? GS_BLACK : GS_WHITE;
         int k = p[2] - '0';
         if (p[1] == '@') {
             static const double cu[4] = {-0.6, 8.6, 8.6, -0.6}, cv[4] = {-0.6, -0.6, 8.6, 8.6};
@@ -304,13 +312,13 @@ static void margin_from(const char *spec, int reach_side, track_margin_view *m)
             st->corner = true;
             st->corner_index = k;
         } else {
-            st->u = k;
-            st->v = -0.6;
+            st->u = k + (p[3] == '+' ? 0.5 : 0);
+            st->v = p[0] == 'b' || p[0] == 'w' ? -0.44 : -0.6;
             st->side = TRACK_MARGIN_TOP;
             st->corner = k <= 1 || k >= 7;
             st->corner_index = k < 4 ? 0 : 1;
         }
-        p += 3;
+        p += 3 + (p[3] == '+');
     }
 }
 
@@ -352,6 +360,15 @@ static const mcase mcases[] = {
     {"sides known: two black stones put on the margin: Black resigns", true,
      {{"", ""}, {"B cc", ""}, {"W gg", ""}, {"B ee", ""}, {"W ef", ""}, {"B eg", ""}, {"W fg", ""}, {"", "B^3 B^5"},
       {"", "B^3 B^5"}, {"", "B^3 B^5"}}, 10, 0, 1, GS_BLACK},
+    {"two stones put beside old edge stones of their colour (their leans seen before): a resignation", false,
+     {{"", ""}, {"B cc", ""}, {"W da", "w^3"}, {"B ee", "w^3"}, {"W fa", "w^3 w^5"}, {"B gg", "w^3 w^5"},
+      {"", "|0 W^3+ W^5+"}, {"", "W^3+ W^5+"}, {"", "W^3+ W^5+"}}, 9, 0, 1, GS_WHITE},
+    {"edge stones' leans seen again after an arm crossed that side: no signal", false,
+     {{"", ""}, {"B cc", ""}, {"W da", ""}, {"B ee", ""}, {"W fa", ""}, {"B gg", ""}, {"", "|0 w^3 w^5"},
+      {"", "w^3 w^5"}, {"", "w^3 w^5"}, {"", "w^3 w^5"}}, 10, 0, 0, GS_EMPTY},
+    {"stones beside old edge stones appearing with no arm over that side: no signal", false,
+     {{"", ""}, {"B cc", ""}, {"W da", "w^3"}, {"B ee", "w^3"}, {"W fa", "w^3 w^5"}, {"B gg", "w^3 w^5"},
+      {"", "W^3+ W^5+"}, {"", "W^3+ W^5+"}, {"", "W^3+ W^5+"}}, 9, 0, 0, GS_EMPTY},
     {"two stones lying on the margin from the start: objects, no resignation", false,
      {{"", "W^3 W^5"}, {"B cc", "W^3 W^5"}, {"W gg", "W^3 W^5"}, {"", "W^3 W^5"}, {"", "W^3 W^5"}}, 5, 0, 0,
      GS_EMPTY},

@@ -181,13 +181,23 @@ static double find_edge(const gs_image *img, const vision_grid *g, int side, dou
 #define MG_NBEYOND 2
 #define MG_MAXA (4 * GS_MAX_SIZE + 5)
 
+/* band.ref_col of a position the reference view did not show */
+#define MG_REF_UNSEEN 0xff
+
 /* A side's samples classified: stone colour (GS_EMPTY: wood or else);
- * beyond the edge, a stone colour only where it is unlike the table. */
+ * beyond the edge, a stone colour only where it is unlike the table just
+ * beyond the edge and more like the band there (like_band). */
 typedef struct band {
     int na;                               /* along */
     double depth[MG_NB + MG_NBEYOND];     /* cells outside the line */
     int nd;                               /* depths in the band */
     uint8_t cls[MG_NB + MG_NBEYOND][MG_MAXA];
+    /* against the reference view (the first clear one), when given: the
+     * band's colour there at each position, and whether each sample
+     * beyond the edge shows what it showed then */
+    bool have_ref;
+    uint8_t ref_col[MG_MAXA]; /* a gs_color, or MG_REF_UNSEEN */
+    bool ref_same[MG_NBEYOND][MG_MAXA];
 } band;
 
 /* beyond the edge, a colour this far from the table's is something on it */
@@ -219,10 +229,88 @@ static void local_wood(const gs_image *img, const vision_grid *g, int side, int 
     }
 }
 
+/* What lies just beyond the edge at one of the beyond depths: the median
+ * along the side (a stone or two do not move it), else the far colour.
+ * Not the far colour alone: a paper or a bowl a little further out, or the
+ * board's own shaded side face, is not what a stone there would lean over. */
+static void beyond_table(const band *b, const double (*col)[3], const bool *ok, const double far[3], double out[3])
+{
+    double w[3][MG_MAXA];
+    int nw = 0;
+    /* positions along the side proper: 4 per cell from MG_T0 */
+    for (int k = 4; k < b->na - 4; k++) {
+        if (!ok[k]) continue;
+        for (int ch = 0; ch < 3; ch++) w[ch][nw] = col[k][ch];
+        nw++;
+    }
+    if (nw < (b->na - 8) / 2) {
+        memcpy(out, far, 3 * sizeof out[0]);
+        return;
+    }
+    for (int ch = 0; ch < 3; ch++) out[ch] = median(w[ch], nw);
+}
+
+/* Whether the sample at beyond depth j of position k (classed a stone's
+ * colour) goes on from the band: unlike what lies beyond there, and
+ * nearer the colour the band shows at k in that class than that (a dark
+ * table beside a black stone, or a stone's light rim, is the table). */
+static bool like_band(const band *b, const double (*col)[MG_MAXA][3], int k, int j, const double near[3])
+{
+    const double *c = col[j][k];
+    double dn = colour_dist(c, near);
+    if (dn < MG_TABLE_DIFF) return false;
+    double in[3] = {0, 0, 0};
+    int n = 0;
+    for (int d = 0; d < b->nd; d++) {
+        if (b->cls[d][k] != b->cls[j][k]) continue;
+        for (int ch = 0; ch < 3; ch++) in[ch] += col[d][k][ch];
+        n++;
+    }
+    if (n == 0) return true; /* no band colour to compare with: unlike the table is enough */
+    for (int ch = 0; ch < 3; ch++) in[ch] /= n;
+    return colour_dist(c, in) < dn;
+}
+
+/* The band in the reference view at the same board points: its colour
+ * at each position along (by the reference's own wood), and whether each
+ * sample beyond the edge looks as it did then. */
+static void sample_ref(const track_margin_ref *ref, int side, const double (*col)[MG_MAXA][3],
+                       const bool (*ok)[MG_MAXA], band *b)
+{
+    const vision_grid *g = &ref->grid;
+    int n = g->size;
+    double wood[MG_MAXA][3], side_wood[3];
+    if (!inside_wood(ref->img, g, side, 0, n, side_wood)) {
+        b->have_ref = false;
+        return;
+    }
+    local_wood(ref->img, g, side, b->na, side_wood, wood);
+    for (int k = 0; k < b->na; k++) {
+        double t = MG_T0 + 0.25 * k, u, v, c[3];
+        int cnt[3] = {0, 0, 0}, seen = 0;
+        for (int j = 0; j < b->nd; j++) {
+            side_point(n, side, t, b->depth[j], &u, &v);
+            if (!patch(ref->img, g, u, v, c)) continue;
+            cnt[stone_colour(c, wood[k])]++;
+            seen++;
+        }
+        /* unseen then: no claim made (MG_REF_UNSEEN) */
+        b->ref_col[k] = seen == 0                  ? MG_REF_UNSEEN
+                        : cnt[GS_BLACK] * 2 > seen ? GS_BLACK
+                        : cnt[GS_WHITE] * 2 > seen ? GS_WHITE
+                                                   : GS_EMPTY;
+        for (int j = 0; j < MG_NBEYOND; j++) {
+            int jj = b->nd + j;
+            side_point(n, side, t, b->depth[jj], &u, &v);
+            b->ref_same[j][k] = ok[jj][k] && patch(ref->img, g, u, v, c) && colour_dist(col[jj][k], c) < MG_TABLE_DIFF;
+        }
+    }
+}
+
 /* Classifies the band of one side (edge: cells from the line to the
  * board's edge). */
-static void sample_band(const gs_image *img, const vision_grid *g, int side, const double edges[4],
-                        const double side_wood[3], const double table[3], band *b)
+static void sample_band(const gs_image *img, const vision_grid *g, const track_margin_ref *ref, int side,
+                        const double edges[4], const double side_wood[3], const double table[3], band *b)
 {
     double edge = edges[side];
     /* along: into the corner squares only as far as the sides before and
@@ -248,12 +336,17 @@ static void sample_band(const gs_image *img, const vision_grid *g, int side, con
             ok[j][k] = t >= tlo && t <= thi && patch(img, g, u, v, col[j][k]);
         }
     local_wood(img, g, side, b->na, side_wood, wood);
+    double near[MG_NBEYOND][3];
+    for (int j = 0; j < MG_NBEYOND; j++) beyond_table(b, col[b->nd + j], ok[b->nd + j], table, near[j]);
     for (int j = 0; j < b->nd + MG_NBEYOND; j++)
         for (int k = 0; k < b->na; k++) {
-            const double *c = col[j][k];
-            b->cls[j][k] = ok[j][k] ? (uint8_t)stone_colour(c, wood[k]) : GS_EMPTY;
-            if (j >= b->nd && b->cls[j][k] != GS_EMPTY && colour_dist(c, table) < MG_TABLE_DIFF) b->cls[j][k] = GS_EMPTY;
+            b->cls[j][k] = ok[j][k] ? (uint8_t)stone_colour(col[j][k], wood[k]) : GS_EMPTY;
         }
+    for (int k = 0; k < b->na; k++)
+        for (int j = b->nd; j < b->nd + MG_NBEYOND; j++)
+            if (b->cls[j][k] != GS_EMPTY && !like_band(b, col, k, j, near[j - b->nd])) b->cls[j][k] = GS_EMPTY;
+    b->have_ref = ref && ref->img && ref->img->buf && ref->grid.size == n;
+    if (b->have_ref) sample_ref(ref, side, (const double(*)[MG_MAXA][3])col, ok, b);
 }
 
 /* The colour of position k across the band: the colour most of its band
@@ -272,7 +365,13 @@ static bool goes_beyond(const band *b, int k0, int k1, gs_color c)
 {
     int beyond = 0;
     for (int k = k0; k <= k1; k++)
-        for (int j = b->nd; j < b->nd + MG_NBEYOND; j++) beyond += b->cls[j][k] == c;
+        for (int j = b->nd; j < b->nd + MG_NBEYOND; j++) {
+            /* what lies there lay there already beside bare wood in the
+             * reference view: not part of this blob (a paper's shadow, the
+             * board's side face, a dark table) */
+            bool was_there = b->have_ref && b->ref_col[k] == GS_EMPTY && b->ref_same[j - b->nd][k];
+            beyond += b->cls[j][k] == c && !was_there;
+        }
     return beyond * 2 > (k1 - k0 + 1);
 }
 
@@ -336,6 +435,12 @@ static void right_corners(const vision_grid *g, int right[4])
 
 void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_view *out)
 {
+    track_margin_scan_ref(img, g, NULL, out);
+}
+
+void track_margin_scan_ref(const gs_image *img, const vision_grid *g, const track_margin_ref *ref,
+                           track_margin_view *out)
+{
     memset(out, 0, sizeof *out);
     if (!img || !img->buf || !g || g->size < 2 || g->size > GS_MAX_SIZE) return;
     int size = g->size;
@@ -346,7 +451,7 @@ void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_v
         if (out->edge[side] <= 0) continue; /* that side is not in the picture */
         out->valid = true;
         band b;
-        sample_band(img, g, side, out->edge, wood[side], table[side], &b);
+        sample_band(img, g, ref, side, out->edge, wood[side], table[side], &b);
         side_stones(&b, size, side, out);
     }
     /* a stone by a corner is seen from both of its edges: keep it once */
@@ -397,6 +502,42 @@ void track_margin_view_drop_beside(track_margin_view *m, const gs_position *boar
         if (keep) m->stones[w++] = *s;
     }
     m->n = w;
+}
+
+/* A lean seen again lies where it was within this (cells: the scan's
+ * quarter-cell steps along, some jitter across); a stone put down beside
+ * it makes one blob with it, centred elsewhere. */
+#define MG_LEAN_SAME 0.3
+/* A stone on the outer line leans out over the band's inner half only (by
+ * its height seen obliquely: the blob's middle under half a cell out); a
+ * stone lying on the margin covers the band out to the edge (its middle
+ * past this, cells outside the line) */
+#define MG_LEAN_DEPTH 0.55
+
+bool track_margin_stone_new_beside(const track_margin_stone *s, const gs_position *board, const gs_position *before,
+                                   const track_margin_view *prev)
+{
+    if (!s || !board || !before || !prev || before->size != board->size || board->size < 2) return false;
+    int n = board->size;
+    bool horiz = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_BOTTOM;
+    double along = horiz ? s->u : s->v;
+    int fixed = s->side == TRACK_MARGIN_TOP || s->side == TRACK_MARGIN_LEFT ? 0 : n - 1;
+    int old = 0;
+    for (int k = (int)ceil(along - 0.6); k <= (int)floor(along + 0.6); k++) {
+        if (k < 0 || k >= n) continue;
+        int p = (horiz ? fixed : k) * n + (horiz ? k : fixed);
+        if (board->cell[p] != s->color) continue;
+        if (before->cell[p] != s->color) return false; /* a stone new on the line: this may be its lean */
+        old++;
+    }
+    if (old == 0) return false;
+    double depth = s->side == TRACK_MARGIN_TOP ? -s->v : s->side == TRACK_MARGIN_RIGHT ? s->u - (n - 1)
+                 : s->side == TRACK_MARGIN_BOTTOM ? s->v - (n - 1) : -s->u;
+    if (depth < MG_LEAN_DEPTH) return false;
+    for (int i = 0; i < prev->n; i++)
+        if (prev->stones[i].color == s->color && hypot(prev->stones[i].u - s->u, prev->stones[i].v - s->v) < MG_LEAN_SAME)
+            return false; /* seen there before: the old stone's lean */
+    return true;
 }
 
 /* ---------------------------------------------- stones on the outer line */

@@ -77,6 +77,22 @@ void track_margin_spots(int size, double *u, double *v);
 /* Looks for stones on the margin of img under grid g. */
 void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_view *out);
 
+/* A reference view for the margin scan: the first clear view of the
+ * board, with its own grid (the camera may have moved since).  Borrowed:
+ * the caller owns img. */
+typedef struct track_margin_ref {
+    const gs_image *img;
+    vision_grid grid;
+} track_margin_ref;
+
+/* track_margin_scan, also telling a stone on the margin from something
+ * beyond the board's edge by the reference (may be NULL): what lies beyond
+ * the edge next to a blob and lay there already, unchanged, beside bare
+ * wood in the reference is not part of the blob (a stone on a narrow
+ * margin next to a paper, a bowl's shadow or the board's dark side face). */
+void track_margin_scan_ref(const gs_image *img, const vision_grid *g, const track_margin_ref *ref,
+                           track_margin_view *out);
+
 /* Drops the margin stones that lie beside a stone of their colour on the
  * outer line of `board` (the settled reading of the same view): a stone
  * seen obliquely leans out of its point by its height, and its side in the
@@ -86,6 +102,16 @@ void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_v
  * previous clear view; may be NULL) already had: whoever follows the margin
  * from view to view saw that corner stone's lean then. */
 void track_margin_view_drop_beside(track_margin_view *m, const gs_position *board, const gs_position *before);
+
+/* Whether margin stone s, which track_margin_view_drop_beside drops, is a
+ * stone put there beside old ones: every outer-line stone of its colour
+ * beside it was already in `before` (the previous clear view), and `prev`
+ * (that view's margin, before any drop) had no stone of its colour where s
+ * is: those stones' leans were seen then, s is new; and s covers the band
+ * out towards the edge (a lean covers its inner half).  False when any
+ * argument is missing. */
+bool track_margin_stone_new_beside(const track_margin_stone *s, const gs_position *board, const gs_position *before,
+                                   const track_margin_view *prev);
 
 /* Whether a stone of colour c read at point (x, y) of the outer line of
  * img under g is one on that point: a stone on the line is centred on it,

@@ -123,6 +123,10 @@ struct track {
     double last_settled_ms;     /* frame time of the last settled view */
     int relooks;                /* looks again in this still period */
     int margin_n;               /* margin stones at the last look */
+    /* the margin's reference: the first settled view (owned), with its
+     * grid; dropped when the frame size changes */
+    gs_image *margin_ref;
+    vision_grid margin_ref_grid;
     int reach[4];               /* frames with motion on each side's margin
                                    since the last settled view */
 };
@@ -152,6 +156,7 @@ track *track_create(const track_options *opt, gs_error *err)
 void track_destroy(track *t)
 {
     if (!t) return;
+    gs_image_destroy(t->margin_ref);
     free(t->reading);
     free(t);
 }
@@ -563,6 +568,13 @@ static void grid_keep_orientation(vision_grid *g, const vision_grid *old)
     if (S[best][0] == 0 && g->cell_aspect > 0) g->cell_aspect = 1 / g->cell_aspect; /* axes swapped */
 }
 
+/* The margin of this view, against the first settled view. */
+static void margin_scan(const track *t, const gs_image *img, track_margin_view *out)
+{
+    track_margin_ref ref = {t->margin_ref, t->margin_ref_grid};
+    track_margin_scan_ref(img, &t->grid, t->margin_ref ? &ref : NULL, out);
+}
+
 /* What the next look again at this view needs (the margin is scanned by
  * the caller first): its reading, and where arms crossed the margin since
  * the last settled view (into the view, then counted afresh). */
@@ -587,7 +599,7 @@ static void relook(track *t, const gs_image *frame, double t_ms, track_update *o
     if (!t->have_pos || t->margin_n == 0 || t->relooks >= TR_RELOOK_MAX || t_ms - t->last_settled_ms < TR_RELOOK_MS)
         return;
     int n = t->pos.size * t->pos.size;
-    track_margin_scan(frame, &t->grid, &out->margin);
+    margin_scan(t, frame, &out->margin);
     out->settled = true;
     out->relook = true;
     out->pos = t->pos;
@@ -678,7 +690,13 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
         }
     }
     edge_check(t, img, &pos, out, &nu);
-    track_margin_scan(img, &t->grid, &out->margin);
+    if (!t->margin_ref) {
+        /* the first settled view; without memory for the copy the scan goes
+         * without it (its stricter test) and the next view tries again */
+        t->margin_ref = gs_image_copy(img);
+        t->margin_ref_grid = t->grid;
+    }
+    margin_scan(t, img, &out->margin);
     keep_look(t, out, nu, conf);
     /* a still view read with the grid in place: the reference for the
      * drift (again, when a corner's patch no longer matches well, or when
@@ -702,6 +720,8 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
     if (t->have_grid && (frame->width != t->width || frame->height != t->height)) {
         /* the source changed resolution: the grid no longer applies */
         t->have_grid = false;
+        gs_image_destroy(t->margin_ref);
+        t->margin_ref = NULL;
         snprintf(out->note, sizeof out->note, "frame size changed: looking for the board again");
     }
     double frame_t = out->t_ms;
