@@ -162,11 +162,14 @@ def score_count(log_lines, check_text, out):
     m1 = re.search(r"Black ([\d.]+) = .*; White ([\d.]+) = ", check_text)
     m2 = re.search(r"result: (\S+)", check_text)
     chk = (float(m1.group(1)), float(m1.group(2)), m2.group(1)) if m1 and m2 else None
-    agree = rec is not None and chk is not None and rec == chk
+    # None: the recorder wrote no count (the game did not end by passes or
+    # `end`: a resignation is signalled for the referee, not counted), so
+    # there is nothing for check to agree with
+    agree = None if rec is None else (chk is not None and rec == chk)
     out.append("  count: recorder %s, check %s: %s" % (
         "%s (Black %g, White %g)" % (rec[2], rec[0], rec[1]) if rec else "none",
         "%s (Black %g, White %g)" % (chk[2], chk[0], chk[1]) if chk else "none",
-        "agree" if agree else "DIFFER"))
+        "no count written" if agree is None else "agree" if agree else "DIFFER"))
     return agree
 
 
@@ -243,7 +246,10 @@ def total(argv):
     print("  false referee events: %d (unannounced passes of the games flagged as such: %d)" % (s("false"), s("passes")))
     print("  end-of-game signals recognised at the right moment by the right player: %d/%d; false signals: %d" % (
         s("sig_hit"), s("sig"), s("sig_false")))
-    print("  recorder's count and goscribe check agree: %d/%d files" % (sum(r["agree"] for r in rows), len(rows)))
+    counted = [r for r in rows if r["agree"] is not None]
+    print("  recorder's count and goscribe check agree: %d/%d files the recorder counted (%d without a count: "
+          "the game not ended by passes)" % (sum(1 for r in counted if r["agree"]), len(counted),
+                                             len(rows) - len(counted)))
     und = [u for r in rows for u in r["undone"]]
     real = sorted(c for c, ok in und if ok)
     noise = sorted(c for c, ok in und if not ok)
