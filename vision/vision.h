@@ -57,7 +57,7 @@ gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out,
  * it rather than hiding it: `goscribe scan` marks such points with a '?'
  * after the token in its text output, lists them in --json ("uncertain"),
  * draws a red square on the overlay and prints one warning line on stderr
- * ("warning: N uncertain points"), exit status 0 (the board was read);
+ * ("warning: N uncertain points"), exit status 3 (the board was read, not all of it surely);
  * `count` from a photo reports the count as uncertain by up to the
  * uncertain points (each could change the score by its own point and its
  * territory).  No board at all is GS_ERR_NOBOARD (exit 2) with the reason. */
