@@ -638,6 +638,9 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     if (!ring_backs && !wood_clear && ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
                         (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE)))
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    /* an empty reading whose colour decides nothing while the ring round
+     * it is darker, as round a stone: only its lines say wood */
+    if (t <= 0 && fabsf(q) < DISAGREE && r > 0) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
     /* where the colours do not tell the stones from the wood (pale stones
      * under a lamp of their colour), a point is sure only when its lines
      * and its ring agree clearly: a stone when both say so and together
