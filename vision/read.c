@@ -32,6 +32,7 @@
 #include "vision/vision_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #ifdef GRID_DEBUG
 #include <stdio.h>
 #endif
@@ -527,32 +528,41 @@ static float median_of(float *v, int n)
     return v[n / 2];
 }
 
-/* Median and spread (1.48 median absolute deviation, at least the floors)
- * of lum and woodlike over the points with sel[i]. */
-static void population_of(const vision_point_features *F, const unsigned char *sel, int NN, float fl, float fw,
-                          float *tmp, population *p)
+/* The values of one float field (at byte offset off) of the points with
+ * sel[i], into v; returns how many. */
+static int selected(const vision_point_features *F, const unsigned char *sel, int NN, size_t off, float *v)
 {
     int n = 0;
     for (int i = 0; i < NN; i++)
-        if (sel[i]) tmp[n++] = F[i].lum;
+        if (sel[i]) v[n++] = *(const float *)((const char *)&F[i] + off);
+    return n;
+}
+
+/* Median of the n values of v and, into *spread, 1.48 times their median
+ * absolute deviation (v is overwritten). */
+static float median_spread(float *v, int n, float *spread)
+{
+    float m = median_of(v, n);
+    for (int i = 0; i < n; i++) v[i] = fabsf(v[i] - m);
+    *spread = 1.48f * median_of(v, n);
+    return m;
+}
+
+/* Median and spread (at least the floors) of lum and woodlike, and the
+ * median ring, over the points with sel[i]. */
+static void population_of(const vision_point_features *F, const unsigned char *sel, int NN, float fl, float fw,
+                          float *tmp, population *p)
+{
+    int n = selected(F, sel, NN, offsetof(vision_point_features, lum), tmp);
     p->n = n;
     if (n < 4) return;
-    p->lum = median_of(tmp, n);
-    n = 0;
-    for (int i = 0; i < NN; i++)
-        if (sel[i]) tmp[n++] = fabsf(F[i].lum - p->lum);
-    p->s_lum = fmaxf(fl, 1.48f * median_of(tmp, n));
-    n = 0;
-    for (int i = 0; i < NN; i++)
-        if (sel[i]) tmp[n++] = F[i].woodlike;
-    p->wood = median_of(tmp, n);
-    n = 0;
-    for (int i = 0; i < NN; i++)
-        if (sel[i]) tmp[n++] = fabsf(F[i].woodlike - p->wood);
-    p->s_wood = fmaxf(fw, 1.48f * median_of(tmp, n));
-    n = 0;
-    for (int i = 0; i < NN; i++)
-        if (sel[i]) tmp[n++] = F[i].ring;
+    float s;
+    p->lum = median_spread(tmp, n, &s);
+    p->s_lum = fmaxf(fl, s);
+    selected(F, sel, NN, offsetof(vision_point_features, woodlike), tmp);
+    p->wood = median_spread(tmp, n, &s);
+    p->s_wood = fmaxf(fw, s);
+    selected(F, sel, NN, offsetof(vision_point_features, ring), tmp);
     p->ring = median_of(tmp, n);
 }
 
