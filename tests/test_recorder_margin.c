@@ -28,13 +28,6 @@ static render_params still_look(uint64_t seed, int w, int h)
     return p;
 }
 
-/* Half the margin, but not nearer the line than 0.45 cell. */
-static double margin_out(const render_params *p)
-{
-    double o = 0.5 * p->margin_mm / p->cell_h_mm;
-    return o < 0.45 ? 0.45 : o;
-}
-
 static void scene_make(scene_fix *f, uint64_t seed)
 {
     render_params p = still_look(seed, 640, 480);
@@ -42,7 +35,7 @@ static void scene_make(scene_fix *f, uint64_t seed)
     render_state st;
     render_state_init(&st, 9);
     f->board = gs_test_frame(f->scene, &st);
-    f->out = margin_out(&p);
+    f->out = gs_test_margin_out(&p);
 }
 
 static void scene_free(scene_fix *f)
@@ -139,7 +132,7 @@ static void test_first_line_stones_are_not_margin_stones(void **state)
         track_margin_view_drop_beside(&m, &st.pos, NULL);
         if (m.n != 0) fail_msg("seed %d: %d margin stones seen where there are none", (int)seed, m.n);
         /* a real one beside stones of the other colour is still seen */
-        draw_stone(img, &g, 2.5, -margin_out(&p), GS_BLACK);
+        draw_stone(img, &g, 2.5, -gs_test_margin_out(&p), GS_BLACK);
         track_margin_scan(img, &g, &m);
         track_margin_view_drop_beside(&m, &st.pos, NULL);
         if (m.n != 1 || m.stones[0].color != GS_BLACK || m.stones[0].side != TRACK_MARGIN_TOP)
@@ -182,7 +175,7 @@ static void test_beyond_the_edge_is_no_margin(void **state)
         p.margin_mm = 25;
         sc = gs_test_scene(&p, &g);
         st.nmargin = 1;
-        st.margin[0] = (render_margin_stone){8 + margin_out(&p), 8 + margin_out(&p), GS_WHITE, 1};
+        st.margin[0] = (render_margin_stone){8 + gs_test_margin_out(&p), 8 + gs_test_margin_out(&p), GS_WHITE, 1};
         assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
         track_margin_scan(img, &g, &m);
         if (m.n != 1 || m.stones[0].color != GS_WHITE || !m.stones[0].corner || m.stones[0].corner_index != 2)

@@ -13,14 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where a stone lying on the margin has its centre (cells outside the line):
- * half the margin, not nearer than 0.45 cell (as the renderer puts it). */
-static double margin_out(const render_params *p)
-{
-    double o = 0.5 * p->margin_mm / p->cell_h_mm;
-    return o < 0.45 ? 0.45 : o;
-}
-
 static render_params edge_look(uint64_t seed, int size)
 {
     render_params p;
@@ -86,7 +78,7 @@ static void test_margin_stone_is_off_the_line(void **state)
             render_params p = edge_look(seed, n);
             vision_grid g;
             render_scene *sc = gs_test_scene(&p, &g);
-            double o = margin_out(&p);
+            double o = gs_test_margin_out(&p);
             for (int side = 0; side < 4; side++)
                 for (int between = 0; between < 2; between++) {
                     double t = 3 + 0.5 * between; /* along the side */

@@ -107,14 +107,6 @@ static void test_not_new_beside(void **state)
 
 /* ------------------------------------------- a paper beyond the edge */
 
-/* Where a stone lying on the margin has its centre (cells outside the line):
- * half the margin, not nearer than 0.45 cell (as the renderer puts it). */
-static double margin_out(const render_params *p)
-{
-    double o = 0.5 * p->margin_mm / p->cell_h_mm;
-    return o < 0.45 ? 0.45 : o;
-}
-
 /* Board point (u, v) `d` cells outside the left side's outer line, at v. */
 static void left_point(double d, double v, double *u, double *vv)
 {
@@ -198,7 +190,7 @@ static void test_stone_by_a_paper_is_found(void **state)
             render_params p = paper_look(seed, n);
             vision_grid g;
             render_scene *sc = gs_test_scene(&p, &g);
-            double o = margin_out(&p), edge = p.margin_mm / p.cell_h_mm;
+            double o = gs_test_margin_out(&p), edge = p.margin_mm / p.cell_h_mm;
             render_state then, now;
             render_state_init(&then, n);
             now = then;

@@ -77,6 +77,26 @@ static gs_image *load_shot(const char *root, const shot *s, gs_position *truth)
     return img;
 }
 
+/* One shot's board found at 19x19 and, with reference corners, each
+ * corner within 0.4 cell of them. */
+static void assert_board_found(const char *root, const shot *s)
+{
+    gs_position truth;
+    gs_image *img = load_shot(root, s, &truth);
+    vision_grid g;
+    gs_error e;
+    gs_status st = vision_grid_find(img, 0, &g, &e);
+    if (st != GS_OK) print_message("%s: %s\n", s->path, e.msg);
+    assert_int_equal(st, GS_OK);
+    assert_int_equal(g.size, 19);
+    if (s->game >= 0) {
+        double err = corner_error(&g, ref[s->game]);
+        print_message("%s: corners within %.2f cell\n", s->path, err);
+        assert_true(err < 0.4);
+    }
+    gs_image_destroy(img);
+}
+
 /* Stages 1-2: the board found, at its size, where the game's board is. */
 static void test_crowded_board_and_grid(void **state)
 {
@@ -84,20 +104,7 @@ static void test_crowded_board_and_grid(void **state)
     GS_REQUIRE_DATA(root, "photos/goban-watcher");
     for (size_t i = 0; i < NSHOTS; i++) {
         if (gs_test_sanitized() && i % 3 != 0) continue;
-        gs_position truth;
-        gs_image *img = load_shot(root, &shots[i], &truth);
-        vision_grid g;
-        gs_error e;
-        gs_status st = vision_grid_find(img, 0, &g, &e);
-        if (st != GS_OK) print_message("%s: %s\n", shots[i].path, e.msg);
-        assert_int_equal(st, GS_OK);
-        assert_int_equal(g.size, 19);
-        if (shots[i].game >= 0) {
-            double err = corner_error(&g, ref[shots[i].game]);
-            print_message("%s: corners within %.2f cell\n", shots[i].path, err);
-            assert_true(err < 0.4);
-        }
-        gs_image_destroy(img);
+        assert_board_found(root, &shots[i]);
     }
 }
 
@@ -147,20 +154,7 @@ static void test_crowded_lines_hidden(void **state)
     GS_REQUIRE_DATA(root, "photos/goban-watcher");
     for (size_t i = 0; i < sizeof full_shots / sizeof full_shots[0]; i++) {
         if (gs_test_sanitized() && i > 0) continue;
-        gs_position truth;
-        gs_image *img = load_shot(root, &full_shots[i], &truth);
-        vision_grid g;
-        gs_error e;
-        gs_status st = vision_grid_find(img, 0, &g, &e);
-        if (st != GS_OK) print_message("%s: %s\n", full_shots[i].path, e.msg);
-        assert_int_equal(st, GS_OK);
-        assert_int_equal(g.size, 19);
-        if (full_shots[i].game >= 0) {
-            double err = corner_error(&g, ref[full_shots[i].game]);
-            print_message("%s: corners within %.2f cell\n", full_shots[i].path, err);
-            assert_true(err < 0.4);
-        }
-        gs_image_destroy(img);
+        assert_board_found(root, &full_shots[i]);
     }
 }
 

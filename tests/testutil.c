@@ -94,6 +94,12 @@ render_scene *gs_test_still_scene(uint64_t seed, int size, int width, int height
     return gs_test_scene(&p, grid);
 }
 
+double gs_test_margin_out(const render_params *p)
+{
+    double o = 0.5 * p->margin_mm / p->cell_h_mm;
+    return o < 0.45 ? 0.45 : o;
+}
+
 gs_image *gs_test_frame(render_scene *sc, const render_state *st)
 {
     const render_params *p = render_scene_params(sc);

@@ -52,6 +52,9 @@ void gs_test_still_params(struct render_params *p, uint64_t seed, int size, int 
 struct render_scene *gs_test_scene(const struct render_params *p, struct vision_grid *grid);
 /* gs_test_scene of gs_test_still_params. */
 struct render_scene *gs_test_still_scene(uint64_t seed, int size, int width, int height, struct vision_grid *grid);
+/* Where a stone lying on the margin of look p has its centre, in cells
+ * outside the outer line: half the margin, not nearer than 0.45 cell. */
+double gs_test_margin_out(const struct render_params *p);
 /* A new frame of the scene's size showing st (the caller destroys it with
  * gs_image_destroy); fails the test when it cannot be rendered. */
 gs_image *gs_test_frame(struct render_scene *sc, const struct render_state *st);
