@@ -69,13 +69,13 @@ static void test_margin_scan_finds_stones(void **state)
     scene_fix f;
     scene_make(&f, 11);
     track_margin_view m;
-    track_margin_scan(f.board, &f.grid, &m);
+    track_margin_scan(f.board, &f.grid, NULL, &m);
     assert_true(m.valid);
     assert_int_equal(m.n, 0); /* bare margin: nothing */
     gs_image *img = gs_image_copy(f.board);
     draw_stone(img, &f.grid, 8 + f.out, 8.4, GS_WHITE); /* right edge, by corner (8,8) */
     draw_stone(img, &f.grid, 3.0, -f.out, GS_BLACK);    /* top edge, middle */
-    track_margin_scan(img, &f.grid, &m);
+    track_margin_scan(img, &f.grid, NULL, &m);
     assert_int_equal(m.n, 2);
     int seen_white = 0, seen_black = 0;
     for (int i = 0; i < m.n; i++) {
@@ -98,7 +98,7 @@ static void test_margin_scan_finds_stones(void **state)
     draw_stone(img, &f.grid, 0, 0, GS_BLACK);
     draw_stone(img, &f.grid, 8, 8, GS_WHITE);
     draw_stone(img, &f.grid, 4, 4, GS_BLACK);
-    track_margin_scan(img, &f.grid, &m);
+    track_margin_scan(img, &f.grid, NULL, &m);
     assert_int_equal(m.n, 0);
     gs_image_destroy(img);
     scene_free(&f);
@@ -127,13 +127,13 @@ static void test_first_line_stones_are_not_margin_stones(void **state)
         }
         gs_image *img = gs_test_frame(sc, &st);
         track_margin_view m;
-        track_margin_scan(img, &g, &m);
+        track_margin_scan(img, &g, NULL, &m);
         assert_true(m.valid);
         track_margin_view_drop_beside(&m, &st.pos, NULL);
         if (m.n != 0) fail_msg("seed %d: %d margin stones seen where there are none", (int)seed, m.n);
         /* a real one beside stones of the other colour is still seen */
         draw_stone(img, &g, 2.5, -gs_test_margin_out(&p), GS_BLACK);
-        track_margin_scan(img, &g, &m);
+        track_margin_scan(img, &g, NULL, &m);
         track_margin_view_drop_beside(&m, &st.pos, NULL);
         if (m.n != 1 || m.stones[0].color != GS_BLACK || m.stones[0].side != TRACK_MARGIN_TOP)
             fail_msg("seed %d: the black margin stone by white edge stones: %d stones seen", (int)seed, m.n);
@@ -165,7 +165,7 @@ static void test_beyond_the_edge_is_no_margin(void **state)
         draw_stone(img, &g, 6.0, 8 + mv + 0.7, GS_WHITE);
         draw_stone(img, &g, -mu - 0.7, 6.0, GS_BLACK);
         track_margin_view m;
-        track_margin_scan(img, &g, &m);
+        track_margin_scan(img, &g, NULL, &m);
         if (m.n != 0)
             fail_msg("seed %d: %d margin stones seen beyond the edge (first %s at %.2f,%.2f)", (int)seed, m.n,
                      m.stones[0].color == GS_BLACK ? "black" : "white", m.stones[0].u, m.stones[0].v);
@@ -177,7 +177,7 @@ static void test_beyond_the_edge_is_no_margin(void **state)
         st.nmargin = 1;
         st.margin[0] = (render_margin_stone){8 + gs_test_margin_out(&p), 8 + gs_test_margin_out(&p), GS_WHITE, 1};
         assert_int_equal(render_frame(sc, &st, img, &e), GS_OK);
-        track_margin_scan(img, &g, &m);
+        track_margin_scan(img, &g, NULL, &m);
         if (m.n != 1 || m.stones[0].color != GS_WHITE || !m.stones[0].corner || m.stones[0].corner_index != 2)
             fail_msg("seed %d: the stone in the corner square: %d margin stones seen", (int)seed, m.n);
         gs_image_destroy(img);

@@ -1,5 +1,5 @@
 /* tests/test_track_margin.c: stones put on the margin at the end of a game
- * where the board's edge meets something else (track_margin_scan_ref), and
+ * where the board's edge meets something else (track_margin_scan), and
  * stones put down beside an edge stone of their colour
  * (track_margin_stone_new_beside).
  *
@@ -170,7 +170,7 @@ static void scan_against(render_scene *sc, const vision_grid *g, const render_st
 {
     gs_image *ref = paper_frame(sc, then, g, from), *img = paper_frame(sc, now, g, from);
     track_margin_ref r = {ref, *g};
-    track_margin_scan_ref(img, g, &r, m);
+    track_margin_scan(img, g, &r, m);
     gs_image_destroy(img);
     gs_image_destroy(ref);
 }

@@ -433,13 +433,8 @@ static void right_corners(const vision_grid *g, int right[4])
     }
 }
 
-void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_view *out)
-{
-    track_margin_scan_ref(img, g, NULL, out);
-}
-
-void track_margin_scan_ref(const gs_image *img, const vision_grid *g, const track_margin_ref *ref,
-                           track_margin_view *out)
+void track_margin_scan(const gs_image *img, const vision_grid *g, const track_margin_ref *ref,
+                       track_margin_view *out)
 {
     memset(out, 0, sizeof *out);
     if (!img || !img->buf || !g || g->size < 2 || g->size > GS_MAX_SIZE) return;

@@ -74,9 +74,6 @@ int track_margin_spot_count(int size);
  * track_margin_spot_count entries); used by the tracker to see margin changes. */
 void track_margin_spots(int size, double *u, double *v);
 
-/* Looks for stones on the margin of img under grid g. */
-void track_margin_scan(const gs_image *img, const vision_grid *g, track_margin_view *out);
-
 /* A reference view for the margin scan: the first clear view of the
  * board, with its own grid (the camera may have moved since).  Borrowed:
  * the caller owns img. */
@@ -85,13 +82,14 @@ typedef struct track_margin_ref {
     vision_grid grid;
 } track_margin_ref;
 
-/* track_margin_scan, also telling a stone on the margin from something
- * beyond the board's edge by the reference (may be NULL): what lies beyond
- * the edge next to a blob and lay there already, unchanged, beside bare
- * wood in the reference is not part of the blob (a stone on a narrow
- * margin next to a paper, a bowl's shadow or the board's dark side face). */
-void track_margin_scan_ref(const gs_image *img, const vision_grid *g, const track_margin_ref *ref,
-                           track_margin_view *out);
+/* Looks for stones on the margin of img under grid g, telling a stone on
+ * the margin from something beyond the board's edge by the reference (may
+ * be NULL): what lies beyond the edge next to a blob and lay there
+ * already, unchanged, beside bare wood in the reference is not part of the
+ * blob (a stone on a narrow margin next to a paper, a bowl's shadow or the
+ * board's dark side face). */
+void track_margin_scan(const gs_image *img, const vision_grid *g, const track_margin_ref *ref,
+                       track_margin_view *out);
 
 /* Drops the margin stones that lie beside a stone of their colour on the
  * outer line of `board` (the settled reading of the same view): a stone

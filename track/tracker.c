@@ -572,7 +572,7 @@ static void grid_keep_orientation(vision_grid *g, const vision_grid *old)
 static void margin_scan(const track *t, const gs_image *img, track_margin_view *out)
 {
     track_margin_ref ref = {t->margin_ref, t->margin_ref_grid};
-    track_margin_scan_ref(img, &t->grid, t->margin_ref ? &ref : NULL, out);
+    track_margin_scan(img, &t->grid, t->margin_ref ? &ref : NULL, out);
 }
 
 /* What the next look again at this view needs (the margin is scanned by
