@@ -70,13 +70,11 @@ static void grid_jacobian(const vision_grid *g, double u, double v, double J[4])
     J[2] = y1 - y0; J[3] = y3 - y2;
 }
 
-/* Median colour of a small disc (radius rad cells) around board (u,v);
- * returns the number of pixels seen (0 when outside the image). */
-static int patch_median(const gs_image *img, const vision_grid *g, double u, double v, double rad, double out[3])
+/* Median colour of a small disc (radius rad cells) round image point
+ * (cx, cy), where the grid's local map is J; returns the number of pixels
+ * seen (0 when outside the image). */
+static int patch_median_at(const gs_image *img, double cx, double cy, const double J[4], double rad, double out[3])
 {
-    double cx, cy, J[4];
-    vision_grid_map(g, u, v, &cx, &cy);
-    grid_jacobian(g, u, v, J);
     double cell = sqrt(fabs(J[0] * J[3] - J[1] * J[2]));
     int n = (int)(cell * rad * 2 / 1.5) + 1; /* ~1.5 px steps */
     if (n < 3) n = 3;
@@ -100,6 +98,15 @@ static int patch_median(const gs_image *img, const vision_grid *g, double u, dou
         out[c] = k;
     }
     return cnt;
+}
+
+/* The same round board point (u, v). */
+static int patch_median(const gs_image *img, const vision_grid *g, double u, double v, double rad, double out[3])
+{
+    double cx, cy, J[4];
+    vision_grid_map(g, u, v, &cx, &cy);
+    grid_jacobian(g, u, v, J);
+    return patch_median_at(img, cx, cy, J, rad, out);
 }
 
 /* ------------------------------------------------------------- wood model */
@@ -395,7 +402,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
             F->lines = (float)(0.5 * (line_contrast(img, cx, cy, J, N, u, v, 1, 0, cell0, Yw) +
                                       line_contrast(img, cx, cy, J, N, u, v, 0, 1, cell0, Yw)));
             double bc[3];
-            F->base = patch_median(img, g, u, v, 0.12, bc) ? (float)(luma(bc[0], bc[1], bc[2]) / Yw) : 1;
+            F->base = patch_median_at(img, cx, cy, J, 0.12, bc) ? (float)(luma(bc[0], bc[1], bc[2]) / Yw) : 1;
             vision_cam_offset(&cam, u, v, STONE_H, &ox, &oy);
             cx += ox;
             cy += oy;
