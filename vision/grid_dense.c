@@ -279,11 +279,57 @@ typedef struct dfam {
     int count[64];
 } dfam;
 
+/* The histogram less its running mean over w bins (the longest period
+ * tried): how the pixels spread over the box (line pixels of the table
+ * beside the board, a side where fewer lines are seen) would otherwise
+ * rise towards the longest periods. */
+static void detrend(double *h, int nb, int w)
+{
+    if (w < 3 || w >= nb) return;
+    double *c = malloc(sizeof *c * (size_t)(nb + 1));
+    if (!c) return; /* the comb is then read on the raw histogram */
+    c[0] = 0;
+    for (int b = 0; b < nb; b++) c[b + 1] = c[b] + h[b];
+    for (int b = 0; b < nb; b++) {
+        int lo = b - w / 2 < 0 ? 0 : b - w / 2, hi = b + w / 2 + 1 > nb ? nb : b + w / 2 + 1;
+        h[b] -= (c[hi] - c[lo]) / (hi - lo);
+    }
+    free(c);
+}
+
+/* The phase of the comb of period p over the values: where its lines lie. */
+static double comb_phase(const dfam *f, double p)
+{
+    double C = 0, S = 0;
+    for (int i = 0; i < f->n; i++) {
+        double t = 2 * M_PI * f->val[i] / p;
+        C += cos(t);
+        S += sin(t);
+    }
+    return atan2(S, C) / (2 * M_PI) * p;
+}
+
+/* Whether a comb of period p leaves its midway positions nearly empty:
+ * the values within 0.15 period of its lines against those within 0.15
+ * of the midpoints (a comb of double the spacing has lines there). */
+static int midway_empty(const dfam *f, double p)
+{
+    double ph = comb_phase(f, p);
+    int on = 0, mid = 0;
+    for (int i = 0; i < f->n; i++) {
+        double x = (f->val[i] - ph) / p, d = fabs(x - floor(x + 0.5));
+        on += d < 0.15;
+        mid += d > 0.35;
+    }
+    return mid * 2 < on;
+}
+
 /* Fourier comb over the values: for periods from pmin to pmax the
- * resultant of the phases; the largest period whose resultant is near the
- * best is the fundamental (half the spacing keeps a comb aligned, double
- * does not); then period and phase by regression on the values near a
- * line.  -1 when nothing periodic stands out. */
+ * resultant of the phases; the strongest is the fundamental unless a
+ * multiple of it is nearly as strong and leaves its midway positions
+ * empty (sharp lines make half the spacing strong too); then period and
+ * phase by regression on the values near a line.  -1 when nothing
+ * periodic stands out. */
 static int dense_comb(dfam *f, double pmin, double pmax)
 {
     enum { NP = 300, NB = 2048 };
@@ -297,6 +343,7 @@ static int dense_comb(dfam *f, double pmin, double pmax)
         int b = (int)((f->val[i] - f->lo) / bw);
         h[b < 0 ? 0 : b >= NB ? NB - 1 : b] += 1;
     }
+    detrend(h, NB, (int)(pmax / bw));
     for (int k = 0; k < NP; k++) {
         double p = pmin * pow(pmax / pmin, (double)k / (NP - 1)), C = 0, S = 0;
         double t0 = 2 * M_PI * (f->lo + 0.5 * bw) / p, dt = 2 * M_PI * bw / p;
@@ -315,22 +362,25 @@ static int dense_comb(dfam *f, double pmin, double pmax)
     free(h);
     /* a rise to the longest period tried is no peak (the board's extent,
      * not its lines): only a maximum inside the range is a period */
-    int pick = -1;
-    for (int k = NP - 2; k >= 0 && pick < 0; k--)
-        if (mags[k] >= 0.7 * best && (k == 0 || mags[k] >= mags[k - 1]) && mags[k] >= mags[k + 1])
-            pick = k;
+    int pick = -1, kb = 0;
+    for (int k = 1; k < NP; k++)
+        if (mags[k] > mags[kb]) kb = k;
+    for (int k = NP - 2; k >= 0 && pick < 0; k--) {
+        if (!(mags[k] >= 0.7 * best && (k == 0 || mags[k] >= mags[k - 1]) && mags[k] >= mags[k + 1])) continue;
+        /* a longer period than the strongest stands only as its multiple
+         * whose midway positions are empty: then the strongest was a
+         * harmonic of the lines (each line seen sharply); otherwise it is
+         * how the pixels lie in clumps (stone rows, the table) */
+        double r = pers[k] / pers[kb], m = floor(r + 0.5);
+        if (k > kb && kb < NP - 1 && (m < 2 || fabs(r / m - 1) > 0.06 || !midway_empty(f, pers[k]))) continue;
+        pick = k;
+    }
 #ifdef GRID_DEBUG
     fprintf(stderr, "dense comb: n %d best %.3f pick %d (%.4f, mag %.3f) range %.4f..%.4f\n", f->n, best, pick,
             pick >= 0 ? pers[pick] : 0, pick >= 0 ? mags[pick] : 0, pmin, pmax);
 #endif
     if (pick < 0 || best < 0.15) return -1;
-    double p = pers[pick], C = 0, S = 0;
-    for (int i = 0; i < f->n; i++) {
-        double t = 2 * M_PI * f->val[i] / p;
-        C += cos(t);
-        S += sin(t);
-    }
-    double ph = atan2(S, C) / (2 * M_PI) * p;
+    double p = pers[pick], ph = comb_phase(f, p);
     for (int it = 0; it < 3; it++) {
         double sw = 0, sk = 0, sv = 0, skk = 0, skv = 0;
         for (int i = 0; i < f->n; i++) {

@@ -490,6 +490,9 @@ gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out,
  * black against white, not in colour patches (vision_contacts_same). */
 #define MAP_FULL 0.15
 #define FULL_STONES 0.6
+/* The line evidence beyond a grid's strongest side above which a grid
+ * smaller than 19x19 is taken for a window of a bigger board. */
+#define WINDOW_OUT 0.6
 
 double vision_contacts_same(const gs_position *p)
 {
@@ -559,14 +562,19 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
     if (second >= 0 && c->score - L->c[second].score < RANK_MARGIN)
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (a %dx%d and a %dx%d grid fit about equally well)", c->n,
                             c->n, L->c[second].n, L->c[second].n);
+    vision_score sc;
+    vision_grid_score(w, c->n, &c->m, &sc);
+    /* a 9x9 or 13x13 whose lattice goes on past a side is a part of a
+     * bigger board (right grids show at most about 0.5 there, their board
+     * edge looking like a line; windows of a 19x19 0.55 and more) */
+    if (c->n < 19 && sc.outside >= WINDOW_OUT)
+        return gs_error_set(err, GS_ERR_NOBOARD, "no board found (the lines go on past the %dx%d grid found: part of a bigger board?)", c->n, c->n);
     if (c->clear >= GRID_LINES_MIN && frac >= 0.25) return GS_OK;
     stone_view v;
     if (c->map >= MAP_FULL) {
         if (!stone_view_read(img, out, &v)) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         if (crowded_board(c, &v)) return GS_OK;
     }
-    vision_score sc;
-    vision_grid_score(w, c->n, &c->m, &sc);
     if (c->clear >= GRID_LINES_MIN) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (grid lines not confirmed)");
     return gs_error_set(err, GS_ERR_NOBOARD, "no board found (lines on %.0f%% of the grid's stretches, %.0f%% half a cell off)",
                         100 * sc.lines, 100 * sc.anti);

@@ -370,6 +370,53 @@ static float ring_ratio(const gs_image *img, double cx, double cy, const double 
 #define STONE_H 0.22
 #define DISC_R 0.30
 
+/* Just outside an edge point, in the margin (a disc of 0.2 cell at 0.4
+ * cell out, followed up to a stone's middle as the point's own disc is):
+ * brightness and wood hue of its median colour, relative to the wood
+ * there.  A stone set off its edge point towards the board's edge lies
+ * there; the margin's wood does not look like a stone. */
+#define MARGIN_OUT 0.4
+static void margin_disc(const gs_image *img, const vision_grid *g, const vision_cam *cam, const vision_wood *w,
+                        double u, double v, float *lum, float *wood)
+{
+    double wc[3], c[3], cw[2], ch[2], cx, cy, J[4], ox, oy;
+    *lum = 1;
+    *wood = 1;
+    vision_wood_at(w, u, v, wc);
+    double Yw = luma(wc[0], wc[1], wc[2]);
+    vision_grid_map(g, u, v, &cx, &cy);
+    grid_jacobian(g, u, v, J);
+    vision_cam_offset(cam, u, v, STONE_H, &ox, &oy);
+    if (Yw < 1 || !patch_median_at(img, cx + ox, cy + oy, J, 0.2, c)) return;
+    chroma(wc[0], wc[1], wc[2], cw);
+    chroma(c[0], c[1], c[2], ch);
+    double cw2 = cw[0] * cw[0] + cw[1] * cw[1];
+    if (cw2 < 0.0025) cw2 = 0.0025;
+    *lum = (float)(luma(c[0], c[1], c[2]) / Yw);
+    *wood = (float)((ch[0] * cw[0] + ch[1] * cw[1]) / cw2);
+}
+
+/* The margin disc of every edge point (the brighter one at a corner, a
+ * light stone being what is looked for); 1, 1 (the wood) elsewhere. */
+static void margin_discs(const gs_image *img, const vision_grid *g, const vision_cam *cam, const vision_wood *w,
+                         vision_point_features *feat)
+{
+    int N = g->size;
+    for (int v = 0; v < N; v++)
+        for (int u = 0; u < N; u++) {
+            vision_point_features *F = &feat[v * N + u];
+            F->margin_lum = F->margin_wood = 1;
+            int du = u == 0 ? -1 : u == N - 1 ? 1 : 0, dv = v == 0 ? -1 : v == N - 1 ? 1 : 0;
+            for (int k = 0; k < 2; k++) {
+                int a = k == 0 ? du : 0, b = k == 0 ? 0 : dv;
+                if (!a && !b) continue;
+                float l, wd;
+                margin_disc(img, g, cam, w, u + MARGIN_OUT * a, v + MARGIN_OUT * b, &l, &wd);
+                if (l > F->margin_lum || F->margin_lum == 1) { F->margin_lum = l; F->margin_wood = wd; }
+            }
+        }
+}
+
 /* long because: one pass over each point's disc fills the brightness and
  * hue histograms every feature is read from; split, it would walk the
  * disc several times. */
@@ -464,6 +511,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
             }
             F->ring = ring_ratio(img, cx, cy, J, F->lum * Yw);
         }
+    margin_discs(img, g, &cam, &w, feat);
     return GS_OK;
 }
 
@@ -808,6 +856,37 @@ static void classify_fixed(const vision_point_features *f, float ln, int pops, u
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
+/* An edge point read empty beside whose margin lies something brighter
+ * than the rest of that side's margin by several spreads, and closer in
+ * colour to this photo's light stones than to its wood: a stone set off
+ * its point towards the edge (or one lying outside the lines); the point
+ * may be that stone's.  Unsure. */
+#define MARGIN_APART 4.0f
+static void margin_stone_doubt(const vision_point_features *F, int N, const population *wood,
+                               const population *light, vision_reading *out)
+{
+    float m[GS_MAX_SIZE], tmp[GS_MAX_SIZE];
+    float s_l = fmaxf(wood->s_lum, light->s_lum), s_w = fmaxf(wood->s_wood, light->s_wood);
+    for (int side = 0; side < 4; side++) {
+        int idx[GS_MAX_SIZE], n = 0;
+        /* the side's points without its corners (whose disc is the
+         * brighter of two sides) */
+        for (int k = 1; k < N - 1; k++)
+            idx[n++] = side == 0 ? k : side == 1 ? k * N + N - 1 : side == 2 ? (N - 1) * N + k : k * N;
+        for (int k = 0; k < n; k++) m[k] = tmp[k] = F[idx[k]].margin_lum;
+        float spread, med = median_spread(tmp, n, &spread);
+        spread += 0.03f; /* an even margin: photo noise still */
+        for (int k = 0; k < n; k++) {
+            const vision_point_features *f = &F[idx[k]];
+            if (out->pos.cell[idx[k]] != GS_EMPTY || (m[k] - med) / spread < MARGIN_APART) continue;
+            float dw_l = (f->margin_lum - wood->lum) / s_l, dw_w = (f->margin_wood - wood->wood) / s_w;
+            float dl_l = (f->margin_lum - light->lum) / s_l, dl_w = (f->margin_wood - light->wood) / s_w;
+            if ((dw_l * dw_l + dw_w * dw_w) - (dl_l * dl_l + dl_w * dl_w) >= 0)
+                out->confidence[idx[k]] = fminf(out->confidence[idx[k]], VISION_UNSURE - 0.05f);
+        }
+    }
+}
+
 /* Each point's usual line contrast (into Cl): line contrast varies over
  * the board (focus, blur, light falling off), so each point is compared
  * with the plain-wood points around it; the photo's median over plain-wood
@@ -875,11 +954,12 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
         if (out->pos.cell[i] == GS_EMPTY && f->base >= BASE_LIGHT)
             out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
     }
+    if (pops > 0) margin_stone_doubt(F, N, &wood, &light, out);
 #ifdef GRID_DEBUG
     if (getenv("READ_DUMP")) {
         fprintf(stderr, "pops %d wood %.2f %.2f s %.2f %.2f ring %.2f light %.2f %.2f s %.2f %.2f ring %.2f\n", pops, wood.lum, wood.wood, wood.s_lum, wood.s_wood, wood.ring, light.lum, light.wood, light.s_lum, light.s_wood, light.ring);
         for (int i = 0; i < NN; i++)
-            fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f ln %.2f ring %.2f spread %.2f base %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].lines / Cl[i], F[i].ring, F[i].spread, F[i].base);
+            fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f ln %.2f ring %.2f spread %.2f base %.2f mlum %.2f mwood %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].lines / Cl[i], F[i].ring, F[i].spread, F[i].base, F[i].margin_lum, F[i].margin_wood);
     }
 #endif
     free(F);
