@@ -227,12 +227,13 @@ static int flood_region(const lattice *L, int k0, uint8_t *seen, int *queue, int
 }
 
 /* Whether sample (u, v) lies on the board, inside its edge (the edge the
- * margin scan found on each side; a side not seen: not on the board). */
+ * margin scan found on each side; on a side whose edge it did not see,
+ * anything is taken to be on the board: nothing is excused there). */
 static bool on_board(const track_margin_view *m, int n, double u, double v)
 {
     double out[4] = {-v, u - (n - 1), v - (n - 1), -u}; /* cells outside each outer line */
     for (int s = 0; s < 4; s++)
-        if (out[s] > 0 && (m->edge[s] <= 0 || out[s] > m->edge[s])) return false;
+        if (out[s] > 0 && m->edge[s] > 0 && out[s] > m->edge[s]) return false;
     return true;
 }
 
