@@ -312,7 +312,7 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     if (up->regrid) track_hands_reset(c->oc);
     bool reaching = false;
     const vision_grid *grid = track_grid(c->tr);
-    int ncov = grid ? track_hands_mark(c->oc, frame, grid, c->covered, &reaching) : 0;
+    int ncov = grid ? track_hands_mark(c->oc, frame, grid, &up->margin, c->covered, &reaching) : 0;
     c->stats->covered_views += ncov > 0;
     int npt = up->pos.size * up->pos.size;
     bool any_unc = up->n_uncertain > 0 || ncov > 0;

@@ -4,7 +4,10 @@
  * stone put on an edge point (no hand) covers nothing; a light change over
  * the whole board covers nothing; a hand that comes with an exposure step
  * (auto exposure: the whole picture 15-20 % darker or brighter) still
- * covers its points. */
+ * covers its points.  A stone put on the margin by a corner, out to the
+ * board's edge (its shadow and lean over the side face reach the outside),
+ * is no hand, by the margin scan of the same view; fingertips resting in
+ * the band beside such a stone still reach in. */
 #include "testutil.h"
 
 #include "track/track.h"
@@ -49,7 +52,7 @@ static int mark(fix *f, track_hands *o, uint8_t *cov)
     gs_error e;
     assert_int_equal(render_frame(f->scene, &f->st, f->img, &e), GS_OK);
     bool reaching;
-    int n = track_hands_mark(o, f->img, &f->grid, cov, &reaching);
+    int n = track_hands_mark(o, f->img, &f->grid, NULL, cov, &reaching);
     if (n > 0) assert_true(reaching); /* covering implies reaching in */
     return n;
 }
@@ -163,12 +166,121 @@ static void test_hand_with_exposure_step_covers(void **state)
         }
 }
 
+/* The still look of seed with the rules' 25 mm margin. */
+static void fix_make_margin(fix *f, uint64_t seed)
+{
+    fix_make(f, seed);
+    render_scene_destroy(f->scene);
+    f->p.margin_mm = 25;
+    f->scene = gs_test_scene(&f->p, &f->grid);
+}
+
+/* Paints board point (u, v) of img in colour bgr. */
+static void paint_at(gs_image *img, const vision_grid *g, double u, double v, const uint8_t bgr[3])
+{
+    double x, y;
+    vision_grid_map(g, u, v, &x, &y);
+    int ix = (int)lround(x), iy = (int)lround(y);
+    if (ix < 0 || iy < 0 || ix >= img->width || iy >= img->height) return;
+    memcpy(img->buf + (size_t)iy * (size_t)img->stride + (size_t)ix * (size_t)img->channels, bgr, 3);
+}
+
+/* A white stone lying in the bottom-left corner square of the margin out
+ * to the board's edge, with its dark shadow (or its lean, seen obliquely)
+ * going on over the side face to 1.6 cells out: what reaches the outside
+ * there is this stone's. */
+static void paint_corner_stone(gs_image *img, const vision_grid *g)
+{
+    static const uint8_t white[3] = {228, 226, 224}, dark[3] = {45, 45, 45};
+    double cu = -0.65, cv = N - 1 + 0.65, r = 0.45;
+    for (double du = -1.2; du <= 1.2; du += 0.01)
+        for (double dv = -1.2; dv <= 1.2; dv += 0.01) {
+            double along = (-du + dv) / sqrt(2), across = fabs(du + dv) / sqrt(2);
+            if (hypot(du, dv) <= r) paint_at(img, g, cu + du, cv + dv, white);
+            else if (along > 0 && along <= 1.35 && across <= 0.2) paint_at(img, g, cu + du, cv + dv, dark);
+        }
+}
+
+/* The frame of f's state, the corner stone painted in when `stone`, and
+ * its margin scanned against ref (may be NULL); then marked with that
+ * margin (or none: use_margin false). */
+static int mark_painted(fix *f, track_hands *o, const gs_image *ref, bool stone, bool use_margin, uint8_t *cov,
+                        bool *reaching, track_margin_view *m)
+{
+    gs_error e;
+    assert_int_equal(render_frame(f->scene, &f->st, f->img, &e), GS_OK);
+    if (stone) paint_corner_stone(f->img, &f->grid);
+    track_margin_ref r = {ref, f->grid};
+    track_margin_scan(f->img, &f->grid, ref ? &r : NULL, m);
+    return track_hands_mark(o, f->img, &f->grid, use_margin ? m : NULL, cov, reaching);
+}
+
+/* Whether view m holds a white stone in a corner square. */
+static bool corner_white(const track_margin_view *m)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->stones[i].color == GS_WHITE && m->stones[i].corner) return true;
+    return false;
+}
+
+static void test_margin_stone_at_the_edge_is_no_hand(void **state)
+{
+    (void)state;
+    int found = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        fix f;
+        fix_make_margin(&f, seed);
+        track_hands *o = track_hands_create(), *bare = track_hands_create();
+        assert_true(o && bare);
+        uint8_t cov[N * N];
+        bool reaching;
+        track_margin_view m;
+        /* the reference, for both */
+        assert_int_equal(mark_painted(&f, o, NULL, false, true, cov, &reaching, &m), 0);
+        assert_int_equal(mark_painted(&f, bare, NULL, false, false, cov, &reaching, &m), 0);
+        gs_image *ref = gs_image_copy(f.img);
+        assert_non_null(ref);
+        f.st.frame += 20;
+        /* without the margin's word, the stone's shadow reaches in */
+        mark_painted(&f, bare, ref, true, false, cov, &reaching, &m);
+        if (!reaching) fail_msg("seed %d: the painted stone's shadow does not reach the outside", (int)seed);
+        int ncov = mark_painted(&f, o, ref, true, true, cov, &reaching, &m);
+        if (!corner_white(&m)) {
+            print_message("seed %d: the scan does not find the painted corner stone\n", (int)seed);
+        } else {
+            found++;
+            if (ncov > 0 || reaching)
+                fail_msg("seed %d: the white stone on the margin, found by the scan, taken for a hand (%d points)",
+                         (int)seed, ncov);
+        }
+        /* fingertips resting in the band at the middle of the left side,
+         * the stone still there: a hand */
+        double wx, wy;
+        world(&f, -0.5, (N - 1) / 2.0, &wx, &wy);
+        f.st.hand = (render_hand){true, GS_BLACK, wx, wy, 12, -80, GS_EMPTY, 0};
+        mark_painted(&f, o, ref, true, true, cov, &reaching, &m);
+        if (!reaching) fail_msg("seed %d: fingertips in the band beside a margin stone not seen", (int)seed);
+        /* both gone: clear again (the stone's view was no reference) */
+        f.st.hand.present = false;
+        if (mark_painted(&f, o, ref, false, true, cov, &reaching, &m) != 0 || reaching)
+            fail_msg("seed %d: the margin stone lifted leaves a hand behind", (int)seed);
+        gs_image_destroy(ref);
+        track_hands_destroy(o);
+        track_hands_destroy(bare);
+        fix_free(&f);
+    }
+    /* the scan finds the stone on most looks (a corner may be out of the
+     * picture or too oblique) */
+    assert_true(found >= 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resting_hand_covers_its_points_only),
         cmocka_unit_test(test_edge_stone_and_light_cover_nothing),
         cmocka_unit_test(test_hand_with_exposure_step_covers),
+        cmocka_unit_test(test_margin_stone_at_the_edge_is_no_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,9 @@
  * the frames, as a paper a player keeps the score on).  A black stone put
  * on the margin there is found against the first clear view; a stone put
  * on the table beyond the edge during play is not, nor one lying there
- * from the start. */
+ * from the start.  Two stones put side by side on the margin (a player
+ * resigning) are two stones, not one long object; a dark bar as long as
+ * two stones (a cable) lying in the band is no stone. */
 #include "testutil.h"
 
 #include "track/track.h"
@@ -242,6 +244,93 @@ static void test_stone_beyond_the_edge_is_not(void **state)
         }
 }
 
+/* ------------------------------------- stones side by side, and a cable */
+
+/* The frame of st under the plain look of seed (rules' margin), against
+ * the first clear view (no stones anywhere). */
+static void scan_plain(uint64_t seed, int n, const render_state *now, track_margin_view *m,
+                       void (*paint)(gs_image *, const vision_grid *, double), double arg)
+{
+    render_params p;
+    gs_test_still_params(&p, seed, n, 640, 360);
+    p.margin_mm = 25;
+    vision_grid g;
+    render_scene *sc = gs_test_scene(&p, &g);
+    render_state then;
+    render_state_init(&then, n);
+    gs_image *ref = gs_test_frame(sc, &then), *img = gs_test_frame(sc, now);
+    if (paint) paint(img, &g, arg);
+    track_margin_ref r = {ref, g};
+    track_margin_scan(img, &g, &r, m);
+    gs_image_destroy(img);
+    gs_image_destroy(ref);
+    render_scene_destroy(sc);
+}
+
+/* Two black stones touching on the left margin from v 4.5 (a player
+ * resigning): both found, each where it lies. */
+static void test_stones_side_by_side_are_two(void **state)
+{
+    (void)state;
+    static const int sizes[2] = {9, 13};
+    for (int si = 0; si < 2; si++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            int n = sizes[si];
+            render_params p;
+            gs_test_still_params(&p, seed, n, 640, 360);
+            p.margin_mm = 25;
+            double o = gs_test_margin_out(&p), apart = 1.02 * p.stone_mm / p.cell_h_mm; /* touching */
+            render_state now;
+            render_state_init(&now, n);
+            now.frame = 25;
+            now.nmargin = 2;
+            now.margin[0] = (render_margin_stone){-o, 4.5, GS_BLACK, 1};
+            now.margin[1] = (render_margin_stone){-o, 4.5 + apart, GS_BLACK, 2};
+            track_margin_view m;
+            scan_plain(seed, n, &now, &m, NULL, 0);
+            for (int k = 0; k < 2; k++)
+                if (!holds(&m, GS_BLACK, -o, now.margin[k].v))
+                    fail_msg("%dx%d seed %d: of two black stones side by side on the margin, the one at v %.2f "
+                             "not found (%d stones found)",
+                             n, n, (int)seed, now.margin[k].v, m.n);
+        }
+}
+
+/* A black bar two stones long and as thick as a stone's middle all along,
+ * lying in the left band from v 3.5 (a cable): no stone. */
+static void paint_bar(gs_image *img, const vision_grid *g, double out)
+{
+    for (double d = out - 0.3; d <= out + 0.3; d += 0.02)
+        for (double t = 3.5; t <= 5.4; t += 0.02) {
+            double x, y;
+            vision_grid_map(g, -d, t, &x, &y);
+            int ix = (int)lround(x), iy = (int)lround(y);
+            if (ix < 0 || iy < 0 || ix >= img->width || iy >= img->height) continue;
+            uint8_t *px = img->buf + (size_t)iy * (size_t)img->stride + (size_t)ix * (size_t)img->channels;
+            px[0] = px[1] = px[2] = 30;
+        }
+}
+
+static void test_cable_in_the_band_is_no_stone(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        render_params p;
+        gs_test_still_params(&p, seed, 9, 640, 360);
+        p.margin_mm = 25;
+        double o = gs_test_margin_out(&p);
+        render_state now;
+        render_state_init(&now, 9);
+        now.frame = 25;
+        track_margin_view m;
+        scan_plain(seed, 9, &now, &m, paint_bar, o);
+        for (int i = 0; i < m.n; i++)
+            if (m.stones[i].side == TRACK_MARGIN_LEFT && m.stones[i].v > 3 && m.stones[i].v < 6)
+                fail_msg("seed %d: the bar in the left band taken for a %s stone at v %.2f", (int)seed,
+                         m.stones[i].color == GS_BLACK ? "black" : "white", m.stones[i].v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +338,8 @@ int main(void)
         cmocka_unit_test(test_not_new_beside),
         cmocka_unit_test(test_stone_by_a_paper_is_found),
         cmocka_unit_test(test_stone_beyond_the_edge_is_not),
+        cmocka_unit_test(test_stones_side_by_side_are_two),
+        cmocka_unit_test(test_cable_in_the_band_is_no_stone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

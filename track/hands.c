@@ -25,6 +25,14 @@
 #define OC_STRONG_AREA 6
 /* a hand's changed area, in samples (16 per cell): two and a half cells */
 #define OC_MIN_AREA 40
+/* a changed sample this close to a margin stone's centre (cells) is that
+ * stone: its radius (0.48) with its lean and shadow in the picture */
+#define OC_STONE_R 0.8
+/* changed samples on the board that no margin stone explains, at most, in
+ * a region taken for margin stones: a fingertip in the band is more */
+#define OC_STONE_LEFT 2
+/* ... and at least this many on them (a quarter of a stone) */
+#define OC_STONE_MIN 4
 #define OC_MAXN (4 * (GS_MAX_SIZE + 3) + 1)
 
 struct track_hands {
@@ -102,6 +110,8 @@ typedef struct lattice {
     uint8_t reach[OC_MAXN * OC_MAXN];     /* part of something reaching in */
     uint8_t strong[OC_MAXN * OC_MAXN];    /* changed by more than OC_STRONG */
     bool exposure_step;                   /* the view's exposure stepped */
+    const track_margin_view *margin;      /* this view's margin stones (may be NULL) */
+    bool excused;                         /* a region was taken for margin stones */
     int16_t cur[OC_MAXN * OC_MAXN][3], ref[OC_MAXN * OC_MAXN][3]; /* 3x3 means */
 } lattice;
 
@@ -216,6 +226,43 @@ static int flood_region(const lattice *L, int k0, uint8_t *seen, int *queue, int
     return area;
 }
 
+/* Whether sample (u, v) lies on the board, inside its edge (the edge the
+ * margin scan found on each side; on a side whose edge it did not see,
+ * anything is taken to be on the board: nothing is excused there). */
+static bool on_board(const track_margin_view *m, int n, double u, double v)
+{
+    double out[4] = {-v, u - (n - 1), v - (n - 1), -u}; /* cells outside each outer line */
+    for (int s = 0; s < 4; s++)
+        if (out[s] > 0 && m->edge[s] > 0 && out[s] > m->edge[s]) return false;
+    return true;
+}
+
+/* Whether a region from outside (queue, qt samples) is only stones put on
+ * the margin: every changed sample of it on the board lies on a margin
+ * stone this view's scan found (stone-shaped, a stone's colour against
+ * that side's wood, not going on beyond the edge), what is left lies
+ * beyond the edge (the stone's shadow on the board's side face, the table
+ * changing with the light).  An arm or fingers reaching in cross the band
+ * somewhere no stone explains. */
+static bool margin_stones_only(const lattice *L, const int *queue, int qt)
+{
+    const track_margin_view *mg = L->margin;
+    if (!mg || !mg->valid || mg->n == 0) return false;
+    int m = L->m, left = 0, on = 0;
+    for (int q = 0; q < qt; q++) {
+        int k = queue[q];
+        if (L->ch[k] != 1) continue;
+        double u = -OC_OUT + (k % m) * OC_STEP, v = -OC_OUT + (k / m) * OC_STEP;
+        if (!on_board(mg, L->n, u, v)) continue;
+        bool on_stone = false;
+        for (int s = 0; s < mg->n && !on_stone; s++)
+            on_stone = hypot(u - mg->stones[s].u, v - mg->stones[s].v) <= OC_STONE_R;
+        left += !on_stone;
+        on += on_stone;
+    }
+    return on >= OC_STONE_MIN && left <= OC_STONE_LEFT;
+}
+
 /* What reaches in: connected changed regions that touch the outer ring of
  * the lattice (or the picture's edge a cell or more outside the lines) and
  * are big enough for a hand, into L->reach: a stone near the far edge,
@@ -239,6 +286,11 @@ static bool find_reaching(lattice *L, bool *reaching)
         int strong = 0;
         for (int q = 0; q < qt; q++) strong += L->strong[queue[q]];
         seeded = seeded && (!L->exposure_step || strong >= OC_STRONG_AREA);
+        /* (one too small to count either way is left as it was) */
+        if (seeded && area >= OC_MIN_AREA / 3 && margin_stones_only(L, queue, qt)) {
+            L->excused = true;
+            seeded = false;
+        }
         if (seeded && area >= OC_MIN_AREA)
             for (int q = 0; q < qt; q++) L->reach[queue[q]] = 1;
         /* smaller, but from outside across the outer line: something at
@@ -276,7 +328,8 @@ static int cover_points(const lattice *L, uint8_t *covered)
     return ncov;
 }
 
-int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, uint8_t *covered, bool *reaching)
+int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, const track_margin_view *margin,
+                     uint8_t *covered, bool *reaching)
 {
     if (reaching) *reaching = false;
     if (!o || !img || !img->buf || !g || g->size < 2 || g->size > GS_MAX_SIZE || !covered) return 0;
@@ -292,6 +345,8 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
     lattice lat, *L = &lat; /* about 200 KB, on the stack as before: no allocation per frame */
     L->m = m;
     L->n = n;
+    L->margin = margin;
+    L->excused = false;
     sample(img, o->ref, g, L);
     int ncov = 0;
     if (mark_changed(L)) {
@@ -300,7 +355,9 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
         bridge_gaps(L);
         if (find_reaching(L, reaching)) {
             ncov = cover_points(L, covered);
-            if (ncov == 0 && !(reaching && *reaching)) keep_ref(o, img);
+            /* a view with stones on the margin is no reference: when they
+             * are lifted again, their place would look changed for good */
+            if (ncov == 0 && !(reaching && *reaching) && !L->excused) keep_ref(o, img);
         }
     }
     return ncov;

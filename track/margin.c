@@ -180,6 +180,12 @@ static double find_edge(const gs_image *img, const vision_grid *g, int side, dou
 #define MG_NB 6
 #define MG_NBEYOND 2
 #define MG_MAXA (4 * GS_MAX_SIZE + 5)
+/* a run longer than a stone is looked at as stones side by side up to
+ * this length (cells): three stones */
+#define MG_SPLIT_MAX 3.0
+/* ... cut where it is thinner across the band by this many depths (of
+ * MG_NB) than on either side: where two round stones touch */
+#define MG_WAIST 2
 
 /* band.ref_col of a position the reference view did not show */
 #define MG_REF_UNSEEN 0xff
@@ -387,6 +393,70 @@ static void add_stone(track_margin_view *out, int size, int side, gs_color c, do
     s->corner_index = t < (size - 1) / 2.0 ? side : (side + 1) % 4;
 }
 
+/* How many of position k's band depths show colour c: a stone is round,
+ * thickest across the band at its centre. */
+static int column_count(const band *b, int k, gs_color c)
+{
+    int cnt = 0;
+    for (int j = 0; j < b->nd; j++) cnt += b->cls[j][k] == c;
+    return cnt;
+}
+
+/* One run k0..k1 of colour c the size of a stone, not going on beyond the
+ * edge: a stone there. */
+static void run_stone(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out)
+{
+    double len = 0.25 * (k1 - k0 + 1);
+    if (len < 0.5 || len > 1.4 || goes_beyond(b, k0, k1, c)) return;
+    /* its depth: the middle of the band depths that show it */
+    double dsum = 0;
+    int dn = 0;
+    for (int j = 0; j < b->nd; j++)
+        if (b->cls[j][(k0 + k1) / 2] == c) {
+            dsum += b->depth[j];
+            dn++;
+        }
+    add_stone(out, size, side, c, MG_T0 + 0.25 * (k0 + k1) / 2.0, dn ? dsum / dn : b->depth[0]);
+}
+
+/* The most central position strictly inside k0..k1 where the run is
+ * thinnest across the band, when it is thinner there by MG_WAIST depths
+ * than the thickest position on either side of it (two round stones
+ * touching); -1 when none is. */
+static int run_waist(const band *b, int k0, int k1, gs_color c)
+{
+    int best = -1;
+    for (int q = k0 + 1; q < k1; q++) {
+        int cq = column_count(b, q, c);
+        if (best < 0 || cq < column_count(b, best, c) ||
+            (cq == column_count(b, best, c) && abs(2 * q - k0 - k1) < abs(2 * best - k0 - k1)))
+            best = q;
+    }
+    if (best < 0) return -1;
+    int left = 0, right = 0;
+    for (int q = k0; q < best; q++) left = column_count(b, q, c) > left ? column_count(b, q, c) : left;
+    for (int q = best + 1; q <= k1; q++) right = column_count(b, q, c) > right ? column_count(b, q, c) : right;
+    int cb = column_count(b, best, c);
+    return cb + MG_WAIST <= left && cb + MG_WAIST <= right ? best : -1;
+}
+
+/* The stones of run k0..k1 of colour c: one when it is the size of a
+ * stone; stones put side by side (two resigning) make one longer run with
+ * a waist where they touch: a run of up to three stones' length that does
+ * not go on beyond the edge is cut there (a sleeve or a cable is about as
+ * thick all along). */
+static void run_stones(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out)
+{
+    double len = 0.25 * (k1 - k0 + 1);
+    int w = len > 1.4 && len <= MG_SPLIT_MAX && !goes_beyond(b, k0, k1, c) ? run_waist(b, k0, k1, c) : -1;
+    if (w < 0) {
+        run_stone(b, size, side, c, k0, k1, out);
+        return;
+    }
+    run_stones(b, size, side, c, k0, w - 1, out);
+    run_stones(b, size, side, c, w + 1, k1, out);
+}
+
 /* The stones of one side's band: runs along the edge of one colour the
  * size of a stone (half a cell to 1.4 cells: a stone is about 0.95 cell
  * across, a sleeve or a bowl much more), not going on beyond the edge. */
@@ -397,15 +467,7 @@ static void side_stones(const band *b, int size, int side, track_margin_view *ou
         if (c == GS_EMPTY) { k++; continue; }
         int e = k;
         while (e + 1 < b->na && column_colour(b, e + 1) == c) e++;
-        double len = 0.25 * (e - k + 1);
-        if (len >= 0.5 && len <= 1.4 && !goes_beyond(b, k, e, c)) {
-            /* its depth: the middle of the band depths that show it */
-            double dsum = 0;
-            int dn = 0;
-            for (int j = 0; j < b->nd; j++)
-                if (b->cls[j][(k + e) / 2] == c) { dsum += b->depth[j]; dn++; }
-            add_stone(out, size, side, c, MG_T0 + 0.25 * (k + e) / 2.0, dn ? dsum / dn : b->depth[0]);
-        }
+        run_stones(b, size, side, c, k, e, out);
         k = e + 1;
     }
 }

@@ -33,7 +33,10 @@ extern "C" {
  * (white) make a stone when they form a blob the size of a stone along the
  * edge (half a cell to 1.4 cells: longer is a sleeve, a cable, a paper)
  * that does not go on beyond the edge (an object on the table leaning over
- * the margin in the picture does).  Anything beyond the edge is never a
+ * the margin in the picture does); stones put side by side (two, to
+ * resign) make one blob up to three stones long, thinner across the band
+ * where round stones touch, and it is cut there (a sleeve or a cable is
+ * about as thick all along).  Anything beyond the edge is never a
  * margin stone.  Which player a corner belongs to needs the players'
  * sides: right_corner gives, for a player sitting at each side, which
  * corner is their lower-right one (from the picture: the board seen from
@@ -159,10 +162,18 @@ void track_hands_reset(track_hands *o);
  * under grid g that something from outside covers, and returns how many.
  * *reaching (may be NULL) tells whether anything from outside crosses the
  * outer lines at all, even too small to cover a point (fingers at the
- * edge): the margin is not to be trusted then.  When nothing reaches in
- * the view becomes the new reference; the first view (no reference yet)
- * is taken as clear.  On a copy failure (out of memory) nothing is marked. */
-int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, uint8_t *covered, bool *reaching);
+ * edge): the margin is not to be trusted then.  margin (may be NULL) is
+ * the same view's track_margin_scan: a change from outside that is only
+ * stones it found on the margin (every changed sample inside the board's
+ * edge on one of them, the rest beyond the edge: a stone put out to the
+ * edge, its shadow or lean over the side face) is those stones, not a
+ * hand; such a view is no reference either (the stones' place would look
+ * changed for good once they are lifted).  Otherwise, when nothing
+ * reaches in the view becomes the new reference; the first view (no
+ * reference yet) is taken as clear.  On a copy failure (out of memory)
+ * nothing is marked. */
+int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, const track_margin_view *margin,
+                     uint8_t *covered, bool *reaching);
 
 
 /* ================================================================== */
