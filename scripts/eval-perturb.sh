@@ -6,7 +6,7 @@
 # generalises reads about the same.  Prints eval-scan.sh's TOTAL line per
 # set, the unchanged photos first.
 #
-# usage: scripts/eval-perturb.sh [--binary GOSCRIBE] [--sets "mirror small dark jpeg"] [PHOTOS_DIR]
+# usage: scripts/eval-perturb.sh [--binary GOSCRIBE] [--sets "mirror small dark jpeg"] [--keep DIR] [PHOTOS_DIR]
 #   PHOTOS_DIR  default ../shared/data/photos/goban-watcher (crowded boards
 #               under coloured light, where the method is least settled)
 #   --sets      which changed sets to make (default all four):
@@ -14,16 +14,19 @@
 #               small   75 % of the size (Lanczos)
 #               dark    every channel at 60 % (an underexposed shot)
 #               jpeg    recompressed at a low JPEG quality (ffmpeg -q:v 12)
+#   --keep DIR  keep the changed copies in DIR/SET (to look at one photo with
+#               eval-scan.sh --verbose DIR/SET or goscribe scan --overlay)
 # Needs ffmpeg (Debian package ffmpeg).  Takes about a minute per set on the
 # 46 goban-watcher photos.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=""; dir=""; sets="mirror small dark jpeg"
+bin=""; dir=""; sets="mirror small dark jpeg"; keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) bin=$2; shift 2 ;;
         --sets) sets=$2; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --keep) keep=$2; shift 2 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "eval-perturb.sh: unknown option $1" >&2; exit 1 ;;
         *) dir=$1; shift ;;
     esac
@@ -73,5 +76,5 @@ for s in $sets; do
     done < <(find "$dir" -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \) | sort -V)
     [ "$n" -gt 0 ] || { echo "eval-perturb.sh: no photos with a .txt truth under $dir" >&2; exit 1; }
     printf '%-8s %s\n' "$s" "$("$root/scripts/eval-scan.sh" "${args[@]}" "$tmp/$s" 2>/dev/null | grep '^TOTAL' | sed 's/^TOTAL *//')"
-    rm -rf "${tmp:?}/$s"
+    if [ -n "$keep" ]; then mkdir -p "$keep" && rm -rf "${keep:?}/$s" && mv "$tmp/$s" "$keep/$s"; else rm -rf "${tmp:?}/$s"; fi
 done
