@@ -488,6 +488,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
             if (!cnt) {
                 /* Off the image (edge cut by the frame): nothing seen. */
                 F->lum = 1; F->dark = 0; F->neutral = 0; F->woodlike = 1; F->spread = 0; F->lines = 0; F->ring = 1; F->base = 1;
+                F->seen = 0;
                 continue;
             }
             int acc = 0, q1 = -1, q2 = -1, q3 = -1;
@@ -510,6 +511,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
                 F->woodlike = 0;
             }
             F->ring = ring_ratio(img, cx, cy, J, F->lum * Yw);
+            F->seen = 1;
         }
     margin_discs(img, g, &cam, &w, feat);
     return GS_OK;
@@ -953,6 +955,9 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
          * body there, the stone set off towards the camera */
         if (out->pos.cell[i] == GS_EMPTY && f->base >= BASE_LIGHT)
             out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
+        /* a point the photo does not show (its disc off the frame) is a
+         * guess: empty, and said so */
+        if (!f->seen) out->confidence[i] = 0;
     }
     if (pops > 0) margin_stone_doubt(F, N, &wood, &light, out);
 #ifdef GRID_DEBUG

@@ -146,6 +146,7 @@ typedef struct vision_point_features {
                         disc (radius 0.5-0.62 cell round the same centre) /
                         that of the disc: a stone stands out from what is
                         round it (gaps, shadow, wood), glare and wood do not */
+    int seen;        /* 0 when the disc lies off the photo (nothing seen) */
     float margin_lum, margin_wood; /* edge points: lum and woodlike of a
                         disc in the margin just outside the point (1, 1
                         elsewhere): a stone set off its point lies there */
