@@ -138,6 +138,7 @@ static void rate_cand(const vision_work *w, vision_cand *c)
     vision_grid_score(w, c->n, &c->m, &sc);
     c->map = vision_linemap_score(w, c->n, &c->m, NULL);
     c->clear = sc.lines - sc.anti;
+    c->outside = sc.outside;
     c->score = c->map + RANK_CLEAR * c->clear - RANK_OUTSIDE * sc.outside;
 }
 
@@ -562,12 +563,10 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
     if (second >= 0 && c->score - L->c[second].score < RANK_MARGIN)
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (a %dx%d and a %dx%d grid fit about equally well)", c->n,
                             c->n, L->c[second].n, L->c[second].n);
-    vision_score sc;
-    vision_grid_score(w, c->n, &c->m, &sc);
     /* a 9x9 or 13x13 whose lattice goes on past a side is a part of a
      * bigger board (right grids show at most about 0.5 there, their board
      * edge looking like a line; windows of a 19x19 0.55 and more) */
-    if (c->n < 19 && sc.outside >= WINDOW_OUT)
+    if (c->n < 19 && c->outside >= WINDOW_OUT)
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (the lines go on past the %dx%d grid found: part of a bigger board?)", c->n, c->n);
     if (c->clear >= GRID_LINES_MIN && frac >= 0.25) return GS_OK;
     stone_view v;
@@ -575,6 +574,8 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
         if (!stone_view_read(img, out, &v)) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         if (crowded_board(c, &v)) return GS_OK;
     }
+    vision_score sc;
+    vision_grid_score(w, c->n, &c->m, &sc);
     if (c->clear >= GRID_LINES_MIN) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (grid lines not confirmed)");
     return gs_error_set(err, GS_ERR_NOBOARD, "no board found (lines on %.0f%% of the grid's stretches, %.0f%% half a cell off)",
                         100 * sc.lines, 100 * sc.anti);

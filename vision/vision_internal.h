@@ -122,6 +122,7 @@ typedef struct vision_cand {
     double score;    /* rank among hypotheses (vision/grid_find.c) */
     double map;      /* vision_linemap_score */
     double clear;    /* vision_grid_score lines - anti */
+    double outside;  /* vision_grid_score outside: lines beyond its strongest side */
     double frac;     /* fraction of its line samples on a dark line (refinement) */
 } vision_cand;
 
