@@ -334,6 +334,7 @@ static int dense_comb(dfam *f, double pmin, double pmax)
 {
     enum { NP = 300, NB = 2048 };
     double mags[NP], pers[NP], best = 0;
+    int kb = 0; /* the strongest period */
     if (f->n < 30 || !(pmax > pmin) || pmin <= 0 || !(f->hi > f->lo)) return -1;
     /* the values binned finely (a fifth of a pixel), so each trial period
      * costs one pass over the bins with a rotating phasor */
@@ -357,14 +358,12 @@ static int dense_comb(dfam *f, double pmin, double pmax)
         }
         pers[k] = p;
         mags[k] = sqrt(C * C + S * S) / f->n;
-        if (mags[k] > best) best = mags[k];
+        if (mags[k] > best) { best = mags[k]; kb = k; }
     }
     free(h);
     /* a rise to the longest period tried is no peak (the board's extent,
      * not its lines): only a maximum inside the range is a period */
-    int pick = -1, kb = 0;
-    for (int k = 1; k < NP; k++)
-        if (mags[k] > mags[kb]) kb = k;
+    int pick = -1;
     for (int k = NP - 2; k >= 0 && pick < 0; k--) {
         if (!(mags[k] >= 0.7 * best && (k == 0 || mags[k] >= mags[k - 1]) && mags[k] >= mags[k + 1])) continue;
         /* a longer period than the strongest stands only as its multiple
