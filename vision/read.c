@@ -175,6 +175,16 @@ static void chroma(double b, double g, double r, double out[2])
     out[1] = (g - b) / y;
 }
 
+/* The wood's chromaticity (into cw) and its squared size, floored (on a
+ * grey board hue says little): a colour's wood hue is its chromaticity
+ * projected on cw over that. */
+static double wood_hue_ref(const double wc[3], double cw[2])
+{
+    chroma(wc[0], wc[1], wc[2], cw);
+    double cw2 = cw[0] * cw[0] + cw[1] * cw[1];
+    return cw2 < 0.0025 ? 0.0025 : cw2;
+}
+
 /* Samples of one wood fit: cell-centre patches (and those of the margin
  * ring beyond the outer lines) with their terms and colours. */
 typedef struct wood_samples {
@@ -388,10 +398,8 @@ static void margin_disc(const gs_image *img, const vision_grid *g, const vision_
     grid_jacobian(g, u, v, J);
     vision_cam_offset(cam, u, v, STONE_H, &ox, &oy);
     if (Yw < 1 || !patch_median_at(img, cx + ox, cy + oy, J, 0.2, c)) return;
-    chroma(wc[0], wc[1], wc[2], cw);
+    double cw2 = wood_hue_ref(wc, cw);
     chroma(c[0], c[1], c[2], ch);
-    double cw2 = cw[0] * cw[0] + cw[1] * cw[1];
-    if (cw2 < 0.0025) cw2 = 0.0025;
     *lum = (float)(luma(c[0], c[1], c[2]) / Yw);
     *wood = (float)((ch[0] * cw[0] + ch[1] * cw[1]) / cw2);
 }
@@ -406,13 +414,14 @@ static void margin_discs(const gs_image *img, const vision_grid *g, const vision
         for (int u = 0; u < N; u++) {
             vision_point_features *F = &feat[v * N + u];
             F->margin_lum = F->margin_wood = 1;
-            int du = u == 0 ? -1 : u == N - 1 ? 1 : 0, dv = v == 0 ? -1 : v == N - 1 ? 1 : 0;
+            int du = u == 0 ? -1 : u == N - 1 ? 1 : 0, dv = v == 0 ? -1 : v == N - 1 ? 1 : 0, got = 0;
             for (int k = 0; k < 2; k++) {
                 int a = k == 0 ? du : 0, b = k == 0 ? 0 : dv;
                 if (!a && !b) continue;
                 float l, wd;
                 margin_disc(img, g, cam, w, u + MARGIN_OUT * a, v + MARGIN_OUT * b, &l, &wd);
-                if (l > F->margin_lum || F->margin_lum == 1) { F->margin_lum = l; F->margin_wood = wd; }
+                if (!got || l > F->margin_lum) { F->margin_lum = l; F->margin_wood = wd; }
+                got = 1;
             }
         }
 }
@@ -438,10 +447,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
             double wc[3];
             vision_wood_at(&w, u, v, wc);
             double Yw = luma(wc[0], wc[1], wc[2]);
-            double cw[2];
-            chroma(wc[0], wc[1], wc[2], cw);
-            double cw2 = cw[0] * cw[0] + cw[1] * cw[1];
-            if (cw2 < 0.0025) cw2 = 0.0025; /* grey board: hue says little */
+            double cw[2], cw2 = wood_hue_ref(wc, cw);
             double cx, cy, J[4], ox, oy;
             vision_grid_map(g, u, v, &cx, &cy);
             grid_jacobian(g, u, v, J);
@@ -723,6 +729,13 @@ static void classify_light(const vision_point_features *f, float ln, const popul
 
 /* ------------------------------------------------------------- track_hands */
 
+/* Point k (0..N-1) of side `side` (0 top, 1 right, 2 bottom, 3 left). */
+static void edge_point(int side, int k, int N, int *u, int *v)
+{
+    *u = side == 1 ? N - 1 : side == 3 ? 0 : k;
+    *v = side == 0 ? 0 : side == 2 ? N - 1 : k;
+}
+
 /* Colour likeness for the occlusion test: brightness within 20% and
  * chromaticity within OCC_CHROMA. */
 #define OCC_CHROMA 0.12
@@ -756,7 +769,8 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
         double ou = side == 1 ? 1 : side == 3 ? -1 : 0, ov = side == 0 ? -1 : side == 2 ? 1 : 0;
         int any = 0;
         for (int k = 0; k < N && !any; k++) {
-            int u = side == 1 ? N - 1 : side == 3 ? 0 : k, v = side == 0 ? 0 : side == 2 ? N - 1 : k;
+            int u, v;
+            edge_point(side, k, N, &u, &v);
             any = out->pos.cell[v * N + u] == GS_WHITE;
         }
         if (!any) continue;
@@ -764,7 +778,8 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
         double tab[3] = {-1, -1, -1};
         int nb = 0;
         for (int k = 0; k < N; k++) {
-            int u = side == 1 ? N - 1 : side == 3 ? 0 : k, v = side == 0 ? 0 : side == 2 ? N - 1 : k;
+            int u, v;
+            edge_point(side, k, N, &u, &v);
             double c[3];
             if (patch_median(img, g, u + 1.5 * ou, v + 1.5 * ov, 0.15, c)) { memcpy(bg + 3 * nb, c, sizeof c); nb++; }
         }
@@ -780,7 +795,8 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
             }
         }
         for (int k = 0; k < N; k++) {
-            int u = side == 1 ? N - 1 : side == 3 ? 0 : k, v = side == 0 ? 0 : side == 2 ? N - 1 : k;
+            int u, v;
+            edge_point(side, k, N, &u, &v);
             int i = v * N + u;
             if (out->pos.cell[i] != GS_WHITE) continue;
             double disc[3];
@@ -873,8 +889,11 @@ static void margin_stone_doubt(const vision_point_features *F, int N, const popu
         int idx[GS_MAX_SIZE], n = 0;
         /* the side's points without its corners (whose disc is the
          * brighter of two sides) */
-        for (int k = 1; k < N - 1; k++)
-            idx[n++] = side == 0 ? k : side == 1 ? k * N + N - 1 : side == 2 ? (N - 1) * N + k : k * N;
+        for (int k = 1; k < N - 1; k++) {
+            int u, v;
+            edge_point(side, k, N, &u, &v);
+            idx[n++] = v * N + u;
+        }
         for (int k = 0; k < n; k++) m[k] = tmp[k] = F[idx[k]].margin_lum;
         float spread, med = median_spread(tmp, n, &spread);
         spread += 0.03f; /* an even margin: photo noise still */
