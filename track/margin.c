@@ -180,6 +180,10 @@ static double find_edge(const gs_image *img, const vision_grid *g, int side, dou
 #define MG_NB 6
 #define MG_NBEYOND 2
 #define MG_MAXA (4 * GS_MAX_SIZE + 5)
+/* a run along the band this long (cells) is a stone: a stone is about
+ * 0.95 cell across, a sleeve or a bowl much more */
+#define MG_STONE_MIN 0.5
+#define MG_STONE_MAX 1.4
 /* a run longer than a stone is looked at as stones side by side up to
  * this length (cells): three stones */
 #define MG_SPLIT_MAX 3.0
@@ -407,7 +411,7 @@ static int column_count(const band *b, int k, gs_color c)
 static void run_stone(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out)
 {
     double len = 0.25 * (k1 - k0 + 1);
-    if (len < 0.5 || len > 1.4 || goes_beyond(b, k0, k1, c)) return;
+    if (len < MG_STONE_MIN || len > MG_STONE_MAX || goes_beyond(b, k0, k1, c)) return;
     /* its depth: the middle of the band depths that show it */
     double dsum = 0;
     int dn = 0;
@@ -425,19 +429,17 @@ static void run_stone(const band *b, int size, int side, gs_color c, int k0, int
  * touching); -1 when none is. */
 static int run_waist(const band *b, int k0, int k1, gs_color c)
 {
-    int best = -1;
-    for (int q = k0 + 1; q < k1; q++) {
-        int cq = column_count(b, q, c);
-        if (best < 0 || cq < column_count(b, best, c) ||
-            (cq == column_count(b, best, c) && abs(2 * q - k0 - k1) < abs(2 * best - k0 - k1)))
+    int cnt[MG_MAXA], best = -1;
+    for (int q = k0; q <= k1; q++) cnt[q - k0] = column_count(b, q, c);
+    for (int q = k0 + 1; q < k1; q++)
+        if (best < 0 || cnt[q - k0] < cnt[best - k0] ||
+            (cnt[q - k0] == cnt[best - k0] && abs(2 * q - k0 - k1) < abs(2 * best - k0 - k1)))
             best = q;
-    }
     if (best < 0) return -1;
     int left = 0, right = 0;
-    for (int q = k0; q < best; q++) left = column_count(b, q, c) > left ? column_count(b, q, c) : left;
-    for (int q = best + 1; q <= k1; q++) right = column_count(b, q, c) > right ? column_count(b, q, c) : right;
-    int cb = column_count(b, best, c);
-    return cb + MG_WAIST <= left && cb + MG_WAIST <= right ? best : -1;
+    for (int q = k0; q < best; q++) left = cnt[q - k0] > left ? cnt[q - k0] : left;
+    for (int q = best + 1; q <= k1; q++) right = cnt[q - k0] > right ? cnt[q - k0] : right;
+    return cnt[best - k0] + MG_WAIST <= left && cnt[best - k0] + MG_WAIST <= right ? best : -1;
 }
 
 /* The stones of run k0..k1 of colour c: one when it is the size of a
@@ -448,7 +450,7 @@ static int run_waist(const band *b, int k0, int k1, gs_color c)
 static void run_stones(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out)
 {
     double len = 0.25 * (k1 - k0 + 1);
-    int w = len > 1.4 && len <= MG_SPLIT_MAX && !goes_beyond(b, k0, k1, c) ? run_waist(b, k0, k1, c) : -1;
+    int w = len > MG_STONE_MAX && len <= MG_SPLIT_MAX && !goes_beyond(b, k0, k1, c) ? run_waist(b, k0, k1, c) : -1;
     if (w < 0) {
         run_stone(b, size, side, c, k0, k1, out);
         return;
