@@ -138,11 +138,18 @@ static void paint_paper(gs_image *img, const vision_grid *g, double from)
         }
 }
 
-static render_params paper_look(uint64_t seed, int size)
+/* The plain look of seed: the still scene with the rules' margin. */
+static render_params plain_look(uint64_t seed, int size)
 {
     render_params p;
     gs_test_still_params(&p, seed, size, 640, 360);
     p.margin_mm = 25;
+    return p;
+}
+
+static render_params paper_look(uint64_t seed, int size)
+{
+    render_params p = plain_look(seed, size);
     p.table_bgr[0] = 35; /* a dark cloth: a black stone's lean over the edge cannot be told from it */
     p.table_bgr[1] = 45;
     p.table_bgr[2] = 40;
@@ -251,9 +258,7 @@ static void test_stone_beyond_the_edge_is_not(void **state)
 static void scan_plain(uint64_t seed, int n, const render_state *now, track_margin_view *m,
                        void (*paint)(gs_image *, const vision_grid *, double), double arg)
 {
-    render_params p;
-    gs_test_still_params(&p, seed, n, 640, 360);
-    p.margin_mm = 25;
+    render_params p = plain_look(seed, n);
     vision_grid g;
     render_scene *sc = gs_test_scene(&p, &g);
     render_state then;
@@ -276,9 +281,7 @@ static void test_stones_side_by_side_are_two(void **state)
     for (int si = 0; si < 2; si++)
         for (uint64_t seed = 1; seed <= 4; seed++) {
             int n = sizes[si];
-            render_params p;
-            gs_test_still_params(&p, seed, n, 640, 360);
-            p.margin_mm = 25;
+            render_params p = plain_look(seed, n);
             double o = gs_test_margin_out(&p), apart = 1.02 * p.stone_mm / p.cell_h_mm; /* touching */
             render_state now;
             render_state_init(&now, n);
@@ -315,9 +318,7 @@ static void test_cable_in_the_band_is_no_stone(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= 4; seed++) {
-        render_params p;
-        gs_test_still_params(&p, seed, 9, 640, 360);
-        p.margin_mm = 25;
+        render_params p = plain_look(seed, 9);
         double o = gs_test_margin_out(&p);
         render_state now;
         render_state_init(&now, 9);
