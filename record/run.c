@@ -308,8 +308,8 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
         c->have_seen = true;
     }
     /* a hand resting on the board stays still too: what reaches in from
-     * outside is not read (the record's value is kept there) */
-    if (up->regrid) track_hands_reset(c->oc);
+     * outside is not read (the record's value is kept there); a grid
+     * found again keeps its reference (see track.h) */
     bool reaching = false;
     const vision_grid *grid = track_grid(c->tr);
     int ncov = grid ? track_hands_mark(c->oc, frame, grid, &up->margin, c->covered, &reaching) : 0;

@@ -274,6 +274,57 @@ static void test_margin_stone_at_the_edge_is_no_hand(void **state)
     assert_true(found >= 3);
 }
 
+/* Brightens a thread of pixels three wide along board column u, from 1.6
+ * cells outside the first row to 1.6 outside the last: what a slow light
+ * change or a camera drift leaves along the board's edge. */
+static void paint_thread(gs_image *img, const vision_grid *g, double u)
+{
+    for (double v = -1.6; v <= N - 1 + 1.6; v += 0.005) {
+        double x, y;
+        vision_grid_map(g, u, v, &x, &y);
+        for (int dx = -1; dx <= 1; dx++) {
+            int ix = (int)lround(x) + dx, iy = (int)lround(y);
+            if (ix < 0 || iy < 0 || ix >= img->width || iy >= img->height) continue;
+            uint8_t *p = img->buf + (size_t)iy * (size_t)img->stride + (size_t)ix * (size_t)img->channels;
+            for (int c = 0; c < 3; c++) p[c] = (uint8_t)(p[c] > 225 ? 255 : p[c] + 30);
+        }
+    }
+}
+
+/* A stone put on an edge point while such a thread runs along the board's
+ * edge beside it: the two join, over an outer ring, into a region the size
+ * of a hand, but an arm is solid from the outside in and a thread is not:
+ * the stone is read (nothing covered). */
+static void test_stone_beside_an_edge_thread_is_no_hand(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        fix f;
+        fix_make(&f, seed);
+        track_hands *o = track_hands_create();
+        assert_non_null(o);
+        uint8_t cov[N * N];
+        assert_int_equal(mark(&f, o, cov), 0); /* the reference */
+        gs_position_set(&f.st.pos, N - 1, 6, GS_BLACK);
+        gs_error e;
+        assert_int_equal(render_frame(f.scene, &f.st, f.img, &e), GS_OK);
+        paint_thread(f.img, &f.grid, N - 1 + 0.75);
+        bool reaching;
+        int ncov = track_hands_mark(o, f.img, &f.grid, NULL, cov, &reaching);
+        if (ncov != 0) fail_msg("seed %d: the stone beside the thread taken for a hand (%d points)", (int)seed, ncov);
+        /* a hand from that side, the thread still there: a hand */
+        double wx, wy;
+        world(&f, N - 1, 3, &wx, &wy);
+        f.st.hand = (render_hand){true, GS_BLACK, wx, wy, 12, 80, GS_EMPTY, 0};
+        assert_int_equal(render_frame(f.scene, &f.st, f.img, &e), GS_OK);
+        paint_thread(f.img, &f.grid, N - 1 + 0.75);
+        if (track_hands_mark(o, f.img, &f.grid, NULL, cov, &reaching) == 0)
+            fail_msg("seed %d: a hand over the thread covers nothing", (int)seed);
+        track_hands_destroy(o);
+        fix_free(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_edge_stone_and_light_cover_nothing),
         cmocka_unit_test(test_hand_with_exposure_step_covers),
         cmocka_unit_test(test_margin_stone_at_the_edge_is_no_hand),
+        cmocka_unit_test(test_stone_beside_an_edge_thread_is_no_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,12 @@
 #define OC_STRONG_AREA 6
 /* a hand's changed area, in samples (16 per cell): two and a half cells */
 #define OC_MIN_AREA 40
+/* ... with a body that comes in from outside: this many samples in solid
+ * 2x2 blocks, joined to the lattice's outer rings (a cell and a quarter;
+ * an arm resting over points has 30 or more).  A camera drift or a slow
+ * light change creeps along the board's edge as a thread of samples, and
+ * a stone put down beside it is no hand */
+#define OC_BODY 20
 /* a changed sample this close to a margin stone's centre (cells) is that
  * stone: its radius (0.48) with its lean and shadow in the picture */
 #define OC_STONE_R 0.8
@@ -46,13 +52,6 @@ void track_hands_destroy(track_hands *o)
     if (!o) return;
     gs_image_destroy(o->ref);
     free(o);
-}
-
-void track_hands_reset(track_hands *o)
-{
-    if (!o) return;
-    gs_image_destroy(o->ref);
-    o->ref = NULL;
 }
 
 /* mean BGR of 3x3 pixels at (x, y); false off the image */
@@ -194,6 +193,75 @@ static void bridge_gaps(lattice *L)
     }
 }
 
+/* Whether changed sample k is part of a changed 2x2 block: a thread of
+ * samples one wide (light creeping along an edge) is not. */
+static bool thick(const lattice *L, int k)
+{
+    int m = L->m, i = k % m, j = k / m;
+    if (L->st[k] != 1) return false;
+    for (int dj = -1; dj <= 0; dj++)
+        for (int di = -1; di <= 0; di++) {
+            int i0 = i + di, j0 = j + dj;
+            if (i0 < 0 || j0 < 0 || i0 + 1 >= m || j0 + 1 >= m) continue;
+            int k0 = j0 * m + i0;
+            if (L->st[k0] == 1 && L->st[k0 + 1] == 1 && L->st[k0 + m] == 1 && L->st[k0 + m + 1] == 1) return true;
+        }
+    return false;
+}
+
+/* Ring of sample k: how many samples it lies inside the lattice's edge. */
+static int ring_of(int m, int k)
+{
+    int i = k % m, j = k / m, r = i < j ? i : j;
+    if (m - 1 - i < r) r = m - 1 - i;
+    if (m - 1 - j < r) r = m - 1 - j;
+    return r;
+}
+
+/* Whether sample k lies where a hand comes in: the lattice's two outer
+ * rings, or beside the picture's edge near them. */
+static bool at_root(const lattice *L, int k)
+{
+    int m = L->m, i = k % m, j = k / m, r = ring_of(m, k);
+    if (r <= 1) return true;
+    if (r > 3) return false;
+    for (int d = 0; d < 4; d++) {
+        int ai = i + dx4[d], aj = j + dy4[d];
+        if (ai >= 0 && aj >= 0 && ai < m && aj < m && L->st[aj * m + ai] == 2) return true;
+    }
+    return false;
+}
+
+/* A region's body that comes in from outside: its thick samples joined
+ * (8-connected, thick all the way) to thick ones where a hand comes in.
+ * An arm is solid from the outside in; a thread of light change along
+ * the board's edge, with a few blobs where it is wider, and a stone put
+ * down near it, are not. */
+static int rooted_body(const lattice *L, const int *queue, int qt, int *stack)
+{
+    int m = L->m, top = 0, body = 0;
+    uint8_t mark[OC_MAXN * OC_MAXN]; /* 0 in the region, unvisited */
+    memset(mark, 1, (size_t)(m * m));
+    for (int q = 0; q < qt; q++) mark[queue[q]] = !thick(L, queue[q]);
+    for (int q = 0; q < qt; q++)
+        if (!mark[queue[q]] && at_root(L, queue[q])) {
+            mark[queue[q]] = 1;
+            stack[top++] = queue[q];
+        }
+    while (top > 0) {
+        int k = stack[--top], i = k % m, j = k / m;
+        body++;
+        for (int dj = -1; dj <= 1; dj++)
+            for (int di = -1; di <= 1; di++) {
+                int ai = i + di, aj = j + dj;
+                if (ai < 0 || aj < 0 || ai >= m || aj >= m || mark[aj * m + ai]) continue;
+                mark[aj * m + ai] = 1;
+                stack[top++] = aj * m + ai;
+            }
+    }
+    return body;
+}
+
 /* One connected changed region from k0 (into queue, *qt samples): its
  * changed area, and whether it touches the outer ring of the lattice (or
  * the picture's edge within two rings of it). */
@@ -205,10 +273,7 @@ static int flood_region(const lattice *L, int k0, uint8_t *seen, int *queue, int
     seen[k0] = 1;
     queue[(*qt)++] = k0;
     while (qh < *qt) {
-        int k = queue[qh++], i = k % m, j = k / m;
-        int ring = i < j ? i : j;
-        if (m - 1 - i < ring) ring = m - 1 - i;
-        if (m - 1 - j < ring) ring = m - 1 - j;
+        int k = queue[qh++], i = k % m, j = k / m, ring = ring_of(m, k);
         if (L->ch[k] == 1) {
             area++;
             if (ring == 0) *seeded = true;
@@ -272,7 +337,7 @@ static bool margin_stones_only(const lattice *L, const int *queue, int qt)
 static bool find_reaching(lattice *L, bool *reaching)
 {
     int m = L->m, n = L->n;
-    int *queue = malloc(sizeof(int) * (size_t)(m * m));
+    int *queue = malloc(sizeof(int) * (size_t)(m * m) * 2), *stack = queue + m * m; /* (and the body's) */
     uint8_t seen[OC_MAXN * OC_MAXN];
     if (!queue) return false;
     memset(L->reach, 0, (size_t)(m * m));
@@ -291,7 +356,7 @@ static bool find_reaching(lattice *L, bool *reaching)
             L->excused = true;
             seeded = false;
         }
-        if (seeded && area >= OC_MIN_AREA)
+        if (seeded && area >= OC_MIN_AREA && rooted_body(L, queue, qt, stack) >= OC_BODY)
             for (int q = 0; q < qt; q++) L->reach[queue[q]] = 1;
         /* smaller, but from outside across the outer line: something at
          * the edge (fingers), enough to distrust the margin */

@@ -146,6 +146,11 @@ const char *track_margin_place_name(const track_margin_stone *s);
  * hand is looked for then among the strong changes (faint ones are what
  * the gain leaves of glare).
  *
+ * The reference is a picture: the same pixels are compared.  A grid found
+ * again keeps it (a hand on the board often makes the view differ enough
+ * for that, and the view then is no reference); a camera that moved
+ * changes most of the board, and that view starts a new reference.
+ *
  * Ownership: track_hands_create returns an object freed by track_hands_destroy
  * (NULL safe); it keeps a copy of the reference view.
  */
@@ -154,9 +159,6 @@ typedef struct track_hands track_hands;
 
 track_hands *track_hands_create(void);
 void track_hands_destroy(track_hands *o);
-
-/* Forgets the reference (the grid changed: board found again, new size). */
-void track_hands_reset(track_hands *o);
 
 /* Marks in covered[size*size] (1 = covered) the points of view `img`
  * under grid g that something from outside covers, and returns how many.
