@@ -15,14 +15,22 @@
 #define OC_DIFF 40
 /* more of the board than this changed: light or camera, not a hand */
 #define OC_GLOBAL 0.35
-/* most of the board changed before the exposure compensation but no more
- * than this after it: the gain explains the change (an exposure step) */
+/* the grid moved by more than this (cells) since the reference: a jump */
+#define OC_JUMP 0.3
+/* most of the board changed before the exposure compensation (an exposure
+ * step) and more than this after it: the gain does not explain the step,
+ * and only strong changes are looked at */
 #define OC_EXPLAINED 0.08
 /* after an exposure step, what is left of glare (clipped, not scaled) is a
  * faint change; a hand over the table or the wood changes much more: a
  * hand's region must hold this many samples changed by OC_STRONG */
 #define OC_STRONG 120
 #define OC_STRONG_AREA 6
+/* ... and this share of its changed area: what the gain leaves of the
+ * look of the table, the bowls and the board is faint over wide parts (a
+ * stone put down meanwhile is strong, but no arm); a hand resting over
+ * points, 0.18 or more on the renders */
+#define OC_STRONG_SHARE 0.15
 /* a hand's changed area, in samples (16 per cell): two and a half cells */
 #define OC_MIN_AREA 40
 /* ... with a body that comes in from outside: this many samples in solid
@@ -43,6 +51,7 @@
 
 struct track_hands {
     gs_image *ref;
+    vision_grid ref_grid; /* the grid when the reference was taken */
 };
 
 track_hands *track_hands_create(void) { return calloc(1, sizeof(track_hands)); }
@@ -92,12 +101,29 @@ static double median_ratio(int16_t (*cur)[3], int16_t (*ref)[3], const uint8_t *
     return g;
 }
 
-static void keep_ref(track_hands *o, const gs_image *img)
+static void keep_ref(track_hands *o, const gs_image *img, const vision_grid *g)
 {
     gs_image *copy = gs_image_copy(img);
     if (!copy) return; /* out of memory: keep the old one */
     gs_image_destroy(o->ref);
     o->ref = copy;
+    o->ref_grid = *g;
+}
+
+/* Whether grid g has jumped since the reference (a bump, the board found
+ * again elsewhere): a corner moved by more than OC_JUMP cells.  The
+ * reference is then looked up where the board was in it; otherwise at the
+ * same pixels (the grid's own small corrections are no motion of the
+ * picture). */
+static bool grid_jumped(const vision_grid *ref, const vision_grid *g)
+{
+    if (ref->size != g->size) return false;
+    double side = hypot(g->corners[1][0] - g->corners[0][0], g->corners[1][1] - g->corners[0][1]);
+    double cell = side / (g->size - 1);
+    for (int c = 0; c < 4; c++)
+        if (hypot(g->corners[c][0] - ref->corners[c][0], g->corners[c][1] - ref->corners[c][1]) > OC_JUMP * cell)
+            return true;
+    return false;
 }
 
 /* The sample lattice over the board and a margin around it (OC_STEP cells
@@ -116,18 +142,21 @@ typedef struct lattice {
 
 static const int dx4[4] = {1, -1, 0, 0}, dy4[4] = {0, 0, 1, -1};
 
-/* The 3x3 means of the view and of the reference at every sample. */
-static void sample(const gs_image *img, const gs_image *refimg, const vision_grid *g, lattice *L)
+/* The 3x3 means of the view (under g) and of the reference (under rg) at
+ * every sample. */
+static void sample(const gs_image *img, const gs_image *refimg, const vision_grid *g, const vision_grid *rg,
+                   lattice *L)
 {
     int m = L->m;
     for (int j = 0; j < m; j++)
         for (int i = 0; i < m; i++) {
-            double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP, x, y;
+            double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP, x, y, rx, ry;
             vision_grid_map(g, u, v, &x, &y);
+            vision_grid_map(rg, u, v, &rx, &ry);
             int a[3], b[3];
             int k = j * m + i;
             L->st[k] = 0;
-            if (!mean3(img, (int)lround(x), (int)lround(y), a) || !mean3(refimg, (int)lround(x), (int)lround(y), b)) {
+            if (!mean3(img, (int)lround(x), (int)lround(y), a) || !mean3(refimg, (int)lround(rx), (int)lround(ry), b)) {
                 L->st[k] = 2;
                 continue;
             }
@@ -167,14 +196,18 @@ static bool mark_changed(lattice *L)
                 inside_raw += d_raw > OC_DIFF;
             }
         }
-    /* (a light change that no gain explains, e.g. clipped highlights, still
-     * changes most of the board before compensation, and leaves much of it
-     * changed after; an exposure step the gain explains (auto exposure as
-     * an arm comes in) leaves little: a hand is still looked for then, by
-     * its strong changes) */
+    /* (an exposure step changes most of the board before compensation:
+     * auto exposure as an arm comes in, or the light.  What the gain leaves
+     * of it is faint where it explains the step, and where it does not
+     * (clipped highlights, the table's own response) often over a fifth of
+     * the board: a hand is still looked for then, by its strong changes
+     * alone) */
     L->exposure_step = inside_raw > 2 * OC_GLOBAL * inside;
     if (inside == 0 || inside_changed > OC_GLOBAL * inside) return true;
-    return L->exposure_step && inside_changed > OC_EXPLAINED * inside;
+    if (L->exposure_step && inside_changed > OC_EXPLAINED * inside)
+        for (int k = 0; k < m * m; k++)
+            if (L->st[k] == 1 && !L->strong[k]) L->st[k] = 0;
+    return false;
 }
 
 /* Closes small gaps (skin over wood changes little in places): an
@@ -350,7 +383,7 @@ static bool find_reaching(lattice *L, bool *reaching)
         /* after an exposure step, only a region with a strong core */
         int strong = 0;
         for (int q = 0; q < qt; q++) strong += L->strong[queue[q]];
-        seeded = seeded && (!L->exposure_step || strong >= OC_STRONG_AREA);
+        seeded = seeded && (!L->exposure_step || (strong >= OC_STRONG_AREA && strong >= OC_STRONG_SHARE * area));
         /* (one too small to count either way is left as it was) */
         if (seeded && area >= OC_MIN_AREA / 3 && margin_stones_only(L, queue, qt)) {
             L->excused = true;
@@ -402,7 +435,7 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
     memset(covered, 0, (size_t)n * (size_t)n);
     if (!o->ref || o->ref->width != img->width || o->ref->height != img->height ||
         o->ref->channels != img->channels) {
-        keep_ref(o, img);
+        keep_ref(o, img, g);
         return 0;
     }
     int m = (int)lround((n - 1 + 2 * OC_OUT) / OC_STEP) + 1;
@@ -412,17 +445,20 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
     L->n = n;
     L->margin = margin;
     L->excused = false;
-    sample(img, o->ref, g, L);
+    sample(img, o->ref, g, grid_jumped(&o->ref_grid, g) ? &o->ref_grid : g, L);
     int ncov = 0;
     if (mark_changed(L)) {
-        keep_ref(o, img); /* a new look of the whole board: start from it */
+        keep_ref(o, img, g); /* a new look of the whole board: start from it */
     } else {
         bridge_gaps(L);
         if (find_reaching(L, reaching)) {
             ncov = cover_points(L, covered);
             /* a view with stones on the margin is no reference: when they
-             * are lifted again, their place would look changed for good */
-            if (ncov == 0 && !(reaching && *reaching) && !L->excused) keep_ref(o, img);
+             * are lifted again, their place would look changed for good;
+             * one with something small at the edge is (a stone put on the
+             * outer line with its shadow beyond: kept out, it would stay
+             * changed and grow with the next stones there into a hand) */
+            if (ncov == 0 && !L->excused) keep_ref(o, img, g);
         }
     }
     return ncov;

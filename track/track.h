@@ -144,12 +144,14 @@ const char *track_margin_place_name(const track_margin_stone *s);
  * hands: no point is covered then.  An exposure step (auto exposure as an
  * arm comes in) that one gain per channel explains is no such change: a
  * hand is looked for then among the strong changes (faint ones are what
- * the gain leaves of glare).
+ * the gain leaves of glare), and its region must be strongly changed over
+ * a good share of it.
  *
- * The reference is a picture: the same pixels are compared.  A grid found
- * again keeps it (a hand on the board often makes the view differ enough
- * for that, and the view then is no reference); a camera that moved
- * changes most of the board, and that view starts a new reference.
+ * The reference is a picture, and the same pixels are compared; after the
+ * grid jumped (a bump, the board found again elsewhere) it is looked up
+ * where the board was in it.  A grid found again keeps it (a hand on the
+ * board often makes the view differ enough for that, and that view is no
+ * reference); a view in which most of the board changed starts a new one.
  *
  * Ownership: track_hands_create returns an object freed by track_hands_destroy
  * (NULL safe); it keeps a copy of the reference view.
