@@ -395,6 +395,7 @@ static bool find_reaching(lattice *L, bool *reaching)
          * the edge (fingers), enough to distrust the margin */
         if (seeded && area >= OC_MIN_AREA / 3 && reaching)
             for (int q = 0; q < qt && !*reaching; q++) {
+                if (L->ch[queue[q]] != 1) continue; /* (a bridged gap is no evidence of anything there) */
                 int i = queue[q] % m, j = queue[q] / m;
                 double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP;
                 *reaching = u >= -0.25 && v >= -0.25 && u <= n - 1 + 0.25 && v <= n - 1 + 0.25;
