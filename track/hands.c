@@ -50,8 +50,8 @@
 #define OC_MAXN (4 * (GS_MAX_SIZE + 3) + 1)
 
 struct track_hands {
-    gs_image *ref;
-    vision_grid ref_grid; /* the grid when the reference was taken */
+    gs_image *ref, *prev;            /* the clear view, and the one before it */
+    vision_grid ref_grid, prev_grid; /* the grids when they were taken */
 };
 
 track_hands *track_hands_create(void) { return calloc(1, sizeof(track_hands)); }
@@ -60,6 +60,7 @@ void track_hands_destroy(track_hands *o)
 {
     if (!o) return;
     gs_image_destroy(o->ref);
+    gs_image_destroy(o->prev);
     free(o);
 }
 
@@ -105,7 +106,9 @@ static void keep_ref(track_hands *o, const gs_image *img, const vision_grid *g)
 {
     gs_image *copy = gs_image_copy(img);
     if (!copy) return; /* out of memory: keep the old one */
-    gs_image_destroy(o->ref);
+    gs_image_destroy(o->prev);
+    o->prev = o->ref;
+    o->prev_grid = o->ref_grid;
     o->ref = copy;
     o->ref_grid = *g;
 }
@@ -427,6 +430,40 @@ static int cover_points(const lattice *L, uint8_t *covered)
     return ncov;
 }
 
+/* View img under g against reference ref (taken under rg): the points
+ * covered by what reaches in (returns how many), or -1 when most of the
+ * board changed (a new look: no hand can be told), -2 on no memory. */
+static int compare_with(const gs_image *ref, const vision_grid *rg, const gs_image *img, const vision_grid *g,
+                        lattice *L, uint8_t *covered, bool *reaching)
+{
+    if (reaching) *reaching = false;
+    memset(covered, 0, (size_t)L->n * (size_t)L->n);
+    L->excused = false;
+    sample(img, ref, g, grid_jumped(rg, g) ? rg : g, L);
+    if (mark_changed(L)) return -1;
+    bridge_gaps(L);
+    if (!find_reaching(L, reaching)) return -2;
+    return cover_points(L, covered);
+}
+
+/* Whether what reached in, against the reference, was in the reference
+ * and not in this view: a hand just too small to count, over the edge as
+ * the reference was taken, leaves its place changed once it has gone,
+ * for good.  Against the clear view before it, nothing reaches in then;
+ * a hand still there reaches in against both. */
+static bool gone_since(const track_hands *o, const gs_image *img, const vision_grid *g, lattice *L,
+                       bool *reaching)
+{
+    if (!o->prev || o->prev->width != img->width || o->prev->height != img->height ||
+        o->prev->channels != img->channels)
+        return false;
+    uint8_t cov[GS_MAX_SIZE * GS_MAX_SIZE];
+    bool r = false;
+    if (compare_with(o->prev, &o->prev_grid, img, g, L, cov, &r) != 0) return false;
+    if (reaching) *reaching = r;
+    return true;
+}
+
 int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, const track_margin_view *margin,
                      uint8_t *covered, bool *reaching)
 {
@@ -445,22 +482,21 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
     L->m = m;
     L->n = n;
     L->margin = margin;
-    L->excused = false;
-    sample(img, o->ref, g, grid_jumped(&o->ref_grid, g) ? &o->ref_grid : g, L);
-    int ncov = 0;
-    if (mark_changed(L)) {
+    int ncov = compare_with(o->ref, &o->ref_grid, img, g, L, covered, reaching);
+    if (ncov == -1) {
         keep_ref(o, img, g); /* a new look of the whole board: start from it */
-    } else {
-        bridge_gaps(L);
-        if (find_reaching(L, reaching)) {
-            ncov = cover_points(L, covered);
-            /* a view with stones on the margin is no reference: when they
-             * are lifted again, their place would look changed for good;
-             * one with something small at the edge is (a stone put on the
-             * outer line with its shadow beyond: kept out, it would stay
-             * changed and grow with the next stones there into a hand) */
-            if (ncov == 0 && !L->excused) keep_ref(o, img, g);
-        }
+        return 0;
     }
+    if (ncov < 0) return 0;
+    if (ncov > 0 && gone_since(o, img, g, L, reaching)) {
+        memset(covered, 0, (size_t)n * (size_t)n);
+        ncov = 0;
+    }
+    /* a view with stones on the margin is no reference: when they are
+     * lifted again, their place would look changed for good; one with
+     * something small at the edge is (a stone put on the outer line with
+     * its shadow beyond: kept out, it would stay changed and grow with the
+     * next stones there into a hand) */
+    if (ncov == 0 && !L->excused) keep_ref(o, img, g);
     return ncov;
 }
