@@ -19,6 +19,9 @@
 #define REC_SIGNAL_VIEWS 3
 /* a stone within this of where it was (cells) is the same stone */
 #define REC_BLOB_MATCH 0.6
+/* ... and beside an edge stone of its colour (whose lean is about this
+ * far from a stone put there: half a stone) */
+#define REC_BESIDE_MATCH 0.3
 /* votes a player's side needs (and twice the other sides' together) */
 #define REC_SIDE_VOTES 3
 
@@ -187,7 +190,7 @@ static void keep_new_beside(const record *r, const track_margin_view *m, track_m
         bool followed = false;
         for (int j = 0; j < mg->n && !followed; j++)
             followed = !mg->b[j].baseline && mg->b[j].s.color == s->color &&
-                       hypot(mg->b[j].s.u - s->u, mg->b[j].s.v - s->v) <= REC_BLOB_MATCH;
+                       hypot(mg->b[j].s.u - s->u, mg->b[j].s.v - s->v) <= REC_BESIDE_MATCH;
         /* new only after an arm crossed that side's margin: putting a stone
          * there is an act, a lean seen again in a still view is not */
         bool put = m->reach[s->side & 3] > 0 && track_margin_stone_new_beside(s, &r->last_obs, &mg->board, &mg->raw);

@@ -54,7 +54,10 @@ mkfifo "$work/in"
 pid=$!
 exec 3>"$work/in"
 printf '1 genmove w\n2 genmove w\n' >&3
-sleep 3 # the board is seen (the SGF exists), no White stone yet
+# the board is seen (the SGF exists), no White stone yet: waited for, up
+# to 30 s (a loaded machine under the sanitizers starts slowly)
+for _ in $(seq 300); do [ -s "$work/s.sgf" ] && break; sleep 0.1; done
+sleep 0.5
 kill -INT "$pid"
 for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 check "SIGINT: the engine stopped within 5 s" '! kill -0 "$pid" 2>/dev/null'
