@@ -43,6 +43,21 @@ gs_image *image_from_mat(const cv::Mat &m)
     return img;
 }
 
+// A decoded picture as 8-bit BGR, whatever the file held: some decoders
+// (a greyscale PFM) ignore IMREAD_COLOR and give one or two channels, and
+// float or 16-bit samples are scaled to 0..255 rather than cut.
+static cv::Mat decoded_bgr8(const cv::Mat &m)
+{
+    cv::Mat src = m;
+    if (src.depth() == CV_32F || src.depth() == CV_64F) src.convertTo(src, CV_8U, 255.0);
+    else if (src.depth() == CV_16U || src.depth() == CV_16S) src.convertTo(src, CV_8U, 1.0 / 257);
+    else if (src.depth() != CV_8U) src.convertTo(src, CV_8U);
+    if (src.channels() == 2) cv::extractChannel(src, src, 0);
+    if (src.channels() == 1) cv::cvtColor(src, src, cv::COLOR_GRAY2BGR);
+    else if (src.channels() == 4) cv::cvtColor(src, src, cv::COLOR_BGRA2BGR);
+    return src;
+}
+
 // OpenCV's decoders report a broken file on std::cerr (loadsave.cpp) before
 // returning an empty Mat: while one runs, std::cerr goes here, so the
 // command's error stays one line and can say what the decoder found.  (The
@@ -115,7 +130,7 @@ gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max
             set_err(err, errlen, "the image decodes larger than the pixel budget");
             return nullptr;
         }
-        gs_image *img = image_from_mat(m);
+        gs_image *img = image_from_mat(decoded_bgr8(m));
         if (!img) set_err(err, errlen, "out of memory");
         return img;
     } catch (const cv::Exception &e) {
