@@ -302,6 +302,17 @@ static void paint_thread(gs_image *img, const vision_grid *g, double u)
     }
 }
 
+/* The frame of f's state with a thread painted along the board's right
+ * edge, three quarters of a cell out, marked (no margin). */
+static int mark_threaded(fix *f, track_hands *o, uint8_t *cov)
+{
+    gs_error e;
+    assert_int_equal(render_frame(f->scene, &f->st, f->img, &e), GS_OK);
+    paint_thread(f->img, &f->grid, N - 1 + 0.75);
+    bool reaching;
+    return track_hands_mark(o, f->img, &f->grid, NULL, cov, &reaching);
+}
+
 /* A stone put on an edge point while such a thread runs along the board's
  * edge beside it: the two join, over an outer ring, into a region the size
  * of a hand, but an arm is solid from the outside in and a thread is not:
@@ -317,19 +328,13 @@ static void test_stone_beside_an_edge_thread_is_no_hand(void **state)
         uint8_t cov[N * N];
         assert_int_equal(mark(&f, o, cov), 0); /* the reference */
         gs_position_set(&f.st.pos, N - 1, 6, GS_BLACK);
-        gs_error e;
-        assert_int_equal(render_frame(f.scene, &f.st, f.img, &e), GS_OK);
-        paint_thread(f.img, &f.grid, N - 1 + 0.75);
-        bool reaching;
-        int ncov = track_hands_mark(o, f.img, &f.grid, NULL, cov, &reaching);
+        int ncov = mark_threaded(&f, o, cov);
         if (ncov != 0) fail_msg("seed %d: the stone beside the thread taken for a hand (%d points)", (int)seed, ncov);
         /* a hand from that side, the thread still there: a hand */
         double wx, wy;
         world(&f, N - 1, 3, &wx, &wy);
         f.st.hand = (render_hand){true, GS_BLACK, wx, wy, 12, 80, GS_EMPTY, 0};
-        assert_int_equal(render_frame(f.scene, &f.st, f.img, &e), GS_OK);
-        paint_thread(f.img, &f.grid, N - 1 + 0.75);
-        if (track_hands_mark(o, f.img, &f.grid, NULL, cov, &reaching) == 0)
+        if (mark_threaded(&f, o, cov) == 0)
             fail_msg("seed %d: a hand over the thread covers nothing", (int)seed);
         track_hands_destroy(o);
         fix_free(&f);

@@ -155,7 +155,8 @@ static void sample(const gs_image *img, const gs_image *refimg, const vision_gri
         for (int i = 0; i < m; i++) {
             double u = -OC_OUT + i * OC_STEP, v = -OC_OUT + j * OC_STEP, x, y, rx, ry;
             vision_grid_map(g, u, v, &x, &y);
-            vision_grid_map(rg, u, v, &rx, &ry);
+            if (rg == g) rx = x, ry = y; /* (no jump: the same pixels) */
+            else vision_grid_map(rg, u, v, &rx, &ry);
             int a[3], b[3];
             int k = j * m + i;
             L->st[k] = 0;
@@ -430,6 +431,12 @@ static int cover_points(const lattice *L, uint8_t *covered)
     return ncov;
 }
 
+/* Whether reference ref exists and has view img's size and channels. */
+static bool same_shape(const gs_image *ref, const gs_image *img)
+{
+    return ref && ref->width == img->width && ref->height == img->height && ref->channels == img->channels;
+}
+
 /* View img under g against reference ref (taken under rg): the points
  * covered by what reaches in (returns how many), or -1 when most of the
  * board changed (a new look: no hand can be told), -2 on no memory. */
@@ -454,9 +461,7 @@ static int compare_with(const gs_image *ref, const vision_grid *rg, const gs_ima
 static bool gone_since(const track_hands *o, const gs_image *img, const vision_grid *g, lattice *L,
                        bool *reaching)
 {
-    if (!o->prev || o->prev->width != img->width || o->prev->height != img->height ||
-        o->prev->channels != img->channels)
-        return false;
+    if (!same_shape(o->prev, img)) return false;
     uint8_t cov[GS_MAX_SIZE * GS_MAX_SIZE];
     bool r = false;
     if (compare_with(o->prev, &o->prev_grid, img, g, L, cov, &r) != 0) return false;
@@ -471,8 +476,7 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
     if (!o || !img || !img->buf || !g || g->size < 2 || g->size > GS_MAX_SIZE || !covered) return 0;
     int n = g->size;
     memset(covered, 0, (size_t)n * (size_t)n);
-    if (!o->ref || o->ref->width != img->width || o->ref->height != img->height ||
-        o->ref->channels != img->channels) {
+    if (!same_shape(o->ref, img)) {
         keep_ref(o, img, g);
         return 0;
     }
