@@ -30,12 +30,25 @@ void set_err(char *err, size_t errlen, const char *msg)
     for (size_t n = std::strlen(err); n > 0 && err[n - 1] == ' ';) err[--n] = 0;
 }
 
-// Copies a BGR or grey Mat into a freshly allocated gs_image.
-gs_image *image_from_mat(const cv::Mat &m)
+// A Mat as 8-bit grey or BGR: float samples (0..1) and 16-bit ones are
+// scaled to 0..255 rather than cut; of two channels (grey and alpha) the
+// grey is kept, of four (BGRA) the colour.
+static cv::Mat grey_or_bgr8(const cv::Mat &m)
 {
     cv::Mat src = m;
-    if (m.channels() == 4) cv::cvtColor(m, src, cv::COLOR_BGRA2BGR);
-    if (src.depth() != CV_8U) src.convertTo(src, CV_8U);
+    if (src.depth() == CV_32F || src.depth() == CV_64F) src.convertTo(src, CV_8U, 255.0);
+    else if (src.depth() == CV_16U || src.depth() == CV_16S) src.convertTo(src, CV_8U, 1.0 / 257);
+    else if (src.depth() != CV_8U) src.convertTo(src, CV_8U);
+    if (src.channels() == 2) cv::extractChannel(src, src, 0);
+    else if (src.channels() == 4) cv::cvtColor(src, src, cv::COLOR_BGRA2BGR);
+    return src;
+}
+
+// Copies a Mat into a freshly allocated gs_image, grey or BGR
+// (grey_or_bgr8).
+gs_image *image_from_mat(const cv::Mat &m)
+{
+    cv::Mat src = grey_or_bgr8(m);
     gs_image *img = gs_image_create(src.cols, src.rows, src.channels() == 1 ? 1 : 3);
     if (!img) return nullptr;
     for (int y = 0; y < src.rows; y++)
@@ -44,17 +57,11 @@ gs_image *image_from_mat(const cv::Mat &m)
 }
 
 // A decoded picture as 8-bit BGR, whatever the file held: some decoders
-// (a greyscale PFM) ignore IMREAD_COLOR and give one or two channels, and
-// float or 16-bit samples are scaled to 0..255 rather than cut.
+// (a greyscale PFM) ignore IMREAD_COLOR and give one or two channels.
 static cv::Mat decoded_bgr8(const cv::Mat &m)
 {
-    cv::Mat src = m;
-    if (src.depth() == CV_32F || src.depth() == CV_64F) src.convertTo(src, CV_8U, 255.0);
-    else if (src.depth() == CV_16U || src.depth() == CV_16S) src.convertTo(src, CV_8U, 1.0 / 257);
-    else if (src.depth() != CV_8U) src.convertTo(src, CV_8U);
-    if (src.channels() == 2) cv::extractChannel(src, src, 0);
+    cv::Mat src = grey_or_bgr8(m);
     if (src.channels() == 1) cv::cvtColor(src, src, cv::COLOR_GRAY2BGR);
-    else if (src.channels() == 4) cv::cvtColor(src, src, cv::COLOR_BGRA2BGR);
     return src;
 }
 
