@@ -212,12 +212,12 @@ typedef struct vp_param { double th, ka; } vp_param;
 /* Sharpness of the projection of P (n pixels) along the lines through vp:
  * sum of squares of a [1 2 1]-smoothed histogram of s in bins of bw,
  * over the squared count. */
-static double vp_sharpness(const vision_work *w, const vision_pt *P, int n, vp_param vp, double bw, double *hist, int nb)
+static double vp_sharpness(const double (*Q)[2], int n, vp_param vp, double bw, double *hist, int nb)
 {
     double ux = cos(vp.th), uy = sin(vp.th), tot = 0;
     memset(hist, 0, sizeof *hist * (size_t)nb);
     for (int i = 0; i < n; i++) {
-        double qx = (P[i].x - w->cx) / w->sn, qy = (P[i].y - w->cy) / w->sn;
+        double qx = Q[i][0], qy = Q[i][1];
         double den = 1 - vp.ka * (qx * ux + qy * uy);
         if (den <= 0.05) continue;
         int b = (int)floor(((-qx * uy + qy * ux) / den + 2) / bw);
@@ -239,7 +239,17 @@ static gs_status vp_refine(const vision_work *w, const vision_pt *P, int n, vp_p
 {
     int nb = (int)(4 * w->sn) + 4;
     double *hist = malloc(sizeof *hist * (size_t)nb);
-    if (!hist) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    /* the pixels in normalised coordinates, once for the 243 trials */
+    double (*Q)[2] = malloc(sizeof *Q * (size_t)(n + 1));
+    if (!hist || !Q) {
+        free(hist);
+        free(Q);
+        return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        Q[i][0] = (P[i].x - w->cx) / w->sn;
+        Q[i][1] = (P[i].y - w->cy) / w->sn;
+    }
     static const double dth[3] = {0.008, 0.002, 0.0005}, dka[3] = {0.03, 0.008, 0.002};
     for (int pass = 0; pass < 3; pass++) {
         vp_param c = *vp, best = c;
@@ -247,12 +257,13 @@ static gs_status vp_refine(const vision_work *w, const vision_pt *P, int n, vp_p
         for (int i = -4; i <= 4; i++)
             for (int j = -4; j <= 4; j++) {
                 vp_param t = {c.th + i * dth[pass], c.ka + j * dka[pass]};
-                double s = vp_sharpness(w, P, n, t, 1.0 / w->sn, hist, nb);
+                double s = vp_sharpness((const double(*)[2])Q, n, t, 1.0 / w->sn, hist, nb);
                 if (s > bs) { bs = s; best = t; }
             }
         *vp = best;
     }
     free(hist);
+    free(Q);
     return GS_OK;
 }
 

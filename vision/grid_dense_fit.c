@@ -178,7 +178,7 @@ static int same_surface(const double a[3], const double b[3])
     double ya = (a[0] + 2 * a[1] + a[2]) / 4, yb = (b[0] + 2 * b[1] + b[2]) / 4;
     if (ya < 4 || yb < 4 || ya > 1.25 * yb || yb > 1.25 * ya) return 0;
     double d0 = (a[2] - a[1]) / ya - (b[2] - b[1]) / yb, d1 = (a[1] - a[0]) / ya - (b[1] - b[0]) / yb;
-    return hypot(d0, d1) < 0.1;
+    return d0 * d0 + d1 * d1 < 0.01; /* hypot(d0, d1) < 0.1, without the call */
 }
 
 static int cmp_col(const void *a, const void *b)
@@ -266,14 +266,14 @@ static int fit_step(const fit_px *P, int np, const double G[9], int n, double re
         if (fabs(r) >= reach) continue;
         double wt = (1 - (r / reach) * (r / reach));
         wt *= wt;
-        double J[8] = {0};
-        int o = P[i].f == 0 ? 0 : 3;
-        for (int j = 0; j < 3; j++) J[o + j] = q[j] / D;
-        J[6] = -c * q[0] / D;
-        J[7] = -c * q[1] / D;
-        for (int a = 0; a < 8; a++) {
-            for (int b = 0; b < 8; b++) A[a][b] += wt * J[a] * J[b];
-            A[a][8] -= wt * J[a] * r;
+        /* the residual depends on five of G's entries (the family's row
+         * and the perspective terms): the others' rows of A stay zero */
+        int o = P[i].f == 0 ? 0 : 3, idx[5] = {o, o + 1, o + 2, 6, 7};
+        double J[5] = {q[0] / D, q[1] / D, q[2] / D, -c * q[0] / D, -c * q[1] / D};
+        for (int a = 0; a < 5; a++) {
+            double wa = wt * J[a];
+            for (int b = 0; b < 5; b++) A[idx[a]][idx[b]] += wa * J[b];
+            A[idx[a]][8] -= wa * r;
         }
         used++;
     }

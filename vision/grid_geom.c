@@ -141,10 +141,11 @@ void vision_model_map(const vision_gmodel *m, double u, double v, double *x, dou
 void vision_undistort(double k1, double cx, double cy, double norm, double x, double y, double *ux, double *uy)
 {
     double dx = x - cx, dy = y - cy, px = dx, py = dy;
+    double kn = k1 != 0 ? k1 / (norm * norm) : 0; /* one division, not two per round: it runs per line pixel */
     for (int it = 0; it < 6 && k1 != 0; it++) {
-        double s = 1 + k1 * (px * px + py * py) / (norm * norm);
-        px = dx / s;
-        py = dy / s;
+        double is = 1 / (1 + kn * (px * px + py * py));
+        px = dx * is;
+        py = dy * is;
     }
     *ux = cx + px;
     *uy = cy + py;

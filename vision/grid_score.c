@@ -54,11 +54,15 @@ static double dip_at(const vision_work *w, const vision_gmodel *m, double u, dou
         prof[i] = sum / cnt;
     }
     int c0 = (int)floor((REACH - CORE) / (2 * REACH) * (NPROF - 1)), c1 = NPROF - 1 - c0;
+    /* the brightest before and after each sample, once */
+    double before[NPROF + 1], after[NPROF + 1];
+    before[0] = 0;
+    after[NPROF] = 0;
+    for (int j = 0; j < NPROF; j++) before[j + 1] = fmax(before[j], prof[j]);
+    for (int j = NPROF - 1; j >= 0; j--) after[j] = fmax(after[j + 1], prof[j]);
     double best = 0;
     for (int i = c0; i <= c1; i++) {
-        double l = 0, r = 0;
-        for (int j = 0; j < i; j++) l = fmax(l, prof[j]);
-        for (int j = i + 1; j < NPROF; j++) r = fmax(r, prof[j]);
+        double l = before[i], r = after[i + 1];
         double side = fmin(l, r);
         if (side > 1 && (side - prof[i]) / side > best) best = (side - prof[i]) / side;
     }
