@@ -177,9 +177,11 @@ static void rearm(record *r)
 }
 
 /* Puts back into mv the stones of m dropped beside an edge stone of their
- * colour that are new there beside old stones (track_margin_stone_new_beside),
- * or were so at an earlier view and are followed since. */
-static void keep_new_beside(const record *r, const track_margin_view *m, track_margin_view *mv)
+ * colour on board (the view as the margin sees it) that are new there
+ * beside old stones (track_margin_stone_new_beside), or were so at an
+ * earlier view and are followed since. */
+static void keep_new_beside(const record *r, const gs_position *board, const track_margin_view *m,
+                            track_margin_view *mv)
 {
     const rec_margin *mg = &r->margin;
     for (int i = 0; i < m->n && mv->n < TRACK_MARGIN_MAX; i++) {
@@ -193,9 +195,19 @@ static void keep_new_beside(const record *r, const track_margin_view *m, track_m
                        hypot(mg->b[j].s.u - s->u, mg->b[j].s.v - s->v) <= REC_BESIDE_MATCH;
         /* new only after an arm crossed that side's margin: putting a stone
          * there is an act, a lean seen again in a still view is not */
-        bool put = m->reach[s->side & 3] > 0 && track_margin_stone_new_beside(s, &r->last_obs, &mg->board, &mg->raw);
+        bool put = m->reach[s->side & 3] > 0 && track_margin_stone_new_beside(s, board, &mg->board, &mg->raw);
         if (followed || put) mv->stones[mv->n++] = *s;
     }
+}
+
+/* The last view as the margin sees it: with the captured stones still
+ * being lifted (the view is cleaned of them, but they still lean over the
+ * margin while they lie there). */
+static void margin_board(const record *r, gs_position *out)
+{
+    *out = r->last_obs;
+    for (int i = 0; i < r->size * r->size; i++)
+        if (r->ghost.move[i] && out->cell[i] == GS_EMPTY) out->cell[i] = r->ghost.color[i];
 }
 
 gs_status record_margin(record *r, const track_margin_view *m, double t_ms, gs_error *err)
@@ -203,12 +215,14 @@ gs_status record_margin(record *r, const track_margin_view *m, double t_ms, gs_e
     if (!r->started || r->finished || !m || !m->valid) return GS_OK;
     r->cur_t = t_ms;
     track_margin_view mv = *m;
+    gs_position board;
     if (r->have_last_obs) {
-        track_margin_view_drop_beside(&mv, &r->last_obs, r->margin.started ? &r->margin.board : NULL);
-        if (r->margin.started) keep_new_beside(r, m, &mv);
+        margin_board(r, &board);
+        track_margin_view_drop_beside(&mv, &board, r->margin.started ? &r->margin.board : NULL);
+        if (r->margin.started) keep_new_beside(r, &board, m, &mv);
     }
     r->margin.raw = *m;
-    if (r->have_last_obs) r->margin.board = r->last_obs;
+    if (r->have_last_obs) r->margin.board = board;
     vote_side(r, &mv);
     follow_stones(r, &mv, t_ms);
     rearm(r);

@@ -316,7 +316,7 @@ static void margin_from(const char *spec, int reach_side, track_margin_view *m)
 }
 
 typedef struct mstep {
-    const char *move;    /* a stone played ("B cc"), "" none */
+    const char *move;    /* a stone played ("B cc"), one lifted ("- cc"), "" none */
     const char *margin;  /* the margin seen (margin_from) */
 } mstep;
 
@@ -365,6 +365,12 @@ static const mcase mcases[] = {
     {"two stones lying on the margin from the start: objects, no resignation", false,
      {{"", "W^3 W^5"}, {"B cc", "W^3 W^5"}, {"W gg", "W^3 W^5"}, {"", "W^3 W^5"}, {"", "W^3 W^5"}}, 5, 0, 0,
      GS_EMPTY},
+    /* the record's view drops captured stones at once, while they still lie
+     * there being lifted, leaning over the margin */
+    {"captured edge stones still being lifted: their leans are no resignation", false,
+     {{"B da", "b^3"}, {"W ca", "b^3"}, {"B ea", "b^3 b^4"}, {"W db", "b^3 b^4"}, {"B gg", "b^3 b^4"},
+      {"W eb", "b^3 b^4"}, {"B hh", "b^3 b^4"}, {"W fa", "|0 b^3 b^4"}, {"", "|0 b^3 b^4"}, {"", "|0 b^3 b^4"},
+      {"", "|0 b^3 b^4"}, {"- da", "|0 b^4"}, {"- ea", "|0"}, {"", ""}}, 14, 0, 0, GS_EMPTY},
 };
 
 static void run_mcase(const mcase *c)
@@ -379,7 +385,9 @@ static void run_mcase(const mcase *c)
     for (int i = 0; i < c->nsteps; i++) {
         const mstep *st = &c->steps[i];
         int reach = -1;
-        if (st->move[0]) {
+        if (st->move[0] == '-') {
+            gs_position_set(&p, st->move[2] - 'a', st->move[3] - 'a', GS_EMPTY);
+        } else if (st->move[0]) {
             gs_color col = st->move[0] == 'B' ? GS_BLACK : GS_WHITE;
             gs_position_set(&p, st->move[2] - 'a', st->move[3] - 'a', col);
             if (c->sides) reach = col == GS_BLACK ? 2 : 0;
