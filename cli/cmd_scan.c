@@ -101,7 +101,8 @@ static void print_json(const char *photo, const vision_scan_result *r, double ms
     int k = 0;
     for (int i = 0; i < N * N; i++)
         if (r->reading.unsure[i]) printf("%s\"%c%c\"", k++ ? ", " : "", 'a' + i % N, 'a' + i / N); /* SGF points */
-    printf("],\n  \"ms\": %.1f,\n  \"ms_grid\": %.1f,\n  \"ms_read\": %.1f\n}\n", ms_total, r->ms_grid, r->ms_read);
+    printf("],\n  \"rival_points\": %d,\n", r->rival_points);
+    printf("  \"ms\": %.1f,\n  \"ms_grid\": %.1f,\n  \"ms_read\": %.1f\n}\n", ms_total, r->ms_grid, r->ms_read);
 }
 
 typedef struct scan_args {
@@ -191,6 +192,9 @@ static int scan_report(const scan_args *a, gs_image *img, const vision_scan_resu
     if (a->json) print_json(a->photo, res, ms_total);
     else print_text(&res->reading);
     if (res->reading.uncertain == 0) return GS_EXIT_OK;
+    if (res->rival_points > 0)
+        fprintf(stderr, "goscribe: warning: another grid fits the photo almost as well and reads %d point%s otherwise "
+                        "(marked ?)\n", res->rival_points, res->rival_points == 1 ? "" : "s");
     fprintf(stderr, "goscribe: warning: %d uncertain point%s (marked ?): the reading may be wrong there\n",
             res->reading.uncertain, res->reading.uncertain == 1 ? "" : "s");
     return GS_EXIT_UNSURE;

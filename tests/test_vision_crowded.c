@@ -179,6 +179,53 @@ static void test_crowded_reading(void **state)
     free(res);
 }
 
+/* A shot made smaller (70 %: another phone, a shot from further away)
+ * where a lattice a line off ranks almost as well as the one found: every
+ * point the two read otherwise is marked, which leaves far fewer wrong
+ * points confidently wrong than the reading of the grid found alone. */
+static void test_crowded_rival_grid(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(root, "photos/goban-watcher");
+    static const shot s = {"game3/3_jwerth_green_2.jpg", -1};
+    gs_position truth;
+    gs_image *img = load_shot(root, &s, &truth);
+    gs_image *small = cvshim_image_resize(img, img->width * 7 / 10, img->height * 7 / 10);
+    assert_non_null(small);
+    vision_scan_result *res = malloc(sizeof *res);
+    vision_reading *alone = malloc(sizeof *alone), *other = malloc(sizeof *other);
+    assert_true(res && alone && other);
+    gs_error e;
+    assert_int_equal(vision_scan(small, NULL, res, &e), GS_OK);
+    vision_grid g;
+    vision_grid_find_info info;
+    assert_int_equal(vision_grid_find_ex(small, 0, &g, &info, &e), GS_OK);
+    assert_true(info.have_rival);
+    assert_true(info.rival_gap < VISION_RIVAL_GAP);
+    assert_int_equal(vision_read(small, &g, alone, &e), GS_OK);
+    assert_int_equal(vision_read(small, &info.rival, other, &e), GS_OK);
+    int NN = truth.size * truth.size, differ = 0, unmarked = 0, unmarked_alone = 0;
+    for (int k = 0; k < NN; k++) {
+        bool wrong = res->reading.pos.cell[k] != truth.cell[k];
+        if (other->pos.cell[k] != alone->pos.cell[k]) {
+            differ++;
+            assert_true(res->reading.unsure[k]);
+        }
+        unmarked += wrong && !res->reading.unsure[k];
+        unmarked_alone += wrong && !alone->unsure[k];
+    }
+    print_message("%s at 70 %%: %d points read otherwise by the rival grid, wrong points unmarked %d (%d without it)\n",
+                  s.path, differ, unmarked, unmarked_alone);
+    assert_int_equal(differ, res->rival_points);
+    assert_true(differ > 0);
+    assert_true(2 * unmarked < unmarked_alone);
+    free(res);
+    free(alone);
+    free(other);
+    gs_image_destroy(small);
+    gs_image_destroy(img);
+}
+
 /* Photos whose stones hide so many lines that only the stones' contacts
  * let them pass as a board (refused before that test). */
 static const shot full_shots[] = {
@@ -264,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_crowded_underexposed),
         cmocka_unit_test(test_crowded_reading),
         cmocka_unit_test(test_crowded_lines_hidden),
+        cmocka_unit_test(test_crowded_rival_grid),
         cmocka_unit_test(test_contacts_of_finished_games),
         cmocka_unit_test(test_contacts_patches_and_borders),
     };

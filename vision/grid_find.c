@@ -563,6 +563,12 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
     if (second >= 0 && c->score - L->c[second].score < RANK_MARGIN)
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (a %dx%d and a %dx%d grid fit about equally well)", c->n,
                             c->n, L->c[second].n, L->c[second].n);
+    if (second >= 0 && L->c[second].n == c->n && c->score - L->c[second].score < VISION_RIVAL_GAP) {
+        grid_from_model(w, img, &L->c[second], &info->rival);
+        info->rival.confidence = out->confidence;
+        info->rival_gap = c->score - L->c[second].score;
+        info->have_rival = 1;
+    }
     /* a 9x9 or 13x13 whose lattice goes on past a side is a part of a
      * bigger board (right grids show at most about 0.5 there, their board
      * edge looking like a line; windows of a 19x19 0.55 and more) */

@@ -5,6 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where the runner-up grid reads a point otherwise, the point is unsure:
+ * the photo does not say which of the two lattices it is. */
+static gs_status rival_doubt(const gs_image *img, const vision_grid *rival, vision_reading *r, int *differ,
+                             gs_error *err)
+{
+    vision_reading *o = malloc(sizeof *o);
+    if (!o) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    gs_status st = vision_read(img, rival, o, err);
+    int N = r->pos.size;
+    *differ = 0;
+    for (int i = 0; st == GS_OK && i < N * N; i++) {
+        if (o->pos.cell[i] == r->pos.cell[i]) continue;
+        (*differ)++;
+        if (r->unsure[i]) continue;
+        r->confidence[i] = fminf(r->confidence[i], VISION_UNSURE - 0.05f);
+        r->unsure[i] = 1;
+        r->uncertain++;
+    }
+    free(o);
+    return st;
+}
+
 gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, vision_scan_result *out, gs_error *err)
 {
     if (!img || !img->buf || img->width <= 0 || img->height <= 0)
@@ -13,18 +35,22 @@ gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, visio
     memset(out, 0, sizeof *out);
     int hint = opt ? opt->size_hint : 0;
     double t0 = gs_now_ms();
+    vision_grid_find_info info;
+    memset(&info, 0, sizeof info);
     gs_status st;
     if (opt && opt->corners) {
         double c[4][2];
         memcpy(c, opt->corners, sizeof c);
         st = vision_grid_from_corners(&out->grid, hint ? hint : 19, (const double (*)[2])c, err);
     } else {
-        st = vision_grid_find(img, hint, &out->grid, err);
+        st = vision_grid_find_ex(img, hint, &out->grid, &info, err);
     }
     double t1 = gs_now_ms();
     out->ms_grid = t1 - t0;
     if (st != GS_OK) return st;
     st = vision_read(img, &out->grid, &out->reading, err);
+    if (st == GS_OK && info.have_rival && info.rival.size == out->grid.size)
+        st = rival_doubt(img, &info.rival, &out->reading, &out->rival_points, err);
     out->ms_read = gs_now_ms() - t1;
     return st;
 }

@@ -92,6 +92,9 @@ typedef struct vision_scan_options {
 typedef struct vision_scan_result {
     vision_grid grid;
     vision_reading reading;
+    int rival_points;          /* points a runner-up grid of the same size,
+                                  ranked almost as well, reads otherwise (all
+                                  marked unsure); 0 when there is none */
     double ms_grid, ms_read;   /* time taken by each stage */
 } vision_scan_result;
 
@@ -110,7 +113,17 @@ typedef struct vision_grid_find_info {
     double resid_p90;     /* 90th percentile distance (cells) from the fitted
                              grid lines to the dark line pixels near them */
     double resid_worst_line; /* largest per-line median of that distance */
+    /* the runner-up: a different grid of the same size that ranked within
+     * VISION_RIVAL_GAP of the one found (a lattice a line off, most often);
+     * where the two read a point differently the photo does not tell */
+    int have_rival;
+    vision_grid rival;
+    double rival_gap;     /* rank of the grid found less the rival's */
 } vision_grid_find_info;
+
+/* Rank gap (of a few hundredths on crowded boards) under which the
+ * runner-up grid is kept in vision_grid_find_info.rival. */
+#define VISION_RIVAL_GAP 0.05
 
 /* vision_grid_find with diagnostics; info is always filled (zeros when the
  * stage that sets a field was not reached). */
