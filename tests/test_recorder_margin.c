@@ -185,6 +185,36 @@ static void test_beyond_the_edge_is_no_margin(void **state)
     }
 }
 
+/* A stone the reference view (the first clear one) already showed in the
+ * band is an object lying there from the start, not a stone put on the
+ * margin: a stray stone on the table that the band takes in where the
+ * board's edge is found too far out, or one on the margin before play. */
+static void test_there_from_the_start_is_no_margin_stone(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        render_params p = still_look(seed, 640, 360);
+        p.margin_mm = 25;
+        vision_grid g;
+        render_scene *sc = gs_test_scene(&p, &g);
+        render_state st;
+        render_state_init(&st, 9);
+        gs_image *bare = gs_test_frame(sc, &st);
+        gs_image *with = gs_test_frame(sc, &st);
+        double out = gs_test_margin_out(&p);
+        draw_stone(with, &g, 3.0, -out, GS_WHITE); /* top edge, middle */
+        track_margin_ref ref_bare = {bare, g}, ref_with = {with, g};
+        track_margin_view m;
+        track_margin_scan(with, &g, &ref_bare, &m);
+        assert_int_equal(m.n, 1); /* put there since the reference */
+        track_margin_scan(with, &g, &ref_with, &m);
+        if (m.n != 0) fail_msg("seed %d: %d margin stones seen where the reference showed one", (int)seed, m.n);
+        gs_image_destroy(bare);
+        gs_image_destroy(with);
+        render_scene_destroy(sc);
+    }
+}
+
 static int count_code(record *r, const char *code, gs_color *c)
 {
     const record_event *ev;
@@ -418,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_margin_scan_finds_stones),
         cmocka_unit_test(test_first_line_stones_are_not_margin_stones),
         cmocka_unit_test(test_beyond_the_edge_is_no_margin),
+        cmocka_unit_test(test_there_from_the_start_is_no_margin_stone),
         cmocka_unit_test(test_signals_through_tracker_and_recorder),
         cmocka_unit_test(test_signal_table),
     };

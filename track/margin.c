@@ -304,11 +304,12 @@ static void sample_ref(const track_margin_ref *ref, int side, const double (*col
             cnt[stone_colour(c, wood[k])]++;
             seen++;
         }
-        /* unseen then: no claim made (MG_REF_UNSEEN) */
-        b->ref_col[k] = seen == 0                  ? MG_REF_UNSEEN
-                        : cnt[GS_BLACK] * 2 > seen ? GS_BLACK
-                        : cnt[GS_WHITE] * 2 > seen ? GS_WHITE
-                                                   : GS_EMPTY;
+        /* unseen then: no claim made (MG_REF_UNSEEN); a colour at half
+         * the depths or more, as column_colour counts a stone's column */
+        b->ref_col[k] = seen == 0                   ? MG_REF_UNSEEN
+                        : cnt[GS_BLACK] * 2 >= seen ? GS_BLACK
+                        : cnt[GS_WHITE] * 2 >= seen ? GS_WHITE
+                                                    : GS_EMPTY;
         for (int j = 0; j < MG_NBEYOND; j++) {
             int jj = b->nd + j;
             side_point(n, side, t, b->depth[jj], &u, &v);
@@ -385,6 +386,18 @@ static bool goes_beyond(const band *b, int k0, int k1, gs_color c)
     return beyond * 2 > (k1 - k0 + 1);
 }
 
+/* A run k0..k1 of colour c that the reference view showed there already
+ * over most of its length: an object lying there from the start (a stone
+ * on the table that the band takes in where the edge is found too far
+ * out), not a stone put on the margin since. */
+static bool was_there(const band *b, int k0, int k1, gs_color c)
+{
+    if (!b->have_ref) return false;
+    int same = 0;
+    for (int k = k0; k <= k1; k++) same += b->ref_col[k] == c;
+    return same * 2 > (k1 - k0 + 1);
+}
+
 static void add_stone(track_margin_view *out, int size, int side, gs_color c, double t, double depth)
 {
     if (out->n >= TRACK_MARGIN_MAX) return;
@@ -411,7 +424,7 @@ static int column_count(const band *b, int k, gs_color c)
 static void run_stone(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out)
 {
     double len = 0.25 * (k1 - k0 + 1);
-    if (len < MG_STONE_MIN || len > MG_STONE_MAX || goes_beyond(b, k0, k1, c)) return;
+    if (len < MG_STONE_MIN || len > MG_STONE_MAX || goes_beyond(b, k0, k1, c) || was_there(b, k0, k1, c)) return;
     /* its depth: the middle of the band depths that show it */
     double dsum = 0;
     int dn = 0;

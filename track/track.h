@@ -90,7 +90,8 @@ typedef struct track_margin_ref {
  * be NULL): what lies beyond the edge next to a blob and lay there
  * already, unchanged, beside bare wood in the reference is not part of the
  * blob (a stone on a narrow margin next to a paper, a bowl's shadow or the
- * board's dark side face). */
+ * board's dark side face); and a blob the reference already showed there,
+ * in its colour, is an object lying there from the start, not a stone. */
 void track_margin_scan(const gs_image *img, const vision_grid *g, const track_margin_ref *ref,
                        track_margin_view *out);
 
