@@ -228,7 +228,9 @@ static double read_swing(const record_count_result *out, const rules_count_opts 
         }
         sum += worst;
     }
-    return sum; /* black - white moves the margin in points one for one */
+    /* black - white moves the margin in points one for one; the sum never
+     * beyond what any reading could give (every point Black's or White's) */
+    return fmin(sum, n + fabs(base));
 }
 
 /* The board of o->input (an SGF, a grid file or a photo, by suffix) into
