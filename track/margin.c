@@ -390,7 +390,7 @@ static bool goes_beyond(const band *b, int k0, int k1, gs_color c)
  * over most of its length: an object lying there from the start (a stone
  * on the table that the band takes in where the edge is found too far
  * out), not a stone put on the margin since. */
-static bool was_there(const band *b, int k0, int k1, gs_color c)
+static bool in_reference(const band *b, int k0, int k1, gs_color c)
 {
     if (!b->have_ref) return false;
     int same = 0;
@@ -424,7 +424,7 @@ static int column_count(const band *b, int k, gs_color c)
 static void run_stone(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out)
 {
     double len = 0.25 * (k1 - k0 + 1);
-    if (len < MG_STONE_MIN || len > MG_STONE_MAX || goes_beyond(b, k0, k1, c) || was_there(b, k0, k1, c)) return;
+    if (len < MG_STONE_MIN || len > MG_STONE_MAX || goes_beyond(b, k0, k1, c) || in_reference(b, k0, k1, c)) return;
     /* its depth: the middle of the band depths that show it */
     double dsum = 0;
     int dn = 0;

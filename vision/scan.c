@@ -49,7 +49,7 @@ gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, visio
     out->ms_grid = t1 - t0;
     if (st != GS_OK) return st;
     st = vision_read(img, &out->grid, &out->reading, err);
-    if (st == GS_OK && info.have_rival && info.rival.size == out->grid.size)
+    if (st == GS_OK && info.have_rival) /* of the same size (vision_grid_find_info) */
         st = rival_doubt(img, &info.rival, &out->reading, &out->rival_points, err);
     out->ms_read = gs_now_ms() - t1;
     return st;
