@@ -17,37 +17,6 @@
 
 /* ------------------------------------------------------------ the replay */
 
-/* Removes the chains of pos that have no liberty (a set-up node may hold
- * what no board can: the recorder leaves such stones out of its game, and
- * so does the replay). */
-static void drop_chains_without_liberty(gs_position *pos)
-{
-    int n = pos->size, N = n * n;
-    uint8_t seen[RULES_MAX_POINTS] = {0};
-    int16_t chain[RULES_MAX_POINTS];
-    for (int s = 0; s < N; s++) {
-        if (pos->cell[s] == GS_EMPTY || seen[s]) continue;
-        int nc = 0, libs = 0;
-        chain[nc++] = (int16_t)s;
-        seen[s] = 1;
-        for (int k = 0; k < nc; k++) {
-            int p = chain[k], x = p % n, y = p / n;
-            const int nx[4] = {x - 1, x + 1, x, x}, ny[4] = {y, y, y - 1, y + 1};
-            for (int d = 0; d < 4; d++) {
-                if (nx[d] < 0 || ny[d] < 0 || nx[d] >= n || ny[d] >= n) continue;
-                int q = ny[d] * n + nx[d];
-                if (pos->cell[q] == GS_EMPTY) libs++;
-                else if (pos->cell[q] == pos->cell[s] && !seen[q]) {
-                    seen[q] = 1;
-                    chain[nc++] = (int16_t)q;
-                }
-            }
-        }
-        if (libs == 0)
-            for (int k = 0; k < nc; k++) pos->cell[chain[k]] = GS_EMPTY;
-    }
-}
-
 /* Appends the issues of one part (numbered already) to the whole. */
 static void merge_issues(rules_replay_issue *all, int *nall, const rules_replay_issue *part, int npart)
 {
@@ -75,8 +44,9 @@ static gs_status replay_part(const sgf_game *g, size_t from, size_t to, const re
     };
     gs_status s = rules_replay(&in, part, err);
     if (s != GS_OK && s != GS_ERR_NOMEM && from > 0) {
-        /* a set-up node's chain without liberty: left out, as the recorder does */
-        drop_chains_without_liberty(pos);
+        /* a set-up node's chain without liberty (a file written before the
+         * recorder left them out itself): left out, as the recorder does */
+        (void)rules_position_drop_airless(pos);
         s = rules_replay(&in, part, err);
     }
     if (s == GS_OK) *pos = part->final_position;

@@ -265,9 +265,13 @@ bool rec_same_disk(const char *sgf_path, const char *dir);
  * out of memory. */
 char *rec_fallback_dir_default(const char *sgf_path, const char *evidence_dir);
 sgf_node *rec_node_of_move(record *r, int move_number);
-/* A fresh rules game from a position (the recorder's own set-up: the first
- * view, a resync). */
+/* A fresh rules game from a playable position (the recorder's own set-up:
+ * the first view, a resync). */
 gs_status rec_new_game_from(record *r, const gs_position *pos, gs_color to_move, int handicap, gs_error *err);
+/* view without its groups without liberties (a misread can show one):
+ * what both the game and the SGF's set-up take.  Returns the stones left
+ * out. */
+int rec_playable(const gs_position *view, gs_position *out);
 gs_status rec_start_game(record *r, const gs_position *pos, gs_error *err);
 gs_status rec_resume_game(record *r, gs_error *err);
 /* Commits one move (already checked legal) to the game and the SGF. */

@@ -323,10 +323,11 @@ static gs_status settle_last_view(record *r, double t_ms, gs_error *err)
 {
     if (!r->have_last_obs) return GS_OK;
     if (r->irr.have_flagged) {
-        gs_position rec;
+        gs_position rec, seen;
         rules_game_position(r->game, &rec);
+        (void)rec_playable(&r->last_obs, &seen); /* what a resync would set */
         r->irr.have_flagged = false;
-        return rec_pos_equal(&rec, &r->last_obs) ? GS_OK : rec_resync_to(r, &r->last_obs, true, err);
+        return rec_pos_equal(&rec, &seen) ? GS_OK : rec_resync_to(r, &r->last_obs, true, err);
     }
     if (!r->irr.have_pending && !rec_any_absent(r)) return GS_OK;
     gs_status st = GS_OK;

@@ -70,19 +70,18 @@ gs_status rec_new_game_from(record *r, const gs_position *pos, gs_color to_move,
         r->captures_before[c] += rules_board_captures(rules_game_board(r->game), (gs_color)c);
     gs_status st = create_game(r, handicap, err);
     if (st != GS_OK) return st;
-    for (int y = 0; y < r->size; y++)
-        for (int x = 0; x < r->size; x++) {
-            gs_color c = gs_position_get(pos, x, y);
-            if (c == GS_EMPTY) continue;
-            /* a view may hold what no board can (a group without
-             * liberties, misread): such a stone is left out of the game
-             * and the record goes on from the rest */
-            gs_error e;
-            (void)rules_game_setup(r->game, c, (gs_point){(int8_t)x, (int8_t)y}, &e);
-        }
-    if (handicap > 0) rules_game_set_handicap(r->game, handicap);
-    rules_game_set_to_move(r->game, to_move);
+    /* callers pass a playable position (rec_playable): the SGF's set-up
+     * and the game must hold the same stones */
+    gs_error e;
+    if (rules_game_start(r->game, pos, handicap, to_move, &e) != GS_OK)
+        return gs_error_set(err, GS_ERR_INTERNAL, "the record's position: %s", e.msg);
     return GS_OK;
+}
+
+int rec_playable(const gs_position *view, gs_position *out)
+{
+    *out = *view;
+    return rules_position_drop_airless(out);
 }
 
 /* The side to move on the first view: as given, else White after a
@@ -142,9 +141,25 @@ static gs_status start_tree(record *r, const gs_position *pos, bool setup, gs_co
     return GS_OK;
 }
 
-gs_status rec_start_game(record *r, const gs_position *pos, gs_error *err)
+/* The stones of view left out of the game (no liberties there) still lie
+ * on the board: ghosts, already told of, read as the empty points they are
+ * in the game until they are lifted (else each later view would show them
+ * as new stones). */
+static void keep_left_out(record *r, const gs_position *view, const gs_position *playable, int moves)
 {
-    if (r->size == 0) r->size = pos->size;
+    for (int i = 0; i < r->size * r->size; i++) {
+        if (view->cell[i] == GS_EMPTY || playable->cell[i] != GS_EMPTY) continue;
+        r->ghost.move[i] = moves > 0 ? moves : 1;
+        r->ghost.color[i] = view->cell[i];
+        r->ghost.flagged[i] = true;
+    }
+}
+
+gs_status rec_start_game(record *r, const gs_position *view, gs_error *err)
+{
+    if (r->size == 0) r->size = view->size;
+    gs_position playable, *pos = &playable;
+    int dropped = rec_playable(view, pos);
     int nb = gs_position_count(pos, GS_BLACK), nw = gs_position_count(pos, GS_WHITE);
     int handicap;
     gs_color to_move = start_to_move(r, nb, nw, &handicap, &r->to_move_guessed);
@@ -152,7 +167,12 @@ gs_status rec_start_game(record *r, const gs_position *pos, gs_error *err)
     if (st == GS_OK) st = start_tree(r, pos, nb + nw > 0, to_move, handicap, err);
     if (st != GS_OK) return st;
     r->started = true;
+    keep_left_out(r, view, pos, 0);
     gs_point none = {-1, -1};
+    if (dropped)
+        rec_event_add(r, RECORD_EV_NOTE, "airless", 0, GS_EMPTY, none,
+                      "start: %d stone%s of the first view without liberties left out (misread, or no board holds them)",
+                      dropped, dropped == 1 ? "" : "s");
     if (nb + nw == 0)
         rec_event_add(r, RECORD_EV_START, "start", 0, to_move, none, "start: empty %dx%d board, %s to move", r->size,
                       r->size, rules_color_name(to_move));
@@ -205,7 +225,9 @@ static gs_status resume_step(record *r, const sgf_game *g, const sgf_setup_step 
     }
     gs_color tm = st->to_move != GS_EMPTY ? st->to_move : rules_game_to_move(r->game);
     int moves = rec_game_moves(r);
-    gs_status s = rec_new_game_from(r, &pos, tm, g->info.handicap, err);
+    gs_position playable;
+    (void)rec_playable(&pos, &playable); /* what the record did when it wrote the file */
+    gs_status s = rec_new_game_from(r, &playable, tm, g->info.handicap, err);
     r->move_offset = moves;
     return s;
 }
@@ -338,10 +360,11 @@ gs_status rec_commit_move(record *r, gs_color c, gs_point p, bool pass, bool ann
     return GS_OK;
 }
 
-gs_status rec_resync_to(record *r, const gs_position *obs, bool irregular, gs_error *err)
+gs_status rec_resync_to(record *r, const gs_position *view, bool irregular, gs_error *err)
 {
-    gs_position rec;
+    gs_position rec, playable, *obs = &playable;
     rules_game_position(r->game, &rec);
+    int dropped = rec_playable(view, obs);
     gs_color tm = rules_game_to_move(r->game);
     int cnt = 0;
     gs_error e;
@@ -359,9 +382,11 @@ gs_status rec_resync_to(record *r, const gs_position *obs, bool irregular, gs_er
     memset(r->ghost.move, 0, sizeof r->ghost.move);
     memset(r->absent.views, 0, sizeof r->absent.views);
     memset(r->absent.flagged, 0, sizeof r->absent.flagged);
+    keep_left_out(r, view, obs, moves);
     if (!irregular) return GS_OK; /* a referee's correction: the ruling says why */
     rec_event_add(r, RECORD_EV_NOTE, "resync", moves, GS_EMPTY, (gs_point){-1, -1},
-                  "record follows the board again: %d point%s set as seen (setup node)", cnt, cnt == 1 ? "" : "s");
+                  "record follows the board again: %d point%s set as seen (setup node)%s", cnt, cnt == 1 ? "" : "s",
+                  dropped ? "; stones seen without liberties left out (misread, or no board holds them)" : "");
     rec_check(r,
               sgf_append_comment(n, "goscribe: the board changed in a way no legal play explains; the record "
                                     "follows the board from here.", &e),

@@ -671,6 +671,49 @@ int rules_board_playout(rules_board *b, gs_color to_move, int max_moves, uint64_
     return n;
 }
 
+/* The group of pos at i into stones[*len] (marked in seen); true when it
+ * touches an empty point.  stones doubles as the search's queue. */
+static bool group_breathes(const gs_position *pos, int i, uint8_t *seen, int16_t *stones, int *len)
+{
+    int n = pos->size, head = 0;
+    uint8_t c = pos->cell[i];
+    bool air = false;
+    *len = 0;
+    stones[(*len)++] = (int16_t)i;
+    seen[i] = 1;
+    while (head < *len) {
+        int p = stones[head++], x = p % n, y = p / n;
+        const int nb[4] = {x > 0 ? p - 1 : -1, x < n - 1 ? p + 1 : -1, y > 0 ? p - n : -1, y < n - 1 ? p + n : -1};
+        for (int k = 0; k < 4; k++) {
+            int q = nb[k];
+            if (q < 0) continue;
+            if (pos->cell[q] == GS_EMPTY) air = true;
+            else if (pos->cell[q] == c && !seen[q]) {
+                seen[q] = 1;
+                stones[(*len)++] = (int16_t)q;
+            }
+        }
+    }
+    return air;
+}
+
+int rules_position_drop_airless(gs_position *pos)
+{
+    int n = pos->size, cells = n * n, dropped = 0;
+    uint8_t seen[GS_MAX_SIZE * GS_MAX_SIZE] = {0}, drop[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
+    int16_t stones[GS_MAX_SIZE * GS_MAX_SIZE];
+    for (int i = 0; i < cells; i++) {
+        if (pos->cell[i] == GS_EMPTY || seen[i]) continue;
+        int len;
+        if (group_breathes(pos, i, seen, stones, &len)) continue;
+        for (int k = 0; k < len; k++) drop[stones[k]] = 1;
+        dropped += len;
+    }
+    for (int i = 0; i < cells; i++)
+        if (drop[i]) pos->cell[i] = GS_EMPTY;
+    return dropped;
+}
+
 const char *rules_legality_name(rules_legality l)
 {
     switch (l) {

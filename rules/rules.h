@@ -125,6 +125,11 @@ void rules_board_get_position(const rules_board *b, gs_position *out);
 /* Replaces the position (and restarts the history with it).  GS_ERR_FORMAT
  * if pos has a different size, a bad cell, or a group without liberties. */
 gs_status rules_board_set_position(rules_board *b, const gs_position *pos, gs_error *err);
+/* Takes every group without liberties off pos, all judged on pos as
+ * given (so the order of the points does not choose which of two touching
+ * groups goes); what is left any board accepts.  Returns the stones taken
+ * off.  For views, which may hold what no board can (a misread stone). */
+int rules_position_drop_airless(gs_position *pos);
 
 /* A true single-point eye of c at idx: empty, all neighbours c or edge,
  * and not a false eye (at most one diagonal of the opponent, none on the

@@ -104,6 +104,11 @@ static const rcase cases[] = {
     {"missed capture left, covered for a view: one flag, no stone appears", "",
      {{"B dc"}, {"W dd"}, {"B cd"}, {"W aa"}, {"B ed"}, {"W ii"}, {"B de"}, {"W ab"}, {"B hh, ~dd"}, {"W hg"},
       {"B gh"}}, 11, 11, 1, "missed_capture", 7, false},
+    /* a view the record follows holds what no board can (White C9 without
+     * liberties, a misread): the stone is left out of both the game and
+     * the file's set-up, so the file replays to the record's position */
+    {"record follows a view with a stone without liberties", "B ba, B da, W ca, W ee, B gg",
+     {{"W hh"}, {"B cb, B ee"}, {"B cb, B ee"}, {"- ca"}, {"B ii"}, {"W ab"}}, 6, 3, 1, "color_changed", 2, true},
     {"three stones at once are followed and flagged", "", {{"B cc"}, {"W gg"}, {"W cg, W gc, W ee"}, {"B ef"}}, 4, 9, 3,
      "double_move", 0, true},
 };
@@ -217,6 +222,14 @@ static void run_case(const rcase *c, const char *sgf, bool sure, const char *wan
         assert_int_equal(sgf_game_load(sgf, &g, &err), GS_OK);
         assert_int_equal((int)g.move_count, record_move_count(r));
         sgf_game_free(&g);
+        /* ... and replays, set-up nodes too, to the record's position */
+        record_check_result *chk = malloc(sizeof *chk);
+        assert_non_null(chk);
+        assert_int_equal(record_check_file(sgf, NULL, chk, &err), GS_OK);
+        gs_position mine;
+        record_position(r, &mine);
+        assert_memory_equal(chk->report.final_position.cell, mine.cell, 81);
+        free(chk);
     }
     assert_int_equal(record_finish(r, 1000.0 * (c->nsteps + 1), &err), GS_OK);
     if (record_move_count(r) != c->want_moves || record_referee_count(r) != c->want_referee) {

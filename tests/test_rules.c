@@ -239,6 +239,32 @@ static void test_handicap_and_setup_errors(void **state)
     rules_board_destroy(b);
 }
 
+/* A view may show what no board holds; which stones go must not depend on
+ * the order of the points: here White C5 is taken off, not Black C4 (a
+ * raster walk would place C5, then refuse C4 as the stone that smothers it). */
+static void test_drop_airless_groups(void **state)
+{
+    (void)state;
+    gs_position view = grid("B B W B .\n"
+                            "B B B . .\n"
+                            ". . . W W\n"
+                            ". . W B B\n"
+                            ". . W B B\n");
+    gs_position want = grid("B B . B .\n"
+                            "B B B . .\n"
+                            ". . . W W\n"
+                            ". . W . .\n"
+                            ". . W . .\n");
+    assert_int_equal(rules_position_drop_airless(&view), 5);
+    assert_memory_equal(view.cell, want.cell, 25);
+    gs_error e;
+    rules_board *b = rules_board_create(5);
+    assert_int_equal(rules_board_set_position(b, &view, &e), GS_OK);
+    rules_board_destroy(b);
+    /* a playable position is left as it is */
+    assert_int_equal(rules_position_drop_airless(&want), 0);
+}
+
 /* ------------------------------------------- naive reference cross-check */
 
 typedef struct naive {
@@ -496,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_suicide_seed_diagrams),
         cmocka_unit_test(test_ko_and_superko),
         cmocka_unit_test(test_handicap_and_setup_errors),
+        cmocka_unit_test(test_drop_airless_groups),
         cmocka_unit_test(test_random_games_match_reference),
         cmocka_unit_test(test_playout_and_copy),
         cmocka_unit_test(test_count_seed_examples),
