@@ -435,6 +435,55 @@ static gs_status follow_plan(record *r, const gs_position *p, const int *restore
     return rec_save(r, err);
 }
 
+/* Stage 1b: the same, once the new stones no legal play can leave on the
+ * board (a group of them without liberties) are set aside: those are
+ * flagged as stones on a forbidden point (or misread) and read as empty
+ * until they are lifted, while the others are the moves they are (else one
+ * such stone makes the whole view unexplained and its moves are lost). */
+static gs_status follow_plan_aside(record *r, const gs_position *p, const int *restored, int nrestored, bool *done,
+                                   gs_error *err)
+{
+    *done = false;
+    gs_position rec, breathing = *p, q = *p;
+    rules_game_position(r->game, &rec);
+    (void)rules_position_drop_airless(&breathing);
+    int n = r->size * r->size, aside[REC_NPTS], na = 0;
+    for (int i = 0; i < n; i++)
+        if (p->cell[i] != GS_EMPTY && breathing.cell[i] == GS_EMPTY && rec.cell[i] == GS_EMPTY) {
+            aside[na++] = i;
+            q.cell[i] = GS_EMPTY;
+        }
+    /* (a group without liberties of stones the record holds too is a
+     * capture not yet seen through: not this stage's) */
+    for (int i = 0; i < n; i++)
+        if (p->cell[i] != GS_EMPTY && breathing.cell[i] == GS_EMPTY && rec.cell[i] != GS_EMPTY) return GS_OK;
+    if (na == 0) return GS_OK;
+    plan_move plan[PLAN_MAX];
+    int np = plan_additions(r, &q, plan, PLAN_MAX);
+    if (np <= 0) return GS_OK;
+    *done = true;
+    int base = rec_game_moves(r) + 1;
+    gs_status st = commit_plan(r, &q, plan, np, err);
+    if (st != GS_OK) return st;
+    flag_restored(r, restored, nrestored, plan, np, base);
+    for (int k = 0; k < na; k++) {
+        int i = aside[k];
+        gs_point pt = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
+        gs_color c = (gs_color)p->cell[i];
+        char human[8], words[240], s2[3];
+        rules_point_human(pt, r->size, human);
+        sgf_point_format(pt, s2);
+        snprintf(words, sizeof words,
+                 "a %s stone at %s without liberties: no legal play leaves it there (a stone on a forbidden "
+                 "point, or misread); it comes off", c == GS_BLACK ? "black" : "white", human);
+        rec_flag(r, "suicide", rec_game_moves(r), c, pt, words, s2);
+        r->ghost.move[i] = rec_game_moves(r) > 0 ? rec_game_moves(r) : 1;
+        r->ghost.color[i] = (uint8_t)c;
+        r->ghost.flagged[i] = true;
+    }
+    return rec_save(r, err);
+}
+
 /* Stones of the record missing from p with a new stone of their colour on
  * a neighbouring point (each new stone used once): pushed there. */
 static int find_pushes(record *r, const gs_position *p, gs_point *from, gs_point *to, int max)
@@ -535,6 +584,7 @@ static gs_status follow_confirmed(record *r, const gs_position *obs, bool *again
     }
     bool done = false;
     gs_status st = follow_plan(r, &p, restored, nrestored, &done, err);
+    if (st == GS_OK && !done) st = follow_plan_aside(r, &p, restored, nrestored, &done, err);
     if (st == GS_OK && !done) st = follow_pushes(r, &p, &done, err);
     if (st == GS_OK && !done) st = follow_board(r, &p, err);
     if (st != GS_OK) return st;

@@ -109,6 +109,11 @@ static const rcase cases[] = {
      * the file's set-up, so the file replays to the record's position */
     {"record follows a view with a stone without liberties", "B ba, B da, W ca, W ee, B gg",
      {{"W hh"}, {"B cb, B ee"}, {"B cb, B ee"}, {"- ca"}, {"B ii"}, {"W ab"}}, 6, 3, 1, "color_changed", 2, true},
+    /* two moves in one view beside a white stone smothered where no play
+     * can leave one (C9 among Black's stones, misread or put there): the
+     * moves stand, C9 is flagged and read as empty until it comes off */
+    {"moves beside a stone without liberties: moves kept, the stone flagged", "B ba, B da, B cb, W gg",
+     {{"W hh"}, {"B ff, W ee, W ca"}, {"B ff, W ee, W ca"}, {"- ca"}, {"B ab"}}, 5, 4, 1, "suicide", 0, true},
     {"three stones at once are followed and flagged", "", {{"B cc"}, {"W gg"}, {"W cg, W gc, W ee"}, {"B ef"}}, 4, 9, 3,
      "double_move", 0, true},
 };
