@@ -206,7 +206,14 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
  * found.  A hand over a corner spoils that corner's match (two spoilt
  * corners: nothing moves); a jump of more than 0.6 cell is left to the new
  * board search.  The reference is renewed at a settled view when a corner
- * no longer matches well (stones put near it).  The per-point signature
+ * no longer matches well (stones put near it).  Each measure and each new
+ * reference leaves a small error in the grid, and over a long game they can
+ * add up; the first sign is a stone played on an edge point, read surely,
+ * that the margin test puts off its line: then the board is searched for in
+ * that still view (at most every 5 s) and the grid found is taken when it
+ * is the same lattice moved by under half a cell, reads the view no worse
+ * and puts fewer such stones off their lines.  (A calibration a little off,
+ * the board pushed since, is put right the same way.)  The per-point signature
  * samples four 2x2 pixel blocks on the quarter-diagonals of each point, off
  * the lines, so a drift of a pixel or two does not look like motion.
  *

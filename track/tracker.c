@@ -72,6 +72,18 @@
 /* A note when the board has drifted this far (cells) since it was found,
  * then at twice, four times ... that */
 #define TR_DRIFT_NOTE 0.25
+/* The followed grid keeps the small error of each measure and of each
+ * renewed reference, and over a long game they add up (on a 19x19 render
+ * the grid fell 0.17 cell behind a slow pan by move 84, half a cell after
+ * ten minutes).  The first sign is a stone played on an edge point, read
+ * surely (at least TR_EDGE_SURE), that the margin test puts off its line;
+ * then the board is searched for in the still view (at most every
+ * TR_RESCUE_MS of frame time), and its grid taken when it is the same
+ * lattice moved a little (every corner within TR_RESCUE_MAX cell), reads
+ * the view no worse and puts fewer such stones off their lines. */
+#define TR_EDGE_SURE 0.9f
+#define TR_RESCUE_MS 5000
+#define TR_RESCUE_MAX 0.5
 
 struct track {
     track_options opt;
@@ -108,6 +120,8 @@ struct track {
                                    new reference at the next settled view */
     double last_est_ms;         /* frame time of the last measure */
     double last_move_ms;        /* ... of the last grid move */
+    double last_rescue_ms;      /* ... of the last search for an edge stone
+                                   put off its line (TR_RESCUE_MS) */
     int lost;                   /* measures in a row with two corners or
                                    more unmatched (a reference spoilt by a
                                    hand, or much changed) */
@@ -150,6 +164,7 @@ track *track_create(const track_options *opt, gs_error *err)
     if (opt) t->opt = *opt;
     if (!(t->opt.settle_ms > 0)) t->opt.settle_ms = 500;
     if (!(t->opt.min_confidence > 0)) t->opt.min_confidence = 0.35;
+    t->last_rescue_ms = -1e18;
     return t;
 }
 
@@ -653,6 +668,67 @@ static void edge_check(track *t, const gs_image *img, gs_position *pos, track_up
         }
 }
 
+/* Edge points g reads as a new stone, surely, that the margin test puts
+ * off their line (see edge_check). */
+static int sure_off_line(const track *t, const gs_image *img, const vision_grid *g, const gs_position *pos,
+                         const uint8_t *unc, const float *conf)
+{
+    int n = g->size, off = 0;
+    bool before_ok = t->have_pos && t->pos.size == n;
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            if (x != 0 && y != 0 && x != n - 1 && y != n - 1) continue;
+            int i = y * n + x;
+            gs_color c = pos->cell[i], before = before_ok ? t->pos.cell[i] : GS_EMPTY;
+            if (c == GS_EMPTY || c == before || unc[i] || conf[i] < TR_EDGE_SURE) continue;
+            off += !track_margin_on_line(img, g, x, y, c);
+        }
+    return off;
+}
+
+/* The board found again in the still view when the grid followed so far
+ * puts surely read edge stones off their lines (see TR_RESCUE_MS); a grid
+ * that does not follow stays as it is. */
+static void rescue_grid(track *t, const gs_image *img, track_update *out, gs_position *pos, int *nu, double *conf,
+                        int diff)
+{
+    if (t->opt.no_follow || out->refound) return;
+    int off = sure_off_line(t, img, &t->grid, pos, out->uncertain, out->conf);
+    if (off == 0 || out->t_ms - t->last_rescue_ms < TR_RESCUE_MS) return;
+    t->last_rescue_ms = out->t_ms;
+    vision_grid g2;
+    gs_error e2;
+    if (vision_grid_find(img, t->grid.size, &g2, &e2) != GS_OK || g2.size != t->grid.size) return;
+    grid_keep_orientation(&g2, &t->grid);
+    double a[4][2], b[4][2], worst = 0;
+    outer_corners(&t->grid, a);
+    outer_corners(&g2, b);
+    for (int i = 0; i < 4; i++) worst = fmax(worst, hypot(a[i][0] - b[i][0], a[i][1] - b[i][1]));
+    if (worst > TR_RESCUE_MAX * t->pitch || worst < TR_DRIFT_APPLY * t->pitch) return;
+    gs_position pos2;
+    uint8_t unc2[TR_NPTS];
+    float conf2[TR_NPTS];
+    int nu2 = 0;
+    double mean2 = 0;
+    int diff2 = read_with(t, img, &g2, &pos2, unc2, conf2, &nu2, &mean2, &e2);
+    out->reads++;
+    if (diff2 < 0 || diff2 > diff || sure_off_line(t, img, &g2, &pos2, unc2, conf2) >= off) return;
+    /* the view did not move: the settle state stays, sampled at the new
+     * spots, and the drift reference is taken anew from this view */
+    place_grid(t, &g2, img->width, img->height);
+    signature(t, img, t->sig_prev);
+    memcpy(t->sig_anchor, t->sig_prev, sizeof(int16_t) * 3 * (size_t)t->nsig);
+    t->have_ref = false;
+    *pos = pos2;
+    memcpy(out->uncertain, unc2, sizeof unc2);
+    memcpy(out->conf, conf2, sizeof conf2);
+    *nu = nu2;
+    *conf = mean2;
+    snprintf(out->note, sizeof out->note,
+             "board found again in a still view: an edge stone lay off the followed grid's line (grid moved %.2f cell)",
+             worst / t->pitch);
+}
+
 /* The full read of a still view, with a new board search when the reading
  * looks like the camera or the board moved. */
 static gs_status settle(track *t, const gs_image *img, track_update *out, gs_error *err)
@@ -689,6 +765,7 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
             }
         }
     }
+    rescue_grid(t, img, out, &pos, &nu, &conf, diff);
     edge_check(t, img, &pos, out, &nu);
     if (!t->margin_ref) {
         /* the first settled view; without memory for the copy the scan goes
