@@ -646,26 +646,67 @@ static void count_reach(track *t, int16_t sig[][3])
     }
 }
 
-/* A stone new on the outer line must be centred on it (track_margin_on_line):
- * one lying on the margin beside the point, or a fingertip's shadow there,
- * is no stone on it.  Such a point is not read (it keeps the last settled
- * value, as a point read unsure does). */
+/* True when g reads a stone on the outer line at i (x, y) that is new
+ * since the last settled view and that the margin test puts off its line
+ * (track_margin_on_line): one lying on the margin beside the point, or a
+ * fingertip's shadow there, is no stone on it. */
+static bool new_edge_stone_off(const track *t, const gs_image *img, const vision_grid *g, const gs_position *pos,
+                               const uint8_t *unc, int x, int y)
+{
+    int n = g->size, i = y * n + x;
+    if (x != 0 && y != 0 && x != n - 1 && y != n - 1) return false;
+    gs_color c = pos->cell[i], before = t->have_pos && t->pos.size == n ? t->pos.cell[i] : GS_EMPTY;
+    if (c == GS_EMPTY || c == before || unc[i]) return false;
+    return !track_margin_on_line(img, g, x, y, c);
+}
+
+/* Such a point is not read (it keeps the last settled value, as a point
+ * read unsure does). */
 static void edge_check(track *t, const gs_image *img, gs_position *pos, track_update *out, int *nu)
 {
     int n = t->grid.size;
-    bool before_ok = t->have_pos && t->pos.size == n;
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++) {
-            if (x != 0 && y != 0 && x != n - 1 && y != n - 1) continue;
+            if (!new_edge_stone_off(t, img, &t->grid, pos, out->uncertain, x, y)) continue;
             int i = y * n + x;
-            gs_color c = pos->cell[i], before = before_ok ? t->pos.cell[i] : GS_EMPTY;
-            if (c == GS_EMPTY || c == before || out->uncertain[i]) continue;
-            if (track_margin_on_line(img, &t->grid, x, y, c)) continue;
-            pos->cell[i] = before;
+            pos->cell[i] = t->have_pos && t->pos.size == n ? t->pos.cell[i] : GS_EMPTY;
             out->uncertain[i] = 1;
             out->conf[i] = fminf(out->conf[i], (float)(t->opt.min_confidence / 2));
             (*nu)++;
         }
+}
+
+/* A still view read with another grid than the one in place (the board
+ * found again): what settle keeps of a reading.  Big: on the heap. */
+typedef struct other_read {
+    vision_grid grid;
+    gs_position pos;
+    uint8_t unc[TR_NPTS];
+    float conf[TR_NPTS];
+    int nu, diff;     /* unreadable points; points that differ (read_with) */
+    double mean;      /* mean confidence */
+} other_read;
+
+/* Reads img with the board found again, named as the grid in place is
+ * (grid_keep_orientation); false when no board of the size is found. */
+static bool read_found(track *t, const gs_image *img, track_update *out, other_read *o)
+{
+    gs_error e;
+    if (vision_grid_find(img, t->grid.size, &o->grid, &e) != GS_OK || o->grid.size != t->grid.size) return false;
+    grid_keep_orientation(&o->grid, &t->grid);
+    o->diff = read_with(t, img, &o->grid, &o->pos, o->unc, o->conf, &o->nu, &o->mean, &e);
+    out->reads++;
+    return o->diff >= 0;
+}
+
+/* settle's reading becomes o's. */
+static void take_read(const other_read *o, track_update *out, gs_position *pos, int *nu, double *conf)
+{
+    *pos = o->pos;
+    memcpy(out->uncertain, o->unc, sizeof o->unc);
+    memcpy(out->conf, o->conf, sizeof o->conf);
+    *nu = o->nu;
+    *conf = o->mean;
 }
 
 /* Edge points g reads as a new stone, surely, that the margin test puts
@@ -674,15 +715,9 @@ static int sure_off_line(const track *t, const gs_image *img, const vision_grid 
                          const uint8_t *unc, const float *conf)
 {
     int n = g->size, off = 0;
-    bool before_ok = t->have_pos && t->pos.size == n;
     for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++) {
-            if (x != 0 && y != 0 && x != n - 1 && y != n - 1) continue;
-            int i = y * n + x;
-            gs_color c = pos->cell[i], before = before_ok ? t->pos.cell[i] : GS_EMPTY;
-            if (c == GS_EMPTY || c == before || unc[i] || conf[i] < TR_EDGE_SURE) continue;
-            off += !track_margin_on_line(img, g, x, y, c);
-        }
+        for (int x = 0; x < n; x++)
+            off += conf[y * n + x] >= TR_EDGE_SURE && new_edge_stone_off(t, img, g, pos, unc, x, y);
     return off;
 }
 
@@ -696,34 +731,28 @@ static void rescue_grid(track *t, const gs_image *img, track_update *out, gs_pos
     int off = sure_off_line(t, img, &t->grid, pos, out->uncertain, out->conf);
     if (off == 0 || out->t_ms - t->last_rescue_ms < TR_RESCUE_MS) return;
     t->last_rescue_ms = out->t_ms;
-    vision_grid g2;
-    gs_error e2;
-    if (vision_grid_find(img, t->grid.size, &g2, &e2) != GS_OK || g2.size != t->grid.size) return;
-    grid_keep_orientation(&g2, &t->grid);
-    double a[4][2], b[4][2], worst = 0;
-    outer_corners(&t->grid, a);
-    outer_corners(&g2, b);
-    for (int i = 0; i < 4; i++) worst = fmax(worst, hypot(a[i][0] - b[i][0], a[i][1] - b[i][1]));
-    if (worst > TR_RESCUE_MAX * t->pitch || worst < TR_DRIFT_APPLY * t->pitch) return;
-    gs_position pos2;
-    uint8_t unc2[TR_NPTS];
-    float conf2[TR_NPTS];
-    int nu2 = 0;
-    double mean2 = 0;
-    int diff2 = read_with(t, img, &g2, &pos2, unc2, conf2, &nu2, &mean2, &e2);
-    out->reads++;
-    if (diff2 < 0 || diff2 > diff || sure_off_line(t, img, &g2, &pos2, unc2, conf2) >= off) return;
+    other_read *o = malloc(sizeof *o);
+    if (!o) return; /* no memory for the search: the grid stays (the next view tries again) */
+    double worst = 0;
+    if (read_found(t, img, out, o)) {
+        double a[4][2], b[4][2];
+        outer_corners(&t->grid, a);
+        outer_corners(&o->grid, b);
+        for (int i = 0; i < 4; i++) worst = fmax(worst, hypot(a[i][0] - b[i][0], a[i][1] - b[i][1]));
+    }
+    if (worst < TR_DRIFT_APPLY * t->pitch || worst > TR_RESCUE_MAX * t->pitch || o->diff > diff ||
+        sure_off_line(t, img, &o->grid, &o->pos, o->unc, o->conf) >= off) {
+        free(o);
+        return;
+    }
     /* the view did not move: the settle state stays, sampled at the new
      * spots, and the drift reference is taken anew from this view */
-    place_grid(t, &g2, img->width, img->height);
+    place_grid(t, &o->grid, img->width, img->height);
     signature(t, img, t->sig_prev);
     memcpy(t->sig_anchor, t->sig_prev, sizeof(int16_t) * 3 * (size_t)t->nsig);
     t->have_ref = false;
-    *pos = pos2;
-    memcpy(out->uncertain, unc2, sizeof unc2);
-    memcpy(out->conf, conf2, sizeof conf2);
-    *nu = nu2;
-    *conf = mean2;
+    take_read(o, out, pos, nu, conf);
+    free(o);
     snprintf(out->note, sizeof out->note,
              "board found again in a still view: an edge stone lay off the followed grid's line (grid moved %.2f cell)",
              worst / t->pitch);
@@ -740,30 +769,19 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
     out->reads++;
     if (diff < 0) return err ? err->status : GS_ERR_INTERNAL;
     if (t->have_pos && (diff >= TR_REFIND_DIFF || conf < 0.5)) {
-        vision_grid g2;
-        gs_error e2;
-        if (vision_grid_find(img, t->grid.size, &g2, &e2) == GS_OK && g2.size == t->grid.size) {
-            grid_keep_orientation(&g2, &t->grid);
-            gs_position pos2;
-            uint8_t unc2[TR_NPTS];
-            float pconf2[TR_NPTS];
-            int nu2 = 0;
-            double conf2 = 0;
-            int diff2 = read_with(t, img, &g2, &pos2, unc2, pconf2, &nu2, &conf2, &e2);
-            out->reads++;
+        other_read *o = malloc(sizeof *o);
+        /* (without memory for the search the grid stays: the next view tries again) */
+        if (o && read_found(t, img, out, o)) {
             out->refound = true;
-            if (diff2 >= 0 && (diff2 < diff || (diff2 == diff && conf2 > conf))) {
-                set_grid(t, &g2, img->width, img->height);
+            if (o->diff < diff || (o->diff == diff && o->mean > conf)) {
+                set_grid(t, &o->grid, img->width, img->height);
                 out->regrid = true;
-                pos = pos2;
-                memcpy(out->uncertain, unc2, sizeof unc2);
-                memcpy(out->conf, pconf2, sizeof pconf2);
-                nu = nu2;
-                conf = conf2;
+                take_read(o, out, &pos, &nu, &conf);
                 snprintf(out->note, sizeof out->note, "board found again (%d points differed with the old grid, %d now)",
-                         diff, diff2);
+                         diff, o->diff);
             }
         }
+        free(o);
     }
     rescue_grid(t, img, out, &pos, &nu, &conf, diff);
     edge_check(t, img, &pos, out, &nu);
