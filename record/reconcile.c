@@ -444,19 +444,17 @@ static gs_status follow_plan_aside(record *r, const gs_position *p, const int *r
                                    gs_error *err)
 {
     *done = false;
-    gs_position rec, breathing = *p, q = *p;
+    gs_position rec, q;
     rules_game_position(r->game, &rec);
-    (void)rules_position_drop_airless(&breathing);
+    (void)rec_playable(p, &q);
     int n = r->size * r->size, aside[REC_NPTS], na = 0;
-    for (int i = 0; i < n; i++)
-        if (p->cell[i] != GS_EMPTY && breathing.cell[i] == GS_EMPTY && rec.cell[i] == GS_EMPTY) {
-            aside[na++] = i;
-            q.cell[i] = GS_EMPTY;
-        }
-    /* (a group without liberties of stones the record holds too is a
-     * capture not yet seen through: not this stage's) */
-    for (int i = 0; i < n; i++)
-        if (p->cell[i] != GS_EMPTY && breathing.cell[i] == GS_EMPTY && rec.cell[i] != GS_EMPTY) return GS_OK;
+    for (int i = 0; i < n; i++) {
+        if (p->cell[i] == GS_EMPTY || q.cell[i] != GS_EMPTY) continue;
+        /* (a group without liberties of stones the record holds too is a
+         * capture not yet seen through: not this stage's) */
+        if (rec.cell[i] != GS_EMPTY) return GS_OK;
+        aside[na++] = i;
+    }
     if (na == 0) return GS_OK;
     plan_move plan[PLAN_MAX];
     int np = plan_additions(r, &q, plan, PLAN_MAX);
@@ -477,10 +475,8 @@ static gs_status follow_plan_aside(record *r, const gs_position *p, const int *r
                  "a %s stone at %s without liberties: no legal play leaves it there (a stone on a forbidden "
                  "point, or misread); it comes off", c == GS_BLACK ? "black" : "white", human);
         rec_flag(r, "suicide", rec_game_moves(r), c, pt, words, s2);
-        r->ghost.move[i] = rec_game_moves(r) > 0 ? rec_game_moves(r) : 1;
-        r->ghost.color[i] = (uint8_t)c;
-        r->ghost.flagged[i] = true;
     }
+    rec_keep_left_out(r, p, &q, rec_game_moves(r));
     return rec_save(r, err);
 }
 

@@ -272,6 +272,11 @@ gs_status rec_new_game_from(record *r, const gs_position *pos, gs_color to_move,
  * what both the game and the SGF's set-up take.  Returns the stones left
  * out. */
 int rec_playable(const gs_position *view, gs_position *out);
+/* The stones of view left out of playable (no liberties there) still lie
+ * on the board: ghosts, already told of, read as the empty points they are
+ * in the game until they are lifted (else each later view would show them
+ * as new stones); moves: the move they count from. */
+void rec_keep_left_out(record *r, const gs_position *view, const gs_position *playable, int moves);
 gs_status rec_start_game(record *r, const gs_position *pos, gs_error *err);
 gs_status rec_resume_game(record *r, gs_error *err);
 /* Commits one move (already checked legal) to the game and the SGF. */

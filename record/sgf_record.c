@@ -141,11 +141,7 @@ static gs_status start_tree(record *r, const gs_position *pos, bool setup, gs_co
     return GS_OK;
 }
 
-/* The stones of view left out of the game (no liberties there) still lie
- * on the board: ghosts, already told of, read as the empty points they are
- * in the game until they are lifted (else each later view would show them
- * as new stones). */
-static void keep_left_out(record *r, const gs_position *view, const gs_position *playable, int moves)
+void rec_keep_left_out(record *r, const gs_position *view, const gs_position *playable, int moves)
 {
     for (int i = 0; i < r->size * r->size; i++) {
         if (view->cell[i] == GS_EMPTY || playable->cell[i] != GS_EMPTY) continue;
@@ -167,7 +163,7 @@ gs_status rec_start_game(record *r, const gs_position *view, gs_error *err)
     if (st == GS_OK) st = start_tree(r, pos, nb + nw > 0, to_move, handicap, err);
     if (st != GS_OK) return st;
     r->started = true;
-    keep_left_out(r, view, pos, 0);
+    rec_keep_left_out(r, view, pos, 0);
     gs_point none = {-1, -1};
     if (dropped)
         rec_event_add(r, RECORD_EV_NOTE, "airless", 0, GS_EMPTY, none,
@@ -382,7 +378,7 @@ gs_status rec_resync_to(record *r, const gs_position *view, bool irregular, gs_e
     memset(r->ghost.move, 0, sizeof r->ghost.move);
     memset(r->absent.views, 0, sizeof r->absent.views);
     memset(r->absent.flagged, 0, sizeof r->absent.flagged);
-    keep_left_out(r, view, obs, moves);
+    rec_keep_left_out(r, view, obs, moves);
     if (!irregular) return GS_OK; /* a referee's correction: the ruling says why */
     rec_event_add(r, RECORD_EV_NOTE, "resync", moves, GS_EMPTY, (gs_point){-1, -1},
                   "record follows the board again: %d point%s set as seen (setup node)%s", cnt, cnt == 1 ? "" : "s",

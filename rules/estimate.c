@@ -374,27 +374,10 @@ static int chains_of(const gs_position *pos, int *lab)
  * capture left on the board, or a misread photo), marking them in gone. */
 static int remove_captured(const gs_position *pos, gs_position *clean, uint8_t *gone)
 {
-    int size = pos->size, n = size * size, removed = 0;
-    int lab[NP];
-    int nch = chains_of(pos, lab);
-    uint8_t *haslib = calloc((size_t)nch + 1, 1);
+    int n = pos->size * pos->size;
     *clean = *pos;
-    memset(gone, 0, (size_t)n);
-    if (!haslib) return 0;
-    for (int p = 0; p < n; p++) {
-        if (lab[p] < 0) continue;
-        int x = p % size, y = p / size;
-        if ((x > 0 && pos->cell[p - 1] == GS_EMPTY) || (x < size - 1 && pos->cell[p + 1] == GS_EMPTY) ||
-            (y > 0 && pos->cell[p - size] == GS_EMPTY) || (y < size - 1 && pos->cell[p + size] == GS_EMPTY))
-            haslib[lab[p]] = 1;
-    }
-    for (int p = 0; p < n; p++)
-        if (lab[p] >= 0 && !haslib[lab[p]]) {
-            gone[p] = 1;
-            clean->cell[p] = GS_EMPTY;
-            removed++;
-        }
-    free(haslib);
+    int removed = rules_position_drop_airless(clean);
+    for (int p = 0; p < n; p++) gone[p] = pos->cell[p] != GS_EMPTY && clean->cell[p] == GS_EMPTY;
     return removed;
 }
 
