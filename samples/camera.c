@@ -242,6 +242,18 @@ static void map_texel(const render_scene *s, bool hit, double wx, double wy, ren
     e->wy = (uint8_t)((tj - jj) * 255.0 + 0.5);
 }
 
+/* The texel where ray d crosses the board top's plane, when that lies
+ * beyond the board (a stone reaching over the edge is seen there), else -1. */
+static int32_t map_top(const render_scene *s, const render_pose *ps, vec3 d)
+{
+    if (!(d.z > 1e-9)) return -1;
+    double t0 = -ps->C.z / d.z, wx = ps->C.x + t0 * d.x, wy = ps->C.y + t0 * d.y;
+    if (fabs(wx) <= s->bw / 2 && fabs(wy) <= s->bh / 2) return -1;
+    double ti = (wx - s->tx0) * s->ppm, tj = (wy - s->ty0) * s->ppm;
+    if (!(ti >= 0 && tj >= 0 && ti < s->tw && tj < s->th)) return -1;
+    return (int32_t)tj * s->tw + (int32_t)ti;
+}
+
 gs_status render_pose_build_map(render_scene *s, render_pose *ps)
 {
     const render_params *p = &s->p;
@@ -259,11 +271,14 @@ gs_status render_pose_build_map(render_scene *s, render_pose *ps)
             double gain = 1.0;
             double wx = 0, wy = 0;
             bool hit = ray_hit(s, ps, d, &wx, &wy, &gain);
+            double face = gain; /* the side faces' shade */
             /* light pattern: a gradient across the frame and a vignette */
             double proj = ((x - s->W / 2.0) * gc + (y - s->H / 2.0) * gsn) / half_diag;
             double rr = ((x - s->W / 2.0) * (x - s->W / 2.0) + (y - s->H / 2.0) * (y - s->H / 2.0)) / (half_diag * half_diag);
             gain *= (1 - p->gradient * (0.5 + 0.5 * proj)) * (1 - 0.18 * rr);
             e->gain = (uint16_t)clampd(gain * 256, 0, 1023);
+            e->tgain = (uint16_t)clampd(gain / face * 256, 0, 1023);
+            e->top = map_top(s, ps, d);
             double gdx = x - gl_x, gdy = y - gl_y;
             if (new_glare)
                 ps->glare[(size_t)y * s->W + x] = u8(p->glare * 150 * exp(-(gdx * gdx + gdy * gdy) / (2 * gl_s * gl_s)));

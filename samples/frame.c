@@ -92,9 +92,21 @@ static void composite(const render_scene *s, const render_pose *ps, const int mu
                 c2 = ((t[2] * ix + t[5] * wx) * iy + (t[tw3 + 2] * ix + t[tw3 + 5] * wx) * wy) >> 16;
             }
             uint32_t gn = e->gain, gla = gl[x];
-            uint32_t v0 = ((c0 * gn * (uint32_t)mul[0]) >> 16) + gla;
-            uint32_t v1 = ((c1 * gn * (uint32_t)mul[1]) >> 16) + gla;
-            uint32_t v2 = ((c2 * gn * (uint32_t)mul[2]) >> 16) + gla;
+            uint32_t v0 = (c0 * gn * (uint32_t)mul[0]) >> 16;
+            uint32_t v1 = (c1 * gn * (uint32_t)mul[1]) >> 16;
+            uint32_t v2 = (c2 * gn * (uint32_t)mul[2]) >> 16;
+            if (s->over_used && e->top >= 0 && s->over[(size_t)e->top * 4 + 3]) {
+                /* a stone reaching over the board's edge, in front of
+                 * what the ray meets further on */
+                const uint8_t *o = s->over + (size_t)e->top * 4;
+                uint32_t a = o[3], tg = e->tgain;
+                v0 = (v0 * (255 - a) + ((o[0] * tg * (uint32_t)mul[0]) >> 16) * a) / 255;
+                v1 = (v1 * (255 - a) + ((o[1] * tg * (uint32_t)mul[1]) >> 16) * a) / 255;
+                v2 = (v2 * (255 - a) + ((o[2] * tg * (uint32_t)mul[2]) >> 16) * a) / 255;
+            }
+            v0 += gla;
+            v1 += gla;
+            v2 += gla;
             row[0] = (uint8_t)(v0 > 255 ? 255 : v0);
             row[1] = (uint8_t)(v1 > 255 ? 255 : v1);
             row[2] = (uint8_t)(v2 > 255 ? 255 : v2);

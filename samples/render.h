@@ -311,7 +311,7 @@ typedef struct render_script_options {
     gs_color resigner;          /* RENDER_END_RESIGN: who (GS_EMPTY: the
                                    side to move) */
     /* board geometry the hands move over (copy from render_params) */
-    double cell_w_mm, cell_h_mm, margin_mm, stone_h_mm;
+    double cell_w_mm, cell_h_mm, margin_mm, stone_h_mm, stone_mm;
     /* stones on the board before the first move (AB/AW, handicap);
        setup.size 0 = none, else it must equal the script's size */
     gs_position setup;

@@ -72,7 +72,11 @@ double render_value_noise(double x, double y, uint32_t seed);
 
 /* One pixel of a pose's lookup map: the texel to sample (idx < 0: the
  * table colour), its bilinear weights, and the light gain (256 = 1). */
-typedef struct render_mapent { int32_t idx; uint16_t gain; uint8_t wx, wy; } render_mapent;
+/* idx: the texel the pixel sees (-1: the table colour); top: where its ray
+ * crosses the board top's plane beyond the board's edge (-1: it does not),
+ * which is where a stone reaching over the edge is seen; tgain: the light
+ * there (no side-face shade). */
+typedef struct render_mapent { int32_t idx, top; uint16_t gain, tgain; uint8_t wx, wy; } render_mapent;
 
 typedef struct render_pose {
     vec3 C;            /* camera centre (world) */
@@ -114,6 +118,9 @@ struct render_scene {
     double ppm, tx0, ty0;       /* world position of texel (0,0)'s corner */
     int tw, th;
     uint8_t *stat, *dyn;        /* BGR, tw*th*3 */
+    uint8_t *over;              /* BGRA, tw*th*4: the stones' parts beyond the
+                                   board top's edge, seen through mapent.top */
+    bool over_used;             /* over holds something (cleared on rebuild) */
     uint8_t table_bgr[3];
     /* stone sprites: [colour 0 black/1 white][variant] BGRA, ss x ss */
     int ss;

@@ -74,8 +74,9 @@ static gs_status textures_alloc(render_scene *s, double dist, gs_error *err)
     s->th = (int)ceil((s->bh + 2 * ring) * s->ppm);
     s->stat = malloc((size_t)s->tw * s->th * 3);
     s->dyn = malloc((size_t)s->tw * s->th * 3);
+    s->over = calloc((size_t)s->tw * s->th, 4);
     s->ss = (int)ceil(p->stone_mm * s->ppm) + 3;
-    bool ok = s->stat && s->dyn;
+    bool ok = s->stat && s->dyn && s->over;
     for (int c = 0; c < 2; c++)
         for (int v = 0; v < RENDER_VARIANTS; v++)
             ok = ok && (s->sprite[c][v] = malloc((size_t)s->ss * s->ss * 4)) != NULL;
@@ -123,6 +124,7 @@ void render_scene_destroy(render_scene *s)
     if (!s) return;
     free(s->stat);
     free(s->dyn);
+    free(s->over);
     free(s->noise);
     for (int c = 0; c < 2; c++)
         for (int v = 0; v < RENDER_VARIANTS; v++) free(s->sprite[c][v]);

@@ -33,6 +33,7 @@ void render_script_options_init(render_script_options *o, uint64_t seed)
     o->cell_h_mm = 23.7;
     o->margin_mm = 15;
     o->stone_h_mm = 8;
+    o->stone_mm = 22;
 }
 
 void render_script_options_geometry(render_script_options *o, const render_params *p)
@@ -41,6 +42,7 @@ void render_script_options_geometry(render_script_options *o, const render_param
     o->cell_h_mm = p->cell_h_mm;
     o->margin_mm = p->margin_mm;
     o->stone_h_mm = p->stone_h_mm;
+    o->stone_mm = p->stone_mm;
 }
 
 static const char *vcodes[RENDER_V_COUNT_] = {"double_move", "wrong_capture", "missed_capture", "moved_stone", "ko"};
@@ -400,13 +402,27 @@ static void margin_point(const render_script *sc, gs_color p, double along, doub
     else { *u = n1 / 2 - along; *v = -ov; }
 }
 
-/* A stone by player p's lower-right corner, outside both lines. */
+/* A stone by player p's lower-right corner, outside both lines; when a
+ * stone stands on the corner point, moved out along the diagonal until the
+ * two only touch (stones do not overlap: it may then reach over the
+ * board's edge), but never with its centre off the board (a margin much
+ * narrower than a stone leaves no room: the two then overlap a little). */
 static void corner_point(render_script *sc, gs_color p, double *u, double *v)
 {
     double n1 = sc->size - 1, ou, ov;
     margin_out(sc, &ou, &ov);
     ou += render_rng_range(&sc->rng, -0.05, 0.1);
     ov += render_rng_range(&sc->rng, -0.05, 0.1);
+    int c = p == GS_BLACK ? sc->size - 1 : 0;
+    double dmm = hypot(ou * sc->o.cell_w_mm, ov * sc->o.cell_h_mm), need = sc->o.stone_mm * 1.02;
+    if (gs_position_get(&sc->board, c, c) != GS_EMPTY && dmm > 0 && dmm < need) {
+        double room = fmin((sc->o.margin_mm - 1) / (ou * sc->o.cell_w_mm), (sc->o.margin_mm - 1) / (ov * sc->o.cell_h_mm));
+        double k = fmin(need / dmm, room);
+        if (k > 1) {
+            ou *= k;
+            ov *= k;
+        }
+    }
     if (p == GS_BLACK) { *u = n1 + ou; *v = n1 + ov; }
     else { *u = -ou; *v = -ov; }
 }

@@ -79,6 +79,18 @@ static void parallax(const render_pose *ps, double x, double y, double h, double
     *dy = (y - ps->C.y) * k;
 }
 
+/* Colour v at alpha a over the BGRA texel o (what reaches past the
+ * board's edge: seen over whatever lies behind it). */
+static void over_blend(uint8_t *o, const int v[3], int a)
+{
+    int oa = o[3], na = a + oa * (255 - a) / 255;
+    if (na <= 0) return;
+    for (int c = 0; c < 3; c++) o[c] = (uint8_t)((v[c] * a + o[c] * oa * (255 - a) / 255) / na);
+    o[3] = (uint8_t)na;
+}
+
+/* A sprite into the board texture; its texels beyond the board top's edge
+ * go to the overhang layer instead (the texture there is the table). */
 static void blend_sprite(render_scene *s, const uint8_t *sp, double wx, double wy, double dark)
 {
     int ss = s->ss;
@@ -93,11 +105,15 @@ static void blend_sprite(render_scene *s, const uint8_t *sp, double wx, double w
             const uint8_t *q = sp + ((size_t)y * ss + x) * 4;
             int a = q[3];
             if (!a) continue;
-            uint8_t *o = s->dyn + ((size_t)j * s->tw + i) * 3;
-            for (int c = 0; c < 3; c++) {
-                int v = dark > 0 ? (int)(q[c] * (1 - dark)) : q[c];
-                o[c] = (uint8_t)((o[c] * (255 - a) + v * a + 127) / 255);
+            int v[3];
+            for (int c = 0; c < 3; c++) v[c] = dark > 0 ? (int)(q[c] * (1 - dark)) : q[c];
+            if (fabs(s->tx0 + (i + 0.5) / s->ppm) > s->bw / 2 || fabs(s->ty0 + (j + 0.5) / s->ppm) > s->bh / 2) {
+                over_blend(s->over + ((size_t)j * s->tw + i) * 4, v, a);
+                s->over_used = true;
+                continue;
             }
+            uint8_t *o = s->dyn + ((size_t)j * s->tw + i) * 3;
+            for (int c = 0; c < 3; c++) o[c] = (uint8_t)((o[c] * (255 - a) + v[c] * a + 127) / 255);
         }
     }
 }
@@ -139,6 +155,8 @@ static void build_dynamic(render_scene *s, const render_state *st, int pi)
     const render_params *p = &s->p;
     const render_pose *ps = &s->pose[pi];
     memcpy(s->dyn, s->stat, (size_t)s->tw * s->th * 3);
+    if (s->over_used) memset(s->over, 0, (size_t)s->tw * s->th * 4);
+    s->over_used = false;
     int n = st->pos.size;
     double R = p->stone_mm / 2, h = p->stone_h_mm;
     /* all shadows first so no shadow falls across a neighbour's top */

@@ -152,6 +152,106 @@ static void test_projection(void **state)
     }
 }
 
+/* Whether image point (x, y) lies inside the quad q (in order). */
+static bool in_quad(const double q[4][2], double x, double y)
+{
+    int pos = 0, neg = 0;
+    for (int i = 0; i < 4; i++) {
+        const double *a = q[i], *b = q[(i + 1) % 4];
+        double c = (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]);
+        pos += c > 0;
+        neg += c < 0;
+    }
+    return pos == 0 || neg == 0;
+}
+
+/* A white stone on the middle of each side's margin, reaching a fifth of
+ * its width over the board's edge, under oblique cameras: where the top of
+ * one is seen beyond the board's edge in the picture (the far side), the
+ * picture shows the stone there, not the table behind it. */
+static void test_stone_over_the_edge_is_seen(void **state)
+{
+    (void)state;
+    int seen = 0;
+    for (int seed = 1; seed <= 8; seed++) {
+        int size = 9;
+        render_params p;
+        plain_params(&p, (uint64_t)seed, size, 480, 360);
+        p.margin_mm = 25;
+        p.objects = false;
+        p.tilt_deg = 35 + 2 * seed; /* oblique: the far side's stones stand out over its edge */
+        gs_error err = {0};
+        render_scene *s = render_scene_create(&p, &err);
+        assert_non_null(s);
+        double n1 = size - 1, ou = (p.margin_mm - 0.3 * p.stone_mm) / p.cell_w_mm,
+               ov = (p.margin_mm - 0.3 * p.stone_mm) / p.cell_h_mm;
+        const double at[4][2] = {{n1 / 2, -ov}, {n1 + ou, n1 / 2}, {n1 / 2, n1 + ov}, {-ou, n1 / 2}};
+        render_state bare, st;
+        render_state_init(&bare, size);
+        st = bare;
+        st.nmargin = 4;
+        for (int k = 0; k < 4; k++) st.margin[k] = (render_margin_stone){at[k][0], at[k][1], GS_WHITE, (uint8_t)k};
+        gs_image *a = gs_image_create(480, 360, 3), *b = gs_image_create(480, 360, 3);
+        assert_int_equal(render_frame(s, &bare, a, &err), GS_OK);
+        assert_int_equal(render_frame(s, &st, b, &err), GS_OK);
+        /* the board top's outer edge in the picture */
+        double q[4][2], mu = p.margin_mm / p.cell_w_mm, mv = p.margin_mm / p.cell_h_mm;
+        const double cu[4] = {-mu, n1 + mu, n1 + mu, -mu}, cv[4] = {-mv, -mv, n1 + mv, n1 + mv};
+        for (int i = 0; i < 4; i++) assert_true(render_project(s, cu[i], cv[i], 0, 0, &q[i][0], &q[i][1]));
+        for (int k = 0; k < 4; k++) {
+            double x, y;
+            if (!render_project(s, at[k][0], at[k][1], p.stone_h_mm * 0.8, 0, &x, &y)) continue;
+            if (in_quad(q, x, y) || x < 2 || y < 2 || x > 477 || y > 357) continue;
+            double la = luma(a, x, y), lb = luma(b, x, y);
+            if (lb < la + 40)
+                fail_msg("seed %d side %d: the stone's top beyond the edge at (%.0f, %.0f) shows %.0f, the table %.0f",
+                         seed, k, x, y, lb, la);
+            seen++;
+        }
+        gs_image_destroy(a);
+        gs_image_destroy(b);
+        render_scene_destroy(s);
+    }
+    print_message("%d stones seen over the far edge\n", seen);
+    assert_true(seen >= 4);
+}
+
+/* Both players confirm the end of a game with stones on all four corner
+ * points: each confirmation stone lies by its corner, outside both lines,
+ * and no nearer any stone on the board than a stone's width (stones do
+ * not overlap), on the rules' margin (2.5 cm, wider than a stone; on a
+ * narrower one it stays on the board and may touch over the corner). */
+static void test_confirmation_stones_do_not_overlap(void **state)
+{
+    (void)state;
+    gs_move mv[] = {{GS_BLACK, {0, 0}, false}, {GS_WHITE, {8, 8}, false}, {GS_BLACK, {8, 0}, false},
+                    {GS_WHITE, {0, 8}, false}, {GS_BLACK, {4, 4}, false}, {GS_WHITE, {4, 6}, false}};
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        render_script_options so;
+        render_script_options_init(&so, seed);
+        so.end = RENDER_END_CONFIRM;
+        so.margin_mm = 25;
+        gs_error err = {0};
+        render_script *sc = render_script_create(9, mv, 6, &so, &err);
+        assert_non_null(sc);
+        render_state st;
+        render_script_state(sc, render_script_duration_ms(sc), &st);
+        assert_int_equal(st.nmargin, 2);
+        for (int k = 0; k < st.nmargin; k++) {
+            const render_margin_stone *m = &st.margin[k];
+            assert_true((m->u < 0 && m->v < 0) || (m->u > 8 && m->v > 8));
+            for (int i = 0; i < 81; i++) {
+                if (st.pos.cell[i] == GS_EMPTY) continue;
+                double d = hypot((m->u - i % 9) * so.cell_w_mm, (m->v - i / 9) * so.cell_h_mm);
+                if (d < so.stone_mm)
+                    fail_msg("seed %d: the confirmation stone at (%.2f, %.2f) overlaps the stone at %d,%d (%.1f mm apart)",
+                             (int)seed, m->u, m->v, i % 9, i / 9, d);
+            }
+        }
+        render_script_destroy(sc);
+    }
+}
+
 /* The points the truth says a hand covers show the hand in the picture. */
 static void test_hand_covers(void **state)
 {
@@ -440,6 +540,8 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_projection),
         cmocka_unit_test(test_hand_covers),
+        cmocka_unit_test(test_stone_over_the_edge_is_seen),
+        cmocka_unit_test(test_confirmation_stones_do_not_overlap),
         cmocka_unit_test(test_capture_one_at_a_time),
         cmocka_unit_test(test_violations),
         cmocka_unit_test(test_bump),
