@@ -43,9 +43,10 @@ void track_margin_spots(int size, double *u, double *v)
         for (int k = 0; k < m; k++) side_point(size, s, -0.5 + 0.5 * k, MG_OUT, &u[s * m + k], &v[s * m + k]);
 }
 
-/* mean BGR of a small patch (a fifth of a cell) around board point (u, v);
- * false when it leaves the picture */
-static bool patch(const gs_image *img, const vision_grid *g, double u, double v, double rgb[3])
+/* mean BGR of a small patch (a fifth of a cell) around board point (u, v),
+ * moved by (ox, oy) pixels (see band_lift); false when it leaves the
+ * picture */
+static bool patch_at(const gs_image *img, const vision_grid *g, double u, double v, double ox, double oy, double rgb[3])
 {
     double s[3] = {0, 0, 0};
     int n = 0;
@@ -53,6 +54,8 @@ static bool patch(const gs_image *img, const vision_grid *g, double u, double v,
         for (int dx = -1; dx <= 1; dx++) {
             double x, y;
             vision_grid_map(g, u + dx * 0.07, v + dy * 0.07, &x, &y);
+            x += ox;
+            y += oy;
             int ix = (int)lround(x), iy = (int)lround(y);
             if (ix < 0 || iy < 0 || ix >= img->width || iy >= img->height) return false;
             const uint8_t *p = img->buf + (size_t)iy * (size_t)img->stride + (size_t)ix * (size_t)img->channels;
@@ -62,6 +65,35 @@ static bool patch(const gs_image *img, const vision_grid *g, double u, double v,
     for (int c = 0; c < 3; c++) s[c] /= n;
     memcpy(rgb, s, sizeof s); /* B, G, R */
     return true;
+}
+
+static bool patch(const gs_image *img, const vision_grid *g, double u, double v, double rgb[3])
+{
+    return patch_at(img, g, u, v, 0, 0, rgb);
+}
+
+/* Where a stone standing at depth d (cells out) of position t along a
+ * side is seen, as pixels from the board point: the middle of its body
+ * (VISION_STONE_H), which in an oblique view stands over the point towards
+ * the far side, so that a stone's lit body is read and not its shaded
+ * foot.  The move outwards stops at depth cap (the board's edge): what
+ * is seen beyond the edge is the table unless a stone is there. */
+static void band_lift(const vision_grid *g, const vision_cam *cam, int side, double t, double d, double cap,
+                      double *ox, double *oy)
+{
+    *ox = *oy = 0;
+    if (!cam || !cam->ok) return;
+    double u, v, u1, v1, x0, y0, x1, y1, lx, ly;
+    side_point(g->size, side, t, d, &u, &v);
+    side_point(g->size, side, t, d + 0.1, &u1, &v1);
+    vision_cam_offset(cam, u, v, VISION_STONE_H, &lx, &ly);
+    vision_grid_map(g, u, v, &x0, &y0);
+    vision_grid_map(g, u1, v1, &x1, &y1);
+    double ex = (x1 - x0) / 0.1, ey = (y1 - y0) / 0.1, e2 = ex * ex + ey * ey;
+    double out = e2 > 1e-9 ? (lx * ex + ly * ey) / e2 : 0; /* cells outwards */
+    double s = out > 0 && d + out > cap ? fmax(0, cap - d) / out : 1;
+    *ox = lx * s;
+    *oy = ly * s;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -202,6 +234,9 @@ typedef struct band {
     double depth[MG_NB + MG_NBEYOND];     /* cells outside the line */
     int nd;                               /* depths in the band */
     uint8_t cls[MG_NB + MG_NBEYOND][MG_MAXA];
+    int kfirst, klast;                    /* the positions along sampled
+                                             first and last (the board ends
+                                             there, in the corner squares) */
     /* against the reference view (the first clear one), when given: the
      * band's colour there at each position, and whether each sample
      * beyond the edge shows what it showed then */
@@ -290,6 +325,8 @@ static void sample_ref(const track_margin_ref *ref, int side, const double (*col
     const vision_grid *g = &ref->grid;
     int n = g->size;
     double wood[MG_MAXA][3], side_wood[3];
+    vision_cam cam;
+    vision_cam_fit(&cam, g->H, ref->img->width, ref->img->height);
     if (!inside_wood(ref->img, g, side, 0, n, side_wood)) {
         b->have_ref = false;
         return;
@@ -300,7 +337,9 @@ static void sample_ref(const track_margin_ref *ref, int side, const double (*col
         int cnt[3] = {0, 0, 0}, seen = 0;
         for (int j = 0; j < b->nd; j++) {
             side_point(n, side, t, b->depth[j], &u, &v);
-            if (!patch(ref->img, g, u, v, c)) continue;
+            double ox, oy;
+            band_lift(g, &cam, side, t, b->depth[j], b->depth[b->nd - 1], &ox, &oy);
+            if (!patch_at(ref->img, g, u, v, ox, oy, c)) continue;
             cnt[stone_colour(c, wood[k])]++;
             seen++;
         }
@@ -320,8 +359,8 @@ static void sample_ref(const track_margin_ref *ref, int side, const double (*col
 
 /* Classifies the band of one side (edge: cells from the line to the
  * board's edge). */
-static void sample_band(const gs_image *img, const vision_grid *g, const track_margin_ref *ref, int side,
-                        const double edges[4], const double side_wood[3], const double table[3], band *b)
+static void sample_band(const gs_image *img, const vision_grid *g, const vision_cam *cam, const track_margin_ref *ref,
+                        int side, const double edges[4], const double side_wood[3], const double table[3], band *b)
 {
     double edge = edges[side];
     /* along: into the corner squares only as far as the sides before and
@@ -344,8 +383,12 @@ static void sample_band(const gs_image *img, const vision_grid *g, const track_m
             double u, v;
             double t = MG_T0 + 0.25 * k;
             side_point(n, side, t, b->depth[j], &u, &v);
-            ok[j][k] = t >= tlo && t <= thi && patch(img, g, u, v, col[j][k]);
+            double ox = 0, oy = 0;
+            if (j < b->nd) band_lift(g, cam, side, t, b->depth[j], hi, &ox, &oy);
+            ok[j][k] = t >= tlo && t <= thi && patch_at(img, g, u, v, ox, oy, col[j][k]);
         }
+    b->kfirst = (int)ceil((tlo - MG_T0) / 0.25);
+    b->klast = (int)floor((thi - MG_T0) / 0.25);
     local_wood(img, g, side, b->na, side_wood, wood);
     double near[MG_NBEYOND][3];
     for (int j = 0; j < MG_NBEYOND; j++) beyond_table(b, col[b->nd + j], ok[b->nd + j], table, near[j]);
@@ -419,12 +462,28 @@ static int column_count(const band *b, int k, gs_color c)
     return cnt;
 }
 
+/* A run too short for a stone where a side's band ends in a corner square
+ * (the board's corner cuts a stone lying there): a stone there when the
+ * other side's band shows one of its colour there too. */
+typedef struct corner_cut {
+    bool have;
+    gs_color color;
+    double t, depth;
+} corner_cut;
+
+/* how far beyond the outer lines along (cells) a run lies in a corner
+ * square (past a stone on the corner point leaning out: its centre is on
+ * the line), unless it reaches the end of the band there */
+#define MG_CORNER_IN 0.35
+
 /* One run k0..k1 of colour c the size of a stone, not going on beyond the
- * edge: a stone there. */
-static void run_stone(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out)
+ * edge: a stone there; one too short for a stone in the corner square at
+ * the start or the end of the side goes to cut[0] or cut[1]. */
+static void run_stone(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out,
+                      corner_cut cut[2])
 {
     double len = 0.25 * (k1 - k0 + 1);
-    if (len < MG_STONE_MIN || len > MG_STONE_MAX || goes_beyond(b, k0, k1, c) || in_reference(b, k0, k1, c)) return;
+    if (len > MG_STONE_MAX || goes_beyond(b, k0, k1, c) || in_reference(b, k0, k1, c)) return;
     /* its depth: the middle of the band depths that show it */
     double dsum = 0;
     int dn = 0;
@@ -433,7 +492,10 @@ static void run_stone(const band *b, int size, int side, gs_color c, int k0, int
             dsum += b->depth[j];
             dn++;
         }
-    add_stone(out, size, side, c, MG_T0 + 0.25 * (k0 + k1) / 2.0, dn ? dsum / dn : b->depth[0]);
+    double t = MG_T0 + 0.25 * (k0 + k1) / 2.0, depth = dn ? dsum / dn : b->depth[0];
+    if (len >= MG_STONE_MIN) add_stone(out, size, side, c, t, depth);
+    else if (t <= -MG_CORNER_IN || k0 <= b->kfirst) cut[0] = (corner_cut){true, c, t, depth};
+    else if (t >= size - 1 + MG_CORNER_IN || k1 >= b->klast) cut[1] = (corner_cut){true, c, t, depth};
 }
 
 /* The most central position strictly inside k0..k1 where the run is
@@ -460,30 +522,41 @@ static int run_waist(const band *b, int k0, int k1, gs_color c)
  * a waist where they touch: a run of up to three stones' length that does
  * not go on beyond the edge is cut there (a sleeve or a cable is about as
  * thick all along). */
-static void run_stones(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out)
+static void run_stones(const band *b, int size, int side, gs_color c, int k0, int k1, track_margin_view *out,
+                       corner_cut cut[2])
 {
     double len = 0.25 * (k1 - k0 + 1);
     int w = len > MG_STONE_MAX && len <= MG_SPLIT_MAX && !goes_beyond(b, k0, k1, c) ? run_waist(b, k0, k1, c) : -1;
     if (w < 0) {
-        run_stone(b, size, side, c, k0, k1, out);
+        run_stone(b, size, side, c, k0, k1, out, cut);
         return;
     }
-    run_stones(b, size, side, c, k0, w - 1, out);
-    run_stones(b, size, side, c, w + 1, k1, out);
+    run_stones(b, size, side, c, k0, w - 1, out, cut);
+    run_stones(b, size, side, c, w + 1, k1, out, cut);
 }
 
 /* The stones of one side's band: runs along the edge of one colour the
  * size of a stone (half a cell to 1.4 cells: a stone is about 0.95 cell
  * across, a sleeve or a bowl much more), not going on beyond the edge. */
-static void side_stones(const band *b, int size, int side, track_margin_view *out)
+static void side_stones(const band *b, int size, int side, track_margin_view *out, corner_cut cut[2])
 {
     for (int k = 0; k < b->na;) {
         gs_color c = column_colour(b, k);
         if (c == GS_EMPTY) { k++; continue; }
         int e = k;
         while (e + 1 < b->na && column_colour(b, e + 1) == c) e++;
-        run_stones(b, size, side, c, k, e, out);
+        run_stones(b, size, side, c, k, e, out, cut);
         k = e + 1;
+    }
+}
+
+/* The stones in the corner squares that both sides' bands show cut short
+ * there: corner c is at the start of side c and the end of side c - 1. */
+static void corner_stones(int size, corner_cut cut[4][2], track_margin_view *out)
+{
+    for (int c = 0; c < 4; c++) {
+        const corner_cut *a = &cut[c][0], *p = &cut[(c + 3) % 4][1];
+        if (a->have && p->have && a->color == p->color) add_stone(out, size, c, a->color, a->t, a->depth);
     }
 }
 
@@ -517,15 +590,20 @@ void track_margin_scan(const gs_image *img, const vision_grid *g, const track_ma
     if (!img || !img->buf || !g || g->size < 2 || g->size > GS_MAX_SIZE) return;
     int size = g->size;
     right_corners(g, out->right_corner);
+    vision_cam cam;
+    vision_cam_fit(&cam, g->H, img->width, img->height);
     double wood[4][3], table[4][3];
+    corner_cut cut[4][2];
+    memset(cut, 0, sizeof cut);
     for (int side = 0; side < 4; side++) out->edge[side] = find_edge(img, g, side, wood[side], table[side]);
     for (int side = 0; side < 4; side++) {
         if (out->edge[side] <= 0) continue; /* that side is not in the picture */
         out->valid = true;
         band b;
-        sample_band(img, g, ref, side, out->edge, wood[side], table[side], &b);
-        side_stones(&b, size, side, out);
+        sample_band(img, g, &cam, ref, side, out->edge, wood[side], table[side], &b);
+        side_stones(&b, size, side, out, cut[side]);
     }
+    corner_stones(size, cut, out);
     /* a stone by a corner is seen from both of its edges: keep it once */
     int w = 0;
     for (int i = 0; i < out->n; i++) {

@@ -86,8 +86,8 @@ struct vision_dips {
 
 #define AT(arr, k, t) (d->arr[((k) - d->lo) * d->nk + ((t) - d->lo)])
 
-/* A stone's image centre lies about this high (cells) above its point. */
-#define STONE_H 0.22
+/* A stone's image centre lies about this high above its point. */
+#define STONE_H VISION_STONE_H
 #define STONE_ON 0.2
 
 /* Board coordinates of image point (x, y) under m (no distortion in the

@@ -375,9 +375,8 @@ static float ring_ratio(const gs_image *img, double cx, double cy, const double 
     return (float)(k / disc_y);
 }
 
-/* Height (cells) of the stone point whose image the disc follows: about the
- * middle of a stone's body, so the disc stays on the stone in oblique views. */
-#define STONE_H 0.22
+/* the disc follows the middle of a stone's body (VISION_STONE_H) */
+#define STONE_H VISION_STONE_H
 #define DISC_R 0.30
 
 /* Just outside an edge point, in the margin (a disc of 0.2 cell at 0.4

@@ -40,6 +40,24 @@ typedef struct vision_grid {
  * distortion about (cx,cy): r = |p - c| / norm, p' = c + (p - c)(1 + k1 r^2). */
 void vision_grid_map(const vision_grid *g, double u, double v, double *x, double *y);
 
+/* A pinhole camera fitted to a grid homography (board cells -> pixels of
+ * an image width x height, principal point at its centre), for where a
+ * stone's body appears in an oblique view: above its point, towards the
+ * far side.  Plain data; ok 0 when the view is too frontal to tell (the
+ * offsets are then 0). */
+typedef struct vision_cam {
+    int ok;
+    double f, cx, cy;
+    double r1[3], r2[3], n[3], t[3];
+} vision_cam;
+void vision_cam_fit(vision_cam *c, const double H[9], int width, int height);
+/* Image displacement of a point h cells above board point (u,v). */
+void vision_cam_offset(const vision_cam *c, double u, double v, double h, double *dx, double *dy);
+/* Height (cells) of the point of a stone whose image a reading follows:
+ * about the middle of its body, so a sample stays on the stone in oblique
+ * views (a stone is about 0.4 cell high). */
+#define VISION_STONE_H 0.22
+
 /* Fills g from four image points (outer intersections in the order of
  * vision_grid.corners) and a board size; no lens distortion. Used for
  * --corners, calibration files and tests. GS_ERR_USAGE for a degenerate quad. */

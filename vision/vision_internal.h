@@ -48,18 +48,6 @@ void vision_model_map(const vision_gmodel *m, double u, double v, double *x, dou
 /* Inverse of the distortion (fixed-point iteration). */
 void vision_undistort(double k1, double cx, double cy, double norm, double x, double y, double *ux, double *uy);
 
-/* A pinhole camera fitted to a grid homography (board cells -> pixels of
- * an image width x height, principal point at its centre), for where the
- * top of a stone appears in an oblique view. */
-typedef struct vision_cam {
-    int ok;
-    double f, cx, cy;
-    double r1[3], r2[3], n[3], t[3];
-} vision_cam;
-void vision_cam_fit(vision_cam *c, const double H[9], int width, int height);
-/* Image displacement of a point h cells above board point (u,v). */
-void vision_cam_offset(const vision_cam *c, double u, double v, double h, double *dx, double *dy);
-
 /* ---- board finding: shared working data (vision/grid_find.c) ---- */
 
 /* The photo prepared once for every stage: shrunk so its longest side is
