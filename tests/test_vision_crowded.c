@@ -13,6 +13,8 @@
  *    (under half a cell: the far corners under pink light are 0.36 off);
  *    two photos whose lattice first came out with its far side a line
  *    off (refused) are among them;
+ *  - told a wrong size (13 or 9), the finder refuses: no window of the
+ *    game comes out as a board;
  *  - reading: nearly every point right against the game record, and the
  *    points read wrong are few whatever the lamp;
  *  - a board whose stones hide most of its lines (pink light) is taken
@@ -144,6 +146,36 @@ static void test_crowded_underexposed(void **state)
     assert_true(2 * found >= tried);
 }
 
+/* Stage 1 told a wrong size: asked for a 13x13 or a 9x9 on these 19x19
+ * boards (as `scan --size 13` would, or a heavily compressed photo whose
+ * lines past the window blur away), the finder refuses rather than answer
+ * with a window of the game: its lines or, where they no longer show, its
+ * stones of both colours go on past a side.  game 3 under cyan, green,
+ * orange and violet light gave a 13x13 window before the stones were
+ * looked at. */
+static void test_crowded_never_a_window(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(root, "photos/goban-watcher");
+    static const char *const paths[] = {"game3/3_jwerth_cyan_1.jpg", "game3/3_jwerth_green_1.jpg",
+                                        "game3/3_jwerth_orange_1.jpg", "game3/3_jwerth_violet_1.jpg",
+                                        "game1/1_jwerth_1.jpg", "game2/2_jwerth_greenstones_blue_1.jpg"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        if (gs_test_sanitized() && i % 2 != 0) continue;
+        shot s = {paths[i], -1};
+        gs_position truth;
+        gs_image *img = load_shot(root, &s, &truth);
+        for (int size = 9; size <= 13; size += 4) {
+            vision_grid g;
+            gs_error e;
+            gs_status st = vision_grid_find(img, size, &g, &e);
+            print_message("%s as %dx%d: %s\n", paths[i], size, size, st == GS_OK ? "a board (wrong)" : e.msg);
+            assert_int_equal(st, GS_ERR_NOBOARD);
+        }
+        gs_image_destroy(img);
+    }
+}
+
 /* Stage 3: the reading against the game record. */
 static void test_crowded_reading(void **state)
 {
@@ -200,10 +232,10 @@ static void test_crowded_rival_grid(void **state)
     vision_grid g;
     vision_grid_find_info info;
     assert_int_equal(vision_grid_find_ex(small, 0, &g, &info, &e), GS_OK);
-    assert_true(info.have_rival);
-    assert_true(info.rival_gap < VISION_RIVAL_GAP);
+    assert_true(info.nrivals >= 1);
+    assert_true(info.rival_gap[0] < VISION_RIVAL_GAP);
     assert_int_equal(vision_read(small, &g, alone, &e), GS_OK);
-    assert_int_equal(vision_read(small, &info.rival, other, &e), GS_OK);
+    assert_int_equal(vision_read(small, &info.rival[0], other, &e), GS_OK);
     int NN = truth.size * truth.size, differ = 0, unmarked = 0, unmarked_alone = 0;
     for (int k = 0; k < NN; k++) {
         bool wrong = res->reading.pos.cell[k] != truth.cell[k];
@@ -216,7 +248,7 @@ static void test_crowded_rival_grid(void **state)
     }
     print_message("%s at 70 %%: %d points read otherwise by the rival grid, wrong points unmarked %d (%d without it)\n",
                   s.path, differ, unmarked, unmarked_alone);
-    assert_int_equal(differ, res->rival_points);
+    assert_true(differ <= res->rival_points); /* the first runner-up; others may add points */
     assert_true(differ > 0);
     assert_true(2 * unmarked < unmarked_alone);
     free(res);
@@ -309,6 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crowded_board_and_grid),
         cmocka_unit_test(test_crowded_underexposed),
+        cmocka_unit_test(test_crowded_never_a_window),
         cmocka_unit_test(test_crowded_reading),
         cmocka_unit_test(test_crowded_lines_hidden),
         cmocka_unit_test(test_crowded_rival_grid),

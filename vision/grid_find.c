@@ -530,11 +530,88 @@ static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view
     return ok;
 }
 
+/* A window of a bigger board (a 13x13 inside a finished 19x19) has the
+ * game going on past a side, where the lines may no longer show (a
+ * crowded board, a blurred or heavily compressed photo): one line out lie
+ * stones of both colours, each standing out from the ring round it (a
+ * light one darker round it, a dark one brighter), as on the board's own
+ * points.  Beyond a board's own outer line lie its margin, its edge and
+ * the table: read as one colour where they are uniform, or as an object
+ * or a stray stone.  1 when a side shows such stones on at least half of
+ * its n points (corners apart), each colour on BEYOND_EACH or more; -1
+ * when the reading fails (out of memory). */
+#define BEYOND_RING_LIGHT 0.9f /* a light stone's ring this much darker (read.c RING_STONE) */
+#define BEYOND_RING_DARK 1.3f  /* a dark stone's ring this much brighter */
+#define BEYOND_EACH 2
+static int game_goes_on(const gs_image *img, const vision_grid *g)
+{
+    vision_grid ext = *g;
+    int n = g->size, N = n + 2;
+    /* the same mapping, one line out on every side */
+    const double T[9] = {1, 0, -1, 0, 1, -1, 0, 0, 1};
+    vision_mat3_mul(g->H, T, ext.H);
+    ext.size = N;
+    const double bc[4][2] = {{0, 0}, {N - 1, 0}, {N - 1, N - 1}, {0, N - 1}};
+    for (int i = 0; i < 4; i++) vision_grid_map(&ext, bc[i][0], bc[i][1], &ext.corners[i][0], &ext.corners[i][1]);
+    vision_reading *r = malloc(sizeof *r);
+    vision_point_features *F = malloc(sizeof *F * (size_t)(N * N));
+    gs_error e;
+    int ok = r && F && vision_read(img, &ext, r, &e) == GS_OK && vision_read_features(img, &ext, F, &e) == GS_OK;
+    int light[4] = {0, 0, 0, 0}, dark[4] = {0, 0, 0, 0}, goes_on = 0;
+    for (int t = 1; ok && t <= n; t++) {
+        /* side 0 top, 1 right, 2 bottom, 3 left */
+        const int at[4] = {t, t * N + N - 1, (N - 1) * N + t, t * N};
+        for (int s = 0; s < 4; s++) {
+            const vision_point_features *f = &F[at[s]];
+            if (!f->seen || r->unsure[at[s]]) continue;
+            light[s] += r->pos.cell[at[s]] == GS_WHITE && f->ring <= BEYOND_RING_LIGHT;
+            dark[s] += r->pos.cell[at[s]] == GS_BLACK && f->ring >= BEYOND_RING_DARK;
+        }
+    }
+    for (int s = 0; s < 4; s++) {
+#ifdef GRID_DEBUG
+        fprintf(stderr, "BEYOND side %d light %d dark %d\n", s, light[s], dark[s]);
+#endif
+        goes_on |= light[s] >= BEYOND_EACH && dark[s] >= BEYOND_EACH && 2 * (light[s] + dark[s]) >= n;
+    }
+    free(F);
+    free(r);
+    return ok ? goes_on : -1;
+}
+
 /* The crowded-board ways past the line test (above). */
 static int crowded_board(const vision_cand *c, const stone_view *v)
 {
     if (c->map >= MAP_CROWDED && v->share >= STONES_MIN && c->clear + v->share >= CLEAR_OR_STONES) return 1;
     return c->map >= MAP_FULL && v->share >= FULL_STONES && v->same <= VISION_CONTACT_SAME;
+}
+
+/* The runners-up of the best grid's size within VISION_RIVAL_GAP of it,
+ * each unlike the best and the ones kept before it, best first.  (The
+ * stretched variants that did not rank clearly better than the grid they
+ * came from are not among them: as runners-up they marked 419 right
+ * points of the goban-watcher photos for 2 wrong ones.) */
+static void keep_rivals(const vision_work *w, const gs_image *img, const cand_list *L, int best, double confidence,
+                        vision_grid_find_info *info)
+{
+    const vision_cand *c = &L->c[best], *kept[VISION_RIVALS];
+    info->nrivals = 0;
+    while (info->nrivals < VISION_RIVALS) {
+        const vision_cand *next = NULL;
+        for (int i = 0; i < L->n; i++) {
+            const vision_cand *r = &L->c[i];
+            if (r == c || r->n != c->n || c->score - r->score >= VISION_RIVAL_GAP || same_grid(r, c)) continue;
+            int dup = 0;
+            for (int k = 0; k < info->nrivals && !dup; k++) dup = same_grid(r, kept[k]);
+            if (!dup && (!next || r->score > next->score)) next = r;
+        }
+        if (!next) break;
+        int k = info->nrivals++;
+        kept[k] = next;
+        grid_from_model(w, img, next, &info->rival[k]);
+        info->rival[k].confidence = confidence;
+        info->rival_gap[k] = c->score - next->score;
+    }
 }
 
 /* Stage 6: the best hypothesis becomes the grid, or the photo is refused:
@@ -563,17 +640,19 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
     if (second >= 0 && c->score - L->c[second].score < RANK_MARGIN)
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (a %dx%d and a %dx%d grid fit about equally well)", c->n,
                             c->n, L->c[second].n, L->c[second].n);
-    if (second >= 0 && L->c[second].n == c->n && c->score - L->c[second].score < VISION_RIVAL_GAP) {
-        grid_from_model(w, img, &L->c[second], &info->rival);
-        info->rival.confidence = out->confidence;
-        info->rival_gap = c->score - L->c[second].score;
-        info->have_rival = 1;
-    }
+    keep_rivals(w, img, L, best, out->confidence, info);
     /* a 9x9 or 13x13 whose lattice goes on past a side is a part of a
      * bigger board (right grids show at most about 0.5 there, their board
      * edge looking like a line; windows of a 19x19 0.55 and more) */
     if (c->n < 19 && c->outside >= WINDOW_OUT)
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (the lines go on past the %dx%d grid found: part of a bigger board?)", c->n, c->n);
+    if (c->n < 19) {
+        int on = game_goes_on(img, out);
+        if (on < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        if (on)
+            return gs_error_set(err, GS_ERR_NOBOARD,
+                                "no board found (stones go on past the %dx%d grid found: part of a bigger board?)", c->n, c->n);
+    }
     if (c->clear >= GRID_LINES_MIN && frac >= 0.25) return GS_OK;
     stone_view v;
     if (c->map >= MAP_FULL) {
@@ -683,7 +762,7 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
         vision_mapscore ms;
         double t = vision_grid_score(&w, L.c[i].n, &L.c[i].m, &sc);
         vision_linemap_score(&w, L.c[i].n, &L.c[i].m, &ms);
-        fprintf(stderr, "CAND %d src %d n %d margin %.2f map %.3f (on %.2f %.2f bey %.2f %.2f seen %.2f %.2f) dips %.3f frac %.3f lines %.3f anti %.3f out %.3f%s%s\n", i, L.c[i].source,
+        fprintf(stderr, "CAND %d score %.3f src %d n %d margin %.2f map %.3f (on %.2f %.2f bey %.2f %.2f seen %.2f %.2f) dips %.3f frac %.3f lines %.3f anti %.3f out %.3f%s%s\n", i, L.c[i].score, L.c[i].source,
                 L.c[i].n, vision_margin_score(&w, L.c[i].n, &L.c[i].m), L.c[i].map, ms.on[0], ms.on[1], ms.beyond[0], ms.beyond[1], ms.seen[0], ms.seen[1], t, L.c[i].frac, sc.lines, sc.anti, sc.outside, i == best ? " BEST" : "", i == second ? " SECOND" : "");
     }
     if (e_dense.msg[0]) fprintf(stderr, "dense: %s\n", e_dense.msg);

@@ -5,19 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where the runner-up grid reads a point otherwise, the point is unsure:
- * the photo does not say which of the two lattices it is. */
-static gs_status rival_doubt(const gs_image *img, const vision_grid *rival, vision_reading *r, int *differ,
+/* Where a runner-up grid reads a point otherwise, the point is unsure:
+ * the photo does not say which of the lattices it is.  differ[i] is set
+ * for each such point. */
+static gs_status rival_doubt(const gs_image *img, const vision_grid *rival, vision_reading *r, unsigned char *differ,
                              gs_error *err)
 {
     vision_reading *o = malloc(sizeof *o);
     if (!o) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     gs_status st = vision_read(img, rival, o, err);
     int N = r->pos.size;
-    *differ = 0;
     for (int i = 0; st == GS_OK && i < N * N; i++) {
         if (o->pos.cell[i] == r->pos.cell[i]) continue;
-        (*differ)++;
+        differ[i] = 1;
         if (r->unsure[i]) continue;
         r->confidence[i] = fminf(r->confidence[i], VISION_UNSURE - 0.05f);
         r->unsure[i] = 1;
@@ -49,8 +49,10 @@ gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, visio
     out->ms_grid = t1 - t0;
     if (st != GS_OK) return st;
     st = vision_read(img, &out->grid, &out->reading, err);
-    if (st == GS_OK && info.have_rival) /* of the same size (vision_grid_find_info) */
-        st = rival_doubt(img, &info.rival, &out->reading, &out->rival_points, err);
+    unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
+    for (int k = 0; st == GS_OK && k < info.nrivals; k++) /* of the same size (vision_grid_find_info) */
+        st = rival_doubt(img, &info.rival[k], &out->reading, differ, err);
+    for (int i = 0; i < GS_MAX_SIZE * GS_MAX_SIZE; i++) out->rival_points += differ[i];
     out->ms_read = gs_now_ms() - t1;
     return st;
 }

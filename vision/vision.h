@@ -110,9 +110,10 @@ typedef struct vision_scan_options {
 typedef struct vision_scan_result {
     vision_grid grid;
     vision_reading reading;
-    int rival_points;          /* points a runner-up grid of the same size,
-                                  ranked almost as well, reads otherwise (all
-                                  marked unsure); 0 when there is none */
+    int rival_points;          /* points one of the runner-up grids of the
+                                  same size, ranked almost as well, reads
+                                  otherwise (all marked unsure); 0 when there
+                                  is none */
     double ms_grid, ms_read;   /* time taken by each stage */
 } vision_scan_result;
 
@@ -123,6 +124,8 @@ gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, visio
  * vision.h is the main entry).  For tests, the calibrate command and
  * evaluation tools that want to know why a photo failed. Plain data. */
 
+/* At most this many runners-up are kept (each is read once more). */
+#define VISION_RIVALS 3
 typedef struct vision_grid_find_info {
     int nsegs;            /* line pieces found in the working image */
     double support[2];    /* length of the pieces of each line family */
@@ -131,15 +134,18 @@ typedef struct vision_grid_find_info {
     double resid_p90;     /* 90th percentile distance (cells) from the fitted
                              grid lines to the dark line pixels near them */
     double resid_worst_line; /* largest per-line median of that distance */
-    /* the runner-up: a different grid of the same size that ranked within
-     * VISION_RIVAL_GAP of the one found (a lattice a line off, most often);
-     * where the two read a point differently the photo does not tell */
-    int have_rival;
-    vision_grid rival;
-    double rival_gap;     /* rank of the grid found less the rival's */
+    /* the runners-up: different grids of the same size, each unlike the
+     * others, that ranked within VISION_RIVAL_GAP of the one found (a
+     * lattice a line off, most often), best first; where one of them reads
+     * a point otherwise the photo does not tell.  Two runners-up a line
+     * off either way (or one a line off across, one along) leave no point
+     * that the grid found and all of them could read alike by chance */
+    int nrivals;
+    vision_grid rival[VISION_RIVALS];
+    double rival_gap[VISION_RIVALS]; /* rank of the grid found less the rival's */
 } vision_grid_find_info;
 
-/* Rank gap (of a few hundredths on crowded boards) under which the
+/* Rank gap (of a few hundredths on crowded boards) under which a
  * runner-up grid is kept in vision_grid_find_info.rival. */
 #define VISION_RIVAL_GAP 0.05
 
