@@ -586,6 +586,30 @@ static int crowded_board(const vision_cand *c, const stone_view *v)
     return c->map >= MAP_FULL && v->share >= FULL_STONES && v->same <= VISION_CONTACT_SAME;
 }
 
+/* Before the ranking decides: a leading 9x9 or 13x13 whose game goes on
+ * past a side is a window of a bigger board and drops out, until the
+ * leading hypothesis is not such a window; the next is then judged as
+ * any other (a runner-up window within RANK_MARGIN of it still makes the
+ * photo ambiguous: dropping those too took a 19x19 several lines off on
+ * an underexposed photo, 91 points wrong and unmarked).  *dropped_n is
+ * the size of the last one dropped (0 when none). */
+static gs_status drop_windows(const vision_work *w, const gs_image *img, cand_list *L, int *best, int *second,
+                              int *dropped_n)
+{
+    *dropped_n = 0;
+    for (;;) {
+        *best = pick(L, second);
+        if (*best < 0 || L->c[*best].n >= 19) return GS_OK;
+        vision_grid g;
+        grid_from_model(w, img, &L->c[*best], &g);
+        int on = game_goes_on(img, &g);
+        if (on < 0) return GS_ERR_NOMEM;
+        if (!on) return GS_OK;
+        *dropped_n = L->c[*best].n;
+        L->c[*best] = L->c[--L->n];
+    }
+}
+
 /* The runners-up of the best grid's size within VISION_RIVAL_GAP of it,
  * each unlike the best and the ones kept before it, best first.  (The
  * stretched variants that did not rank clearly better than the grid they
@@ -646,13 +670,6 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
      * edge looking like a line; windows of a 19x19 0.55 and more) */
     if (c->n < 19 && c->outside >= WINDOW_OUT)
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (the lines go on past the %dx%d grid found: part of a bigger board?)", c->n, c->n);
-    if (c->n < 19) {
-        int on = game_goes_on(img, out);
-        if (on < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-        if (on)
-            return gs_error_set(err, GS_ERR_NOBOARD,
-                                "no board found (stones go on past the %dx%d grid found: part of a bigger board?)", c->n, c->n);
-    }
     if (c->clear >= GRID_LINES_MIN && frac >= 0.25) return GS_OK;
     stone_view v;
     if (c->map >= MAP_FULL) {
@@ -776,6 +793,12 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
         if (o) { vision_draw_overlay(o, &g, NULL); gs_image_write_png(o, path, &e2); gs_image_destroy(o); }
     }
 #endif
+    int window_n = 0;
+    if (st == GS_OK && best >= 0 && drop_windows(&w, img, &L, &best, &second, &window_n) != GS_OK)
+        st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    if (st == GS_OK && best < 0 && window_n)
+        st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (stones go on past the %dx%d grid found: part of a bigger board?)",
+                          window_n, window_n);
     if (st == GS_OK && best < 0) {
         const gs_error *e = e_lines.msg[0] ? &e_lines : &e_dense;
         st = gs_error_set(err, GS_ERR_NOBOARD, "%s", e->msg[0] ? e->msg : "no board found");
