@@ -804,6 +804,11 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
         st = gs_error_set(err, GS_ERR_NOBOARD, "%s", e->msg[0] ? e->msg : "no board found");
     }
     if (st == GS_OK) st = decide(&w, img, &L, best, second, out, info, err);
+    if (st == GS_ERR_NOBOARD && window_n && err && strlen(err->msg) + 60 < sizeof err->msg) {
+        /* say what was set aside before the next grid was refused */
+        gs_error why = *err;
+        gs_error_set(err, GS_ERR_NOBOARD, "%s; a %dx%d window of a bigger board set aside", why.msg, window_n, window_n);
+    }
 #ifdef GRID_DEBUG
     if (st == GS_ERR_NOBOARD && best >= 0 && getenv("GRID_NOGATE")) st = GS_OK;
 #endif
