@@ -59,7 +59,7 @@ static double response_threshold(const gs_image *resp)
 }
 
 /* Stage 1: the working images and the line pieces (*pieces malloc'd). */
-static gs_status work_prepare(const gs_image *img, vision_work *w, vision_piece **pieces, int *np, gs_error *err)
+static gs_status work_prepare(const gs_image *img, int side, vision_work *w, vision_piece **pieces, int *np, gs_error *err)
 {
     memset(w, 0, sizeof *w);
     w->img = img;
@@ -68,7 +68,7 @@ static gs_status work_prepare(const gs_image *img, vision_work *w, vision_piece 
     cvshim_segment *raw = NULL;
     int nraw = 0;
     char msg[200];
-    if (cvshim_board_lines(img, VISION_WORK_SIDE, &w->scale, &w->resp, &w->grey, &raw, &nraw, msg, sizeof msg) != 0)
+    if (cvshim_board_lines(img, side, &w->scale, &w->resp, &w->grey, &raw, &nraw, msg, sizeof msg) != 0)
         return gs_error_set(err, GS_ERR_INTERNAL, "line detection failed: %s", msg);
     w->W = w->resp->width;
     w->H = w->resp->height;
@@ -536,13 +536,17 @@ static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view
  * stones of both colours, each standing out from the ring round it (a
  * light one darker round it, a dark one brighter), as on the board's own
  * points.  Beyond a board's own outer line lie its margin, its edge and
- * the table: read as one colour where they are uniform, or as an object
+ * the table: read as one colour where they are uniform, or as objects
  * or a stray stone.  1 when a side shows such stones on at least half of
- * its n points (corners apart), each colour on BEYOND_EACH or more; -1
- * when the reading fails (out of memory). */
+ * its n points (corners apart), each colour on BEYOND_EACH or more, in
+ * BEYOND_RUNS runs or more; -1 when the reading fails (out of memory). */
 #define BEYOND_RING_LIGHT 0.9f /* a light stone's ring this much darker (read.c RING_STONE) */
 #define BEYOND_RING_DARK 1.3f  /* a dark stone's ring this much brighter */
 #define BEYOND_EACH 2
+/* ...in this many runs of one colour along the side or more: a game's
+ * stones alternate, while a bowl beside a paper makes two runs (a bowl
+ * and papers at a 13x13's side: 6 dark, then 2 light) */
+#define BEYOND_RUNS 3
 static int game_goes_on(const gs_image *img, const vision_grid *g)
 {
     vision_grid ext = *g;
@@ -557,22 +561,36 @@ static int game_goes_on(const gs_image *img, const vision_grid *g)
     vision_point_features *F = malloc(sizeof *F * (size_t)(N * N));
     gs_error e;
     int ok = r && F && vision_read(img, &ext, r, &e) == GS_OK && vision_read_features(img, &ext, F, &e) == GS_OK;
-    int light[4] = {0, 0, 0, 0}, dark[4] = {0, 0, 0, 0}, goes_on = 0;
+    int light[4] = {0, 0, 0, 0}, dark[4] = {0, 0, 0, 0}, goes_on = 0, last[4] = {0, 0, 0, 0}, changes[4] = {0, 0, 0, 0};
+#ifdef GRID_DEBUG
+    char seq[4][GS_MAX_SIZE + 1];
+    memset(seq, '-', sizeof seq);
+    for (int s = 0; s < 4; s++) seq[s][n] = 0;
+#endif
     for (int t = 1; ok && t <= n; t++) {
         /* side 0 top, 1 right, 2 bottom, 3 left */
         const int at[4] = {t, t * N + N - 1, (N - 1) * N + t, t * N};
         for (int s = 0; s < 4; s++) {
             const vision_point_features *f = &F[at[s]];
             if (!f->seen || r->unsure[at[s]]) continue;
-            light[s] += r->pos.cell[at[s]] == GS_WHITE && f->ring <= BEYOND_RING_LIGHT;
-            dark[s] += r->pos.cell[at[s]] == GS_BLACK && f->ring >= BEYOND_RING_DARK;
+            int k = r->pos.cell[at[s]] == GS_WHITE && f->ring <= BEYOND_RING_LIGHT   ? 1
+                    : r->pos.cell[at[s]] == GS_BLACK && f->ring >= BEYOND_RING_DARK ? 2
+                                                                                     : 0;
+            light[s] += k == 1;
+            dark[s] += k == 2;
+            if (k && last[s] && k != last[s]) changes[s]++;
+            if (k) last[s] = k;
+#ifdef GRID_DEBUG
+            seq[s][t - 1] = ".WB"[k];
+#endif
         }
     }
     for (int s = 0; s < 4; s++) {
 #ifdef GRID_DEBUG
-        fprintf(stderr, "BEYOND side %d light %d dark %d\n", s, light[s], dark[s]);
+        fprintf(stderr, "BEYOND side %d light %d dark %d changes %d %s\n", s, light[s], dark[s], changes[s], seq[s]);
 #endif
-        goes_on |= light[s] >= BEYOND_EACH && dark[s] >= BEYOND_EACH && 2 * (light[s] + dark[s]) >= n;
+        goes_on |= light[s] >= BEYOND_EACH && dark[s] >= BEYOND_EACH && changes[s] >= BEYOND_RUNS - 1 &&
+                   2 * (light[s] + dark[s]) >= n;
     }
     free(F);
     free(r);
@@ -745,17 +763,16 @@ static gs_status dense_hypotheses(const vision_work *w, int size_hint, cand_list
     return st;
 }
 
-gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *out, vision_grid_find_info *info,
+/* The whole search on a working copy whose longest side is at most
+ * `side`. */
+static gs_status find_at_side(const gs_image *img, int side, int size_hint, vision_grid *out, vision_grid_find_info *info,
                               gs_error *err)
 {
     memset(info, 0, sizeof *info);
-    (void)generate;
-    gs_status st = check_input(img, size_hint, err);
-    if (st != GS_OK) return st;
     vision_work w;
     vision_piece *pieces = NULL;
     int np = 0;
-    st = work_prepare(img, &w, &pieces, &np, err);
+    gs_status st = work_prepare(img, side, &w, &pieces, &np, err);
     info->nsegs = np;
     cand_list L;
     L.n = 0;
@@ -803,8 +820,9 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
         const gs_error *e = e_lines.msg[0] ? &e_lines : &e_dense;
         st = gs_error_set(err, GS_ERR_NOBOARD, "%s", e->msg[0] ? e->msg : "no board found");
     }
+    int decided = st == GS_OK;
     if (st == GS_OK) st = decide(&w, img, &L, best, second, out, info, err);
-    if (st == GS_ERR_NOBOARD && window_n && err && strlen(err->msg) + 60 < sizeof err->msg) {
+    if (decided && st == GS_ERR_NOBOARD && window_n && err && strlen(err->msg) + 60 < sizeof err->msg) {
         /* say what was set aside before the next grid was refused */
         gs_error why = *err;
         gs_error_set(err, GS_ERR_NOBOARD, "%s; a %dx%d window of a bigger board set aside", why.msg, window_n, window_n);
@@ -815,4 +833,13 @@ gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *o
     free(pieces);
     work_free(&w);
     return st;
+}
+
+gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *out, vision_grid_find_info *info,
+                              gs_error *err)
+{
+    (void)generate;
+    gs_status st = check_input(img, size_hint, err);
+    if (st != GS_OK) return st;
+    return find_at_side(img, VISION_WORK_SIDE, size_hint, out, info, err);
 }
