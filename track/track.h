@@ -184,7 +184,7 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
 /* ================================================================== */
 /* track: from a stream of frames to settled board positions.
  *
- * The tracker finds the board once (vision_grid_find, or a grid given by
+ * The tracker finds the board once (vision_grid_find_frame, or a grid given by
  * --calibration / --corners), then for every frame samples a small colour
  * signature at each intersection (cheap: a few pixels per point) to decide
  * whether the view is still moving (hands, arms, sleeves) or has settled.

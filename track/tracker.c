@@ -692,7 +692,7 @@ typedef struct other_read {
 static bool read_found(track *t, const gs_image *img, track_update *out, other_read *o)
 {
     gs_error e;
-    if (vision_grid_find(img, t->grid.size, &o->grid, &e) != GS_OK || o->grid.size != t->grid.size) return false;
+    if (vision_grid_find_frame(img, t->grid.size, &o->grid, &e) != GS_OK || o->grid.size != t->grid.size) return false;
     grid_keep_orientation(&o->grid, &t->grid);
     o->diff = read_with(t, img, &o->grid, &o->pos, o->unc, o->conf, &o->nu, &o->mean, &e);
     out->reads++;
@@ -828,7 +828,7 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
         t->last_search_ms = frame_t;
         vision_grid g;
         gs_error e;
-        if (vision_grid_find(frame, t->opt.size_hint, &g, &e) != GS_OK) {
+        if (vision_grid_find_frame(frame, t->opt.size_hint, &g, &e) != GS_OK) {
             snprintf(out->note, sizeof out->note, "no board yet: %.140s", e.msg);
             return false;
         }

@@ -473,6 +473,16 @@ gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out,
     return vision_grid_find_ex(img, size_hint, out, &info, err);
 }
 
+static gs_status find_at_side(const gs_image *img, int side, int size_hint, vision_grid *out, vision_grid_find_info *info,
+                              gs_error *err);
+
+gs_status vision_grid_find_frame(const gs_image *img, int size_hint, vision_grid *out, gs_error *err)
+{
+    vision_grid_find_info info;
+    gs_status st = check_input(img, size_hint, err);
+    return st != GS_OK ? st : find_at_side(img, VISION_WORK_SIDE, size_hint, out, &info, err);
+}
+
 /* A board whose lines are not clearly seen on its open stretches (a
  * crowded finished game, glare) must explain at least this much of the
  * line pixels (ordinary photos: 0.13 and less but for a sudoku, 0.5)... */
@@ -672,6 +682,8 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
     vision_gmodel mm = c->m;
     double frac = vision_refine_grid(w->resp, w->thr, c->n, &mm, 0.2, 0);
     info->found_frac = frac;
+    info->line_map = c->map;
+    info->line_clear = c->clear;
     vision_grid_residual(w->resp, w->thr, c->n, &c->m, &info->resid_p90, &info->resid_worst_line);
     grid_from_model(w, img, c, out);
     out->confidence = fmin(1.0, fmax(0.0, fmax(frac, c->map)));
@@ -835,11 +847,45 @@ static gs_status find_at_side(const gs_image *img, int side, int size_hint, visi
     return st;
 }
 
+/* A board small in a wide photo (a 9x9 a sixth of a 1920x1080 scene:
+ * cells of 30 px, lines of 1.5) keeps its lines under a working pixel
+ * wide at VISION_WORK_SIDE, and none is found; the search then runs again
+ * on larger working copies, each one the photo is big enough for.  What
+ * is looked for there is a small board whose lines now show, so a grid
+ * found there counts only when it lies in the photo (ruled notes enlarged
+ * to 1700 px gave a 19x19 mostly beyond the image) and its lines are
+ * clearly seen (a 19x19 reaching three lines past a 13x13 onto the table
+ * explained 0.36 of the line pixels).  When they fail too, the first
+ * reason stands. */
+static const int wider_sides[] = {1200, 1600};
+#define WIDER_CLEAR 0.6
+
+static int wider_grid_ok(const gs_image *img, const vision_grid *g, const vision_grid_find_info *info)
+{
+    if (info->line_map < WIDER_CLEAR || info->line_clear < WIDER_CLEAR) return 0;
+    for (int i = 0; i < 4; i++)
+        if (g->corners[i][0] < 0 || g->corners[i][1] < 0 || g->corners[i][0] > img->width - 1 ||
+            g->corners[i][1] > img->height - 1)
+            return 0;
+    return 1;
+}
+
 gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *out, vision_grid_find_info *info,
                               gs_error *err)
 {
     (void)generate;
     gs_status st = check_input(img, size_hint, err);
     if (st != GS_OK) return st;
-    return find_at_side(img, VISION_WORK_SIDE, size_hint, out, info, err);
+    st = find_at_side(img, VISION_WORK_SIDE, size_hint, out, info, err);
+    int longest = img->width > img->height ? img->width : img->height;
+    gs_error first;
+    memset(&first, 0, sizeof first);
+    if (err) first = *err;
+    for (size_t k = 0; st == GS_ERR_NOBOARD && k < sizeof wider_sides / sizeof wider_sides[0]; k++) {
+        if (longest < wider_sides[k]) break;
+        st = find_at_side(img, wider_sides[k], size_hint, out, info, err);
+        if (st == GS_OK && !wider_grid_ok(img, out, info)) st = GS_ERR_NOBOARD;
+    }
+    if (st == GS_ERR_NOBOARD && err) *err = first;
+    return st;
 }

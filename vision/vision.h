@@ -66,6 +66,11 @@ gs_status vision_grid_from_corners(vision_grid *g, int size, const double corner
 /* Finds the board in img and fits its grid. size_hint 0 = detect 9/13/19.
  * GS_ERR_NOBOARD (with a reason in err) when no board is found. */
 gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out, gs_error *err);
+/* The same search without the second look on larger working copies that
+ * vision_grid_find takes when a big photo is refused (a small board in a
+ * wide scene): for video, which looks for the board a few times a second
+ * (a refused 1920x1080 frame then costs about 20-50 ms, not 240). */
+gs_status vision_grid_find_frame(const gs_image *img, int size_hint, vision_grid *out, gs_error *err);
 
 /* What vision_read returns: the position and, per point (row-major), a
  * confidence 0..1 in the reading.
@@ -131,6 +136,9 @@ typedef struct vision_grid_find_info {
     double support[2];    /* length of the pieces of each line family */
     double window_score;  /* 0..1 how clearly the outer lines stand out */
     double found_frac;    /* fraction of grid-line samples on a dark line */
+    double line_map;      /* share of the line pixels the grid found explains */
+    double line_clear;    /* its lines on its open stretches less those half
+                             a cell off (grid_score.c) */
     double resid_p90;     /* 90th percentile distance (cells) from the fitted
                              grid lines to the dark line pixels near them */
     double resid_worst_line; /* largest per-line median of that distance */
