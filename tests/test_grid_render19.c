@@ -13,23 +13,8 @@
 #include "samples/render.h"
 #include "vision/vision.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Scatters nstones stones over the board from a small LCG (deterministic,
- * independent of the renderer's seed stream), alternating colours. */
-static void scatter_stones(render_state *st, int n, unsigned seed, int nstones)
-{
-    unsigned r = seed * 2654435761u + 1;
-    for (int k = 0; k < nstones; k++) {
-        r = r * 1103515245u + 12345u;
-        int u = (int)((r >> 8) % (unsigned)n);
-        r = r * 1103515245u + 12345u;
-        int v = (int)((r >> 8) % (unsigned)n);
-        gs_position_set(&st->pos, u, v, (k & 1) ? GS_WHITE : GS_BLACK);
-    }
-}
 
 /* Renders one frame, finds and reads it; returns the number of failures
  * (0 or 1) and prints why. */
@@ -41,10 +26,9 @@ static int check_one(uint64_t seed, int width, int height, int nstones)
     render_scene *sc = gs_test_still_scene(seed, N, width, height, &truth);
     render_state st;
     render_state_init(&st, N);
-    scatter_stones(&st, N, (unsigned)seed, nstones);
+    gs_test_scatter_stones(&st, N, (unsigned)seed, nstones);
     gs_image *img = gs_test_frame(sc, &st);
     gs_error e = {0};
-    double cell = hypot(truth.corners[1][0] - truth.corners[0][0], truth.corners[1][1] - truth.corners[0][1]) / (N - 1);
     int fail = 0;
     gs_status s = vision_grid_find(img, 0, &g, &e);
     if (s != GS_OK || g.size != N) {
@@ -52,15 +36,7 @@ static int check_one(uint64_t seed, int width, int height, int nstones)
         fail = 1;
         goto done;
     }
-    /* the finder names the corners by the picture (top edge first), the
-     * renderer by the board: compare each with the nearest */
-    double worst = 0;
-    for (int i = 0; i < 4; i++) {
-        double best = 1e300;
-        for (int j = 0; j < 4; j++)
-            best = fmin(best, hypot(g.corners[i][0] - truth.corners[j][0], g.corners[i][1] - truth.corners[j][1]));
-        worst = fmax(worst, best / cell);
-    }
+    double worst = gs_test_corner_error(&truth, &g);
     if (worst > 0.3) {
         print_message("seed %d %dx%d: a corner %.2f cell from the truth\n", (int)seed, width, height, worst);
         fail = 1;
@@ -72,17 +48,8 @@ static int check_one(uint64_t seed, int width, int height, int nstones)
     int wrong = 0;
     for (int v = 0; v < N; v++)
         for (int u = 0; u < N; u++) {
-            /* the board point under this found point */
-            double x, y, bd = 1e300;
             int bu = 0, bv = 0;
-            vision_grid_map(&g, u, v, &x, &y);
-            for (int b = 0; b < N; b++)
-                for (int a = 0; a < N; a++) {
-                    double tx, ty;
-                    vision_grid_map(&truth, a, b, &tx, &ty);
-                    double d = hypot(tx - x, ty - y);
-                    if (d < bd) { bd = d; bu = a; bv = b; }
-                }
+            gs_test_nearest_point(&truth, &g, u, v, &bu, &bv);
             if (rd->pos.cell[v * N + u] != gs_position_get(&st.pos, bu, bv)) {
                 if (wrong < 5)
                     print_message("seed %d %dx%d: point (%d,%d) read %d, truth %d\n", (int)seed, width, height, bu, bv,

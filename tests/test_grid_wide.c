@@ -15,7 +15,6 @@
 #include "samples/render.h"
 #include "vision/vision.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 typedef struct wide_case {
@@ -29,34 +28,6 @@ static const wide_case cases[] = {
     {8, 13, 0.25}, {9, 9, 0.35}, {10, 13, 0.4}, {11, 9, 0.3}, {12, 13, 0.35},
 };
 
-/* Scatters stones over about a third of the points, alternating colours
- * (a small LCG, independent of the renderer's seed stream). */
-static void scatter_stones(render_state *st, int n, unsigned seed)
-{
-    unsigned r = seed * 2654435761u + 1;
-    for (int k = 0; k < n * n / 3; k++) {
-        r = r * 1103515245u + 12345u;
-        int u = (int)((r >> 8) % (unsigned)n);
-        r = r * 1103515245u + 12345u;
-        int v = (int)((r >> 8) % (unsigned)n);
-        gs_position_set(&st->pos, u, v, (k & 1) ? GS_WHITE : GS_BLACK);
-    }
-}
-
-/* The board point nearest to found point (u, v). */
-static void nearest_point(const vision_grid *truth, const vision_grid *g, int u, int v, int *bu, int *bv)
-{
-    double x, y, bd = 1e300;
-    vision_grid_map(g, u, v, &x, &y);
-    for (int b = 0; b < truth->size; b++)
-        for (int a = 0; a < truth->size; a++) {
-            double tx, ty;
-            vision_grid_map(truth, a, b, &tx, &ty);
-            double d = hypot(tx - x, ty - y);
-            if (d < bd) { bd = d; *bu = a; *bv = b; }
-        }
-}
-
 /* 1 when found and right, 0 when refused; fails the test when wrong. */
 static int check_case(const wide_case *c)
 {
@@ -68,7 +39,7 @@ static int check_case(const wide_case *c)
     render_scene *sc = gs_test_scene(&p, &truth);
     render_state st;
     render_state_init(&st, c->size);
-    scatter_stones(&st, c->size, (unsigned)c->seed);
+    gs_test_scatter_stones(&st, c->size, (unsigned)c->seed, c->size * c->size / 3); /* about a third of the points */
     gs_image *img = gs_test_frame(sc, &st);
     gs_error e = {0};
     int found = 0;
@@ -77,15 +48,7 @@ static int check_case(const wide_case *c)
         goto done;
     }
     assert_int_equal(g.size, c->size);
-    double cell = hypot(truth.corners[1][0] - truth.corners[0][0], truth.corners[1][1] - truth.corners[0][1]) /
-                  (c->size - 1),
-           worst = 0;
-    for (int i = 0; i < 4; i++) {
-        double best = 1e300;
-        for (int j = 0; j < 4; j++)
-            best = fmin(best, hypot(g.corners[i][0] - truth.corners[j][0], g.corners[i][1] - truth.corners[j][1]));
-        worst = fmax(worst, best / cell);
-    }
+    double worst = gs_test_corner_error(&truth, &g);
     vision_reading *rd = malloc(sizeof *rd);
     assert_non_null(rd);
     assert_int_equal(vision_read(img, &g, rd, &e), GS_OK);
@@ -93,7 +56,7 @@ static int check_case(const wide_case *c)
     for (int v = 0; v < c->size; v++)
         for (int u = 0; u < c->size; u++) {
             int bu = 0, bv = 0;
-            nearest_point(&truth, &g, u, v, &bu, &bv);
+            gs_test_nearest_point(&truth, &g, u, v, &bu, &bv);
             wrong += rd->pos.cell[v * c->size + u] != gs_position_get(&st.pos, bu, bv);
         }
     free(rd);

@@ -1,8 +1,10 @@
 #include "tests/testutil.h"
 
 #include "samples/render.h"
+#include "vision/vision.h"
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,4 +112,43 @@ gs_image *gs_test_frame(render_scene *sc, const render_state *st)
     if (s != GS_OK) print_message("render_frame: %s\n", e.msg);
     assert_int_equal(s, GS_OK);
     return img;
+}
+
+void gs_test_scatter_stones(render_state *st, int size, unsigned seed, int nstones)
+{
+    unsigned r = seed * 2654435761u + 1;
+    for (int k = 0; k < nstones; k++) {
+        r = r * 1103515245u + 12345u;
+        int u = (int)((r >> 8) % (unsigned)size);
+        r = r * 1103515245u + 12345u;
+        int v = (int)((r >> 8) % (unsigned)size);
+        gs_position_set(&st->pos, u, v, (k & 1) ? GS_WHITE : GS_BLACK);
+    }
+}
+
+double gs_test_corner_error(const vision_grid *truth, const vision_grid *g)
+{
+    double cell = hypot(truth->corners[1][0] - truth->corners[0][0], truth->corners[1][1] - truth->corners[0][1]) /
+                  (truth->size - 1),
+           worst = 0;
+    for (int i = 0; i < 4; i++) {
+        double best = 1e300;
+        for (int j = 0; j < 4; j++)
+            best = fmin(best, hypot(g->corners[i][0] - truth->corners[j][0], g->corners[i][1] - truth->corners[j][1]));
+        worst = fmax(worst, best / cell);
+    }
+    return worst;
+}
+
+void gs_test_nearest_point(const vision_grid *truth, const vision_grid *g, int u, int v, int *bu, int *bv)
+{
+    double x, y, bd = 1e300;
+    vision_grid_map(g, u, v, &x, &y);
+    for (int b = 0; b < truth->size; b++)
+        for (int a = 0; a < truth->size; a++) {
+            double tx, ty;
+            vision_grid_map(truth, a, b, &tx, &ty);
+            double d = hypot(tx - x, ty - y);
+            if (d < bd) { bd = d; *bu = a; *bv = b; }
+        }
 }

@@ -58,5 +58,17 @@ double gs_test_margin_out(const struct render_params *p);
 /* A new frame of the scene's size showing st (the caller destroys it with
  * gs_image_destroy); fails the test when it cannot be rendered. */
 gs_image *gs_test_frame(struct render_scene *sc, const struct render_state *st);
+/* Throws nstones stones on a size x size board from a small LCG (its own
+ * stream, not the renderer's seed), alternating colours; a point may be
+ * hit twice. */
+void gs_test_scatter_stones(struct render_state *st, int size, unsigned seed, int nstones);
+/* How far the grid found, g, is from the renderer's: the worst distance
+ * of one of its corners to the nearest of truth's, in truth's cells (the
+ * finder names the corners by the picture, top edge first, the renderer
+ * by the board). */
+double gs_test_corner_error(const struct vision_grid *truth, const struct vision_grid *g);
+/* The point (bu, bv) of truth nearest to point (u, v) of g: the board
+ * point under a point the finder names otherwise. */
+void gs_test_nearest_point(const struct vision_grid *truth, const struct vision_grid *g, int u, int v, int *bu, int *bv);
 
 #endif

@@ -570,7 +570,7 @@ static int game_goes_on(const gs_image *img, const vision_grid *g)
     vision_reading *r = malloc(sizeof *r);
     vision_point_features *F = malloc(sizeof *F * (size_t)(N * N));
     gs_error e;
-    int ok = r && F && vision_read(img, &ext, r, &e) == GS_OK && vision_read_features(img, &ext, F, &e) == GS_OK;
+    int ok = r && F && vision_read_keep(img, &ext, r, F, &e) == GS_OK;
     int light[4] = {0, 0, 0, 0}, dark[4] = {0, 0, 0, 0}, goes_on = 0, last[4] = {0, 0, 0, 0}, changes[4] = {0, 0, 0, 0};
 #ifdef GRID_DEBUG
     char seq[4][GS_MAX_SIZE + 1];

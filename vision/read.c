@@ -945,12 +945,24 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
     if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
     if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
         return gs_error_set(err, GS_ERR_USAGE, "bad grid");
+    vision_point_features *F = malloc(sizeof *F * (size_t)(g->size * g->size));
+    if (!F) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    gs_status st = vision_read_keep(img, g, out, F, err);
+    free(F);
+    return st;
+}
+
+gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_reading *out, vision_point_features *F,
+                           gs_error *err)
+{
+    if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
+    if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
+        return gs_error_set(err, GS_ERR_USAGE, "bad grid");
     int N = g->size, NN = N * N;
-    vision_point_features *F = malloc(sizeof *F * (size_t)NN);
     float *tmp = malloc(sizeof *tmp * (size_t)NN), *Cl = malloc(sizeof *Cl * (size_t)NN);
-    if (!F || !tmp || !Cl) { free(F); free(tmp); free(Cl); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
+    if (!tmp || !Cl) { free(tmp); free(Cl); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
     gs_status st = vision_read_features(img, g, F, err);
-    if (st != GS_OK) { free(F); free(tmp); free(Cl); return st; }
+    if (st != GS_OK) { free(tmp); free(Cl); return st; }
     local_line_contrast(F, N, tmp, Cl);
     free(tmp);
     gs_position_clear(&out->pos, N);
@@ -985,7 +997,6 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
             fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f ln %.2f ring %.2f spread %.2f base %.2f mlum %.2f mwood %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].lines / Cl[i], F[i].ring, F[i].spread, F[i].base, F[i].margin_lum, F[i].margin_wood);
     }
 #endif
-    free(F);
     free(Cl);
     clear_occluded_edges(img, g, out);
     out->uncertain = 0;

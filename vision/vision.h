@@ -145,9 +145,8 @@ typedef struct vision_grid_find_info {
     /* the runners-up: different grids of the same size, each unlike the
      * others, that ranked within VISION_RIVAL_GAP of the one found (a
      * lattice a line off, most often), best first; where one of them reads
-     * a point otherwise the photo does not tell.  Two runners-up a line
-     * off either way (or one a line off across, one along) leave no point
-     * that the grid found and all of them could read alike by chance */
+     * a point otherwise the photo does not tell.  (Where all of them and
+     * the grid found are off, a point they read alike may still be wrong.) */
     int nrivals;
     vision_grid rival[VISION_RIVALS];
     double rival_gap[VISION_RIVALS]; /* rank of the grid found less the rival's */

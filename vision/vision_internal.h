@@ -44,6 +44,12 @@ typedef struct vision_gmodel {
     double k1, cx, cy, norm;
 } vision_gmodel;
 
+/* vision_read that also leaves what it measured at each point in F (the
+ * caller's, size * size entries): for a stage that needs both the reading
+ * and a feature of it without measuring every point twice. */
+gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_reading *out, vision_point_features *F,
+                           gs_error *err);
+
 void vision_model_map(const vision_gmodel *m, double u, double v, double *x, double *y);
 /* Inverse of the distortion (fixed-point iteration). */
 void vision_undistort(double k1, double cx, double cy, double norm, double x, double y, double *ux, double *uy);
