@@ -428,15 +428,9 @@ static void margin_discs(const gs_image *img, const vision_grid *g, const vision
 /* long because: one pass over each point's disc fills the brightness and
  * hue histograms every feature is read from; split, it would walk the
  * disc several times. */
-gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err)
+static void features_on(const gs_image *img, const vision_grid *g, const wood_model *wm, vision_point_features *feat)
 {
-    if (!img || !img->buf || img->width <= 0 || img->height <= 0)
-        return gs_error_set(err, GS_ERR_USAGE, "empty image");
-    if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
-        return gs_error_set(err, GS_ERR_USAGE, "bad grid");
-    wood_model w;
-    gs_status st = vision_wood_fit(img, g, &w, err);
-    if (st != GS_OK) return st;
+    const wood_model w = *wm;
     vision_cam cam;
     vision_cam_fit(&cam, g->H, img->width, img->height);
     int N = g->size;
@@ -463,7 +457,7 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
             if (n < 5) n = 5;
             if (n > 17) n = 17;
             int hist[HIST_BINS] = {0};
-            int whist[64] = {0};
+            int whist[64] = {0}, xhist[64] = {0};
             int cnt = 0, ndark = 0, nneu = 0, nw = 0;
             for (int i = 0; i < n; i++)
                 for (int j = 0; j < n; j++) {
@@ -487,12 +481,15 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
                         if (sb < 0) sb = 0;
                         if (sb > 63) sb = 63;
                         whist[sb]++;
+                        double xs = (ch[0] * cw[1] - ch[1] * cw[0]) / cw2;
+                        int xb = (int)((xs + 2) * 16); /* -2..2 in 1/16 steps */
+                        xhist[xb < 0 ? 0 : xb > 63 ? 63 : xb]++;
                         nw++;
                     }
                 }
             if (!cnt) {
                 /* Off the image (edge cut by the frame): nothing seen. */
-                F->lum = 1; F->dark = 0; F->neutral = 0; F->woodlike = 1; F->spread = 0; F->lines = 0; F->ring = 1; F->base = 1;
+                F->lum = 1; F->dark = 0; F->neutral = 0; F->woodlike = 1; F->cross = 0; F->spread = 0; F->lines = 0; F->ring = 1; F->base = 1;
                 F->seen = 0;
                 continue;
             }
@@ -512,13 +509,30 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
                 acc = 0;
                 while (k < 63 && (acc += whist[k]) * 2 < nw) k++;
                 F->woodlike = (float)((k + 0.5) / 16.0 - 1);
+                k = 0;
+                acc = 0;
+                while (k < 63 && (acc += xhist[k]) * 2 < nw) k++;
+                F->cross = (float)((k + 0.5) / 16.0 - 2);
             } else {
                 F->woodlike = 0;
+                F->cross = 0;
             }
             F->ring = ring_ratio(img, cx, cy, J, F->lum * Yw);
             F->seen = 1;
         }
     margin_discs(img, g, &cam, &w, feat);
+}
+
+gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err)
+{
+    if (!img || !img->buf || img->width <= 0 || img->height <= 0)
+        return gs_error_set(err, GS_ERR_USAGE, "empty image");
+    if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
+        return gs_error_set(err, GS_ERR_USAGE, "bad grid");
+    wood_model w;
+    gs_status st = vision_wood_fit(img, g, &w, err);
+    if (st != GS_OK) return st;
+    features_on(img, g, &w, feat);
     return GS_OK;
 }
 
@@ -548,7 +562,7 @@ static int cmp_float(const void *a, const void *b)
  * median and robust spread of brightness and wood-hue strength, so that
  * coloured lamps, flash and unusual stones (pale green, shell, yunzi) are
  * told apart by what this board's own wood and stones look like. */
-typedef struct population { float lum, wood, s_lum, s_wood, ring; int n; } population;
+typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring; int n; } population;
 
 /* Lines under this share of their usual contrast: a stone hides them. */
 #define LIGHT_LINES 0.3f
@@ -624,6 +638,9 @@ static void population_of(const vision_point_features *F, const unsigned char *s
     selected(F, sel, NN, offsetof(vision_point_features, woodlike), tmp);
     p->wood = median_spread(tmp, n, &s);
     p->s_wood = fmaxf(fw, s);
+    selected(F, sel, NN, offsetof(vision_point_features, cross), tmp);
+    p->cross = median_spread(tmp, n, &s);
+    p->s_cross = fmaxf(0.1f, s);
     selected(F, sel, NN, offsetof(vision_point_features, ring), tmp);
     p->ring = median_of(tmp, n);
 }
@@ -656,7 +673,8 @@ static int populations_fit(const vision_point_features *F, const float *Cl, int 
      * "light stones" are paper between the lines, is neither */
     float dl = (light->lum - wood->lum) / fmaxf(wood->s_lum, light->s_lum);
     float dw = (light->wood - wood->wood) / fmaxf(wood->s_wood, light->s_wood);
-    if (hypotf(dl, dw) >= POP_APART) return 2;
+    float dx = (light->cross - wood->cross) / fmaxf(wood->s_cross, light->s_cross);
+    if (sqrtf(dl * dl + dw * dw + dx * dx) >= POP_APART) return 2;
     return wood->ring - light->ring >= RING_APART ? 1 : -1;
 }
 
@@ -672,9 +690,12 @@ static void classify_light(const vision_point_features *f, float ln, const popul
      * straight, halfway between the two in units of their spread, and a
      * point between them is left to its lines and ring to decide */
     float s_l = fmaxf(wood->s_lum, light->s_lum), s_w = fmaxf(wood->s_wood, light->s_wood);
+    float s_x = fmaxf(wood->s_cross, light->s_cross);
     float dw_l = (f->lum - wood->lum) / s_l, dw_w = (f->woodlike - wood->wood) / s_w;
     float dl_l = (f->lum - light->lum) / s_l, dl_w = (f->woodlike - light->wood) / s_w;
-    float q = clampf(0.5f * ((dw_l * dw_l + dw_w * dw_w) - (dl_l * dl_l + dl_w * dl_w)), -4, 4);
+    float dw_x = (f->cross - wood->cross) / s_x, dl_x = (f->cross - light->cross) / s_x;
+    float q = clampf(0.5f * ((dw_l * dw_l + dw_w * dw_w + dw_x * dw_x) - (dl_l * dl_l + dl_w * dl_w + dl_x * dl_x)),
+                     -4, 4);
     float l = clampf((LINES_HIDDEN - ln) / 0.2f, -3, 3);
     /* a stone stands out from the ring round it; glare and wood do not */
     float r = clampf((RING_STONE - f->ring) / 0.06f, -3, 3);
@@ -683,7 +704,7 @@ static void classify_light(const vision_point_features *f, float ln, const popul
      * obliquely, leaves the lines beside it in the disc): glare on empty
      * wood only half looks like them and keeps its lines */
     float t = q + l + r, mb = (f->lum - BLACK_LUM) / 0.25f;
-    if (hypotf(dl_l, dl_w) > LIGHT_LIKE) t = fminf(t, (LINES_SHOW - ln) / 0.1f);
+    if (sqrtf(dl_l * dl_l + dl_w * dl_w + dl_x * dl_x) > LIGHT_LIKE) t = fminf(t, (LINES_SHOW - ln) / 0.1f);
     /* darkish with its lines hidden: a dark stone */
     float md = fminf((DARKISH_LUM - f->lum) / 0.1f, (LIGHT_LINES - ln) / 0.2f);
     if (md > 0) {
@@ -992,9 +1013,9 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
     if (pops > 0) margin_stone_doubt(F, N, &wood, &light, out);
 #ifdef GRID_DEBUG
     if (getenv("READ_DUMP")) {
-        fprintf(stderr, "pops %d wood %.2f %.2f s %.2f %.2f ring %.2f light %.2f %.2f s %.2f %.2f ring %.2f\n", pops, wood.lum, wood.wood, wood.s_lum, wood.s_wood, wood.ring, light.lum, light.wood, light.s_lum, light.s_wood, light.ring);
+        fprintf(stderr, "pops %d wood %.2f %.2f %.2f s %.2f %.2f %.2f ring %.2f light %.2f %.2f %.2f s %.2f %.2f %.2f ring %.2f\n", pops, wood.lum, wood.wood, wood.cross, wood.s_lum, wood.s_wood, wood.s_cross, wood.ring, light.lum, light.wood, light.cross, light.s_lum, light.s_wood, light.s_cross, light.ring);
         for (int i = 0; i < NN; i++)
-            fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f ln %.2f ring %.2f spread %.2f base %.2f mlum %.2f mwood %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].lines / Cl[i], F[i].ring, F[i].spread, F[i].base, F[i].margin_lum, F[i].margin_wood);
+            fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f x %.2f ln %.2f ring %.2f spread %.2f base %.2f mlum %.2f mwood %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].cross, F[i].lines / Cl[i], F[i].ring, F[i].spread, F[i].base, F[i].margin_lum, F[i].margin_wood);
     }
 #endif
     free(Cl);

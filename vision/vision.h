@@ -174,6 +174,11 @@ typedef struct vision_point_features {
     float dark;      /* fraction of the disc much darker than the wood */
     float neutral;   /* fraction of the disc bright and colourless (white-stone-like) */
     float woodlike;  /* median "wood hue" strength of the disc: 1 wood, ~0 grey */
+    float cross;     /* median chromaticity across the wood's hue (same
+                        units): 0 for wood and for grey, not 0 for a stone
+                        whose colour differs from the wood's in another way
+                        (white stones under a violet lamp: bluer than the
+                        purple wood, as bright and as "wood-hued") */
     float spread;    /* interquartile range of brightness / wood brightness */
     float lines;     /* contrast of the two grid lines through the point (at the
                         board surface): depth of the deepest dip across each
