@@ -425,12 +425,33 @@ static void margin_discs(const gs_image *img, const vision_grid *g, const vision
         }
 }
 
+/* The hue histograms of a disc: 64 bins of 1/16 from lo. */
+static int hue_bin(double x, double lo)
+{
+    int b = (int)((x - lo) * 16);
+    return b < 0 ? 0 : b > 63 ? 63 : b;
+}
+
+/* The middle of the bin holding the median of the n samples of h. */
+static float hue_median(const int h[64], int n, double lo)
+{
+    int k = 0, acc = 0;
+    while (k < 63 && (acc += h[k]) * 2 < n) k++;
+    return (float)((k + 0.5) / 16.0 + lo);
+}
+
 /* long because: one pass over each point's disc fills the brightness and
  * hue histograms every feature is read from; split, it would walk the
  * disc several times. */
-static void features_on(const gs_image *img, const vision_grid *g, const wood_model *wm, vision_point_features *feat)
+gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err)
 {
-    const wood_model w = *wm;
+    if (!img || !img->buf || img->width <= 0 || img->height <= 0)
+        return gs_error_set(err, GS_ERR_USAGE, "empty image");
+    if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
+        return gs_error_set(err, GS_ERR_USAGE, "bad grid");
+    wood_model w;
+    gs_status st = vision_wood_fit(img, g, &w, err);
+    if (st != GS_OK) return st;
     vision_cam cam;
     vision_cam_fit(&cam, g->H, img->width, img->height);
     int N = g->size;
@@ -477,13 +498,8 @@ static void features_on(const gs_image *img, const vision_grid *g, const wood_mo
                         chroma(p.b, p.g, p.r, ch);
                         double s = (ch[0] * cw[0] + ch[1] * cw[1]) / cw2;
                         if (yr > 0.75 && s < 0.45) nneu++;
-                        int sb = (int)((s + 1) * 16); /* -1..3 in 1/16 steps */
-                        if (sb < 0) sb = 0;
-                        if (sb > 63) sb = 63;
-                        whist[sb]++;
-                        double xs = (ch[0] * cw[1] - ch[1] * cw[0]) / cw2;
-                        int xb = (int)((xs + 2) * 16); /* -2..2 in 1/16 steps */
-                        xhist[xb < 0 ? 0 : xb > 63 ? 63 : xb]++;
+                        whist[hue_bin(s, -1)]++;                                 /* -1..3 */
+                        xhist[hue_bin((ch[0] * cw[1] - ch[1] * cw[0]) / cw2, -2)]++; /* -2..2 */
                         nw++;
                     }
                 }
@@ -505,14 +521,8 @@ static void features_on(const gs_image *img, const vision_grid *g, const wood_mo
             F->dark = (float)ndark / cnt;
             F->neutral = (float)nneu / cnt;
             if (nw) {
-                int k = 0;
-                acc = 0;
-                while (k < 63 && (acc += whist[k]) * 2 < nw) k++;
-                F->woodlike = (float)((k + 0.5) / 16.0 - 1);
-                k = 0;
-                acc = 0;
-                while (k < 63 && (acc += xhist[k]) * 2 < nw) k++;
-                F->cross = (float)((k + 0.5) / 16.0 - 2);
+                F->woodlike = hue_median(whist, nw, -1);
+                F->cross = hue_median(xhist, nw, -2);
             } else {
                 F->woodlike = 0;
                 F->cross = 0;
@@ -521,18 +531,6 @@ static void features_on(const gs_image *img, const vision_grid *g, const wood_mo
             F->seen = 1;
         }
     margin_discs(img, g, &cam, &w, feat);
-}
-
-gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err)
-{
-    if (!img || !img->buf || img->width <= 0 || img->height <= 0)
-        return gs_error_set(err, GS_ERR_USAGE, "empty image");
-    if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
-        return gs_error_set(err, GS_ERR_USAGE, "bad grid");
-    wood_model w;
-    gs_status st = vision_wood_fit(img, g, &w, err);
-    if (st != GS_OK) return st;
-    features_on(img, g, &w, feat);
     return GS_OK;
 }
 
@@ -564,6 +562,9 @@ static int cmp_float(const void *a, const void *b)
  * told apart by what this board's own wood and stones look like. */
 typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring; int n; } population;
 
+/* Floor of the spread of cross (about 1.5 of its 1/16 bins: what the
+ * measure resolves). */
+#define CROSS_FLOOR 0.1f
 /* Lines under this share of their usual contrast: a stone hides them. */
 #define LIGHT_LINES 0.3f
 /* A light stone's ring is darker than its disc by this much or more
@@ -640,7 +641,7 @@ static void population_of(const vision_point_features *F, const unsigned char *s
     p->s_wood = fmaxf(fw, s);
     selected(F, sel, NN, offsetof(vision_point_features, cross), tmp);
     p->cross = median_spread(tmp, n, &s);
-    p->s_cross = fmaxf(0.1f, s);
+    p->s_cross = fmaxf(CROSS_FLOOR, s);
     selected(F, sel, NN, offsetof(vision_point_features, ring), tmp);
     p->ring = median_of(tmp, n);
 }
@@ -694,8 +695,8 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     float dw_l = (f->lum - wood->lum) / s_l, dw_w = (f->woodlike - wood->wood) / s_w;
     float dl_l = (f->lum - light->lum) / s_l, dl_w = (f->woodlike - light->wood) / s_w;
     float dw_x = (f->cross - wood->cross) / s_x, dl_x = (f->cross - light->cross) / s_x;
-    float q = clampf(0.5f * ((dw_l * dw_l + dw_w * dw_w + dw_x * dw_x) - (dl_l * dl_l + dl_w * dl_w + dl_x * dl_x)),
-                     -4, 4);
+    float to_wood = dw_l * dw_l + dw_w * dw_w + dw_x * dw_x, to_light = dl_l * dl_l + dl_w * dl_w + dl_x * dl_x;
+    float q = clampf(0.5f * (to_wood - to_light), -4, 4);
     float l = clampf((LINES_HIDDEN - ln) / 0.2f, -3, 3);
     /* a stone stands out from the ring round it; glare and wood do not */
     float r = clampf((RING_STONE - f->ring) / 0.06f, -3, 3);
@@ -704,7 +705,7 @@ static void classify_light(const vision_point_features *f, float ln, const popul
      * obliquely, leaves the lines beside it in the disc): glare on empty
      * wood only half looks like them and keeps its lines */
     float t = q + l + r, mb = (f->lum - BLACK_LUM) / 0.25f;
-    if (sqrtf(dl_l * dl_l + dl_w * dl_w + dl_x * dl_x) > LIGHT_LIKE) t = fminf(t, (LINES_SHOW - ln) / 0.1f);
+    if (to_light > LIGHT_LIKE * LIGHT_LIKE) t = fminf(t, (LINES_SHOW - ln) / 0.1f);
     /* darkish with its lines hidden: a dark stone */
     float md = fminf((DARKISH_LUM - f->lum) / 0.1f, (LIGHT_LINES - ln) / 0.2f);
     if (md > 0) {
