@@ -598,6 +598,8 @@ typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring
 #define BASE_LINES 0.6f
 /* An intersection this much brighter than the wood: a light stone there. */
 #define BASE_LIGHT 1.15f
+/* A margin disc this dark against the wood lies past the board's edge. */
+#define MARGIN_OFF 0.6f
 
 static float median_of(float *v, int n)
 {
@@ -679,6 +681,57 @@ static int populations_fit(const vision_point_features *F, const float *Cl, int 
     return wood->ring - light->ring >= RING_APART ? 1 : -1;
 }
 
+/* The terms a light point was judged by (classify_light): colour (q, a
+ * log-likelihood ratio, > 0 light stone), lines hidden (l), ring darker
+ * (r), their sum (t), the lines' share of their usual contrast (ln) and
+ * the colour across the wood's hue alone (xq, as q). */
+typedef struct light_terms { float q, l, r, t, ln, xq; } light_terms;
+
+/* 1 when the evidence for a light point's reading disagrees too much for
+ * it to be sure (colour_apart: the two populations differ in colour). */
+static int light_doubt(const light_terms *k, int colour_apart)
+{
+    float q = k->q, l = k->l, r = k->r, t = k->t, ln = k->ln, xq = k->xq;
+    /* the colour against both the lines and the ring, or against lines
+     * clearly hidden or clearly shown: unsure whichever wins (bleached
+     * wood at a lit edge looks like a light stone, a pale stone under a
+     * lamp of its own colour like the wood) */
+    float body = l + r;
+    /* (but a light stone whose ring says so as clearly as its colour, or
+     * whose colour says so clearly and its ring not against, is not
+     * doubted for its lines alone: a stone set off its point leaves the
+     * lines beside it in the disc) */
+    int ring_backs = t > 0 && q > 0 && (r >= DISAGREE || (q >= 3 * DISAGREE && r > -DISAGREE));
+    /* (nor is a disc clearly of the wood's colour whose lines are not
+     * clearly gone, for its ring alone: a dark ring round it is its
+     * neighbours' stones and their shadows) */
+    int wood_clear = t <= 0 && q <= -3 * DISAGREE && l < 2 * DISAGREE;
+    if (!ring_backs && !wood_clear && ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
+                        (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE)))
+        return 1;
+    /* an empty reading whose colour decides nothing while the ring round
+     * it is darker, as round a stone: only its lines say wood */
+    if (t <= 0 && fabsf(q) < DISAGREE && r > 0) return 1;
+    /* where the colours do not tell the stones from the wood (pale stones
+     * under a lamp of their colour), a point is sure only when its lines
+     * and its ring agree clearly: a stone when both say so and together
+     * by two spreads, the wood only when its lines clearly show (the
+     * seams between crowded pale stones look like lines) */
+    int agree = l * r > 0 && (t > 0 ? l + r >= 2 * DISAGREE : fabsf(l) >= 2 * DISAGREE);
+    if (!colour_apart && !agree) return 1;
+    /* a light stone without the darker ring round it whose lines are not
+     * clearly hidden may be bright wood (the lit bevel at the board's
+     * edge): unsure */
+    if (t > 0 && r <= -DISAGREE && l < 2 * DISAGREE) return 1;
+    /* an empty reading whose colour does not clearly say wood, while its
+     * lines are hidden (a pale stone of nearly the wood's colour: a crowd
+     * of them bends the wood surface towards them) or its colour across
+     * the wood's hue alone says light stone (white stones under a violet
+     * lamp whose disc also takes in the wood beside them) */
+    if (t <= 0 && q > -3 * DISAGREE && (ln < LIGHT_LINES || xq >= DISAGREE)) return 1;
+    return 0;
+}
+
 /* A point that is not dark: light stone or empty, by how much closer its
  * colour is to the light stones' than to the wood's (half the difference
  * of the squared normalised distances, a log-likelihood ratio), how
@@ -715,37 +768,8 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     }
     *cell = (uint8_t)(t > 0 ? GS_WHITE : GS_EMPTY);
     *conf = clampf(0.5f + 0.5f * fminf(fminf(fabsf(t) / 3, mb), -md), 0, 1);
-    /* the colour against both the lines and the ring, or against lines
-     * clearly hidden or clearly shown: unsure whichever wins (bleached
-     * wood at a lit edge looks like a light stone, a pale stone under a
-     * lamp of its own colour like the wood) */
-    float body = l + r;
-    /* (but a light stone whose ring says so as clearly as its colour, or
-     * whose colour says so clearly and its ring not against, is not
-     * doubted for its lines alone: a stone set off its point leaves the
-     * lines beside it in the disc) */
-    int ring_backs = t > 0 && q > 0 && (r >= DISAGREE || (q >= 3 * DISAGREE && r > -DISAGREE));
-    /* (nor is a disc clearly of the wood's colour whose lines are not
-     * clearly gone, for its ring alone: a dark ring round it is its
-     * neighbours' stones and their shadows) */
-    int wood_clear = t <= 0 && q <= -3 * DISAGREE && l < 2 * DISAGREE;
-    if (!ring_backs && !wood_clear && ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
-                        (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE)))
-        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
-    /* an empty reading whose colour decides nothing while the ring round
-     * it is darker, as round a stone: only its lines say wood */
-    if (t <= 0 && fabsf(q) < DISAGREE && r > 0) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
-    /* where the colours do not tell the stones from the wood (pale stones
-     * under a lamp of their colour), a point is sure only when its lines
-     * and its ring agree clearly: a stone when both say so and together
-     * by two spreads, the wood only when its lines clearly show (the
-     * seams between crowded pale stones look like lines) */
-    int agree = l * r > 0 && (t > 0 ? l + r >= 2 * DISAGREE : fabsf(l) >= 2 * DISAGREE);
-    if (!colour_apart && !agree) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
-    /* a light stone without the darker ring round it whose lines are not
-     * clearly hidden may be bright wood (the lit bevel at the board's
-     * edge): unsure */
-    if (t > 0 && r <= -DISAGREE && l < 2 * DISAGREE) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    light_terms k = {q, l, r, t, ln, 0.5f * (dw_x * dw_x - dl_x * dl_x)};
+    if (light_doubt(&k, colour_apart)) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
 /* ------------------------------------------------------------- track_hands */
@@ -1006,6 +1030,12 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
          * the wood (crossed by its lines, wood is not): a light stone's
          * body there, the stone set off towards the camera */
         if (out->pos.cell[i] == GS_EMPTY && f->base >= BASE_LIGHT)
+            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
+        /* an edge point read white beyond which lies no wood (the table
+         * or the board's side: the margin disc far darker than the wood)
+         * while its lines still show: the dark ring round it is partly
+         * that beyond, not the shadow round a stone */
+        if (out->pos.cell[i] == GS_WHITE && f->margin_lum < MARGIN_OFF && ln >= LINES_GONE)
             out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
         /* a point the photo does not show (its disc off the frame) is a
          * guess: empty, and said so */
