@@ -496,9 +496,12 @@ gs_status vision_grid_find_frame(const gs_image *img, int size_hint, vision_grid
 #define CLEAR_OR_STONES 0.6
 /* A board so full of stones that they hide most of the line pixels
  * (coloured light on a finished game: 0.19-0.25 explained) is still one
- * when it explains at least MAP_FULL of them, stones stand on at least
- * FULL_STONES of its points, and they touch as a finished game's do:
- * black against white, not in colour patches (vision_contacts_same). */
+ * when it explains at least MAP_FULL of them (wrong grids on darkened or
+ * recompressed copies of those photos explain 0.03-0.14), stones stand on
+ * at least FULL_STONES of its points, and they touch as a finished game's
+ * do: black against white along borders, neither in colour patches nor
+ * alternating point by point as a chessboard's squares
+ * (vision_contacts_same). */
 #define MAP_FULL 0.15
 #define FULL_STONES 0.6
 /* The line evidence beyond a grid's strongest side above which a grid
@@ -611,7 +614,8 @@ static int game_goes_on(const gs_image *img, const vision_grid *g)
 static int crowded_board(const vision_cand *c, const stone_view *v)
 {
     if (c->map >= MAP_CROWDED && v->share >= STONES_MIN && c->clear + v->share >= CLEAR_OR_STONES) return 1;
-    return c->map >= MAP_FULL && v->share >= FULL_STONES && v->same <= VISION_CONTACT_SAME;
+    return c->map >= MAP_FULL && v->share >= FULL_STONES && v->same >= VISION_CONTACT_SAME_MIN &&
+           v->same <= VISION_CONTACT_SAME;
 }
 
 /* Before the ranking decides: a leading 9x9 or 13x13 whose game goes on

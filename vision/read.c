@@ -732,6 +732,24 @@ static int light_doubt(const light_terms *k, int colour_apart)
     return 0;
 }
 
+/* A point's squared colour distances to the wood and to the light
+ * stones, in units of one spread per measure for both (the larger: the
+ * boundary is then straight, halfway between the two, and a point between
+ * them is left to its lines and ring to decide), and half the difference of
+ * the cross terms alone into *xq. */
+static void colour_distances(const vision_point_features *f, const population *wood, const population *light,
+                             float *to_wood, float *to_light, float *xq)
+{
+    float s_l = fmaxf(wood->s_lum, light->s_lum), s_w = fmaxf(wood->s_wood, light->s_wood);
+    float s_x = fmaxf(wood->s_cross, light->s_cross);
+    float dw_l = (f->lum - wood->lum) / s_l, dw_w = (f->woodlike - wood->wood) / s_w;
+    float dl_l = (f->lum - light->lum) / s_l, dl_w = (f->woodlike - light->wood) / s_w;
+    float dw_x = (f->cross - wood->cross) / s_x, dl_x = (f->cross - light->cross) / s_x;
+    *to_wood = dw_l * dw_l + dw_w * dw_w + dw_x * dw_x;
+    *to_light = dl_l * dl_l + dl_w * dl_w + dl_x * dl_x;
+    *xq = 0.5f * (dw_x * dw_x - dl_x * dl_x);
+}
+
 /* A point that is not dark: light stone or empty, by how much closer its
  * colour is to the light stones' than to the wood's (half the difference
  * of the squared normalised distances, a log-likelihood ratio), how
@@ -740,15 +758,8 @@ static int light_doubt(const light_terms *k, int colour_apart)
 static void classify_light(const vision_point_features *f, float ln, const population *wood, const population *light,
                            int colour_apart, uint8_t *cell, float *conf)
 {
-    /* one spread per measure for both (the larger): the boundary is then
-     * straight, halfway between the two in units of their spread, and a
-     * point between them is left to its lines and ring to decide */
-    float s_l = fmaxf(wood->s_lum, light->s_lum), s_w = fmaxf(wood->s_wood, light->s_wood);
-    float s_x = fmaxf(wood->s_cross, light->s_cross);
-    float dw_l = (f->lum - wood->lum) / s_l, dw_w = (f->woodlike - wood->wood) / s_w;
-    float dl_l = (f->lum - light->lum) / s_l, dl_w = (f->woodlike - light->wood) / s_w;
-    float dw_x = (f->cross - wood->cross) / s_x, dl_x = (f->cross - light->cross) / s_x;
-    float to_wood = dw_l * dw_l + dw_w * dw_w + dw_x * dw_x, to_light = dl_l * dl_l + dl_w * dl_w + dl_x * dl_x;
+    float to_wood, to_light, xq;
+    colour_distances(f, wood, light, &to_wood, &to_light, &xq);
     float q = clampf(0.5f * (to_wood - to_light), -4, 4);
     float l = clampf((LINES_HIDDEN - ln) / 0.2f, -3, 3);
     /* a stone stands out from the ring round it; glare and wood do not */
@@ -768,7 +779,7 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     }
     *cell = (uint8_t)(t > 0 ? GS_WHITE : GS_EMPTY);
     *conf = clampf(0.5f + 0.5f * fminf(fminf(fabsf(t) / 3, mb), -md), 0, 1);
-    light_terms k = {q, l, r, t, ln, 0.5f * (dw_x * dw_x - dl_x * dl_x)};
+    light_terms k = {q, l, r, t, ln, xq};
     if (light_doubt(&k, colour_apart)) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
@@ -986,6 +997,37 @@ static void local_line_contrast(const vision_point_features *F, int N, float *tm
     }
 }
 
+/* The light stones round point i (within LIGHT_R points: lines hidden,
+ * not dark, darker round them, as empty wood whose lines fade in dim
+ * light is not): the middle of their brightness, wood hue and cross where
+ * at least LIGHT_NEAR of them are there, into p (its spreads stay the
+ * photo's).  The lamp's light falls off over the board and the view turns,
+ * and glossy white stones change with them unlike the matt wood, whose
+ * own surface follows the light (under a blue lamp the far whites are 10%
+ * less bright against the wood than the near ones).  Radius 3 to 7 gain
+ * alike on the goban-watcher photos. */
+#define LIGHT_R 4
+#define LIGHT_NEAR 8
+static void local_light(const vision_point_features *F, const float *Cl, int N, int i, population *p)
+{
+    enum { AREA = (2 * LIGHT_R + 1) * (2 * LIGHT_R + 1) };
+    float l[AREA], w[AREA], x[AREA];
+    int u0 = i % N, v0 = i / N, k = 0;
+    for (int v = v0 - LIGHT_R; v <= v0 + LIGHT_R; v++)
+        for (int u = u0 - LIGHT_R; u <= u0 + LIGHT_R; u++) {
+            if (u < 0 || v < 0 || u >= N || v >= N) continue;
+            const vision_point_features *q = &F[v * N + u];
+            if (q->lines / Cl[v * N + u] < LIGHT_LINES && q->lum >= DARKISH_LUM && q->ring < RING_STONE) {
+                l[k] = q->lum; w[k] = q->woodlike; x[k] = q->cross;
+                k++;
+            }
+        }
+    if (k < LIGHT_NEAR) return;
+    p->lum = median_of(l, k);
+    p->wood = median_of(w, k);
+    p->cross = median_of(x, k);
+}
+
 gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
 {
     if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
@@ -1017,8 +1059,11 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
     for (int i = 0; i < NN; i++) {
         const vision_point_features *f = &F[i];
         float ln = f->lines / Cl[i];
-        if (pops > 0 && f->lum >= BLACK_LUM)
-            classify_light(f, ln, &wood, &light, pops == 2, &out->pos.cell[i], &out->confidence[i]);
+        if (pops > 0 && f->lum >= BLACK_LUM) {
+            population here = light;
+            local_light(F, Cl, N, i, &here);
+            classify_light(f, ln, &wood, &here, pops == 2, &out->pos.cell[i], &out->confidence[i]);
+        }
         else
             classify_fixed(f, ln, pops, &out->pos.cell[i], &out->confidence[i]);
         /* a point that shows its own wood and its lines has no stone on

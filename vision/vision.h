@@ -98,13 +98,15 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
 /* Of the pairs of orthogonally neighbouring stones in p, the share that
  * join stones of one colour (1 when no two stones touch).  A finished
  * game's stones face the other colour along long borders; patches of a
- * photo that is no board, read as stones, do not.  The board finder takes
- * a board whose stones hide most of its lines only when this is at most
- * VISION_CONTACT_SAME (the final positions of the 32 finished KGS games
- * of the shared data: 0.48-0.735; facades, chessboards and the rest of the
- * opencv-doc photos read as stones: 0.79-1.0). */
+ * photo that is no board, read as stones, do not, nor do a chessboard's
+ * squares read one by one (0).  The board finder takes a board whose
+ * stones hide most of its lines only when this lies within
+ * VISION_CONTACT_SAME_MIN..VISION_CONTACT_SAME (the final positions of the
+ * 26 finished KGS games of the shared data: 0.53-0.735; facades, chessboards
+ * and the rest of the opencv-doc photos read as stones: 0.79-1.0). */
 double vision_contacts_same(const gs_position *p);
 #define VISION_CONTACT_SAME 0.75
+#define VISION_CONTACT_SAME_MIN 0.4
 
 /* Options and result of the whole single-photo pipeline. */
 typedef struct vision_scan_options {
