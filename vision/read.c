@@ -598,6 +598,9 @@ typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring
 #define BASE_LINES 0.6f
 /* An intersection this much brighter than the wood: a light stone there. */
 #define BASE_LIGHT 1.15f
+/* A ring this bright against its disc or more: no stone's ring (the
+ * light stones' median ring 0.65-0.72 on the visible photos). */
+#define RING_NONE 0.95f
 /* A margin disc this dark against the wood lies past the board's edge. */
 #define MARGIN_OFF 0.6f
 
@@ -930,6 +933,12 @@ static void classify_fixed(const vision_point_features *f, float ln, int pops, u
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
+static int on_edge(int i, int N)
+{
+    int u = i % N, v = i / N;
+    return u == 0 || v == 0 || u == N - 1 || v == N - 1;
+}
+
 /* An edge point read empty beside whose margin lies something brighter
  * than the rest of that side's margin by several spreads, and closer in
  * colour to this photo's light stones than to its wood: a stone set off
@@ -1067,10 +1076,13 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
         else
             classify_fixed(f, ln, pops, &out->pos.cell[i], &out->confidence[i]);
         /* a point that shows its own wood and its lines has no stone on
-         * it, however dark the disc above it (seen obliquely, a
-         * neighbour's stone or its shadow): unsure */
-        if (out->pos.cell[i] == GS_BLACK && f->base >= BASE_WOOD && ln >= BASE_LINES)
+         * it, however dark the disc above it (seen obliquely, or a
+         * neighbour's stone set off its point, or its shadow): empty, and
+         * unsure (on the visible photos all 13 such points are empty) */
+        if (out->pos.cell[i] == GS_BLACK && f->base >= BASE_WOOD && ln >= BASE_LINES) {
+            out->pos.cell[i] = GS_EMPTY;
             out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
+        }
         /* nor is an empty reading sure whose intersection is brighter than
          * the wood (crossed by its lines, wood is not): a light stone's
          * body there, the stone set off towards the camera */
@@ -1082,6 +1094,15 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
          * that beyond, not the shadow round a stone */
         if (out->pos.cell[i] == GS_WHITE && f->margin_lum < MARGIN_OFF && ln >= LINES_GONE)
             out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
+        /* an edge point read white with no darker ring round it, its
+         * lines not hidden, beyond which the light goes on past the board
+         * (its margin as bright as its disc): the board's lit bevel, as a
+         * stone, which ends at its ring, is not; empty, and unsure */
+        if (out->pos.cell[i] == GS_WHITE && on_edge(i, N) && f->margin_lum >= f->lum && f->ring >= RING_NONE &&
+            ln >= LIGHT_LINES) {
+            out->pos.cell[i] = GS_EMPTY;
+            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
+        }
         /* a point the photo does not show (its disc off the frame) is a
          * guess: empty, and said so */
         if (!f->seen) out->confidence[i] = 0;
