@@ -585,6 +585,10 @@ typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring
 #define EDGE_SPREAD 0.6f
 /* Within this many spreads of the light stones' middle: looks like one. */
 #define LIGHT_LIKE 2.0f
+/* Within this many spreads of the light stones' middle, and this many
+ * from the wood's: a light stone's colour, clearly. */
+#define LIGHT_SAME 1.0f
+#define WOOD_AWAY 1.7f
 /* Evidence this strong on both sides (in spreads): the point is unsure. */
 #define DISAGREE 1.0f
 /* Darker than this and the lines hidden: a dark stone under a lamp that
@@ -767,12 +771,23 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     float l = clampf((LINES_HIDDEN - ln) / 0.2f, -3, 3);
     /* a stone stands out from the ring round it; glare and wood do not */
     float r = clampf((RING_STONE - f->ring) / 0.06f, -3, 3);
+    /* an intersection brighter than the wood (lines darken it) backs a
+     * light colour: the lines seen there are seams between stones */
+    float bl = q > 0 ? clampf((f->base - BASE_LIGHT) / 0.05f, 0, 2) : 0;
+    float t = q + l + r + bl, mb = (f->lum - BLACK_LUM) / 0.25f;
     /* a point whose lines clearly show is no stone unless it looks just
      * like this photo's light stones (a stone set off its point, or seen
      * obliquely, leaves the lines beside it in the disc): glare on empty
      * wood only half looks like them and keeps its lines */
-    float t = q + l + r, mb = (f->lum - BLACK_LUM) / 0.25f;
     if (to_light > LIGHT_LIKE * LIGHT_LIKE) t = fminf(t, (LINES_SHOW - ln) / 0.1f);
+    /* a colour within a spread of this photo's light stones and well
+     * away from its wood is a light stone, whatever its lines and ring
+     * say (under a lamp of one colour the seams between crowded white
+     * stones look like lines, and their ring is their neighbours): on
+     * the visible photos all 17 such points read empty were white), but
+     * unsure: the evidence is split */
+    int split = t <= 0 && to_light <= LIGHT_SAME * LIGHT_SAME && to_wood >= WOOD_AWAY * WOOD_AWAY;
+    if (split) t = 0.5f * q;
     /* darkish with its lines hidden: a dark stone */
     float md = fminf((DARKISH_LUM - f->lum) / 0.1f, (LIGHT_LINES - ln) / 0.2f);
     if (md > 0) {
@@ -783,7 +798,7 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     *cell = (uint8_t)(t > 0 ? GS_WHITE : GS_EMPTY);
     *conf = clampf(0.5f + 0.5f * fminf(fminf(fabsf(t) / 3, mb), -md), 0, 1);
     light_terms k = {q, l, r, t, ln, xq};
-    if (light_doubt(&k, colour_apart)) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    if (split || light_doubt(&k, colour_apart)) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
 }
 
 /* ------------------------------------------------------------- track_hands */
