@@ -192,9 +192,11 @@ static int scan_report(const scan_args *a, gs_image *img, const vision_scan_resu
     if (a->json) print_json(a->photo, res, ms_total);
     else print_text(&res->reading);
     if (res->reading.uncertain == 0) return GS_EXIT_OK;
+    int NN = res->reading.pos.size * res->reading.pos.size;
     if (res->rival_points > 0)
         fprintf(stderr, "goscribe: warning: another grid fits the photo almost as well and reads %d point%s otherwise "
-                        "(marked ?)\n", res->rival_points, res->rival_points == 1 ? "" : "s");
+                        "(%s)\n", res->rival_points, res->rival_points == 1 ? "" : "s",
+                res->reading.uncertain >= NN ? "the board's lines are in doubt: every point marked ?" : "marked ?");
     fprintf(stderr, "goscribe: warning: %d uncertain point%s (marked ?): the reading may be wrong there\n",
             res->reading.uncertain, res->reading.uncertain == 1 ? "" : "s");
     return GS_EXIT_UNSURE;

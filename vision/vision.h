@@ -119,8 +119,9 @@ typedef struct vision_scan_result {
     vision_reading reading;
     int rival_points;          /* points one of the runner-up grids of the
                                   same size, ranked almost as well, reads
-                                  otherwise (all marked unsure); 0 when there
-                                  is none */
+                                  otherwise (all marked unsure; a quarter of
+                                  the board or more: every point is); 0 when
+                                  there is none */
     double ms_grid, ms_read;   /* time taken by each stage */
 } vision_scan_result;
 
