@@ -174,7 +174,11 @@ static void print_text(const count_args *args, const record_count_result *r)
     if (!r->looks_finished) printf("NOT FINISHED? %s; the figures below count it as it stands.\n", r->not_finished);
     if (!strcmp(r->source, "photo"))
         printf("Stones read: %d black, %d white (see --overlay)\n", r->read_black, r->read_white);
-    if (r->read_uncertain) {
+    if (r->read_uncertain >= c->size * c->size) {
+        /* (listing every point says nothing) */
+        printf("UNCERTAIN: every point read with doubt (the board's lines are in doubt); the result may be off by "
+               "up to %g points\n", r->read_swing);
+    } else if (r->read_uncertain) {
         printf("UNCERTAIN: %d point%s read with doubt:", r->read_uncertain, r->read_uncertain == 1 ? "" : "s");
         for (int c = GS_EMPTY; c <= GS_WHITE; c++) print_points(&r->pos, r->read_unsure, (gs_color)c);
         printf("; the result may be off by up to %g point%s\n", r->read_swing, r->read_swing == 1 ? "" : "s");
