@@ -1052,6 +1052,41 @@ static void local_light(const vision_point_features *F, const float *Cl, int N, 
     p->cross = median_of(x, k);
 }
 
+/* The checks of a point's reading against its intersection and, at the
+ * board's edge, what lies beyond it (edge: the point is on the outer
+ * line): they overrule or doubt what the disc said. */
+static void intersection_checks(const vision_point_features *f, float ln, int edge, uint8_t *cell, float *conf)
+{
+    /* a point that shows its own wood and its lines has no stone on
+     * it, however dark the disc above it (seen obliquely, or a
+     * neighbour's stone set off its point, or its shadow): empty, and
+     * unsure (on the visible photos all 13 such points are empty) */
+    if (*cell == GS_BLACK && f->base >= BASE_WOOD && ln >= BASE_LINES) {
+        *cell = GS_EMPTY;
+        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    }
+    /* nor is an empty reading sure whose intersection is brighter than
+     * the wood (crossed by its lines, wood is not): a light stone's
+     * body there, the stone set off towards the camera */
+    if (*cell == GS_EMPTY && f->base >= BASE_LIGHT)
+        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    /* an edge point read white beyond which lies no wood (the table
+     * or the board's side: the margin disc far darker than the wood)
+     * while its lines still show: the dark ring round it is partly
+     * that beyond, not the shadow round a stone */
+    if (*cell == GS_WHITE && f->margin_lum < MARGIN_OFF && ln >= LINES_GONE)
+        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    /* an edge point read white with no darker ring round it, its
+     * lines not hidden, beyond which the light goes on past the board
+     * (its margin as bright as its disc): the board's lit bevel, as a
+     * stone, which ends at its ring, is not; empty, and unsure */
+    if (*cell == GS_WHITE && edge && f->margin_lum >= f->lum && f->ring >= RING_NONE &&
+        ln >= LIGHT_LINES) {
+        *cell = GS_EMPTY;
+        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    }
+}
+
 gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
 {
     if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
@@ -1090,34 +1125,7 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
         }
         else
             classify_fixed(f, ln, pops, &out->pos.cell[i], &out->confidence[i]);
-        /* a point that shows its own wood and its lines has no stone on
-         * it, however dark the disc above it (seen obliquely, or a
-         * neighbour's stone set off its point, or its shadow): empty, and
-         * unsure (on the visible photos all 13 such points are empty) */
-        if (out->pos.cell[i] == GS_BLACK && f->base >= BASE_WOOD && ln >= BASE_LINES) {
-            out->pos.cell[i] = GS_EMPTY;
-            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
-        }
-        /* nor is an empty reading sure whose intersection is brighter than
-         * the wood (crossed by its lines, wood is not): a light stone's
-         * body there, the stone set off towards the camera */
-        if (out->pos.cell[i] == GS_EMPTY && f->base >= BASE_LIGHT)
-            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
-        /* an edge point read white beyond which lies no wood (the table
-         * or the board's side: the margin disc far darker than the wood)
-         * while its lines still show: the dark ring round it is partly
-         * that beyond, not the shadow round a stone */
-        if (out->pos.cell[i] == GS_WHITE && f->margin_lum < MARGIN_OFF && ln >= LINES_GONE)
-            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
-        /* an edge point read white with no darker ring round it, its
-         * lines not hidden, beyond which the light goes on past the board
-         * (its margin as bright as its disc): the board's lit bevel, as a
-         * stone, which ends at its ring, is not; empty, and unsure */
-        if (out->pos.cell[i] == GS_WHITE && on_edge(i, N) && f->margin_lum >= f->lum && f->ring >= RING_NONE &&
-            ln >= LIGHT_LINES) {
-            out->pos.cell[i] = GS_EMPTY;
-            out->confidence[i] = fminf(out->confidence[i], VISION_UNSURE - 0.05f);
-        }
+        intersection_checks(f, ln, on_edge(i, N), &out->pos.cell[i], &out->confidence[i]);
         /* a point the photo does not show (its disc off the frame) is a
          * guess: empty, and said so */
         if (!f->seen) out->confidence[i] = 0;
