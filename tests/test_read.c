@@ -163,6 +163,45 @@ static void test_synthetic_hand_and_edge_stones(void **state)
     gs_image_destroy(img);
 }
 
+/* A lit bevel: the light of a lamp low on the right catches the board's
+ * right edge and goes on past it over the margin (colourless light on the
+ * wood, its lines fainter, no stone's darker ring).  The empty points of
+ * the right-hand line under it are the board's wood, not white stones:
+ * none of them is read white. */
+static void test_synthetic_lit_bevel(void **state)
+{
+    (void)state;
+    const int N = 13;
+    gs_position pos;
+    make_position(&pos, N, 41);
+    for (int v = 3; v <= 9; v++) gs_position_set(&pos, N - 1, v, GS_EMPTY);
+    double corners[4][2];
+    gs_image *img = synthetic_board_m(N, &pos, corners, 1.0, 0.8);
+    double cell = (corners[1][0] - corners[0][0]) / (N - 1);
+    int xa = (int)(corners[1][0] - 0.45 * cell), ya = (int)(corners[1][1] + 2.5 * cell),
+        yb = (int)(corners[1][1] + 9.5 * cell);
+    for (int y = ya; y <= yb; y++)
+        for (int x = xa; x < img->width; x++) {
+            uint8_t *p = img->buf + (size_t)y * img->stride + (size_t)x * 3;
+            for (int c = 0; c < 3; c++) p[c] = (uint8_t)(p[c] + (255 - p[c]) * 0.55);
+        }
+    vision_grid g;
+    gs_error err = {0};
+    assert_int_equal(vision_grid_from_corners(&g, N, (const double (*)[2])corners, &err), GS_OK);
+    vision_reading *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+    int white = 0;
+    for (int v = 3; v <= 9; v++) {
+        int i = v * N + N - 1;
+        print_message("(12,%d): read %d, confidence %.2f\n", v, r->pos.cell[i], r->confidence[i]);
+        white += r->pos.cell[i] == GS_WHITE;
+    }
+    assert_int_equal(white, 0);
+    free(r);
+    gs_image_destroy(img);
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -351,6 +390,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_synthetic_boards),
         cmocka_unit_test(test_synthetic_hand_and_edge_stones),
+        cmocka_unit_test(test_synthetic_lit_bevel),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_blank_is_noboard),
         cmocka_unit_test(test_real_photos_clicked_grid),

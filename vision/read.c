@@ -605,6 +605,9 @@ typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring
 /* A ring this bright against its disc or more: no stone's ring (the
  * light stones' median ring 0.65-0.72 on the visible photos). */
 #define RING_NONE 0.95f
+/* A margin disc nearly as bright as its edge point's disc (photo noise and
+ * the fall-off of a lamp's light apart): the light goes on past the board. */
+#define MARGIN_LIT 0.95f
 /* A margin disc this dark against the wood lies past the board's edge. */
 #define MARGIN_OFF 0.6f
 
@@ -1078,9 +1081,9 @@ static void intersection_checks(const vision_point_features *f, float ln, int ed
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
     /* an edge point read white with no darker ring round it, its
      * lines not hidden, beyond which the light goes on past the board
-     * (its margin as bright as its disc): the board's lit bevel, as a
+     * (its margin about as bright as its disc): the board's lit bevel, as a
      * stone, which ends at its ring, is not; empty, and unsure */
-    if (*cell == GS_WHITE && edge && f->margin_lum >= f->lum && f->ring >= RING_NONE &&
+    if (*cell == GS_WHITE && edge && f->margin_lum >= MARGIN_LIT * f->lum && f->ring >= RING_NONE &&
         ln >= LIGHT_LINES) {
         *cell = GS_EMPTY;
         *conf = fminf(*conf, VISION_UNSURE - 0.05f);
