@@ -602,6 +602,9 @@ typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring
 #define BASE_LINES 0.6f
 /* An intersection this much brighter than the wood: a light stone there. */
 #define BASE_LIGHT 1.15f
+/* ...this much, under a disc of the wood's colour: a light stone set off
+ * towards the camera. */
+#define BASE_SET_OFF 1.2f
 /* A ring this bright against its disc or more: no stone's ring (the
  * light stones' median ring 0.65-0.72 on the visible photos). */
 #define RING_NONE 0.95f
@@ -791,6 +794,15 @@ static void classify_light(const vision_point_features *f, float ln, const popul
      * unsure: the evidence is split */
     int split = t <= 0 && to_light <= LIGHT_SAME * LIGHT_SAME && to_wood >= WOOD_AWAY * WOOD_AWAY;
     if (split) t = 0.5f * q;
+    /* an intersection much brighter than the wood under a disc of the
+     * wood's colour: a light stone set off towards the camera, its body
+     * on the point and its top nearer than a stone's on its point (glare
+     * brightens both alike); light, and unsure (10 of 10 such points on
+     * the visible photos were white) */
+    if (t <= 0 && q < 0 && f->base >= BASE_SET_OFF) {
+        split = 1;
+        t = fmaxf(0.5f, 0.5f * l);
+    }
     /* darkish with its lines hidden: a dark stone */
     float md = fminf((DARKISH_LUM - f->lum) / 0.1f, (LIGHT_LINES - ln) / 0.2f);
     if (md > 0) {
