@@ -777,6 +777,10 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     float l = clampf((LINES_HIDDEN - ln) / 0.2f, -3, 3);
     /* a stone stands out from the ring round it; glare and wood do not */
     float r = clampf((RING_STONE - f->ring) / 0.06f, -3, 3);
+    /* (at an edge beyond which lies no wood, the ring is partly the table
+     * or the board's side: dark round a stone or not, it cannot say one
+     * is there) */
+    if (f->margin_lum < MARGIN_OFF) r = fminf(r, 0);
     /* an intersection brighter than the wood (lines darken it) backs a
      * light colour: the lines seen there are seams between stones */
     float bl = q > 0 ? clampf((f->base - BASE_LIGHT) / 0.05f, 0, 2) : 0;
