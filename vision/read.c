@@ -404,7 +404,8 @@ static void margin_disc(const gs_image *img, const vision_grid *g, const vision_
 }
 
 /* The margin disc of every edge point (the brighter one at a corner, a
- * light stone being what is looked for); 1, 1 (the wood) elsewhere. */
+ * light stone being what is looked for, and the darker one's brightness
+ * apart); 1, 1 (the wood) elsewhere. */
 static void margin_discs(const gs_image *img, const vision_grid *g, const vision_cam *cam, const vision_wood *w,
                          vision_point_features *feat)
 {
@@ -412,7 +413,7 @@ static void margin_discs(const gs_image *img, const vision_grid *g, const vision
     for (int v = 0; v < N; v++)
         for (int u = 0; u < N; u++) {
             vision_point_features *F = &feat[v * N + u];
-            F->margin_lum = F->margin_wood = 1;
+            F->margin_lum = F->margin_wood = F->margin_dark = 1;
             int du = u == 0 ? -1 : u == N - 1 ? 1 : 0, dv = v == 0 ? -1 : v == N - 1 ? 1 : 0, got = 0;
             for (int k = 0; k < 2; k++) {
                 int a = k == 0 ? du : 0, b = k == 0 ? 0 : dv;
@@ -420,6 +421,7 @@ static void margin_discs(const gs_image *img, const vision_grid *g, const vision
                 float l, wd;
                 margin_disc(img, g, cam, w, u + MARGIN_OUT * a, v + MARGIN_OUT * b, &l, &wd);
                 if (!got || l > F->margin_lum) { F->margin_lum = l; F->margin_wood = wd; }
+                if (!got || l < F->margin_dark) F->margin_dark = l;
                 got = 1;
             }
         }
@@ -780,7 +782,7 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     /* (at an edge beyond which lies no wood, the ring is partly the table
      * or the board's side: dark round a stone or not, it cannot say one
      * is there) */
-    if (f->margin_lum < MARGIN_OFF) r = fminf(r, 0);
+    if (f->margin_dark < MARGIN_OFF) r = fminf(r, 0);
     /* an intersection brighter than the wood (lines darken it) backs a
      * light colour: the lines seen there are seams between stones */
     float bl = q > 0 ? clampf((f->base - BASE_LIGHT) / 0.05f, 0, 2) : 0;

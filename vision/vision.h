@@ -202,6 +202,9 @@ typedef struct vision_point_features {
     float margin_lum, margin_wood; /* edge points: lum and woodlike of a
                         disc in the margin just outside the point (1, 1
                         elsewhere): a stone set off its point lies there */
+    float margin_dark; /* edge points: lum of the darker margin disc (a
+                        corner has two; 1 elsewhere): the table or the
+                        board's side beyond the point */
 } vision_point_features;
 
 /* Measures every intersection of g in img (row-major, size*size entries
