@@ -56,6 +56,19 @@ static gs_image *synthetic_board(int N, const gs_position *pos, double corners[4
     return synthetic_board_m(N, pos, corners, light, 1.0);
 }
 
+/* img read on the N x N grid through its four outer corners (malloc'd;
+ * the reading must succeed). */
+static vision_reading *read_at_corners(const gs_image *img, int N, const double corners[4][2])
+{
+    vision_grid g;
+    gs_error err = {0};
+    assert_int_equal(vision_grid_from_corners(&g, N, corners, &err), GS_OK);
+    vision_reading *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+    return r;
+}
+
 static void make_position(gs_position *pos, int N, unsigned seed)
 {
     gs_position_clear(pos, N);
@@ -77,12 +90,7 @@ static void test_synthetic_boards(void **state)
             make_position(&pos, sizes[s], (unsigned)(17 + s * 3 + l));
             double corners[4][2];
             gs_image *img = synthetic_board(sizes[s], &pos, corners, lights[l]);
-            vision_grid g;
-            gs_error err = {0};
-            assert_int_equal(vision_grid_from_corners(&g, sizes[s], (const double (*)[2])corners, &err), GS_OK);
-            vision_reading *r = malloc(sizeof *r);
-            assert_non_null(r);
-            assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+            vision_reading *r = read_at_corners(img, sizes[s], corners);
             assert_int_equal(r->pos.size, sizes[s]);
             int wrong = 0;
             for (int i = 0; i < sizes[s] * sizes[s]; i++) {
@@ -145,12 +153,7 @@ static void test_synthetic_hand_and_edge_stones(void **state)
     paint_hand(img, corners, N, 3.5, 6.5); /* covers (0,4), (0,5), (0,6): empty under it */
     paint_glare(img, corners, N, 9, 9, 0.7); /* glare on empty wood: lines still show */
     paint_glare(img, corners, N, 12, 9, 0.7);
-    vision_grid g;
-    gs_error err = {0};
-    assert_int_equal(vision_grid_from_corners(&g, N, (const double (*)[2])corners, &err), GS_OK);
-    vision_reading *r = malloc(sizeof *r);
-    assert_non_null(r);
-    assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+    vision_reading *r = read_at_corners(img, N, corners);
     int wrong = 0;
     for (int i = 0; i < N * N; i++)
         if (r->pos.cell[i] != pos.cell[i]) {
@@ -185,12 +188,7 @@ static void test_synthetic_lit_bevel(void **state)
             uint8_t *p = img->buf + (size_t)y * img->stride + (size_t)x * 3;
             for (int c = 0; c < 3; c++) p[c] = (uint8_t)(p[c] + (255 - p[c]) * 0.55);
         }
-    vision_grid g;
-    gs_error err = {0};
-    assert_int_equal(vision_grid_from_corners(&g, N, (const double (*)[2])corners, &err), GS_OK);
-    vision_reading *r = malloc(sizeof *r);
-    assert_non_null(r);
-    assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+    vision_reading *r = read_at_corners(img, N, corners);
     int white = 0;
     for (int v = 3; v <= 9; v++) {
         int i = v * N + N - 1;

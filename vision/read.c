@@ -540,6 +540,9 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
 
 static float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
 
+/* A confidence lowered to just under VISION_UNSURE: the point is marked. */
+static float doubted(float conf) { return fminf(conf, VISION_UNSURE - 0.05f); }
+
 static int cmp_float(const void *a, const void *b)
 {
     float x = *(const float *)a, y = *(const float *)b;
@@ -663,6 +666,13 @@ static void population_of(const vision_point_features *F, const unsigned char *s
     p->ring = median_of(tmp, n);
 }
 
+/* A point that may be a light stone: its lines hidden (Cl: its usual
+ * line contrast), its disc not dark. */
+static int hides_lines_not_dark(const vision_point_features *f, float Cl)
+{
+    return f->lines / Cl < LIGHT_LINES && f->lum >= DARKISH_LUM;
+}
+
 /* The two populations: 2 when both are seen and their colours differ, 1
  * when only their rings do, -1 when both are seen but look alike, 0 when
  * too few points show either (then the fixed rules of vision_read
@@ -680,7 +690,7 @@ static int populations_fit(const vision_point_features *F, const float *Cl, int 
     /* light stones: hide their lines and are not dark (under a lamp of one
      * colour pale green stones may look just like the wood: then the
      * populations coincide and the lines decide) */
-    for (int i = 0; i < NN; i++) sel[i] = F[i].lines / Cl[i] < LIGHT_LINES && F[i].lum >= DARKISH_LUM;
+    for (int i = 0; i < NN; i++) sel[i] = hides_lines_not_dark(&F[i], Cl[i]);
     population_of(F, sel, NN, 0.08f, 0.2f, tmp, light);
     free(sel);
     free(tmp);
@@ -819,7 +829,7 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     *cell = (uint8_t)(t > 0 ? GS_WHITE : GS_EMPTY);
     *conf = clampf(0.5f + 0.5f * fminf(fminf(fabsf(t) / 3, mb), -md), 0, 1);
     light_terms k = {q, l, r, t, ln, xq};
-    if (split || light_doubt(&k, colour_apart)) *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+    if (split || light_doubt(&k, colour_apart)) *conf = doubted(*conf);
 }
 
 /* ------------------------------------------------------------- track_hands */
@@ -966,7 +976,7 @@ static void classify_fixed(const vision_point_features *f, float ln, int pops, u
      * dark, half bright sees the edge of something dark (a neighbour's
      * stone, a shadow), not a stone on the point: unsure */
     if (c == GS_BLACK && ln >= LINES_SHOW && f->spread >= EDGE_SPREAD)
-        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+        *conf = doubted(*conf);
 }
 
 static int on_edge(int i, int N)
@@ -1004,7 +1014,7 @@ static void margin_stone_doubt(const vision_point_features *F, int N, const popu
             float dw_l = (f->margin_lum - wood->lum) / s_l, dw_w = (f->margin_wood - wood->wood) / s_w;
             float dl_l = (f->margin_lum - light->lum) / s_l, dl_w = (f->margin_wood - light->wood) / s_w;
             if ((dw_l * dw_l + dw_w * dw_w) - (dl_l * dl_l + dl_w * dl_w) >= 0)
-                out->confidence[idx[k]] = fminf(out->confidence[idx[k]], VISION_UNSURE - 0.05f);
+                out->confidence[idx[k]] = doubted(out->confidence[idx[k]]);
         }
     }
 }
@@ -1062,7 +1072,7 @@ static void local_light(const vision_point_features *F, const float *Cl, int N, 
         for (int u = u0 - LIGHT_R; u <= u0 + LIGHT_R; u++) {
             if (u < 0 || v < 0 || u >= N || v >= N) continue;
             const vision_point_features *q = &F[v * N + u];
-            if (q->lines / Cl[v * N + u] < LIGHT_LINES && q->lum >= DARKISH_LUM && q->ring < RING_STONE) {
+            if (hides_lines_not_dark(q, Cl[v * N + u]) && q->ring < RING_STONE) {
                 l[k] = q->lum; w[k] = q->woodlike; x[k] = q->cross;
                 k++;
             }
@@ -1084,19 +1094,19 @@ static void intersection_checks(const vision_point_features *f, float ln, int ed
      * unsure (on the visible photos all 13 such points are empty) */
     if (*cell == GS_BLACK && f->base >= BASE_WOOD && ln >= BASE_LINES) {
         *cell = GS_EMPTY;
-        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+        *conf = doubted(*conf);
     }
     /* nor is an empty reading sure whose intersection is brighter than
      * the wood (crossed by its lines, wood is not): a light stone's
      * body there, the stone set off towards the camera */
     if (*cell == GS_EMPTY && f->base >= BASE_LIGHT)
-        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+        *conf = doubted(*conf);
     /* an edge point read white beyond which lies no wood (the table
      * or the board's side: the margin disc far darker than the wood)
      * while its lines still show: the dark ring round it is partly
      * that beyond, not the shadow round a stone */
     if (*cell == GS_WHITE && f->margin_lum < MARGIN_OFF && ln >= LINES_GONE)
-        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+        *conf = doubted(*conf);
     /* an edge point read white with no darker ring round it, its
      * lines not hidden, beyond which the light goes on past the board
      * (its margin about as bright as its disc): the board's lit bevel, as a
@@ -1104,7 +1114,7 @@ static void intersection_checks(const vision_point_features *f, float ln, int ed
     if (*cell == GS_WHITE && edge && f->margin_lum >= MARGIN_LIT * f->lum && f->ring >= RING_NONE &&
         ln >= LIGHT_LINES) {
         *cell = GS_EMPTY;
-        *conf = fminf(*conf, VISION_UNSURE - 0.05f);
+        *conf = doubted(*conf);
     }
 }
 

@@ -5,6 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Point i of r marked unsure (counted once). */
+static void mark_unsure(vision_reading *r, int i)
+{
+    if (r->unsure[i]) return;
+    r->confidence[i] = fminf(r->confidence[i], VISION_UNSURE - 0.05f);
+    r->unsure[i] = 1;
+    r->uncertain++;
+}
+
 /* Where a runner-up grid reads a point otherwise, the point is unsure:
  * the photo does not say which of the lattices it is.  differ[i] is set
  * for each such point. */
@@ -18,10 +27,7 @@ static gs_status rival_doubt(const gs_image *img, const vision_grid *rival, visi
     for (int i = 0; st == GS_OK && i < N * N; i++) {
         if (o->pos.cell[i] == r->pos.cell[i]) continue;
         differ[i] = 1;
-        if (r->unsure[i]) continue;
-        r->confidence[i] = fminf(r->confidence[i], VISION_UNSURE - 0.05f);
-        r->unsure[i] = 1;
-        r->uncertain++;
+        mark_unsure(r, i);
     }
     free(o);
     return st;
@@ -39,12 +45,7 @@ static void whole_doubt(vision_reading *r, int rival_points)
 {
     int NN = r->pos.size * r->pos.size;
     if (rival_points < RIVAL_WHOLE * NN) return;
-    for (int i = 0; i < NN; i++) {
-        if (r->unsure[i]) continue;
-        r->confidence[i] = fminf(r->confidence[i], VISION_UNSURE - 0.05f);
-        r->unsure[i] = 1;
-        r->uncertain++;
-    }
+    for (int i = 0; i < NN; i++) mark_unsure(r, i);
 }
 
 gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, vision_scan_result *out, gs_error *err)
