@@ -504,6 +504,19 @@ gs_status vision_grid_find_frame(const gs_image *img, int size_hint, vision_grid
  * (vision_contacts_same). */
 #define MAP_FULL 0.15
 #define FULL_STONES 0.6
+/* Below MAP_FULL, down to MAP_STONES, the stones alone must show the
+ * board (its lines hidden under them and a lamp's colour: 0.085-0.11 on
+ * a finished game under a blue lamp): the reading sure on all but
+ * STONES_UNSURE of the points, no stones of both colours lining up one
+ * line past a side, as they do when the grid covers only part of the
+ * board, and no outer line that is one colour over two thirds of its
+ * length, as the table or the board's edge reads when the grid's side
+ * lies on it (finished games: runs of 4-10 stones along an edge, 5 on the
+ * photos).  The wrong grids in this band, on darkened or recompressed
+ * copies, failed one of these: 0.21 of their points unsure, a game going
+ * on past a side, a side of 16 or 19 "black stones". */
+#define MAP_STONES 0.06
+#define STONES_UNSURE 0.15
 /* The line evidence beyond a grid's strongest side above which a grid
  * smaller than 19x19 is taken for a window of a bigger board. */
 #define WINDOW_OUT 0.6
@@ -521,11 +534,31 @@ double vision_contacts_same(const gs_position *p)
 }
 
 /* What vision_read sees on a grid: the share of its points taken for
- * stones and, of the pairs of neighbouring stones, the share of one
- * colour. */
+ * stones and of those marked unsure, of the pairs of neighbouring stones
+ * the share of one colour, and the longest run of stones of one colour
+ * along an outer line. */
 typedef struct stone_view {
-    double share, same;
+    double share, same, unsure;
+    int edge_run;
 } stone_view;
+
+/* The longest run of stones of one colour along the outer lines of p. */
+static int edge_run(const gs_position *p)
+{
+    int N = p->size, best = 0;
+    for (int s = 0; s < 4; s++) {
+        int run = 0, prev = GS_EMPTY;
+        for (int t = 0; t < N; t++) {
+            /* side 0 top, 1 right, 2 bottom, 3 left */
+            int i = s == 0 ? t : s == 1 ? t * N + N - 1 : s == 2 ? (N - 1) * N + t : t * N;
+            int c = p->cell[i];
+            run = c == GS_EMPTY ? 0 : c == prev ? run + 1 : 1;
+            prev = c;
+            if (run > best) best = run;
+        }
+    }
+    return best;
+}
 
 /* 0 when the reading fails (out of memory). */
 static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view *v)
@@ -534,9 +567,14 @@ static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view
     gs_error e;
     int ok = r && vision_read(img, g, r, &e) == GS_OK;
     if (ok) {
-        int st = 0, N = g->size;
-        for (int i = 0; i < N * N; i++) st += r->pos.cell[i] != GS_EMPTY;
+        int st = 0, un = 0, N = g->size;
+        for (int i = 0; i < N * N; i++) {
+            st += r->pos.cell[i] != GS_EMPTY;
+            un += r->unsure[i] != 0;
+        }
         v->share = (double)st / (N * N);
+        v->unsure = (double)un / (N * N);
+        v->edge_run = edge_run(&r->pos);
         v->same = vision_contacts_same(&r->pos);
     }
     free(r);
@@ -610,12 +648,17 @@ static int game_goes_on(const gs_image *img, const vision_grid *g)
     return ok ? goes_on : -1;
 }
 
-/* The crowded-board ways past the line test (above). */
-static int crowded_board(const vision_cand *c, const stone_view *v)
+/* The crowded-board ways past the line test (above): 1 when the grid g
+ * of hypothesis c passes one, 0 when not, -1 when out of memory. */
+static int crowded_board(const gs_image *img, const vision_grid *g, const vision_cand *c, const stone_view *v)
 {
     if (c->map >= MAP_CROWDED && v->share >= STONES_MIN && c->clear + v->share >= CLEAR_OR_STONES) return 1;
-    return c->map >= MAP_FULL && v->share >= FULL_STONES && v->same >= VISION_CONTACT_SAME_MIN &&
-           v->same <= VISION_CONTACT_SAME;
+    int full = v->share >= FULL_STONES && v->same >= VISION_CONTACT_SAME_MIN && v->same <= VISION_CONTACT_SAME;
+    if (!full || c->map < MAP_STONES) return 0;
+    if (c->map >= MAP_FULL) return 1;
+    if (v->unsure > STONES_UNSURE || v->edge_run * 3 >= 2 * g->size) return 0;
+    int on = game_goes_on(img, g);
+    return on < 0 ? -1 : !on;
 }
 
 /* Before the ranking decides: a leading 9x9 or 13x13 whose game goes on
@@ -706,9 +749,11 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (the lines go on past the %dx%d grid found: part of a bigger board?)", c->n, c->n);
     if (c->clear >= GRID_LINES_MIN && frac >= 0.25) return GS_OK;
     stone_view v;
-    if (c->map >= MAP_FULL) {
+    if (c->map >= MAP_STONES) {
         if (!stone_view_read(img, out, &v)) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-        if (crowded_board(c, &v)) return GS_OK;
+        int crowded = crowded_board(img, out, c, &v);
+        if (crowded < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        if (crowded) return GS_OK;
     }
     vision_score sc;
     vision_grid_score(w, c->n, &c->m, &sc);
