@@ -225,6 +225,39 @@ static void test_crowded_reading(void **state)
     free(res);
 }
 
+/* Stage 3 where the disc above a point misses its stone: black stones
+ * whose tops, seen obliquely, lean onto light neighbours (game 3 under
+ * pink light: their intersections black, the ring round them brighter).
+ * Each is read as the game record has it, and marked. */
+static void test_crowded_stone_off_its_disc(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(root, "photos/goban-watcher");
+    static const struct { const char *path; int row, col; } at[] = {
+        {"game3/3_jwerth_pink_2.jpg", 1, 2},
+        {"game3/3_jwerth_pink_2.jpg", 1, 3},
+        {"game3/3_jwerth_pink_1.jpg", 1, 2},
+    };
+    vision_scan_result *res = malloc(sizeof *res);
+    assert_non_null(res);
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        if (gs_test_sanitized() && i > 0) continue;
+        shot s = {at[i].path, -1};
+        gs_position truth;
+        gs_image *img = load_shot(root, &s, &truth);
+        gs_error e;
+        assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
+        int k = at[i].row * truth.size + at[i].col;
+        print_message("%s row %d col %d: read %d, the record %d, %s\n", at[i].path, at[i].row, at[i].col,
+                      res->reading.pos.cell[k], truth.cell[k], res->reading.unsure[k] ? "marked" : "not marked");
+        assert_int_not_equal(truth.cell[k], GS_EMPTY);
+        assert_int_equal(res->reading.pos.cell[k], truth.cell[k]);
+        assert_true(res->reading.unsure[k]);
+        gs_image_destroy(img);
+    }
+    free(res);
+}
+
 /* A shot made smaller (70 %: another phone, a shot from further away)
  * where a lattice a line off ranks almost as well as the one found: every
  * point the two read otherwise is marked, which leaves far fewer wrong
@@ -366,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_crowded_never_a_window),
         cmocka_unit_test(test_crowded_reading),
         cmocka_unit_test(test_crowded_lines_hidden),
+        cmocka_unit_test(test_crowded_stone_off_its_disc),
         cmocka_unit_test(test_crowded_rival_grid),
         cmocka_unit_test(test_contacts_of_finished_games),
         cmocka_unit_test(test_contacts_patches_and_borders),

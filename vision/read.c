@@ -618,6 +618,12 @@ typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring
 #define MARGIN_LIT 0.95f
 /* A margin disc this dark against the wood lies past the board's edge. */
 #define MARGIN_OFF 0.6f
+/* An intersection this dark against the wood (a black stone's body: 0.01-0.02
+ * where the disc missed it; drawn lines darken it to 0.10 at the least)
+ * with a ring this much brighter than its disc (dark stones 1.27 and more,
+ * empty points about 1): a black stone stands there. */
+#define BASE_DARK 0.06f
+#define RING_DARK 1.15f
 
 static float median_of(float *v, int n)
 {
@@ -1088,6 +1094,14 @@ static void local_light(const vision_point_features *F, const float *Cl, int N, 
  * line): they overrule or doubt what the disc said. */
 static void intersection_checks(const vision_point_features *f, float ln, int edge, uint8_t *cell, float *conf)
 {
+    /* a point whose intersection shows a black stone's body, the ring
+     * round it brighter as round a dark stone, holds one, however light
+     * the disc above it (its top seen obliquely takes in a light
+     * neighbour, or glare): black, and unsure */
+    if (*cell != GS_BLACK && f->base < BASE_DARK && f->ring >= RING_DARK) {
+        *cell = GS_BLACK;
+        *conf = doubted(*conf);
+    }
     /* a point that shows its own wood and its lines has no stone on
      * it, however dark the disc above it (seen obliquely, or a
      * neighbour's stone set off its point, or its shadow): empty, and
