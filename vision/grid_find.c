@@ -549,9 +549,9 @@ static int edge_run(const gs_position *p)
     for (int s = 0; s < 4; s++) {
         int run = 0, prev = GS_EMPTY;
         for (int t = 0; t < N; t++) {
-            /* side 0 top, 1 right, 2 bottom, 3 left */
-            int i = s == 0 ? t : s == 1 ? t * N + N - 1 : s == 2 ? (N - 1) * N + t : t * N;
-            int c = p->cell[i];
+            int u, v;
+            vision_edge_point(s, t, N, &u, &v);
+            int c = p->cell[v * N + u];
             run = c == GS_EMPTY ? 0 : c == prev ? run + 1 : 1;
             prev = c;
             if (run > best) best = run;
@@ -567,13 +567,10 @@ static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view
     gs_error e;
     int ok = r && vision_read(img, g, r, &e) == GS_OK;
     if (ok) {
-        int st = 0, un = 0, N = g->size;
-        for (int i = 0; i < N * N; i++) {
-            st += r->pos.cell[i] != GS_EMPTY;
-            un += r->unsure[i] != 0;
-        }
+        int st = 0, N = g->size;
+        for (int i = 0; i < N * N; i++) st += r->pos.cell[i] != GS_EMPTY;
         v->share = (double)st / (N * N);
-        v->unsure = (double)un / (N * N);
+        v->unsure = (double)r->uncertain / (N * N);
         v->edge_run = edge_run(&r->pos);
         v->same = vision_contacts_same(&r->pos);
     }
@@ -619,13 +616,14 @@ static int game_goes_on(const gs_image *img, const vision_grid *g)
     for (int s = 0; s < 4; s++) seq[s][n] = 0;
 #endif
     for (int t = 1; ok && t <= n; t++) {
-        /* side 0 top, 1 right, 2 bottom, 3 left */
-        const int at[4] = {t, t * N + N - 1, (N - 1) * N + t, t * N};
         for (int s = 0; s < 4; s++) {
-            const vision_point_features *f = &F[at[s]];
-            if (!f->seen || r->unsure[at[s]]) continue;
-            int k = r->pos.cell[at[s]] == GS_WHITE && f->ring <= BEYOND_RING_LIGHT   ? 1
-                    : r->pos.cell[at[s]] == GS_BLACK && f->ring >= BEYOND_RING_DARK ? 2
+            int u, v;
+            vision_edge_point(s, t, N, &u, &v);
+            const int at = v * N + u;
+            const vision_point_features *f = &F[at];
+            if (!f->seen || r->unsure[at]) continue;
+            int k = r->pos.cell[at] == GS_WHITE && f->ring <= BEYOND_RING_LIGHT   ? 1
+                    : r->pos.cell[at] == GS_BLACK && f->ring >= BEYOND_RING_DARK ? 2
                                                                                      : 0;
             light[s] += k == 1;
             dark[s] += k == 2;

@@ -157,6 +157,12 @@ int vision_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void vision_edge_point(int side, int k, int N, int *u, int *v)
+{
+    *u = side == 1 ? N - 1 : side == 3 ? 0 : k;
+    *v = side == 0 ? 0 : side == 2 ? N - 1 : k;
+}
+
 /* Cell height / width on the board from the homography (board cells ->
  * pixels, origin moved to the image centre), for a camera with square
  * pixels and its principal point at the centre: the two board axes must be

@@ -840,13 +840,6 @@ static void classify_light(const vision_point_features *f, float ln, const popul
 
 /* ------------------------------------------------------------- track_hands */
 
-/* Point k (0..N-1) of side `side` (0 top, 1 right, 2 bottom, 3 left). */
-static void edge_point(int side, int k, int N, int *u, int *v)
-{
-    *u = side == 1 ? N - 1 : side == 3 ? 0 : k;
-    *v = side == 0 ? 0 : side == 2 ? N - 1 : k;
-}
-
 /* Colour likeness for the occlusion test: brightness within 20% and
  * chromaticity within OCC_CHROMA. */
 #define OCC_CHROMA 0.12
@@ -881,7 +874,7 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
         int any = 0;
         for (int k = 0; k < N && !any; k++) {
             int u, v;
-            edge_point(side, k, N, &u, &v);
+            vision_edge_point(side, k, N, &u, &v);
             any = out->pos.cell[v * N + u] == GS_WHITE;
         }
         if (!any) continue;
@@ -890,7 +883,7 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
         int nb = 0;
         for (int k = 0; k < N; k++) {
             int u, v;
-            edge_point(side, k, N, &u, &v);
+            vision_edge_point(side, k, N, &u, &v);
             double c[3];
             if (patch_median(img, g, u + 1.5 * ou, v + 1.5 * ov, 0.15, c)) { memcpy(bg + 3 * nb, c, sizeof c); nb++; }
         }
@@ -907,7 +900,7 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
         }
         for (int k = 0; k < N; k++) {
             int u, v;
-            edge_point(side, k, N, &u, &v);
+            vision_edge_point(side, k, N, &u, &v);
             int i = v * N + u;
             if (out->pos.cell[i] != GS_WHITE) continue;
             double disc[3];
@@ -1008,7 +1001,7 @@ static void margin_stone_doubt(const vision_point_features *F, int N, const popu
          * brighter of two sides) */
         for (int k = 1; k < N - 1; k++) {
             int u, v;
-            edge_point(side, k, N, &u, &v);
+            vision_edge_point(side, k, N, &u, &v);
             idx[n++] = v * N + u;
         }
         for (int k = 0; k < n; k++) m[k] = tmp[k] = F[idx[k]].margin_lum;

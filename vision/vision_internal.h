@@ -33,6 +33,9 @@ double vision_sample(const gs_image *im, double x, double y);
 /* Least-squares homography src -> dst (n >= 4 pairs), 0 on success. */
 int vision_fit_homography(const double (*src)[2], const double (*dst)[2], int n, double H[9]);
 int vision_cmp_double(const void *a, const void *b);
+/* Point k (0..N-1) of side `side` (0 top, 1 right, 2 bottom, 3 left) of
+ * an N x N grid, as board coordinates (u across, v down). */
+void vision_edge_point(int side, int k, int N, int *u, int *v);
 /* Cell height / width on the board from a homography (1 when the view is
  * too frontal to tell), principal point (cx, cy). */
 double vision_estimate_aspect(const double H[9], double cx, double cy);
