@@ -258,6 +258,40 @@ static void test_crowded_stone_off_its_disc(void **state)
     free(res);
 }
 
+/* Pale stones the rules of the reading leave empty and unsure (under a
+ * lamp of their own colour they look like the wood; one at the right edge
+ * of game 2 whose lines show beside it) look, as image patches, like the
+ * sure white stones round them and unlike the empty points of their kind:
+ * they read white, and stay marked. */
+static void test_crowded_pale_stone_by_its_neighbours(void **state)
+{
+    (void)state;
+    GS_REQUIRE_DATA(root, "photos/goban-watcher");
+    static const struct { const char *path; int row, col; } at[] = {
+        {"game1/1_jwerth_blue_1.jpg", 6, 3},
+        {"game2/2_jwerth_greenstones_2.jpg", 16, 18},
+        {"game1/1_jwerth_violet_2.jpg", 6, 12},
+    };
+    vision_scan_result *res = malloc(sizeof *res);
+    assert_non_null(res);
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        if (gs_test_sanitized() && i > 0) continue;
+        shot s = {at[i].path, -1};
+        gs_position truth;
+        gs_image *img = load_shot(root, &s, &truth);
+        gs_error e;
+        assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
+        int k = at[i].row * truth.size + at[i].col;
+        print_message("%s row %d col %d: read %d, the record %d, %s\n", at[i].path, at[i].row, at[i].col,
+                      res->reading.pos.cell[k], truth.cell[k], res->reading.unsure[k] ? "marked" : "not marked");
+        assert_int_equal(truth.cell[k], GS_WHITE);
+        assert_int_equal(res->reading.pos.cell[k], GS_WHITE);
+        assert_true(res->reading.unsure[k]);
+        gs_image_destroy(img);
+    }
+    free(res);
+}
+
 /* A shot made smaller (70 %: another phone, a shot from further away)
  * where a lattice a line off ranks almost as well as the one found: every
  * point the two read otherwise is marked, which leaves far fewer wrong
@@ -400,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_crowded_reading),
         cmocka_unit_test(test_crowded_lines_hidden),
         cmocka_unit_test(test_crowded_stone_off_its_disc),
+        cmocka_unit_test(test_crowded_pale_stone_by_its_neighbours),
         cmocka_unit_test(test_crowded_rival_grid),
         cmocka_unit_test(test_contacts_of_finished_games),
         cmocka_unit_test(test_contacts_patches_and_borders),

@@ -157,6 +157,12 @@ int vision_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+int vision_cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
 void vision_edge_point(int side, int k, int N, int *u, int *v)
 {
     *u = side == 1 ? N - 1 : side == 3 ? 0 : k;

@@ -28,6 +28,8 @@
  *  5. Occlusion: a white reading on an edge point whose colour carries on
  *     well beyond the board edge, unlike the table beside the board, is a
  *     hand or sleeve reaching in, not a stone: read as empty, unsure.
+ *  (Between 4 and 5, vision/read_near.c compares each point's image patch
+ *  with the sure points round it: see there.)
  */
 #include "vision/vision_internal.h"
 
@@ -543,12 +545,6 @@ static float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ?
 /* A confidence lowered to just under VISION_UNSURE: the point is marked. */
 static float doubted(float conf) { return fminf(conf, VISION_UNSURE - 0.05f); }
 
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
 /* Decision boundaries, all relative to the photo's own wood (lum, woodlike)
  * or to its own typical empty point (lines / typical line contrast), so
  * that brightness, tint and resolution of the photo cancel out. */
@@ -627,7 +623,7 @@ typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring
 
 static float median_of(float *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_float);
+    qsort(v, (size_t)n, sizeof *v, vision_cmp_float);
     return v[n / 2];
 }
 
@@ -1030,7 +1026,7 @@ static void local_line_contrast(const vision_point_features *F, int N, float *tm
         if (F[i].lum > 0.85f && F[i].lum < 1.15f) tmp[m++] = F[i].lines;
     float Ce = 0.3f;
     if (m >= 8) {
-        qsort(tmp, (size_t)m, sizeof *tmp, cmp_float);
+        qsort(tmp, (size_t)m, sizeof *tmp, vision_cmp_float);
         Ce = tmp[m / 2];
     }
     if (Ce < 0.05f) Ce = 0.05f; /* a blurred photo: lines barely show anywhere */
@@ -1044,7 +1040,7 @@ static void local_line_contrast(const vision_point_features *F, int N, float *tm
             }
         float c = Ce;
         if (k >= 12) {
-            qsort(tmp, (size_t)k, sizeof *tmp, cmp_float);
+            qsort(tmp, (size_t)k, sizeof *tmp, vision_cmp_float);
             c = tmp[k / 2];
         }
         Cl[i] = c < 0.05f ? 0.05f : c;
@@ -1177,6 +1173,7 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
     }
 #endif
     free(Cl);
+    vision_read_near(img, g, out);
     clear_occluded_edges(img, g, out);
     out->uncertain = 0;
     memset(out->unsure, 0, sizeof out->unsure);

@@ -33,6 +33,7 @@ double vision_sample(const gs_image *im, double x, double y);
 /* Least-squares homography src -> dst (n >= 4 pairs), 0 on success. */
 int vision_fit_homography(const double (*src)[2], const double (*dst)[2], int n, double H[9]);
 int vision_cmp_double(const void *a, const void *b);
+int vision_cmp_float(const void *a, const void *b);
 /* Point k (0..N-1) of side `side` (0 top, 1 right, 2 bottom, 3 left) of
  * an N x N grid, as board coordinates (u across, v down). */
 void vision_edge_point(int side, int k, int N, int *u, int *v);
@@ -52,6 +53,12 @@ typedef struct vision_gmodel {
  * and a feature of it without measuring every point twice. */
 gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_reading *out, vision_point_features *F,
                            gs_error *err);
+
+/* The reading's second look (vision/read_near.c): each point's image patch
+ * against those of the sure points round it; unsure points much nearer
+ * another class take it, sure ones much nearer another class become unsure.
+ * Returns how many points it changed. */
+int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *r);
 
 void vision_model_map(const vision_gmodel *m, double u, double v, double *x, double *y);
 /* Inverse of the distortion (fixed-point iteration). */

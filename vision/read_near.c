@@ -1,0 +1,200 @@
+/* vision/read_near.c: the reading's second look, point against point.
+ *
+ * The rules of read.c judge each point by measures relative to the photo's
+ * wood and stones as a whole; where they are unsure, the photo itself often
+ * still shows what the point is: the sure points round it look, as small
+ * image patches, like the stones and the empty wood of that part of the
+ * board under that light, seen at that angle (a pale stone under a lamp of
+ * its own colour, a white stone set off its point, the far side of an
+ * oblique view).  So each point's patch is compared with those of the sure
+ * points within NEAR_R points, class by class, and
+ *  - an unsure point much nearer another class than the one read takes
+ *    that class, and stays unsure;
+ *  - a sure point much nearer another class than the one read becomes
+ *    unsure.
+ * Empty points are compared only with empty points of the same kind
+ * (inside, or on the same side or corner: the board's edge and what lies
+ * beyond it are in the patch); stones with stones anywhere near, as a stone
+ * covers its point wherever it stands. */
+#include "vision/vision_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#ifdef GRID_DEBUG
+#include <stdio.h>
+#endif
+
+#define NEAR_R 3        /* neighbourhood, in points either way */
+#define NEAR_SIDE 9     /* samples along a patch's side */
+#define NEAR_HALF 0.42  /* a patch's half width, in cells */
+#define NEAR_SURE 0.9f  /* a point this sure is a neighbour to compare with */
+#define NEAR_K 2        /* a class's distance: the mean of its K nearest */
+/* Another class nearer than the one read by this factor (the next class's
+ * distance over the nearest's): an unsure point takes it; a sure point is
+ * doubted.  On the 117 visible photos, 1.1-1.5 and radius 2-4 all correct
+ * 26-32 unsure points and spoil 0-6. */
+#define NEAR_TAKE 1.2f
+#define NEAR_DOUBT 1.5f
+/* ...and, to take it, no farther from that class than this many times the
+ * photo's typical distance between two points of one class (the classes
+ * taken on the visible photos: 0.9-2.3 times). */
+#define NEAR_ALIKE 2.5f
+/* (the typical distance is at least what noise alone gives, in grey
+ * levels: a clean render's patches of one class coincide) */
+#define NEAR_NOISE 4.0f
+
+enum { PATCH_N = NEAR_SIDE * NEAR_SIDE * 3 };
+
+/* Bilinear B, G, R of img at (x, y) into o; 0 outside. */
+static int sample3(const gs_image *img, double x, double y, float o[3])
+{
+    if (x < 0 || y < 0 || x >= img->width - 1 || y >= img->height - 1) return 0;
+    int ix = (int)x, iy = (int)y, ch = img->channels;
+    double fx = x - ix, fy = y - iy;
+    const uint8_t *p = img->buf + (size_t)iy * img->stride + (size_t)ix * ch, *q = p + img->stride;
+    for (int c = 0; c < 3; c++) {
+        int k = ch == 1 ? 0 : c;
+        o[c] = (float)((1 - fy) * ((1 - fx) * p[k] + fx * p[k + ch]) + fy * ((1 - fx) * q[k] + fx * q[k + ch]));
+    }
+    return 1;
+}
+
+/* The patch round board point (u, v), sampled on the board's own grid (so
+ * that patches of one neighbourhood line up whatever the perspective);
+ * 0 when part of it lies outside the photo. */
+static int patch_at(const gs_image *img, const vision_grid *g, int u, int v, float *out)
+{
+    for (int a = 0; a < NEAR_SIDE; a++)
+        for (int b = 0; b < NEAR_SIDE; b++) {
+            double du = NEAR_HALF * (2.0 * b / (NEAR_SIDE - 1) - 1), dv = NEAR_HALF * (2.0 * a / (NEAR_SIDE - 1) - 1);
+            double x, y;
+            vision_grid_map(g, u + du, v + dv, &x, &y);
+            if (!sample3(img, x, y, out + 3 * (a * NEAR_SIDE + b))) return 0;
+        }
+    return 1;
+}
+
+static float patch_distance(const float *a, const float *b)
+{
+    float s = 0;
+    for (int k = 0; k < PATCH_N; k++) s += fabsf(a[k] - b[k]);
+    return s / PATCH_N;
+}
+
+/* Which kind of point i is: inside, or which side(s) of the board. */
+static int point_kind(int i, int N)
+{
+    int u = i % N, v = i / N;
+    return (u == 0) | (u == N - 1) << 1 | (v == 0) << 2 | (v == N - 1) << 3;
+}
+
+/* Inserts d into the K smallest of a class (best[0..K-1], n of them). */
+static void keep_nearest(float *best, int *n, float d)
+{
+    int k;
+    if (*n < NEAR_K) k = (*n)++;
+    else if (d < best[NEAR_K - 1]) k = NEAR_K - 1;
+    else return;
+    best[k] = d;
+    for (; k > 0 && best[k] < best[k - 1]; k--) {
+        float t = best[k];
+        best[k] = best[k - 1];
+        best[k - 1] = t;
+    }
+}
+
+/* What point i's patch is nearest among its sure neighbours: the class
+ * (GS_EMPTY, GS_BLACK, GS_WHITE; -1 when its own class or a second one has
+ * no neighbour), how much nearer than the next class (ratio), and the
+ * distances to that class and to its own. */
+typedef struct near_verdict { int nearest; float ratio, d_nearest, d_own; } near_verdict;
+
+static near_verdict nearest_class(const vision_reading *r, int N, float *const *P, int i)
+{
+    near_verdict out = {-1, 0, 0, 0};
+    float best[3][NEAR_K];
+    int n[3] = {0, 0, 0};
+    int u0 = i % N, v0 = i / N, kind = point_kind(i, N);
+    for (int v = v0 - NEAR_R; v <= v0 + NEAR_R; v++)
+        for (int u = u0 - NEAR_R; u <= u0 + NEAR_R; u++) {
+            int j = v * N + u;
+            if (u < 0 || v < 0 || u >= N || v >= N || j == i || !P[j] || r->confidence[j] < NEAR_SURE) continue;
+            int c = r->pos.cell[j];
+            if (c == GS_EMPTY && point_kind(j, N) != kind) continue;
+            keep_nearest(best[c], &n[c], patch_distance(P[i], P[j]));
+        }
+    float d[3];
+    int first = -1, second = -1, own = r->pos.cell[i];
+    for (int c = 0; c < 3; c++) {
+        if (!n[c]) continue;
+        d[c] = 0;
+        for (int k = 0; k < n[c]; k++) d[c] += best[c][k] / (float)n[c];
+        if (first < 0 || d[c] < d[first]) { second = first; first = c; }
+        else if (second < 0 || d[c] < d[second]) second = c;
+    }
+    if (second < 0 || !n[own]) return out;
+    out.nearest = first;
+    out.ratio = d[second] / fmaxf(d[first], 1e-3f);
+    out.d_nearest = d[first];
+    out.d_own = d[own];
+    return out;
+}
+
+/* How far apart two patches of one class typically lie in this photo: the
+ * median of the sure points' distances to their own class (0 when there
+ * are none). */
+static float typical_distance(const vision_reading *r, const near_verdict *V, int NN, float *tmp)
+{
+    int m = 0;
+    for (int i = 0; i < NN; i++)
+        if (V[i].nearest >= 0 && r->confidence[i] >= NEAR_SURE) tmp[m++] = V[i].d_own;
+    if (!m) return 0;
+    qsort(tmp, (size_t)m, sizeof *tmp, vision_cmp_float);
+    return tmp[m / 2];
+}
+
+int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *r)
+{
+    int N = g->size, NN = N * N, changed = 0;
+    float *buf = malloc(sizeof *buf * (size_t)NN * PATCH_N), *tmp = malloc(sizeof *tmp * (size_t)NN);
+    float **P = calloc((size_t)NN, sizeof *P);
+    near_verdict *V = malloc(sizeof *V * (size_t)NN);
+    if (!buf || !tmp || !P || !V) {
+        /* (without memory the reading stays as the rules left it) */
+        free(buf); free(tmp); free(P); free(V);
+        return 0;
+    }
+    for (int i = 0; i < NN; i++)
+        if (patch_at(img, g, i % N, i / N, buf + (size_t)i * PATCH_N)) P[i] = buf + (size_t)i * PATCH_N;
+    /* every point judged on the rules' reading, then the changes applied */
+    for (int i = 0; i < NN; i++) {
+        near_verdict none = {-1, 0, 0, 0};
+        V[i] = P[i] && r->confidence[i] > 0 ? nearest_class(r, N, P, i) : none;
+    }
+    /* (a class is taken only when the point looks like its members as
+     * much as they look like one another: nearer another class than its
+     * own, a lit patch of wood is still none of them) */
+    float alike = NEAR_ALIKE * fmaxf(NEAR_NOISE, typical_distance(r, V, NN, tmp));
+    for (int i = 0; i < NN; i++) {
+        const near_verdict *v = &V[i];
+#ifdef GRID_DEBUG
+        if (getenv("NEAR_DUMP") && r->confidence[i] < VISION_UNSURE)
+            fprintf(stderr, "NEAR %d,%d read %d conf %.2f nearest %d ratio %.2f d %.1f own %.1f alike %.1f\n", i / N,
+                    i % N, r->pos.cell[i], r->confidence[i], v->nearest, v->ratio, v->d_nearest, v->d_own, alike);
+#endif
+        if (v->nearest < 0 || v->nearest == r->pos.cell[i]) continue;
+        if (r->confidence[i] < VISION_UNSURE && v->ratio >= NEAR_TAKE && v->d_nearest <= alike) {
+            r->pos.cell[i] = (uint8_t)v->nearest;
+            changed++;
+        }
+        else if (r->confidence[i] >= VISION_UNSURE && v->ratio >= NEAR_DOUBT) {
+            r->confidence[i] = VISION_UNSURE - 0.05f;
+            changed++;
+        }
+    }
+    free(buf);
+    free(tmp);
+    free(P);
+    free(V);
+    return changed;
+}
