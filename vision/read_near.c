@@ -104,9 +104,10 @@ static void keep_nearest(float *best, int *n, float d)
 }
 
 /* What point i's patch is nearest among its sure neighbours: the class
- * (GS_EMPTY, GS_BLACK, GS_WHITE; -1 when its own class or a second one has
- * no neighbour), how much nearer than the next class (ratio), and the
- * distances to that class and to its own. */
+ * (GS_EMPTY, GS_BLACK, GS_WHITE; -1 unless two classes have neighbours),
+ * how much nearer than the next class (ratio), and the distances to that
+ * class and to its own (-1 when its own has no neighbour: an edge point
+ * next to a corner has few empty ones of its kind). */
 typedef struct near_verdict { int nearest; float ratio, d_nearest, d_own; } near_verdict;
 
 static near_verdict nearest_class(const vision_reading *r, int N, float *const *P, int i)
@@ -132,11 +133,11 @@ static near_verdict nearest_class(const vision_reading *r, int N, float *const *
         if (first < 0 || d[c] < d[first]) { second = first; first = c; }
         else if (second < 0 || d[c] < d[second]) second = c;
     }
-    if (second < 0 || !n[own]) return out;
+    if (second < 0) return out;
     out.nearest = first;
     out.ratio = d[second] / fmaxf(d[first], 1e-3f);
     out.d_nearest = d[first];
-    out.d_own = d[own];
+    out.d_own = n[own] ? d[own] : -1;
     return out;
 }
 
@@ -147,7 +148,7 @@ static float typical_distance(const vision_reading *r, const near_verdict *V, in
 {
     int m = 0;
     for (int i = 0; i < NN; i++)
-        if (V[i].nearest >= 0 && r->confidence[i] >= NEAR_SURE) tmp[m++] = V[i].d_own;
+        if (V[i].nearest >= 0 && V[i].d_own >= 0 && r->confidence[i] >= NEAR_SURE) tmp[m++] = V[i].d_own;
     if (!m) return 0;
     qsort(tmp, (size_t)m, sizeof *tmp, vision_cmp_float);
     return tmp[m / 2];
@@ -178,7 +179,7 @@ int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *
     for (int i = 0; i < NN; i++) {
         const near_verdict *v = &V[i];
 #ifdef GRID_DEBUG
-        if (getenv("NEAR_DUMP") && r->confidence[i] < VISION_UNSURE)
+        if (getenv("NEAR_DUMP") && (r->confidence[i] < VISION_UNSURE || getenv("NEAR_DUMP")[0] == '2'))
             fprintf(stderr, "NEAR %d,%d read %d conf %.2f nearest %d ratio %.2f d %.1f own %.1f alike %.1f\n", i / N,
                     i % N, r->pos.cell[i], r->confidence[i], v->nearest, v->ratio, v->d_nearest, v->d_own, alike);
 #endif
@@ -187,7 +188,7 @@ int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *
             r->pos.cell[i] = (uint8_t)v->nearest;
             changed++;
         }
-        else if (r->confidence[i] >= VISION_UNSURE && v->ratio >= NEAR_DOUBT) {
+        else if (r->confidence[i] >= VISION_UNSURE && v->d_own >= 0 && v->ratio >= NEAR_DOUBT) {
             r->confidence[i] = VISION_UNSURE - 0.05f;
             changed++;
         }
