@@ -12,6 +12,9 @@
  *    that class, and stays unsure;
  *  - a sure point much nearer another class than the one read becomes
  *    unsure.
+ * A point whose own class has no sure neighbour (an edge point next to a
+ * corner has few empty ones of its kind) is judged by the classes that
+ * have, when it looks like one of them as much as its members look alike.
  * Empty points are compared only with empty points of the same kind
  * (inside, or on the same side or corner: the board's edge and what lies
  * beyond it are in the patch); stones with stones anywhere near, as a stone
@@ -188,7 +191,7 @@ int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *
             r->pos.cell[i] = (uint8_t)v->nearest;
             changed++;
         }
-        else if (r->confidence[i] >= VISION_UNSURE && v->d_own >= 0 && v->ratio >= NEAR_DOUBT) {
+        else if (r->confidence[i] >= VISION_UNSURE && v->ratio >= NEAR_DOUBT && (v->d_own >= 0 || v->d_nearest <= alike)) {
             r->confidence[i] = VISION_UNSURE - 0.05f;
             changed++;
         }
