@@ -262,7 +262,8 @@ static void test_crowded_stone_off_its_disc(void **state)
  * lamp of their own colour they look like the wood; one at the right edge
  * of game 2 whose lines show beside it) look, as image patches, like the
  * sure white stones round them and unlike the empty points of their kind:
- * they read white, and stay marked. */
+ * they read white, and stay marked; so does one by a corner, which has no
+ * sure empty neighbour of its kind to be compared with. */
 static void test_crowded_pale_stone_by_its_neighbours(void **state)
 {
     (void)state;
@@ -271,6 +272,8 @@ static void test_crowded_pale_stone_by_its_neighbours(void **state)
         {"game1/1_jwerth_blue_1.jpg", 6, 3},
         {"game2/2_jwerth_greenstones_2.jpg", 16, 18},
         {"game1/1_jwerth_violet_2.jpg", 6, 12},
+        /* next to a corner: no sure empty point of its kind near */
+        {"game2/2_jwerth_greenstones_2.jpg", 18, 1},
     };
     vision_scan_result *res = malloc(sizeof *res);
     assert_non_null(res);

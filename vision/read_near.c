@@ -113,7 +113,17 @@ static void keep_nearest(float *best, int *n, float d)
  * next to a corner has few empty ones of its kind). */
 typedef struct near_verdict { int nearest; float ratio, d_nearest, d_own; } near_verdict;
 
-static near_verdict nearest_class(const vision_reading *r, int N, float *const *P, int i)
+/* The distance between points i and j = i + offset o of the window,
+ * measured once for both (D: WIN entries per point, < 0 until measured). */
+enum { WIN_SIDE = 2 * NEAR_R + 1, WIN = WIN_SIDE * WIN_SIDE };
+static float pair_distance(float *const *P, float *D, int i, int j, int o)
+{
+    float *d = &D[(size_t)i * WIN + o];
+    if (*d < 0) *d = D[(size_t)j * WIN + (WIN - 1 - o)] = patch_distance(P[i], P[j]);
+    return *d;
+}
+
+static near_verdict nearest_class(const vision_reading *r, int N, float *const *P, float *D, int i)
 {
     near_verdict out = {-1, 0, 0, 0};
     float best[3][NEAR_K];
@@ -125,7 +135,8 @@ static near_verdict nearest_class(const vision_reading *r, int N, float *const *
             if (u < 0 || v < 0 || u >= N || v >= N || j == i || !P[j] || r->confidence[j] < NEAR_SURE) continue;
             int c = r->pos.cell[j];
             if (c == GS_EMPTY && point_kind(j, N) != kind) continue;
-            keep_nearest(best[c], &n[c], patch_distance(P[i], P[j]));
+            int o = (v - v0 + NEAR_R) * WIN_SIDE + (u - u0 + NEAR_R);
+            keep_nearest(best[c], &n[c], pair_distance(P, D, i, j, o));
         }
     float d[3];
     int first = -1, second = -1, own = r->pos.cell[i];
@@ -161,19 +172,20 @@ int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *
 {
     int N = g->size, NN = N * N, changed = 0;
     float *buf = malloc(sizeof *buf * (size_t)NN * PATCH_N), *tmp = malloc(sizeof *tmp * (size_t)NN);
-    float **P = calloc((size_t)NN, sizeof *P);
+    float **P = calloc((size_t)NN, sizeof *P), *D = malloc(sizeof *D * (size_t)NN * WIN);
     near_verdict *V = malloc(sizeof *V * (size_t)NN);
-    if (!buf || !tmp || !P || !V) {
+    if (!buf || !tmp || !P || !D || !V) {
         /* (without memory the reading stays as the rules left it) */
-        free(buf); free(tmp); free(P); free(V);
+        free(buf); free(tmp); free(P); free(D); free(V);
         return 0;
     }
+    for (size_t k = 0; k < (size_t)NN * WIN; k++) D[k] = -1;
     for (int i = 0; i < NN; i++)
         if (patch_at(img, g, i % N, i / N, buf + (size_t)i * PATCH_N)) P[i] = buf + (size_t)i * PATCH_N;
     /* every point judged on the rules' reading, then the changes applied */
     for (int i = 0; i < NN; i++) {
         near_verdict none = {-1, 0, 0, 0};
-        V[i] = P[i] && r->confidence[i] > 0 ? nearest_class(r, N, P, i) : none;
+        V[i] = P[i] && r->confidence[i] > 0 ? nearest_class(r, N, P, D, i) : none;
     }
     /* (a class is taken only when the point looks like its members as
      * much as they look like one another: nearer another class than its
@@ -199,6 +211,7 @@ int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *
     free(buf);
     free(tmp);
     free(P);
+    free(D);
     free(V);
     return changed;
 }
