@@ -1173,7 +1173,7 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
     }
 #endif
     free(Cl);
-    vision_read_near(img, g, out);
+    (void)vision_read_near(img, g, out); /* (the count it returns is not needed here) */
     clear_occluded_edges(img, g, out);
     out->uncertain = 0;
     memset(out->unsure, 0, sizeof out->unsure);
