@@ -542,9 +542,6 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
 
 static float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-/* A confidence lowered to just under VISION_UNSURE: the point is marked. */
-static float doubted(float conf) { return fminf(conf, VISION_UNSURE - 0.05f); }
-
 /* Decision boundaries, all relative to the photo's own wood (lum, woodlike)
  * or to its own typical empty point (lines / typical line contrast), so
  * that brightness, tint and resolution of the photo cancel out. */
@@ -831,7 +828,7 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     *cell = (uint8_t)(t > 0 ? GS_WHITE : GS_EMPTY);
     *conf = clampf(0.5f + 0.5f * fminf(fminf(fabsf(t) / 3, mb), -md), 0, 1);
     light_terms k = {q, l, r, t, ln, xq};
-    if (split || light_doubt(&k, colour_apart)) *conf = doubted(*conf);
+    if (split || light_doubt(&k, colour_apart)) *conf = vision_doubted(*conf);
 }
 
 /* ------------------------------------------------------------- track_hands */
@@ -971,7 +968,7 @@ static void classify_fixed(const vision_point_features *f, float ln, int pops, u
      * dark, half bright sees the edge of something dark (a neighbour's
      * stone, a shadow), not a stone on the point: unsure */
     if (c == GS_BLACK && ln >= LINES_SHOW && f->spread >= EDGE_SPREAD)
-        *conf = doubted(*conf);
+        *conf = vision_doubted(*conf);
 }
 
 static int on_edge(int i, int N)
@@ -1009,7 +1006,7 @@ static void margin_stone_doubt(const vision_point_features *F, int N, const popu
             float dw_l = (f->margin_lum - wood->lum) / s_l, dw_w = (f->margin_wood - wood->wood) / s_w;
             float dl_l = (f->margin_lum - light->lum) / s_l, dl_w = (f->margin_wood - light->wood) / s_w;
             if ((dw_l * dw_l + dw_w * dw_w) - (dl_l * dl_l + dl_w * dl_w) >= 0)
-                out->confidence[idx[k]] = doubted(out->confidence[idx[k]]);
+                out->confidence[idx[k]] = vision_doubted(out->confidence[idx[k]]);
         }
     }
 }
@@ -1089,7 +1086,7 @@ static void intersection_checks(const vision_point_features *f, float ln, int ed
      * neighbour, or glare): black, and unsure */
     if (*cell != GS_BLACK && f->base < BASE_DARK && f->ring >= RING_DARK) {
         *cell = GS_BLACK;
-        *conf = doubted(*conf);
+        *conf = vision_doubted(*conf);
     }
     /* a point that shows its own wood and its lines has no stone on
      * it, however dark the disc above it (seen obliquely, or a
@@ -1097,19 +1094,19 @@ static void intersection_checks(const vision_point_features *f, float ln, int ed
      * unsure (on the visible photos all 13 such points are empty) */
     if (*cell == GS_BLACK && f->base >= BASE_WOOD && ln >= BASE_LINES) {
         *cell = GS_EMPTY;
-        *conf = doubted(*conf);
+        *conf = vision_doubted(*conf);
     }
     /* nor is an empty reading sure whose intersection is brighter than
      * the wood (crossed by its lines, wood is not): a light stone's
      * body there, the stone set off towards the camera */
     if (*cell == GS_EMPTY && f->base >= BASE_LIGHT)
-        *conf = doubted(*conf);
+        *conf = vision_doubted(*conf);
     /* an edge point read white beyond which lies no wood (the table
      * or the board's side: the margin disc far darker than the wood)
      * while its lines still show: the dark ring round it is partly
      * that beyond, not the shadow round a stone */
     if (*cell == GS_WHITE && f->margin_lum < MARGIN_OFF && ln >= LINES_GONE)
-        *conf = doubted(*conf);
+        *conf = vision_doubted(*conf);
     /* an edge point read white with no darker ring round it, its
      * lines not hidden, beyond which the light goes on past the board
      * (its margin about as bright as its disc): the board's lit bevel, as a
@@ -1117,7 +1114,7 @@ static void intersection_checks(const vision_point_features *f, float ln, int ed
     if (*cell == GS_WHITE && edge && f->margin_lum >= MARGIN_LIT * f->lum && f->ring >= RING_NONE &&
         ln >= LIGHT_LINES) {
         *cell = GS_EMPTY;
-        *conf = doubted(*conf);
+        *conf = vision_doubted(*conf);
     }
 }
 
@@ -1173,7 +1170,7 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
     }
 #endif
     free(Cl);
-    (void)vision_read_near(img, g, out); /* (the count it returns is not needed here) */
+    vision_read_near(img, g, out);
     clear_occluded_edges(img, g, out);
     out->uncertain = 0;
     memset(out->unsure, 0, sizeof out->unsure);

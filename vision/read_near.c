@@ -169,16 +169,16 @@ static float typical_distance(const vision_reading *r, const near_verdict *V, in
     return tmp[m / 2];
 }
 
-int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *r)
+void vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *r)
 {
-    int N = g->size, NN = N * N, changed = 0;
+    int N = g->size, NN = N * N;
     float *buf = malloc(sizeof *buf * (size_t)NN * PATCH_N), *tmp = malloc(sizeof *tmp * (size_t)NN);
     float **P = calloc((size_t)NN, sizeof *P), *D = malloc(sizeof *D * (size_t)NN * WIN);
     near_verdict *V = malloc(sizeof *V * (size_t)NN);
     if (!buf || !tmp || !P || !D || !V) {
         /* (without memory the reading stays as the rules left it) */
         free(buf); free(tmp); free(P); free(D); free(V);
-        return 0;
+        return;
     }
     for (size_t k = 0; k < (size_t)NN * WIN; k++) D[k] = -1;
     for (int i = 0; i < NN; i++)
@@ -202,11 +202,9 @@ int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *
         if (v->nearest < 0 || v->nearest == r->pos.cell[i]) continue;
         if (r->confidence[i] < VISION_UNSURE && v->ratio >= NEAR_TAKE && v->d_nearest <= alike) {
             r->pos.cell[i] = (uint8_t)v->nearest;
-            changed++;
         }
         else if (r->confidence[i] >= VISION_UNSURE && v->ratio >= NEAR_DOUBT && (v->d_own >= 0 || v->d_nearest <= alike)) {
-            r->confidence[i] = VISION_UNSURE - 0.05f;
-            changed++;
+            r->confidence[i] = vision_doubted(r->confidence[i]);
         }
     }
     free(buf);
@@ -214,5 +212,4 @@ int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *
     free(P);
     free(D);
     free(V);
-    return changed;
 }

@@ -9,7 +9,7 @@
 static void mark_unsure(vision_reading *r, int i)
 {
     if (r->unsure[i]) return;
-    r->confidence[i] = fminf(r->confidence[i], VISION_UNSURE - 0.05f);
+    r->confidence[i] = vision_doubted(r->confidence[i]);
     r->unsure[i] = 1;
     r->uncertain++;
 }

@@ -85,6 +85,8 @@ gs_status vision_grid_find_frame(const gs_image *img, int size_hint, vision_grid
  * uncertain points (each could change the score by its own point and its
  * territory).  No board at all is GS_ERR_NOBOARD (exit 2) with the reason. */
 #define VISION_UNSURE 0.6f
+/* A confidence lowered to just under VISION_UNSURE: the point is marked. */
+static inline float vision_doubted(float conf) { return conf < VISION_UNSURE - 0.05f ? conf : VISION_UNSURE - 0.05f; }
 typedef struct vision_reading {
     gs_position pos;
     float confidence[GS_MAX_SIZE * GS_MAX_SIZE];

@@ -56,9 +56,8 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
 
 /* The reading's second look (vision/read_near.c): each point's image patch
  * against those of the sure points round it; unsure points much nearer
- * another class take it, sure ones much nearer another class become unsure.
- * Returns how many points it changed. */
-int vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *r);
+ * another class take it, sure ones much nearer another class become unsure. */
+void vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *r);
 
 void vision_model_map(const vision_gmodel *m, double u, double v, double *x, double *y);
 /* Inverse of the distortion (fixed-point iteration). */
