@@ -29,7 +29,9 @@
  *     well beyond the board edge, unlike the table beside the board, is a
  *     hand or sleeve reaching in, not a stone: read as empty, unsure.
  *  (Between 4 and 5, vision/read_near.c compares each point's image patch
- *  with the sure points round it: see there.)
+ *  with the sure points round it, and vision/read_self.c reads the points
+ *  still unsure with a classifier fitted to the photo's sure points: see
+ *  there.)
  */
 #include "vision/vision_internal.h"
 
@@ -1169,8 +1171,17 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
             fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f x %.2f ln %.2f ring %.2f spread %.2f base %.2f mlum %.2f mwood %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].cross, F[i].lines / Cl[i], F[i].ring, F[i].spread, F[i].base, F[i].margin_lum, F[i].margin_wood);
     }
 #endif
+    /* the second and third looks, on the points' image patches (without
+     * memory for them the reading stays as the rules left it); the third
+     * also weighs each point's lines against their usual contrast */
+    vision_patches patches;
+    if (vision_patches_make(&patches, img, g) == 0) {
+        vision_read_near(&patches, out);
+        for (int i = 0; i < NN; i++) Cl[i] = F[i].lines / Cl[i];
+        vision_read_self(&patches, F, Cl, out);
+        vision_patches_free(&patches);
+    }
     free(Cl);
-    vision_read_near(img, g, out);
     clear_occluded_edges(img, g, out);
     out->uncertain = 0;
     memset(out->unsure, 0, sizeof out->unsure);

@@ -28,8 +28,6 @@
 #endif
 
 #define NEAR_R 3        /* neighbourhood, in points either way */
-#define NEAR_SIDE 9     /* samples along a patch's side */
-#define NEAR_HALF 0.42  /* a patch's half width, in cells */
 #define NEAR_SURE 0.9f  /* a point this sure is a neighbour to compare with */
 #define NEAR_K 2        /* a class's distance: the mean of its K nearest */
 /* Another class nearer than the one read by this factor (the next class's
@@ -47,42 +45,11 @@
  * levels: a clean render's patches of one class coincide) */
 #define NEAR_NOISE 4.0f
 
-enum { PATCH_N = NEAR_SIDE * NEAR_SIDE * 3 };
-
-/* Bilinear B, G, R of img at (x, y) into o; 0 outside. */
-static int sample3(const gs_image *img, double x, double y, float o[3])
-{
-    if (x < 0 || y < 0 || x >= img->width - 1 || y >= img->height - 1) return 0;
-    int ix = (int)x, iy = (int)y, ch = img->channels;
-    double fx = x - ix, fy = y - iy;
-    const uint8_t *p = img->buf + (size_t)iy * img->stride + (size_t)ix * ch, *q = p + img->stride;
-    for (int c = 0; c < 3; c++) {
-        int k = ch == 1 ? 0 : c;
-        o[c] = (float)((1 - fy) * ((1 - fx) * p[k] + fx * p[k + ch]) + fy * ((1 - fx) * q[k] + fx * q[k + ch]));
-    }
-    return 1;
-}
-
-/* The patch round board point (u, v), sampled on the board's own grid (so
- * that patches of one neighbourhood line up whatever the perspective);
- * 0 when part of it lies outside the photo. */
-static int patch_at(const gs_image *img, const vision_grid *g, int u, int v, float *out)
-{
-    for (int a = 0; a < NEAR_SIDE; a++)
-        for (int b = 0; b < NEAR_SIDE; b++) {
-            double du = NEAR_HALF * (2.0 * b / (NEAR_SIDE - 1) - 1), dv = NEAR_HALF * (2.0 * a / (NEAR_SIDE - 1) - 1);
-            double x, y;
-            vision_grid_map(g, u + du, v + dv, &x, &y);
-            if (!sample3(img, x, y, out + 3 * (a * NEAR_SIDE + b))) return 0;
-        }
-    return 1;
-}
-
 static float patch_distance(const float *a, const float *b)
 {
     float s = 0;
-    for (int k = 0; k < PATCH_N; k++) s += fabsf(a[k] - b[k]);
-    return s / PATCH_N;
+    for (int k = 0; k < VISION_PATCH_N; k++) s += fabsf(a[k] - b[k]);
+    return s / VISION_PATCH_N;
 }
 
 /* Which kind of point i is: inside, or which side(s) of the board. */
@@ -117,14 +84,14 @@ typedef struct near_verdict { int nearest; float ratio, d_nearest, d_own; } near
 /* The distance between points i and j = i + offset o of the window,
  * measured once for both (D: WIN entries per point, < 0 until measured). */
 enum { WIN_SIDE = 2 * NEAR_R + 1, WIN = WIN_SIDE * WIN_SIDE };
-static float pair_distance(float *const *P, float *D, int i, int j, int o)
+static float pair_distance(const float *const *P, float *D, int i, int j, int o)
 {
     float *d = &D[(size_t)i * WIN + o];
     if (*d < 0) *d = D[(size_t)j * WIN + (WIN - 1 - o)] = patch_distance(P[i], P[j]);
     return *d;
 }
 
-static near_verdict nearest_class(const vision_reading *r, int N, float *const *P, float *D, int i)
+static near_verdict nearest_class(const vision_reading *r, int N, const float *const *P, float *D, int i)
 {
     near_verdict out = {-1, 0, 0, 0};
     float best[3][NEAR_K];
@@ -169,20 +136,18 @@ static float typical_distance(const vision_reading *r, const near_verdict *V, in
     return tmp[m / 2];
 }
 
-void vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *r)
+void vision_read_near(const vision_patches *p, vision_reading *r)
 {
-    int N = g->size, NN = N * N;
-    float *buf = malloc(sizeof *buf * (size_t)NN * PATCH_N), *tmp = malloc(sizeof *tmp * (size_t)NN);
-    float **P = calloc((size_t)NN, sizeof *P), *D = malloc(sizeof *D * (size_t)NN * WIN);
+    int N = p->size, NN = N * N;
+    const float *const *P = p->at;
+    float *tmp = malloc(sizeof *tmp * (size_t)NN), *D = malloc(sizeof *D * (size_t)NN * WIN);
     near_verdict *V = malloc(sizeof *V * (size_t)NN);
-    if (!buf || !tmp || !P || !D || !V) {
+    if (!tmp || !D || !V) {
         /* (without memory the reading stays as the rules left it) */
-        free(buf); free(tmp); free(P); free(D); free(V);
+        free(tmp); free(D); free(V);
         return;
     }
     for (size_t k = 0; k < (size_t)NN * WIN; k++) D[k] = -1;
-    for (int i = 0; i < NN; i++)
-        if (patch_at(img, g, i % N, i / N, buf + (size_t)i * PATCH_N)) P[i] = buf + (size_t)i * PATCH_N;
     /* every point judged on the rules' reading, then the changes applied */
     for (int i = 0; i < NN; i++) {
         near_verdict none = {-1, 0, 0, 0};
@@ -207,9 +172,7 @@ void vision_read_near(const gs_image *img, const vision_grid *g, vision_reading 
             r->confidence[i] = vision_doubted(r->confidence[i]);
         }
     }
-    free(buf);
     free(tmp);
-    free(P);
     free(D);
     free(V);
 }

@@ -54,10 +54,35 @@ typedef struct vision_gmodel {
 gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_reading *out, vision_point_features *F,
                            gs_error *err);
 
+/* Each point's image patch (vision/read_patch.c): VISION_PATCH_SIDE x
+ * VISION_PATCH_SIDE samples of B, G, R (row by row, v then u) over
+ * +-VISION_PATCH_HALF cell round the point, on the board's grid.  at[i]
+ * points into buf, or is NULL when part of point i's patch lies off the
+ * photo.  vision_patches_make returns 0, or -1 without memory (then
+ * nothing is held); vision_patches_free frees what it holds (safe on a
+ * zeroed or freed one). */
+#define VISION_PATCH_SIDE 9
+#define VISION_PATCH_HALF 0.42
+enum { VISION_PATCH_N = VISION_PATCH_SIDE * VISION_PATCH_SIDE * 3 };
+typedef struct vision_patches {
+    int size;
+    float *buf;
+    const float **at;
+} vision_patches;
+int vision_patches_make(vision_patches *p, const gs_image *img, const vision_grid *g);
+void vision_patches_free(vision_patches *p);
+
 /* The reading's second look (vision/read_near.c): each point's image patch
  * against those of the sure points round it; unsure points much nearer
  * another class take it, sure ones much nearer another class become unsure. */
-void vision_read_near(const gs_image *img, const vision_grid *g, vision_reading *r);
+void vision_read_near(const vision_patches *p, vision_reading *r);
+
+/* The reading's third look (vision/read_self.c): a classifier of this
+ * photo's own, fitted to its sure points, reads again the points still
+ * unsure; they stay marked.  F: what the rules measured at each point;
+ * lines: each point's line contrast over its usual contrast round it
+ * (read.c), one per point. */
+void vision_read_self(const vision_patches *p, const vision_point_features *F, const float *lines, vision_reading *r);
 
 void vision_model_map(const vision_gmodel *m, double u, double v, double *x, double *y);
 /* Inverse of the distortion (fixed-point iteration). */
