@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# scripts/eval-compare.sh: two builds of goscribe point by point on every
+# photo with a NAME.txt ground truth (default: ../shared/data/photos): how
+# many points the new build puts right that the old one had wrong (fixed),
+# how many it spoils (spoiled), and the photos where the two disagree on
+# more than a tenth of the board or where one refuses and the other reads
+# (a grid change, not a reading one: counted apart, named).  For a change
+# to the reading: eval-scan.sh gives the totals, this what they net.
+#
+# usage: scripts/eval-compare.sh OLD_GOSCRIBE NEW_GOSCRIBE [--verbose] [PHOTOS_DIR]
+#   --verbose  one line per point that changed (photo, row, column, old,
+#              new, truth; '?' marks a point read as uncertain)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+old=""; new=""; dir=""; verbose=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --verbose) verbose=1; shift ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "eval-compare.sh: unknown option $1" >&2; exit 1 ;;
+        *) if [ -z "$old" ]; then old=$1; elif [ -z "$new" ]; then new=$1; else dir=$1; fi; shift ;;
+    esac
+done
+[ -n "$old" ] && [ -n "$new" ] || { echo "usage: scripts/eval-compare.sh OLD_GOSCRIBE NEW_GOSCRIBE [--verbose] [PHOTOS_DIR]" >&2; exit 1; }
+for b in "$old" "$new"; do [ -x "$b" ] || { echo "eval-compare.sh: $b: not an executable" >&2; exit 1; }; done
+[ -n "$dir" ] || dir="$root/../shared/data/photos"
+[ -d "$dir" ] || { echo "eval-compare.sh: $dir: no such folder" >&2; exit 1; }
+dir=$(cd "$dir" && pwd)
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fixed=0; spoiled=0; photos=0; apart=""
+while IFS= read -r img; do
+    truth="${img%.*}.txt"
+    [ -f "$truth" ] || continue
+    rel="${img#"$dir"/}"
+    photos=$((photos + 1))
+    "$old" scan "$img" >"$tmp/old" 2>/dev/null || true
+    "$new" scan "$img" >"$tmp/new" 2>/dev/null || true
+    n=$(awk 'NF { k++ } END { print k + 0 }' "$truth")
+    lo=$(wc -l <"$tmp/old"); ln=$(wc -l <"$tmp/new")
+    if [ "$lo" != "$n" ] || [ "$ln" != "$n" ]; then
+        [ "$lo" = "$ln" ] || apart="$apart $rel(one build refuses it)"
+        continue
+    fi
+    # per point: old, new, truth (tokens without the '?' compared)
+    read -r f s < <(paste -d'|' "$tmp/old" "$tmp/new" "$truth" | awk -F'|' -v rel="$rel" -v verbose="$verbose" '
+        { n = split($1, o, " "); split($2, w, " "); split($3, t, " ")
+          for (i = 1; i <= n; i++) {
+              a = o[i]; sub(/\?$/, "", a); b = w[i]; sub(/\?$/, "", b)
+              if (a == b) continue
+              if (a != t[i] && b == t[i]) f++
+              if (a == t[i] && b != t[i]) s++
+              if (verbose) printf "%s row %d col %d: %s -> %s, truth %s\n", rel, NR - 1, i - 1, o[i], w[i], t[i] > "/dev/stderr"
+          } }
+        END { print f + 0, s + 0 }')
+    if [ $((f + s)) -gt $((n * n / 10)) ]; then
+        apart="$apart $rel($f fixed/$s spoiled)"
+        continue
+    fi
+    fixed=$((fixed + f)); spoiled=$((spoiled + s))
+done < <(find "$dir" -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \) | sort -V)
+echo "$photos photos: $fixed points fixed, $spoiled spoiled; grid changes:${apart:- none}"
