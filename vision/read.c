@@ -1144,21 +1144,23 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
     gs_status st = vision_read_features(img, g, F, err);
     if (st != GS_OK) { free(tmp); free(Cl); return st; }
     local_line_contrast(F, N, tmp, Cl);
-    free(tmp);
+    /* each point's lines over their usual contrast round it, for the rules
+     * and the third look */
+    float *ln = tmp;
+    for (int i = 0; i < NN; i++) ln[i] = F[i].lines / Cl[i];
     gs_position_clear(&out->pos, N);
     population wood, light;
     int pops = populations_fit(F, Cl, NN, &wood, &light);
     for (int i = 0; i < NN; i++) {
         const vision_point_features *f = &F[i];
-        float ln = f->lines / Cl[i];
         if (pops > 0 && f->lum >= BLACK_LUM) {
             population here = light;
             local_light(F, Cl, N, i, &here);
-            classify_light(f, ln, &wood, &here, pops == 2, &out->pos.cell[i], &out->confidence[i]);
+            classify_light(f, ln[i], &wood, &here, pops == 2, &out->pos.cell[i], &out->confidence[i]);
         }
         else
-            classify_fixed(f, ln, pops, &out->pos.cell[i], &out->confidence[i]);
-        intersection_checks(f, ln, on_edge(i, N), &out->pos.cell[i], &out->confidence[i]);
+            classify_fixed(f, ln[i], pops, &out->pos.cell[i], &out->confidence[i]);
+        intersection_checks(f, ln[i], on_edge(i, N), &out->pos.cell[i], &out->confidence[i]);
         /* a point the photo does not show (its disc off the frame) is a
          * guess: empty, and said so */
         if (!f->seen) out->confidence[i] = 0;
@@ -1168,20 +1170,19 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
     if (getenv("READ_DUMP")) {
         fprintf(stderr, "pops %d wood %.2f %.2f %.2f s %.2f %.2f %.2f ring %.2f light %.2f %.2f %.2f s %.2f %.2f %.2f ring %.2f\n", pops, wood.lum, wood.wood, wood.cross, wood.s_lum, wood.s_wood, wood.s_cross, wood.ring, light.lum, light.wood, light.cross, light.s_lum, light.s_wood, light.s_cross, light.ring);
         for (int i = 0; i < NN; i++)
-            fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f x %.2f ln %.2f ring %.2f spread %.2f base %.2f mlum %.2f mwood %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].cross, F[i].lines / Cl[i], F[i].ring, F[i].spread, F[i].base, F[i].margin_lum, F[i].margin_wood);
+            fprintf(stderr, "PT %d,%d c %d conf %.2f lum %.2f wood %.2f x %.2f ln %.2f ring %.2f spread %.2f base %.2f mlum %.2f mwood %.2f\n", i / N, i % N, out->pos.cell[i], out->confidence[i], F[i].lum, F[i].woodlike, F[i].cross, ln[i], F[i].ring, F[i].spread, F[i].base, F[i].margin_lum, F[i].margin_wood);
     }
 #endif
+    free(Cl);
     /* the second and third looks, on the points' image patches (without
-     * memory for them the reading stays as the rules left it); the third
-     * also weighs each point's lines against their usual contrast */
+     * memory for them the reading stays as the rules left it) */
     vision_patches patches;
     if (vision_patches_make(&patches, img, g) == 0) {
         vision_read_near(&patches, out);
-        for (int i = 0; i < NN; i++) Cl[i] = F[i].lines / Cl[i];
-        vision_read_self(&patches, F, Cl, out);
+        vision_read_self(&patches, F, ln, out);
         vision_patches_free(&patches);
     }
-    free(Cl);
+    free(ln);
     clear_occluded_edges(img, g, out);
     out->uncertain = 0;
     memset(out->unsure, 0, sizeof out->unsure);

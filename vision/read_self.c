@@ -148,7 +148,7 @@ static int fit(const double *X, const int *use, int NN, self_model *m)
         for (int b = 0; b <= a; b++) S[b * SELF_D + a] = S[a * SELF_D + b] /= total - classes;
         S[a * SELF_D + a] *= 1 + SELF_RIDGE;
     }
-    if (S[0] <= 0 || cholesky(S, SELF_D) != 0) return -1;
+    if (cholesky(S, SELF_D) != 0) return -1;
     for (int c = 0; c < 3; c++) {
         if (!m->present[c]) continue;
         memcpy(m->w[c], mu[c], sizeof mu[c]);
@@ -160,8 +160,9 @@ static int fit(const double *X, const int *use, int NN, self_model *m)
     return 0;
 }
 
-/* The class of features x the model is surest of, and how sure
- * (posterior probability) into *p. */
+/* The class of features x the model is surest of (one of the present
+ * ones: a fitted model has two or more), and how sure (posterior
+ * probability) into *p. */
 static int classify(const self_model *m, const double *x, double *p)
 {
     double s[3], best = -INFINITY;
@@ -212,7 +213,7 @@ void vision_read_self(const vision_patches *p, const vision_point_features *F, c
              * lamp: a brighter point outside every class, as the board's
              * lit bevel, must not pass for one) */
             if (c == GS_BLACK && F[i].lum >= 1) continue;
-            if (c >= 0 && prob >= SELF_TAKE) r->pos.cell[i] = (uint8_t)c;
+            if (prob >= SELF_TAKE) r->pos.cell[i] = (uint8_t)c;
         }
     free(X);
     free(use);
