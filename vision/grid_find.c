@@ -536,11 +536,18 @@ double vision_contacts_same(const gs_position *p)
 /* What vision_read sees on a grid: the share of its points taken for
  * stones and of those marked unsure, of the pairs of neighbouring stones
  * the share of one colour, and the longest run of stones of one colour
- * along an outer line. */
+ * along an outer line and along any line. */
 typedef struct stone_view {
     double share, same, unsure;
-    int edge_run;
+    int edge_run, line_run;
 } stone_view;
+
+/* A finished game never lines up stones of one colour over two thirds of
+ * a line of a 13x13 or 19x19 (the boards with truth: 7 at most), while a
+ * grid that spills over the board's side onto the table, or its dark
+ * edge, reads a column of "stones" there (darkened copies of photos under
+ * a pink lamp: 18 and 19 in a column).  A 9x9's wall of 6 may be a game. */
+#define LINE_RUN_SIZE 13
 
 /* The longest run of stones of one colour along the outer lines of p. */
 static int edge_run(const gs_position *p)
@@ -560,6 +567,23 @@ static int edge_run(const gs_position *p)
     return best;
 }
 
+/* The longest run of stones of one colour along any row or column of p. */
+static int line_run(const gs_position *p)
+{
+    int N = p->size, best = 0;
+    for (int dir = 0; dir < 2; dir++)
+        for (int k = 0; k < N; k++) {
+            int run = 0, prev = GS_EMPTY;
+            for (int t = 0; t < N; t++) {
+                int c = dir ? p->cell[t * N + k] : p->cell[k * N + t];
+                run = c == GS_EMPTY ? 0 : c == prev ? run + 1 : 1;
+                prev = c;
+                if (run > best) best = run;
+            }
+        }
+    return best;
+}
+
 /* 0 when the reading fails (out of memory). */
 static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view *v)
 {
@@ -572,6 +596,7 @@ static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view
         v->share = (double)st / (N * N);
         v->unsure = (double)r->uncertain / (N * N);
         v->edge_run = edge_run(&r->pos);
+        v->line_run = line_run(&r->pos);
         v->same = vision_contacts_same(&r->pos);
     }
     free(r);
@@ -650,6 +675,7 @@ static int game_goes_on(const gs_image *img, const vision_grid *g)
  * of hypothesis c passes one, 0 when not, -1 when out of memory. */
 static int crowded_board(const gs_image *img, const vision_grid *g, const vision_cand *c, const stone_view *v)
 {
+    if (g->size >= LINE_RUN_SIZE && v->line_run * 3 >= 2 * g->size) return 0;
     if (c->map >= MAP_CROWDED && v->share >= STONES_MIN && c->clear + v->share >= CLEAR_OR_STONES) return 1;
     int full = v->share >= FULL_STONES && v->same >= VISION_CONTACT_SAME_MIN && v->same <= VISION_CONTACT_SAME;
     if (!full || c->map < MAP_STONES) return 0;
@@ -659,26 +685,45 @@ static int crowded_board(const gs_image *img, const vision_grid *g, const vision
     return on < 0 ? -1 : !on;
 }
 
+/* Whether grid g, of a hypothesis not confirmed by its lines, reads a
+ * line of stones no game makes (LINE_RUN_SIZE): 1 yes, 0 no, -1 out of
+ * memory. */
+static int spills(const gs_image *img, const vision_grid *g, const vision_cand *c)
+{
+    if (c->clear >= GRID_LINES_MIN || g->size < LINE_RUN_SIZE) return 0;
+    stone_view v;
+    if (!stone_view_read(img, g, &v)) return -1;
+#ifdef GRID_DEBUG
+    fprintf(stderr, "SPILL n %d line_run %d edge_run %d share %.2f unsure %.2f same %.2f\n", g->size, v.line_run, v.edge_run, v.share, v.unsure, v.same);
+#endif
+    return v.line_run * 3 >= 2 * g->size;
+}
+
 /* Before the ranking decides: a leading 9x9 or 13x13 whose game goes on
- * past a side is a window of a bigger board and drops out, until the
- * leading hypothesis is not such a window; the next is then judged as
- * any other (a runner-up window within RANK_MARGIN of it still makes the
- * photo ambiguous: dropping those too took a 19x19 several lines off on
- * an underexposed photo, 91 points wrong and unmarked).  *dropped_n is
- * the size of the last one dropped (0 when none). */
+ * past a side is a window of a bigger board, and a leading grid that
+ * spills over the board's side (spills) reads stones where there are
+ * none; either drops out, until the leading hypothesis is neither; the
+ * next is then judged as any other (a runner-up window within
+ * RANK_MARGIN of it still makes the photo ambiguous: dropping those too
+ * took a 19x19 several lines off on an underexposed photo, 91 points
+ * wrong and unmarked).  *dropped_n is the size of the last window dropped
+ * (0 when none), *spilled how many grids spilled. */
 static gs_status drop_windows(const vision_work *w, const gs_image *img, cand_list *L, int *best, int *second,
-                              int *dropped_n)
+                              int *dropped_n, int *spilled)
 {
     *dropped_n = 0;
+    *spilled = 0;
     for (;;) {
         *best = pick(L, second);
-        if (*best < 0 || L->c[*best].n >= 19) return GS_OK;
+        if (*best < 0) return GS_OK;
         vision_grid g;
         grid_from_model(w, img, &L->c[*best], &g);
-        int on = game_goes_on(img, &g);
-        if (on < 0) return GS_ERR_NOMEM;
-        if (!on) return GS_OK;
-        *dropped_n = L->c[*best].n;
+        int on = L->c[*best].n < 19 ? game_goes_on(img, &g) : 0;
+        int sp = on == 0 ? spills(img, &g, &L->c[*best]) : 0;
+        if (on < 0 || sp < 0) return GS_ERR_NOMEM;
+        if (!on && !sp) return GS_OK;
+        if (on) *dropped_n = L->c[*best].n;
+        *spilled += sp;
         L->c[*best] = L->c[--L->n];
     }
 }
@@ -869,9 +914,12 @@ static gs_status find_at_side(const gs_image *img, int side, int size_hint, visi
         if (o) { vision_draw_overlay(o, &g, NULL); gs_image_write_png(o, path, &e2); gs_image_destroy(o); }
     }
 #endif
-    int window_n = 0;
-    if (st == GS_OK && best >= 0 && drop_windows(&w, img, &L, &best, &second, &window_n) != GS_OK)
+    int window_n = 0, spilled = 0;
+    if (st == GS_OK && best >= 0 && drop_windows(&w, img, &L, &best, &second, &window_n, &spilled) != GS_OK)
         st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    if (st == GS_OK && best < 0 && spilled)
+        st = gs_error_set(err, GS_ERR_NOBOARD,
+                          "no board found (the grids found read a line of stones of one colour that no game has: past the board's side?)");
     if (st == GS_OK && best < 0 && window_n)
         st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (stones go on past the %dx%d grid found: part of a bigger board?)",
                           window_n, window_n);

@@ -124,6 +124,9 @@ typedef struct vision_scan_result {
                                   otherwise (all marked unsure; a quarter of
                                   the board or more: every point is); 0 when
                                   there is none */
+    double gain;               /* how much an underexposed photo was
+                                  brightened before the search and the
+                                  reading (vision_scan), 1 when not */
     double ms_grid, ms_read;   /* time taken by each stage */
 } vision_scan_result;
 
