@@ -184,6 +184,17 @@ gs_image *cvshim_image_resize(const gs_image *src, int w, int h)
     }
 }
 
+gs_image *cvshim_image_scaled(const gs_image *src, double gain)
+{
+    try {
+        cv::Mat dst;
+        mat_view(src).convertTo(dst, -1, gain, 0); /* saturating, rounded */
+        return image_from_mat(dst);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 cvshim_video *cvshim_video_open(const char *path, char *err, size_t errlen)
 {
     try {

@@ -72,6 +72,10 @@ int cvshim_image_encode_jpeg(const gs_image *img, int quality, uint8_t **out, si
  * caller frees. NULL on failure. */
 gs_image *cvshim_image_resize(const gs_image *src, int w, int h);
 
+/* A copy of src with every channel times gain (rounded, at most 255), as a
+ * longer exposure gives; caller frees. NULL on failure. */
+gs_image *cvshim_image_scaled(const gs_image *src, double gain);
+
 /* ---- video reading ---- */
 
 typedef struct cvshim_video cvshim_video;
