@@ -101,7 +101,8 @@ static void print_json(const char *photo, const vision_scan_result *r, double ms
     int k = 0;
     for (int i = 0; i < N * N; i++)
         if (r->reading.unsure[i]) printf("%s\"%c%c\"", k++ ? ", " : "", 'a' + i % N, 'a' + i / N); /* SGF points */
-    printf("],\n  \"rival_points\": %d,\n  \"brightened\": %.2f,\n", r->rival_points, r->gain > 0 ? r->gain : 1.0);
+    printf("],\n  \"rival_points\": %d,\n  \"moved_points\": %d,\n  \"brightened\": %.2f,\n", r->rival_points,
+           r->moved_points, r->gain > 0 ? r->gain : 1.0);
     printf("  \"ms\": %.1f,\n  \"ms_grid\": %.1f,\n  \"ms_read\": %.1f\n}\n", ms_total, r->ms_grid, r->ms_read);
 }
 

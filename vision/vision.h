@@ -124,6 +124,10 @@ typedef struct vision_scan_result {
                                   otherwise (all marked unsure; a quarter of
                                   the board or more: every point is); 0 when
                                   there is none */
+    int moved_points;          /* points read otherwise on the grid
+                                  moved a tenth of a cell (vision_scan;
+                                  marked unsure; those marked already not
+                                  counted) */
     double gain;               /* how much an underexposed photo was
                                   brightened before the search and the
                                   reading (vision_scan), 1 when not */
