@@ -713,8 +713,8 @@ static int spills(const gs_image *img, const vision_grid *g, const vision_cand *
  * took a 19x19 several lines off on an underexposed photo, 91 points
  * wrong and unmarked).  *dropped_n is the size of the last window dropped
  * (0 when none), *spilled how many grids spilled. */
-static gs_status drop_windows(const vision_work *w, const gs_image *img, cand_list *L, int *best, int *second,
-                              int *dropped_n, int *spilled, seen_view *seen)
+static gs_status drop_windows_and_spills(const vision_work *w, const gs_image *img, cand_list *L, int *best,
+                                         int *second, int *dropped_n, int *spilled, seen_view *seen)
 {
     *dropped_n = 0;
     *spilled = 0;
@@ -923,7 +923,8 @@ static gs_status find_at_side(const gs_image *img, int side, int size_hint, visi
 #endif
     int window_n = 0, spilled = 0;
     seen_view seen = {0};
-    if (st == GS_OK && best >= 0 && drop_windows(&w, img, &L, &best, &second, &window_n, &spilled, &seen) != GS_OK)
+    if (st == GS_OK && best >= 0 &&
+        drop_windows_and_spills(&w, img, &L, &best, &second, &window_n, &spilled, &seen) != GS_OK)
         st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     if (st == GS_OK && best < 0 && spilled)
         st = gs_error_set(err, GS_ERR_NOBOARD,

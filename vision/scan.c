@@ -59,9 +59,9 @@ static void whole_doubt(vision_reading *r, int rival_points)
  * brightest channel, what a white stone or a lit wood shows) reaches
  * EXPOSE_LEVEL, by at most EXPOSE_MAX_GAIN (deeper than that the noise
  * is brightened as much as the board).  A gain up to EXPOSE_SKIP is
- * not worth a copy of the photo (8 ms at 2048x1536): the visible photos
- * that would take one (imago t1, 1.15-1.19) read point for point alike
- * with and without. */
+ * not worth a copy of the photo (a median photo's scan took 8 ms more
+ * with it): the visible photos that would take one (imago t1, 1.15-1.19)
+ * read point for point alike with and without. */
 #define EXPOSE_LEVEL 240.0
 #define EXPOSE_MAX_GAIN 4.0
 #define EXPOSE_SKIP 1.25
@@ -113,16 +113,16 @@ static void grid_moved(const vision_grid *g, double du, double dv, vision_grid *
 /* Where the grid lies is known to a fraction of a cell (on the
  * goban-watcher photos the corners found lie 0.1 to 0.36 cell from those
  * of a grid read right at every point: tests/test_vision_crowded.c).  A
- * point read otherwise on the grid
- * moved SHIFT_CELLS along either axis, either way, hangs on where exactly
- * the lines are, and is not sure: on the visible photos this marks every
- * wrong point of the goban-watcher ones (7 were unmarked: far white
- * stones of game 1 blue 2 that read like the wood), and on their
- * mirrored, smaller, darker and recompressed copies every one (1 to 8
- * per set were unmarked), for about 1 % of the right points.  Four more
- * readings cost about 38 ms on a median photo, so a reading with no doubt
- * at all is taken as it is (on the visible photos the only wrong points
- * of such readings are two stones Gomrade 2's .txt lacks). */
+ * point read otherwise on the grid moved SHIFT_CELLS along either axis,
+ * either way, hangs on where exactly the lines are, and is not sure: on
+ * the visible photos this marks every wrong point of the goban-watcher
+ * ones (7 were unmarked: far white stones of game 1 blue 2 that read like
+ * the wood), and on their mirrored, smaller, darker and recompressed
+ * copies every one (1 to 8 per set were unmarked), for about 1 % of the
+ * right points.  Four more readings cost about 38 ms on a median photo,
+ * so a reading with no doubt at all is taken as it is (on the visible
+ * photos the only wrong points of such readings are two stones Gomrade
+ * 2's .txt lacks). */
 #define SHIFT_CELLS 0.1
 
 /* Marks the points of r (read on g) that one of the four moved grids reads
