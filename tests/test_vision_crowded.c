@@ -122,6 +122,22 @@ static void darken(gs_image *img, double f)
         }
 }
 
+/* A reading against the record: points wrong, wrong and not marked,
+ * right but marked. */
+typedef struct tally { int wrong, unmarked, doubted; } tally;
+
+static tally tally_reading(const vision_reading *r, const gs_position *truth)
+{
+    tally t = {0, 0, 0};
+    for (int k = 0; k < truth->size * truth->size; k++) {
+        int w = r->pos.cell[k] != truth->cell[k];
+        t.wrong += w;
+        t.unmarked += w && !r->unsure[k];
+        t.doubted += !w && r->unsure[k];
+    }
+    return t;
+}
+
 /* Stages 1-2: the board found, at its size, where the game's board is. */
 static void test_crowded_board_and_grid(void **state)
 {
@@ -211,23 +227,18 @@ static void test_crowded_reading(void **state)
         gs_error e;
         assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
         assert_int_equal(res->grid.size, truth.size);
-        int right = 0, unmarked = 0, doubted = 0, NN = truth.size * truth.size;
-        for (int k = 0; k < NN; k++) {
-            int ok = res->reading.pos.cell[k] == truth.cell[k];
-            right += ok;
-            unmarked += !ok && !res->reading.unsure[k];
-            doubted += ok && res->reading.unsure[k];
-        }
-        print_message("%s: %d/%d right, %d wrong unmarked, %d right but marked\n", shots[i].path, right, NN, unmarked,
-                      doubted);
+        int NN = truth.size * truth.size;
+        tally t = tally_reading(&res->reading, &truth);
+        print_message("%s: %d/%d right, %d wrong unmarked, %d right but marked\n", shots[i].path, NN - t.wrong, NN,
+                      t.unmarked, t.doubted);
         /* at most 8 of 361 wrong (97.8%: a grid a fraction of a pixel
          * elsewhere flips a point or two whose reading is marked as a
          * toss-up), none of them unmarked, and doubt where it is due: at
          * most 20 right points marked (the grid moved a tenth of a cell
          * reads a few of them otherwise: 0 to 15 here in all) */
-        assert_true(right >= NN - 8);
-        assert_int_equal(unmarked, 0);
-        assert_true(doubted <= 20);
+        assert_true(t.wrong <= 8);
+        assert_int_equal(t.unmarked, 0);
+        assert_true(t.doubted <= 20);
         gs_image_destroy(img);
     }
     free(res);
@@ -350,14 +361,14 @@ static void test_crowded_rival_grid(void **state)
     assert_true(info.rival_gap[0] < VISION_RIVAL_GAP);
     assert_int_equal(vision_read(img, &g, alone, &e), GS_OK);
     assert_int_equal(vision_read(img, &info.rival[0], other, &e), GS_OK);
-    int NN = truth.size * truth.size, differ = 0, unmarked = 0;
+    int NN = truth.size * truth.size, differ = 0;
     for (int k = 0; k < NN; k++) {
         if (other->pos.cell[k] != alone->pos.cell[k]) {
             differ++;
             assert_true(res->reading.unsure[k]);
         }
-        unmarked += res->reading.pos.cell[k] != truth.cell[k] && !res->reading.unsure[k];
     }
+    int unmarked = tally_reading(&res->reading, &truth).unmarked;
     print_message("%s: %d points read otherwise by the rival grid, wrong points unmarked %d\n", s.path, differ, unmarked);
     assert_true(differ <= res->rival_points); /* the first runner-up; others may add points */
     assert_true(4 * differ >= NN);
@@ -385,15 +396,10 @@ static void test_crowded_wrong_points_marked(void **state)
     assert_non_null(res);
     gs_error e;
     assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
-    int NN = truth.size * truth.size, wrong = 0, unmarked = 0;
-    for (int k = 0; k < NN; k++) {
-        int w = res->reading.pos.cell[k] != truth.cell[k];
-        wrong += w;
-        unmarked += w && !res->reading.unsure[k];
-    }
-    print_message("%s: %d wrong, %d of them unmarked; %d marked, %d of them by the moved grids\n", s.path, wrong,
-                  unmarked, res->reading.uncertain, res->moved_points);
-    assert_int_equal(unmarked, 0);
+    tally t = tally_reading(&res->reading, &truth);
+    print_message("%s: %d wrong, %d of them unmarked; %d marked, %d of them by the moved grids\n", s.path, t.wrong,
+                  t.unmarked, res->reading.uncertain, res->moved_points);
+    assert_int_equal(t.unmarked, 0);
     assert_true(res->moved_points > 0);
     free(res);
     gs_image_destroy(img);
@@ -452,18 +458,13 @@ static void test_crowded_underexposed_scan(void **state)
         gs_status st = vision_scan(img, NULL, res, &e);
         if (st != GS_OK) print_message("%s at 60 %%: %s\n", paths[i], e.msg);
         assert_int_equal(st, GS_OK);
-        int NN = truth.size * truth.size, wrong = 0, unmarked = 0;
-        for (int k = 0; k < NN; k++) {
-            int w = res->reading.pos.cell[k] != truth.cell[k];
-            wrong += w;
-            unmarked += w && !res->reading.unsure[k];
-        }
+        tally t = tally_reading(&res->reading, &truth);
         print_message("%s at 60 %%: brightened x%.2f, %d wrong, %d of them unmarked, %d marked\n", paths[i], res->gain,
-                      wrong, unmarked, res->reading.uncertain);
+                      t.wrong, t.unmarked, res->reading.uncertain);
         assert_true(res->gain > 1.4 && res->gain < 2.0);
         assert_int_equal(res->grid.size, 19);
-        assert_true(wrong <= 5);
-        assert_int_equal(unmarked, 0);
+        assert_true(t.wrong <= 5);
+        assert_int_equal(t.unmarked, 0);
         gs_image_destroy(img);
     }
     free(res);

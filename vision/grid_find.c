@@ -622,14 +622,9 @@ static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view
 #define BEYOND_RUNS 3
 static int game_goes_on(const gs_image *img, const vision_grid *g)
 {
-    vision_grid ext = *g;
+    vision_grid ext;
     int n = g->size, N = n + 2;
-    /* the same mapping, one line out on every side */
-    const double T[9] = {1, 0, -1, 0, 1, -1, 0, 0, 1};
-    vision_mat3_mul(g->H, T, ext.H);
-    ext.size = N;
-    const double bc[4][2] = {{0, 0}, {N - 1, 0}, {N - 1, N - 1}, {0, N - 1}};
-    for (int i = 0; i < 4; i++) vision_grid_map(&ext, bc[i][0], bc[i][1], &ext.corners[i][0], &ext.corners[i][1]);
+    vision_grid_moved(g, -1, -1, N, &ext); /* the same mapping, one line out on every side */
     vision_reading *r = malloc(sizeof *r);
     vision_point_features *F = malloc(sizeof *F * (size_t)(N * N));
     gs_error e;

@@ -49,6 +49,18 @@ void vision_eig3_min(double A[3][3], double out[3])
     for (int k = 0; k < 3; k++) out[k] = V[k][best];
 }
 
+void vision_grid_moved(const vision_grid *g, double du, double dv, int size, vision_grid *out)
+{
+    const double T[9] = {1, 0, du, 0, 1, dv, 0, 0, 1};
+    vision_grid m = *g;
+    vision_mat3_mul(g->H, T, m.H);
+    m.size = size;
+    const int n = size - 1;
+    const double bc[4][2] = {{0, 0}, {n, 0}, {n, n}, {0, n}};
+    for (int i = 0; i < 4; i++) vision_grid_map(&m, bc[i][0], bc[i][1], &m.corners[i][0], &m.corners[i][1]);
+    *out = m;
+}
+
 /* 3x3 helpers (row-major). */
 void vision_mat3_mul(const double A[9], const double B[9], double C[9])
 {

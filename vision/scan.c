@@ -16,15 +16,15 @@ static void mark_unsure(vision_reading *r, int i)
     r->uncertain++;
 }
 
-/* Where a runner-up grid reads a point otherwise, the point is unsure:
- * the photo does not say which of the lattices it is.  differ[i] is set
- * for each such point. */
-static gs_status rival_doubt(const gs_image *img, const vision_grid *rival, vision_reading *r, unsigned char *differ,
-                             gs_error *err)
+/* Where another grid (a runner-up, or the grid found moved a little)
+ * reads a point otherwise, the point is unsure: the photo does not say
+ * which of the lattices it is.  differ[i] is set for each such point. */
+static gs_status other_grid_doubt(const gs_image *img, const vision_grid *other, vision_reading *r,
+                                  unsigned char *differ, gs_error *err)
 {
     vision_reading *o = malloc(sizeof *o);
     if (!o) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-    gs_status st = vision_read(img, rival, o, err);
+    gs_status st = vision_read(img, other, o, err);
     int N = r->pos.size;
     for (int i = 0; st == GS_OK && i < N * N; i++) {
         if (o->pos.cell[i] == r->pos.cell[i]) continue;
@@ -99,17 +99,6 @@ static gs_image *exposed_copy(const gs_image *img, double *gain)
     return c;
 }
 
-/* The grid g moved by (du, dv) cells on the board. */
-static void grid_moved(const vision_grid *g, double du, double dv, vision_grid *out)
-{
-    const double T[9] = {1, 0, du, 0, 1, dv, 0, 0, 1};
-    *out = *g;
-    vision_mat3_mul(g->H, T, out->H);
-    const int n = g->size - 1;
-    const double bc[4][2] = {{0, 0}, {n, 0}, {n, n}, {0, n}};
-    for (int i = 0; i < 4; i++) vision_grid_map(out, bc[i][0], bc[i][1], &out->corners[i][0], &out->corners[i][1]);
-}
-
 /* Where the grid lies is known to a fraction of a cell (on the
  * goban-watcher photos the corners found lie 0.1 to 0.36 cell from those
  * of a grid read right at every point: tests/test_vision_crowded.c).  A
@@ -126,27 +115,19 @@ static void grid_moved(const vision_grid *g, double du, double dv, vision_grid *
 #define SHIFT_CELLS 0.1
 
 /* Marks the points of r (read on g) that one of the four moved grids reads
- * otherwise; *moved is how many it marked. */
+ * otherwise; *moved is how many it marked that were not marked before. */
 static gs_status shift_doubt(const gs_image *img, const vision_grid *g, vision_reading *r, int *moved, gs_error *err)
 {
     static const double dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    vision_reading *o = malloc(sizeof *o);
-    if (!o) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-    gs_status st = GS_OK;
-    int N = r->pos.size;
     unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
+    int before = r->uncertain;
+    gs_status st = GS_OK;
     for (int k = 0; k < 4 && st == GS_OK; k++) {
         vision_grid m;
-        grid_moved(g, SHIFT_CELLS * dirs[k][0], SHIFT_CELLS * dirs[k][1], &m);
-        st = vision_read(img, &m, o, err);
-        for (int i = 0; st == GS_OK && i < N * N; i++) differ[i] |= o->pos.cell[i] != r->pos.cell[i];
+        vision_grid_moved(g, SHIFT_CELLS * dirs[k][0], SHIFT_CELLS * dirs[k][1], g->size, &m);
+        st = other_grid_doubt(img, &m, r, differ, err);
     }
-    *moved = 0;
-    for (int i = 0; st == GS_OK && i < N * N; i++) {
-        *moved += differ[i] && !r->unsure[i];
-        if (differ[i]) mark_unsure(r, i);
-    }
-    free(o);
+    *moved = r->uncertain - before;
     return st;
 }
 
@@ -158,7 +139,7 @@ static gs_status read_all(const gs_image *img, const vision_grid_find_info *info
     gs_status st = vision_read(img, &out->grid, &out->reading, err);
     unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
     for (int k = 0; st == GS_OK && k < info->nrivals; k++) /* of the same size (vision_grid_find_info) */
-        st = rival_doubt(img, &info->rival[k], &out->reading, differ, err);
+        st = other_grid_doubt(img, &info->rival[k], &out->reading, differ, err);
     for (int i = 0; i < GS_MAX_SIZE * GS_MAX_SIZE; i++) out->rival_points += differ[i];
     if (st == GS_OK) whole_doubt(&out->reading, out->rival_points);
     int NN = out->grid.size * out->grid.size;

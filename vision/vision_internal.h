@@ -28,6 +28,10 @@ void vision_eig3_min(double A[3][3], double out[3]);
 void vision_mat3_mul(const double A[9], const double B[9], double C[9]);
 int vision_mat3_inv(const double A[9], double B[9]);
 void vision_mat3_apply(const double H[9], double x, double y, double *ox, double *oy);
+/* Grid g moved by (du, dv) cells on the board, with size points a side
+ * (its corners recomputed): a lattice a fraction of a cell over, or the
+ * same lattice one line out on every side (du = dv = -1, size + 2). */
+void vision_grid_moved(const vision_grid *g, double du, double dv, int size, vision_grid *out);
 /* Bilinear sample of a 1-channel image (0 outside). */
 double vision_sample(const gs_image *im, double x, double y);
 /* Least-squares homography src -> dst (n >= 4 pairs), 0 on success. */
