@@ -88,16 +88,6 @@ void vision_mat3_apply(const double H[9], double x, double y, double *ox, double
     *oy = (H[3] * x + H[4] * y + H[5]) / w;
 }
 
-/* Bilinear vision_sample of a 1-channel image (0 outside). */
-double vision_sample(const gs_image *im, double x, double y)
-{
-    if (x < 0 || y < 0 || x >= im->width - 1 || y >= im->height - 1) return 0;
-    int ix = (int)x, iy = (int)y;
-    double fx = x - ix, fy = y - iy;
-    const uint8_t *p = im->buf + (size_t)iy * im->stride + ix;
-    return (1 - fy) * ((1 - fx) * p[0] + fx * p[1]) + fy * ((1 - fx) * p[im->stride] + fx * p[im->stride + 1]);
-}
-
 /* Least-squares homography (board -> image) from point pairs, h8 = 1,
  * with both sides normalised for conditioning. Returns 0 on success. */
 int vision_fit_homography(const double (*src)[2], const double (*dst)[2], int n, double H[9])

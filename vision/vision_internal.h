@@ -32,8 +32,16 @@ void vision_mat3_apply(const double H[9], double x, double y, double *ox, double
  * (its corners recomputed): a lattice a fraction of a cell over, or the
  * same lattice one line out on every side (du = dv = -1, size + 2). */
 void vision_grid_moved(const vision_grid *g, double du, double dv, int size, vision_grid *out);
-/* Bilinear sample of a 1-channel image (0 outside). */
-double vision_sample(const gs_image *im, double x, double y);
+/* Bilinear sample of a 1-channel image (0 outside).  Inline: the grid
+ * search takes millions of them. */
+static inline double vision_sample(const gs_image *im, double x, double y)
+{
+    if (x < 0 || y < 0 || x >= im->width - 1 || y >= im->height - 1) return 0;
+    int ix = (int)x, iy = (int)y;
+    double fx = x - ix, fy = y - iy;
+    const uint8_t *p = im->buf + (size_t)iy * im->stride + ix;
+    return (1 - fy) * ((1 - fx) * p[0] + fx * p[1]) + fy * ((1 - fx) * p[im->stride] + fx * p[im->stride + 1]);
+}
 /* Least-squares homography src -> dst (n >= 4 pairs), 0 on success. */
 int vision_fit_homography(const double (*src)[2], const double (*dst)[2], int n, double H[9]);
 int vision_cmp_double(const void *a, const void *b);
