@@ -119,6 +119,7 @@ gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max
         // The size the header declares is checked before OpenCV allocates
         // anything for the pixels.
         if (cvshim_image_check_budget(data, len, max_pixels, err, errlen) != 0) return nullptr;
+        if (cvshim_image_check_complete(data, len, err, errlen) != 0) return nullptr;
         cv::Mat buf(1, (int)len, CV_8UC1, const_cast<uint8_t *>(data));
         cv::Mat m;
         std::string why;

@@ -80,6 +80,45 @@ static int jpeg_size(const hdr *h, int *w, int *ht)
     return -1;
 }
 
+/* Past the entropy-coded data of a scan starting at p: the offset of the
+ * marker that ends it (stuffed zeros, restart markers and fill bytes are
+ * part of the data), or h->n when the data runs to the end. */
+static size_t jpeg_scan_end(const hdr *h, size_t p)
+{
+    while (p < h->n) {
+        const uint8_t *q = memchr(h->p + p, 0xFF, h->n - p);
+        if (!q) return h->n;
+        p = (size_t)(q - h->p);
+        if (!has(h, p, 2)) return h->n;
+        unsigned m = h->p[p + 1];
+        if (m == 0xFF) { p++; continue; }
+        if (m == 0x00 || (m >= 0xD0 && m <= 0xD7)) { p += 2; continue; }
+        return p;
+    }
+    return h->n;
+}
+
+/* JPEG: 1 when the segments and scans run, in order, to the end-of-image
+ * marker (what follows it, as a phone's appended video, is not looked
+ * at; a thumbnail's own markers sit inside its APP1 segment and are
+ * skipped with it); 0 when the data stops before it: a file cut short,
+ * which libjpeg decodes with the missing part grey and no error. */
+static int jpeg_complete(const hdr *h)
+{
+    size_t p = 2;
+    while (has(h, p, 2)) {
+        if (h->p[p] != 0xFF) return 0;
+        unsigned m = h->p[p + 1];
+        if (m == 0xD9) return 1;
+        if (m == 0xFF) { p++; continue; } /* fill byte */
+        if (m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7)) { p += 2; continue; } /* no length */
+        if (!has(h, p, 4) || u16(h, p + 2) < 2) return 0;
+        p += 2 + (size_t)u16(h, p + 2);
+        if (m == 0xDA) p = jpeg_scan_end(h, p);
+    }
+    return 0;
+}
+
 /* TIFF and BigTIFF: ImageWidth (256) and ImageLength (257) of the first
  * directory, the page OpenCV decodes. */
 static int tiff_size(hdr *h, int *w, int *ht)
@@ -333,6 +372,14 @@ int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, co
     }
     if (format) *format = fmt;
     return r;
+}
+
+int cvshim_image_check_complete(const uint8_t *data, size_t len, char *err, size_t errlen)
+{
+    hdr H = {data, data ? len : 0, true};
+    if (!has(&H, 0, 3) || data[0] != 0xFF || data[1] != 0xD8 || data[2] != 0xFF || jpeg_complete(&H)) return 0;
+    if (err && errlen) snprintf(err, errlen, "not a readable image (JPEG cut short: its end-of-image marker is missing)");
+    return -1;
 }
 
 int cvshim_image_check_budget(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen)

@@ -2,7 +2,8 @@
  * decoding (every format the budget knows, broken headers refused) and the
  * pixel budget: a file declaring more pixels than allowed is refused
  * before decoding, with one line; the budget's sources (option,
- * GOSCRIBE_MAX_PIXELS, default). */
+ * GOSCRIBE_MAX_PIXELS, default); a JPEG cut short refused, not decoded
+ * with its missing part grey. */
 #include "testutil.h"
 
 #include "cvshim/cvshim.h"
@@ -91,6 +92,56 @@ static void test_real_files(void **state)
     assert_non_null(strstr(e.msg, "123 x 45 PNG"));
     assert_null(strchr(e.msg, '\n'));
     unlink(path);
+    gs_image_destroy(img);
+}
+
+/* A JPEG cut short decodes without error in libjpeg, the missing rows
+ * grey (a photo cut at 90 % was read as a board, exit 0): refused, with
+ * the reason; what follows a whole JPEG's end (a phone's appended video)
+ * and a thumbnail's own end marker inside the file change nothing. */
+static void test_cut_jpeg_refused(void **state)
+{
+    (void)state;
+    gs_image *img = gradient(160, 120);
+    uint8_t *jpg = NULL;
+    size_t len = 0;
+    assert_int_equal(cvshim_image_encode_jpeg(img, 90, &jpg, &len), 0);
+    char msg[256];
+    gs_image *back = cvshim_image_decode(jpg, len, msg, sizeof msg);
+    assert_non_null(back);
+    gs_image_destroy(back);
+    /* the header is whole, so only the missing end tells */
+    expect_size(jpg, len * 9 / 10, 160, 120, "JPEG");
+    assert_null(cvshim_image_decode(jpg, len * 9 / 10, msg, sizeof msg));
+    assert_non_null(strstr(msg, "JPEG cut short"));
+    assert_null(strchr(msg, '\n'));
+    assert_null(cvshim_image_decode(jpg, len - 1, msg, sizeof msg)); /* the last byte of the end marker */
+
+    /* trailing bytes after the end marker (markers among them) */
+    uint8_t *more = malloc(len + 6);
+    assert_non_null(more);
+    memcpy(more, jpg, len);
+    memcpy(more + len, "\xFF\xDA\x00\x08zz", 6);
+    back = cvshim_image_decode(more, len + 6, msg, sizeof msg);
+    assert_non_null(back);
+    gs_image_destroy(back);
+    free(more);
+
+    /* the photo behind an APP1 segment holding a whole thumbnail JPEG */
+    size_t seg = 2 + 2 + len, all = 2 + seg + (len - 2);
+    uint8_t *thumb = malloc(all);
+    assert_non_null(thumb);
+    thumb[0] = 0xFF; thumb[1] = 0xD8; thumb[2] = 0xFF; thumb[3] = 0xE1;
+    put16(thumb + 4, (unsigned)(2 + len), true);
+    memcpy(thumb + 6, jpg, len);
+    memcpy(thumb + 6 + len, jpg + 2, len - 2);
+    back = cvshim_image_decode(thumb, all, msg, sizeof msg);
+    assert_non_null(back);
+    gs_image_destroy(back);
+    assert_null(cvshim_image_decode(thumb, all - (len - 2) / 3, msg, sizeof msg)); /* cut in the photo, after the thumbnail's end */
+    assert_non_null(strstr(msg, "JPEG cut short"));
+    free(thumb);
+    free(jpg);
     gs_image_destroy(img);
 }
 
@@ -268,6 +319,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_files),
         cmocka_unit_test(test_huge_header_refused),
+        cmocka_unit_test(test_cut_jpeg_refused),
         cmocka_unit_test(test_other_formats),
         cmocka_unit_test(test_budget_sources),
     };
