@@ -40,10 +40,11 @@ int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, co
  * err when it declares more or cannot be sized. */
 int cvshim_image_check_budget(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen);
 
-/* 0 unless the encoded image is a JPEG cut short (its data ends before
- * the end-of-image marker: libjpeg would decode it with the rest grey and
- * no error); then -1 with a one-line message in err.  Other formats: 0
- * (their decoders refuse a cut file themselves). */
+/* 0 unless the encoded image is a JPEG or PNG cut short: a JPEG's data
+ * ending before its end-of-image marker (libjpeg would decode it with the
+ * rest grey and no error), a PNG's chunks before IEND; then -1 with a
+ * one-line message in err.  Other formats: 0 (their decoders refuse a
+ * cut file themselves). */
 int cvshim_image_check_complete(const uint8_t *data, size_t len, char *err, size_t errlen);
 
 /* ---- images ---- */

@@ -119,6 +119,21 @@ static int jpeg_complete(const hdr *h)
     return 0;
 }
 
+/* PNG: 1 when its chunks run, each whole, to the IEND chunk; 0 when the
+ * data stops before it (libpng would refuse it too, but print its reason
+ * on stderr, a second line). */
+static int png_complete(const hdr *h)
+{
+    size_t p = 8;
+    while (has(h, p, 12)) {
+        uint32_t n = u32(h, p);
+        if (!memcmp(h->p + p + 4, "IEND", 4)) return 1;
+        if (n > 0x7fffffffu || !has(h, p + 12, n)) return 0;
+        p += 12 + (size_t)n;
+    }
+    return 0;
+}
+
 /* TIFF and BigTIFF: ImageWidth (256) and ImageLength (257) of the first
  * directory, the page OpenCV decodes. */
 static int tiff_size(hdr *h, int *w, int *ht)
@@ -377,8 +392,14 @@ int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, co
 int cvshim_image_check_complete(const uint8_t *data, size_t len, char *err, size_t errlen)
 {
     hdr H = {data, data ? len : 0, true};
-    if (!has(&H, 0, 3) || data[0] != 0xFF || data[1] != 0xD8 || data[2] != 0xFF || jpeg_complete(&H)) return 0;
-    if (err && errlen) snprintf(err, errlen, "not a readable image (JPEG cut short: its end-of-image marker is missing)");
+    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    const char *cut = NULL;
+    if (has(&H, 0, 3) && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF && !jpeg_complete(&H))
+        cut = "JPEG cut short: its end-of-image marker is missing";
+    else if (has(&H, 0, 8) && !memcmp(data, png, 8) && !png_complete(&H))
+        cut = "PNG cut short: its chunks stop before IEND";
+    if (!cut) return 0;
+    if (err && errlen) snprintf(err, errlen, "not a readable image (%s)", cut);
     return -1;
 }
 

@@ -2,8 +2,8 @@
  * decoding (every format the budget knows, broken headers refused) and the
  * pixel budget: a file declaring more pixels than allowed is refused
  * before decoding, with one line; the budget's sources (option,
- * GOSCRIBE_MAX_PIXELS, default); a JPEG cut short refused, not decoded
- * with its missing part grey. */
+ * GOSCRIBE_MAX_PIXELS, default); a JPEG or PNG cut short refused (a JPEG
+ * is not decoded with its missing part grey). */
 #include "testutil.h"
 
 #include "cvshim/cvshim.h"
@@ -98,8 +98,9 @@ static void test_real_files(void **state)
 /* A JPEG cut short decodes without error in libjpeg, the missing rows
  * grey (a photo cut at 90 % was read as a board, exit 0): refused, with
  * the reason; what follows a whole JPEG's end (a phone's appended video)
- * and a thumbnail's own end marker inside the file change nothing. */
-static void test_cut_jpeg_refused(void **state)
+ * and a thumbnail's own end marker inside the file change nothing.  A PNG
+ * cut short is refused by name too. */
+static void test_cut_image_refused(void **state)
 {
     (void)state;
     gs_image *img = gradient(160, 120);
@@ -142,6 +143,27 @@ static void test_cut_jpeg_refused(void **state)
     assert_non_null(strstr(msg, "JPEG cut short"));
     free(thumb);
     free(jpg);
+
+    /* a PNG cut before its IEND chunk: one line, libpng's own not printed */
+    char path[] = "/tmp/gs-test-cut-XXXXXX.png";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(gs_image_write_png(img, path, NULL), GS_OK);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    uint8_t png[65536];
+    size_t n = fread(png, 1, sizeof png, f);
+    fclose(f);
+    unlink(path);
+    assert_true(n > 100 && n < sizeof png);
+    back = cvshim_image_decode(png, n, msg, sizeof msg);
+    assert_non_null(back);
+    gs_image_destroy(back);
+    assert_null(cvshim_image_decode(png, n - 12, msg, sizeof msg)); /* without IEND */
+    assert_non_null(strstr(msg, "PNG cut short"));
+    assert_null(cvshim_image_decode(png, n / 2, msg, sizeof msg));
+    assert_non_null(strstr(msg, "PNG cut short"));
     gs_image_destroy(img);
 }
 
@@ -319,7 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_files),
         cmocka_unit_test(test_huge_header_refused),
-        cmocka_unit_test(test_cut_jpeg_refused),
+        cmocka_unit_test(test_cut_image_refused),
         cmocka_unit_test(test_other_formats),
         cmocka_unit_test(test_budget_sources),
     };
