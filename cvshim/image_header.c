@@ -107,7 +107,10 @@ static int jpeg_complete(const hdr *h)
 {
     size_t p = 2;
     while (has(h, p, 2)) {
-        if (h->p[p] != 0xFF) return 0;
+        if (h->p[p] != 0xFF) { /* stray bytes before a marker: libjpeg skips them, so does this */
+            p = jpeg_scan_end(h, p);
+            continue;
+        }
         unsigned m = h->p[p + 1];
         if (m == 0xD9) return 1;
         if (m == 0xFF) { p++; continue; } /* fill byte */

@@ -128,6 +128,21 @@ static void test_cut_image_refused(void **state)
     gs_image_destroy(back);
     free(more);
 
+    /* stray bytes before the scan's marker: libjpeg skips them (with a
+     * warning), and they are not taken for a cut */
+    size_t sos = 2;
+    while (sos + 1 < len && !(jpg[sos] == 0xFF && jpg[sos + 1] == 0xDA)) sos++;
+    assert_true(sos + 1 < len);
+    uint8_t *stray = malloc(len + 3);
+    assert_non_null(stray);
+    memcpy(stray, jpg, sos);
+    memcpy(stray + sos, "\x12\x34\x56", 3);
+    memcpy(stray + sos + 3, jpg + sos, len - sos);
+    back = cvshim_image_decode(stray, len + 3, msg, sizeof msg);
+    assert_non_null(back);
+    gs_image_destroy(back);
+    free(stray);
+
     /* the photo behind an APP1 segment holding a whole thumbnail JPEG */
     size_t seg = 2 + 2 + len, all = 2 + seg + (len - 2);
     uint8_t *thumb = malloc(all);
