@@ -549,20 +549,32 @@ typedef struct stone_view {
  * a pink lamp: 18 and 19 in a column).  A 9x9's wall of 6 may be a game. */
 #define LINE_RUN_SIZE 13
 
+/* The longest run of stones of one colour along the n points at[] of p
+ * (in order; an empty point ends a run). */
+static int run_along(const gs_position *p, const int *at, int n)
+{
+    int best = 0, run = 0, prev = GS_EMPTY;
+    for (int t = 0; t < n; t++) {
+        int c = p->cell[at[t]];
+        run = c == GS_EMPTY ? 0 : c == prev ? run + 1 : 1;
+        prev = c;
+        if (run > best) best = run;
+    }
+    return best;
+}
+
 /* The longest run of stones of one colour along the outer lines of p. */
 static int edge_run(const gs_position *p)
 {
-    int N = p->size, best = 0;
+    int N = p->size, best = 0, at[GS_MAX_SIZE];
     for (int s = 0; s < 4; s++) {
-        int run = 0, prev = GS_EMPTY;
         for (int t = 0; t < N; t++) {
             int u, v;
             vision_edge_point(s, t, N, &u, &v);
-            int c = p->cell[v * N + u];
-            run = c == GS_EMPTY ? 0 : c == prev ? run + 1 : 1;
-            prev = c;
-            if (run > best) best = run;
+            at[t] = v * N + u;
         }
+        int r = run_along(p, at, N);
+        if (r > best) best = r;
     }
     return best;
 }
@@ -570,16 +582,12 @@ static int edge_run(const gs_position *p)
 /* The longest run of stones of one colour along any row or column of p. */
 static int line_run(const gs_position *p)
 {
-    int N = p->size, best = 0;
+    int N = p->size, best = 0, at[GS_MAX_SIZE];
     for (int dir = 0; dir < 2; dir++)
         for (int k = 0; k < N; k++) {
-            int run = 0, prev = GS_EMPTY;
-            for (int t = 0; t < N; t++) {
-                int c = dir ? p->cell[t * N + k] : p->cell[k * N + t];
-                run = c == GS_EMPTY ? 0 : c == prev ? run + 1 : 1;
-                prev = c;
-                if (run > best) best = run;
-            }
+            for (int t = 0; t < N; t++) at[t] = dir ? t * N + k : k * N + t;
+            int r = run_along(p, at, N);
+            if (r > best) best = r;
         }
     return best;
 }
