@@ -59,6 +59,13 @@ static int found(uint64_t w, uint64_t h, int *wo, int *ho)
     return 0;
 }
 
+static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+static bool is_png(const hdr *h) { return has(h, 0, 8) && !memcmp(h->p, png_magic, 8); }
+static bool is_jpeg(const hdr *h) { return has(h, 0, 3) && h->p[0] == 0xFF && h->p[1] == 0xD8 && h->p[2] == 0xFF; }
+
+/* JPEG markers without a length after them: TEM, SOI, RST0..RST7. */
+static bool jpeg_standalone(unsigned m) { return m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7); }
+
 /* JPEG: the first start-of-frame segment (SOF0..SOF15 but DHT, JPG, DAC). */
 static int jpeg_size(const hdr *h, int *w, int *ht)
 {
@@ -67,7 +74,7 @@ static int jpeg_size(const hdr *h, int *w, int *ht)
         if (h->p[p] != 0xFF) return -1;
         unsigned m = h->p[p + 1];
         if (m == 0xFF) { p++; continue; } /* fill byte */
-        if (m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7)) { p += 2; continue; } /* no length */
+        if (jpeg_standalone(m)) { p += 2; continue; }
         if (m == 0xD9 || m == 0xDA) return -1; /* image data before any frame header */
         uint32_t seg = u16(h, p + 2);
         if (seg < 2) return -1;
@@ -114,7 +121,7 @@ static int jpeg_complete(const hdr *h)
         unsigned m = h->p[p + 1];
         if (m == 0xD9) return 1;
         if (m == 0xFF) { p++; continue; } /* fill byte */
-        if (m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7)) { p += 2; continue; } /* no length */
+        if (jpeg_standalone(m)) { p += 2; continue; }
         if (!has(h, p, 4) || u16(h, p + 2) < 2) return 0;
         p += 2 + (size_t)u16(h, p + 2);
         if (m == 0xDA) p = jpeg_scan_end(h, p);
@@ -343,17 +350,16 @@ int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, co
     hdr H = {data, data ? len : 0, true};
     const char *fmt = "unknown";
     int r = -1;
-    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (has(&H, 128, 4) && !memcmp(data + 128, "DICM", 4)) {
         /* OpenCV would hand it to GDCM, whose reader aborts the process on
          * a broken file (found by the fuzz target): no DICOM here, not even
          * behind another format's magic, since a decoder that refuses it
          * passes it on to the next whose signature fits */
         fmt = "DICOM";
-    } else if (has(&H, 0, 24) && !memcmp(data, png, 8) && !memcmp(data + 12, "IHDR", 4)) {
+    } else if (is_png(&H) && has(&H, 0, 24) && !memcmp(data + 12, "IHDR", 4)) {
         fmt = "PNG";
         r = found(u32(&H, 16), u32(&H, 20), w, h);
-    } else if (has(&H, 0, 3) && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) {
+    } else if (is_jpeg(&H)) {
         fmt = "JPEG";
         r = jpeg_size(&H, w, h);
     } else if (has(&H, 0, 26) && data[0] == 'B' && data[1] == 'M') {
@@ -395,11 +401,10 @@ int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, co
 int cvshim_image_check_complete(const uint8_t *data, size_t len, char *err, size_t errlen)
 {
     hdr H = {data, data ? len : 0, true};
-    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     const char *cut = NULL;
-    if (has(&H, 0, 3) && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF && !jpeg_complete(&H))
+    if (is_jpeg(&H) && !jpeg_complete(&H))
         cut = "JPEG cut short: its end-of-image marker is missing";
-    else if (has(&H, 0, 8) && !memcmp(data, png, 8) && !png_complete(&H))
+    else if (is_png(&H) && !png_complete(&H))
         cut = "PNG cut short: its chunks stop before IEND";
     if (!cut) return 0;
     if (err && errlen) snprintf(err, errlen, "not a readable image (%s)", cut);

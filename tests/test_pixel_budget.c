@@ -53,6 +53,16 @@ static gs_image *gradient(int w, int h)
     return img;
 }
 
+/* img written as a PNG to a new temporary file named into path (a
+ * "/tmp/...-XXXXXX.png" template). */
+static void write_temp_png(const gs_image *img, char *path)
+{
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(gs_image_write_png(img, path, NULL), GS_OK);
+}
+
 /* Real files from the encoders: the header says what decoding gives. */
 static void test_real_files(void **state)
 {
@@ -78,10 +88,7 @@ static void test_real_files(void **state)
     free(jpg);
 
     char path[] = "/tmp/gs-test-budget-XXXXXX.png";
-    int fd = mkstemps(path, 4);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(gs_image_write_png(img, path, NULL), GS_OK);
+    write_temp_png(img, path);
     gs_error e;
     back = cvshim_image_load_max(path, 123 * 45, &e);
     assert_non_null(back);
@@ -161,10 +168,7 @@ static void test_cut_image_refused(void **state)
 
     /* a PNG cut before its IEND chunk: one line, libpng's own not printed */
     char path[] = "/tmp/gs-test-cut-XXXXXX.png";
-    int fd = mkstemps(path, 4);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(gs_image_write_png(img, path, NULL), GS_OK);
+    write_temp_png(img, path);
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     uint8_t png[65536];
