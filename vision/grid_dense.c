@@ -22,12 +22,14 @@
  *  5. Windows of 9, 13 and 19 comb lines by the pixels each line gathers:
  *     lines inside the window seen, those just outside not.  The best window
  *     of each size is a hypothesis for refinement and scoring
- *     (vision/grid_find.c), which also tries its neighbours.
+ *     (vision/grid_find.c), which also tries its neighbours; so is a 19x19
+ *     window far from the best one that ties with it.
  * Every level is relative to the photo: dips to their own sides, counts to
  * the typical well-seen line, extents to the pixels found. */
 #include "vision/vision_internal.h"
 #include "cvshim/cvshim.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,7 +324,11 @@ static double comb_phase(const dfam *f, double p)
 
 /* Whether a comb of period p leaves its midway positions nearly empty:
  * the values within 0.15 period of its lines against those within 0.15
- * of the midpoints (a comb of double the spacing has lines there). */
+ * of the midpoints (a comb of double the spacing has lines there).  A
+ * quarter at most: on a crowded board every other line can show half as
+ * much as its neighbours (stones hide more of it), and a comb of the
+ * double spacing must not take it for a gap (a mirrored goban-watcher
+ * photo, 0.35: its grid was then sought with half the lines). */
 static int midway_empty(const dfam *f, double p)
 {
     double ph = comb_phase(f, p);
@@ -332,7 +338,7 @@ static int midway_empty(const dfam *f, double p)
         on += d < 0.15;
         mid += d > 0.35;
     }
-    return mid * 2 < on;
+    return mid * 4 < on;
 }
 
 /* Fourier comb over the values: for periods from pmin to pmax the
@@ -427,8 +433,9 @@ static int comb_counts(dfam *f)
 
 /* Best window of N comb lines: mean evidence inside (each line's count
  * over the typical well-seen one, capped at 1) less the stronger of the
- * two lines just outside.  *k gets the window's first comb index. */
-static double comb_window_counts(const dfam *f, int N, int *k)
+ * two lines just outside.  *k gets the window's first comb index.  Windows
+ * starting within 3 lines of `avoid` are passed over (INT_MIN: none). */
+static double comb_window_counts(const dfam *f, int N, int avoid, int *k)
 {
     int srt[64];
     memcpy(srt, f->count, sizeof srt);
@@ -441,6 +448,7 @@ static double comb_window_counts(const dfam *f, int N, int *k)
     /* the window may reach up to two lines beyond the comb (a board edge
      * cut by the frame or lines hidden under stones there) */
     for (int s = -2; s + N <= f->nk + 2; s++) {
+        if (avoid != INT_MIN && abs(s + f->k0 - avoid) <= 3) continue;
         double in = 0;
         for (int j = s; j < s + N; j++) in += j >= 0 && j < f->nk ? fmin(f->count[j] / ref, 1) : 0.5;
         in /= N;
@@ -572,32 +580,58 @@ static gs_status dense_combs(dense_state *d, gs_error *err)
     return GS_OK;
 }
 
-/* Stage 5: the best window of each size as a hypothesis. */
+/* One window of N lines, starting at comb indices k, as a hypothesis. */
+static void window_cand(const vision_work *w, const dense_state *d, int N, const int k[2], double s, vision_cand *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n = N;
+    c->source = VISION_SRC_DENSE;
+    c->m.cx = w->W / 2.0;
+    c->m.cy = w->H / 2.0;
+    c->m.norm = w->sn;
+    /* board index (i along a, j along b) -> rectified -> working px */
+    const dfam *fa = &d->fam[1], *fb = &d->fam[0];
+    double G[9] = {fa->period, 0, fa->phase + k[1] * fa->period, 0, fb->period, fb->phase + k[0] * fb->period, 0, 0, 1};
+    vision_mat3_mul(d->Rinv, G, c->m.H);
+    c->score = s;
+}
+
+/* A window this near the best one's evidence is a tie the comb cannot
+ * settle (which one wins then follows the order the windows were tried
+ * in: a mirrored photo picks the other): it becomes a hypothesis too. */
+#define ALT_WINDOW_DROP 0.03
+
+/* Stage 5: the best window of each size as a hypothesis; for the largest
+ * size also the best one at least four lines away along one family when
+ * its evidence is nearly as good: strong lines beside the board (a table's
+ * pattern, a bowl's rim) can make a window that takes them in win by a
+ * hair, and the later stages only shift a window by up to three lines. */
 static int dense_windows(const vision_work *w, const dense_state *d, int size_hint, vision_cand *out, int max)
 {
     static const int sizes[] = {9, 13, 19};
-    int nc = 0;
+    int nc = 0, N = 0, k[2];
+    double s = 0;
     for (int si = 0; si < 3 && nc < max; si++) {
-        int N = size_hint ? size_hint : sizes[si], k[2];
+        N = size_hint ? size_hint : sizes[si];
         if (size_hint && si > 0) break;
-        double s = comb_window_counts(&d->fam[0], N, &k[0]) + comb_window_counts(&d->fam[1], N, &k[1]);
+        s = comb_window_counts(&d->fam[0], N, INT_MIN, &k[0]) + comb_window_counts(&d->fam[1], N, INT_MIN, &k[1]);
 #ifdef GRID_DEBUG
         fprintf(stderr, "dense window %d: %.3f at %d %d\n", N, s, k[0], k[1]);
 #endif
-        if (s < 0.2) continue;
-        vision_cand *c = &out[nc++];
-        memset(c, 0, sizeof *c);
-        c->n = N;
-        c->source = VISION_SRC_DENSE;
-        c->m.cx = w->W / 2.0;
-        c->m.cy = w->H / 2.0;
-        c->m.norm = w->sn;
-        /* board index (i along a, j along b) -> rectified -> working px */
-        const dfam *fa = &d->fam[1], *fb = &d->fam[0];
-        double G[9] = {fa->period, 0, fa->phase + k[1] * fa->period, 0, fb->period, fb->phase + k[0] * fb->period, 0, 0, 1};
-        vision_mat3_mul(d->Rinv, G, c->m.H);
-        c->score = s;
+        if (s >= 0.2) window_cand(w, d, N, k, s, &out[nc++]);
     }
+    if (nc == 0 || nc >= max || out[nc - 1].n != N) return nc;
+    double best_alt = -1e9;
+    int ka[2] = {k[0], k[1]};
+    for (int f = 0; f < 2; f++) {
+        int kk[2] = {k[0], k[1]};
+        double sa = comb_window_counts(&d->fam[f], N, k[f], &kk[f]) + comb_window_counts(&d->fam[1 - f], N, INT_MIN, &kk[1 - f]);
+        if (sa > best_alt) { best_alt = sa; ka[0] = kk[0]; ka[1] = kk[1]; }
+    }
+#ifdef GRID_DEBUG
+    fprintf(stderr, "dense alt window %d: %.3f at %d %d (best %.3f)\n", N, best_alt, ka[0], ka[1], s);
+#endif
+    if (best_alt >= 0.2 && best_alt >= s - ALT_WINDOW_DROP) window_cand(w, d, N, ka, best_alt, &out[nc++]);
     return nc;
 }
 

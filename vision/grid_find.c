@@ -841,9 +841,9 @@ static gs_status lines_hypothesis(const vision_work *w, vision_piece *pieces, in
 /* The hypotheses of the crowded-board stages, each with its neighbours. */
 static gs_status dense_hypotheses(const vision_work *w, int size_hint, cand_list *L, gs_error *err)
 {
-    vision_cand dc[3];
+    vision_cand dc[4];
     int nd = 0;
-    gs_status st = vision_dense_candidates(w, size_hint, dc, 3, &nd, err);
+    gs_status st = vision_dense_candidates(w, size_hint, dc, 4, &nd, err);
 #ifdef GRID_DEBUG
     if (getenv("GRID_DUMP")) {
         char path[300];

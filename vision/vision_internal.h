@@ -233,7 +233,8 @@ int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m);
 double vision_margin_score(const vision_work *w, int n, const vision_gmodel *m);
 
 /* Hypotheses for crowded boards (vision/grid_dense.c): up to max windows
- * (one per size, or of size_hint) of the lattice that the short stretches
+ * (one per size, or of size_hint, and one more of the largest size when
+ * two far apart tie) of the lattice that the short stretches
  * of line between the stones show; out[i].score is the window's evidence,
  * not yet vision_grid_score.  GS_ERR_NOBOARD with the reason when none. */
 gs_status vision_dense_candidates(const vision_work *w, int size_hint, vision_cand *out, int max, int *nout,
