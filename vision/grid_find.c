@@ -483,16 +483,27 @@ gs_status vision_grid_find_frame(const gs_image *img, int size_hint, vision_grid
     return st != GS_OK ? st : find_at_side(img, VISION_WORK_SIDE, size_hint, out, &info, err);
 }
 
+/* A board whose lines are clearly seen on its open stretches must also
+ * show them as thin dark lines (the line maps, map score): the photos
+ * 0.8 and up, as shot and on copies changed as eval-perturb.sh changes
+ * them, rendered video frames 0.2 (a scene round the board); a blurred
+ * periodic texture (opencv-doc's pic4.png at 60 % brightness, lines 0.45
+ * clear) has no thin lines at all (-1). */
+#define MAP_LINES 0.05
 /* A board whose lines are not clearly seen on its open stretches (a
  * crowded finished game, glare) must explain at least this much of the
- * line pixels (ordinary photos: 0.13 and less but for a sudoku, 0.5)... */
+ * line pixels (ordinary photos: 0.13 and less but for a sudoku, 0.6)... */
 #define MAP_CROWDED 0.25
 /* ...show stones on at least this share of its points (a sudoku has
- * none on its crossings, 0.18)... */
+ * none on its crossings: 0.02 read)... */
 #define STONES_MIN 0.2
 /* ...and the lines it does show plus the stones must make up for each
- * other: the share of stones plus (lines - anti) at least this (test
- * boards 0.6 and up, the sudoku 0.46). */
+ * other: the share of stones plus (lines - anti) at least this.  The
+ * sudoku makes 0.42; a game with a third of its points taken, under a
+ * pink or cyan lamp, 0.63 and up as shot, 0.52-0.60 on copies made
+ * smaller or recompressed: those are refused, since a bar of 0.5 let
+ * through a grid half a cell off on one of them (game 3 under pink light
+ * at JPEG quality 30). */
 #define CLEAR_OR_STONES 0.6
 /* A board so full of stones that they hide most of the line pixels
  * (coloured light on a finished game: 0.19-0.25 explained) is still one
@@ -766,9 +777,10 @@ static void keep_rivals(const vision_work *w, const gs_image *img, const cand_li
 }
 
 /* Stage 6: the best hypothesis becomes the grid, or the photo is refused:
- * when a different grid ranks about as well, or when its lines do not show on its open stretches
- * clearly more than half a cell off (ruled paper, tiles, facades and
- * chessboards show dips both on and between the lines) - unless it
+ * when a different grid ranks about as well, or when its lines do not
+ * show on its open stretches clearly more than half a cell off (ruled
+ * paper, tiles, facades and chessboards show dips both on and between the
+ * lines) or not as thin dark lines (a blurred texture) - unless it
  * explains the line pixels well and the board is crowded with stones (a
  * finished game hides most of its lines; a sudoku has no stones on its
  * crossings). */
@@ -799,12 +811,16 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
      * edge looking like a line; windows of a 19x19 0.55 and more) */
     if (c->n < 19 && c->outside >= WINDOW_OUT)
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (the lines go on past the %dx%d grid found: part of a bigger board?)", c->n, c->n);
-    if (c->clear >= GRID_LINES_MIN && frac >= 0.25) return GS_OK;
+    if (c->clear >= GRID_LINES_MIN && frac >= 0.25 && c->map >= MAP_LINES) return GS_OK;
     stone_view v;
     if (c->map >= MAP_STONES) {
         if (seen->have) v = seen->v;
         else if (!stone_view_read(img, out, &v)) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         int crowded = crowded_board(img, out, c, &v);
+#ifdef GRID_DEBUG
+        fprintf(stderr, "VIEW share %.3f same %.3f unsure %.3f edge_run %d line_run %d crowded %d\n", v.share, v.same,
+                v.unsure, v.edge_run, v.line_run, crowded);
+#endif
         if (crowded < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         if (crowded) return GS_OK;
     }
