@@ -604,10 +604,9 @@ static int line_run(const gs_position *p)
 }
 
 /* 0 when the reading fails (out of memory); the reading itself is left
- * in *keep. */
-static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view *v, vision_reading *keep)
+ * in *r. */
+static int stone_view_read(const gs_image *img, const vision_grid *g, stone_view *v, vision_reading *r)
 {
-    vision_reading *r = keep;
     gs_error e;
     int ok = vision_read(img, g, r, &e) == GS_OK;
     if (ok) {
@@ -822,14 +821,13 @@ static gs_status decide(const vision_work *w, const gs_image *img, const cand_li
     if (c->n < 19 && c->outside >= WINDOW_OUT)
         return gs_error_set(err, GS_ERR_NOBOARD, "no board found (the lines go on past the %dx%d grid found: part of a bigger board?)", c->n, c->n);
     if (c->clear >= GRID_LINES_MIN && frac >= 0.25 && c->map >= MAP_LINES) return GS_OK;
-    stone_view v;
     if (c->map >= MAP_STONES) {
         if (!seen->have && !seen_read(img, out, seen)) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-        v = seen->v;
-        int crowded = crowded_board(img, out, c, &v);
+        const stone_view *v = &seen->v;
+        int crowded = crowded_board(img, out, c, v);
 #ifdef GRID_DEBUG
-        fprintf(stderr, "VIEW share %.3f same %.3f unsure %.3f edge_run %d line_run %d crowded %d\n", v.share, v.same,
-                v.unsure, v.edge_run, v.line_run, crowded);
+        fprintf(stderr, "VIEW share %.3f same %.3f unsure %.3f edge_run %d line_run %d crowded %d\n", v->share, v->same,
+                v->unsure, v->edge_run, v->line_run, crowded);
 #endif
         if (crowded < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         if (crowded) return GS_OK;
