@@ -716,6 +716,18 @@ static int seen_read(const gs_image *img, const vision_grid *g, seen_view *seen)
     return seen->have;
 }
 
+/* The reading kept in seen, to the caller when it is of the grid found
+ * out: decide judged the best hypothesis, the grid found, whose
+ * confidence alone was set since. */
+static void hand_over_reading(const seen_view *seen, const vision_grid *out, vision_grid_find_info *info)
+{
+    if (!seen->have || memcmp(seen->grid.H, out->H, sizeof out->H) ||
+        memcmp(seen->grid.corners, out->corners, sizeof out->corners) || seen->grid.k1 != out->k1)
+        return;
+    info->have_reading = 1;
+    info->reading = seen->reading;
+}
+
 /* Whether grid g, of a hypothesis not confirmed by its lines, reads a
  * line of stones no game makes (LINE_RUN_SIZE): 1 yes, 0 no, -1 out of
  * memory.  The reading is left in *seen. */
@@ -965,11 +977,7 @@ static gs_status find_at_side(const gs_image *img, int side, int size_hint, visi
     }
     int decided = st == GS_OK;
     if (st == GS_OK) st = decide(&w, img, &L, best, second, &seen, out, info, err);
-    if (st == GS_OK && seen.have) {
-        info->have_reading = 1;
-        info->read_grid = seen.grid;
-        info->reading = seen.reading;
-    }
+    if (st == GS_OK) hand_over_reading(&seen, out, info);
     if (decided && st == GS_ERR_NOBOARD && window_n && err && strlen(err->msg) + 60 < sizeof err->msg) {
         /* say what was set aside before the next grid was refused */
         gs_error why = *err;

@@ -131,27 +131,14 @@ static gs_status shift_doubt(const gs_image *img, const vision_grid *g, vision_r
     return st;
 }
 
-/* Whether a and b are one grid (their confidence apart). */
-static int same_grid(const vision_grid *a, const vision_grid *b)
-{
-    if (a->size != b->size || a->k1 != b->k1 || a->cx != b->cx || a->cy != b->cy || a->norm != b->norm ||
-        a->cell_aspect != b->cell_aspect)
-        return 0;
-    for (int i = 0; i < 9; i++)
-        if (a->H[i] != b->H[i]) return 0;
-    for (int i = 0; i < 4; i++)
-        if (a->corners[i][0] != b->corners[i][0] || a->corners[i][1] != b->corners[i][1]) return 0;
-    return 1;
-}
-
-/* The points on the grid found (as the finder read them when it read this
- * very grid), doubted where a runner-up reads them otherwise, or the grid
- * moved a little (shift_doubt). */
+/* The points on the grid found (the finder's reading of it when it made
+ * one), doubted where a runner-up reads them otherwise, or the grid moved
+ * a little (shift_doubt). */
 static gs_status read_all(const gs_image *img, const vision_grid_find_info *info, vision_scan_result *out,
                           gs_error *err)
 {
     gs_status st = GS_OK;
-    if (info->have_reading && same_grid(&info->read_grid, &out->grid)) out->reading = info->reading;
+    if (info->have_reading) out->reading = info->reading;
     else st = vision_read(img, &out->grid, &out->reading, err);
     unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
     for (int k = 0; st == GS_OK && k < info->nrivals; k++) /* of the same size (vision_grid_find_info) */

@@ -162,12 +162,11 @@ typedef struct vision_grid_find_info {
     int nrivals;
     vision_grid rival[VISION_RIVALS];
     double rival_gap[VISION_RIVALS]; /* rank of the grid found less the rival's */
-    /* what vision_read gave on read_grid in the image searched, when the
-     * finder read one to judge a crowded board (have_reading 1); a caller
-     * about to read the same grid in the same image may take it (a
+    /* what vision_read gave on the grid found in the image searched, when
+     * the finder read it to judge a crowded board (have_reading 1); a
+     * caller about to read that grid in that image may take it instead (a
      * reading of a 12-megapixel photo takes about 16 ms) */
     int have_reading;
-    vision_grid read_grid;
     vision_reading reading;
 } vision_grid_find_info;
 
