@@ -162,7 +162,8 @@ static int scan_parse(int argc, char **argv, scan_args *a)
     return -1;
 }
 
-/* The grid from the calibration file, scaled to img, then the reading. */
+/* The grid from the calibration file, scaled to img, then the reading (with
+ * the look a photo's reading gets, as vision_scan's). */
 static gs_status scan_calibrated(const scan_args *a, const gs_image *img, vision_scan_result *res, gs_error *err)
 {
     calib_data cal;
@@ -175,6 +176,7 @@ static gs_status scan_calibrated(const scan_args *a, const gs_image *img, vision
     res->grid = cal.grid;
     double t1 = gs_now_ms();
     st = vision_read(img, &res->grid, &res->reading, err);
+    if (st == GS_OK) st = vision_read_shade(img, &res->grid, &res->reading, err);
     res->ms_read = gs_now_ms() - t1;
     return st;
 }

@@ -356,9 +356,10 @@ static void test_scan_occlusion_and_glare(void **state)
     }
     if (!gs_test_sanitized()) {
         /* Dim bluish light on a greyish board, a bright cloth just past the
-         * top edge, long stone shadows: every white stone is found and no
-         * wood reads as white (the shadows are a known weakness, see
-         * vision/read.c, and are not asserted here). */
+         * top edge, a lamp low on the left casting each stone's shadow over
+         * the point to its right: every white stone is found, no wood reads
+         * as white, and every point read wrong (the shadows read as black)
+         * is marked unsure (vision/read_shade.c). */
         char path[1024];
         gs_error err = {0};
         gs_position truth;
@@ -369,15 +370,19 @@ static void test_scan_occlusion_and_glare(void **state)
         assert_non_null(img);
         assert_int_equal(vision_scan(img, NULL, res, &err), GS_OK);
         assert_int_equal(res->reading.pos.size, truth.size);
-        int whites = 0, white_right = 0, false_white = 0;
+        int whites = 0, white_right = 0, false_white = 0, wrong = 0, unmarked = 0;
         for (int k = 0; k < truth.size * truth.size; k++) {
             whites += truth.cell[k] == GS_WHITE;
             white_right += truth.cell[k] == GS_WHITE && res->reading.pos.cell[k] == GS_WHITE;
             false_white += truth.cell[k] != GS_WHITE && res->reading.pos.cell[k] == GS_WHITE;
+            wrong += truth.cell[k] != res->reading.pos.cell[k];
+            unmarked += truth.cell[k] != res->reading.pos.cell[k] && !res->reading.unsure[k];
         }
-        print_message("gomrade/1/11: %d/%d white stones, %d false white\n", white_right, whites, false_white);
+        print_message("gomrade/1/11: %d/%d white stones, %d false white, %d wrong points, %d of them unmarked\n",
+                      white_right, whites, false_white, wrong, unmarked);
         assert_int_equal(white_right, whites);
         assert_int_equal(false_white, 0);
+        assert_int_equal(unmarked, 0);
         gs_image_destroy(img);
     }
     free(res);

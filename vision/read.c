@@ -387,6 +387,38 @@ static float ring_ratio(const gs_image *img, double cx, double cy, const double 
 #define STONE_H VISION_STONE_H
 #define DISC_R 0.30
 
+/* The four halves of a stone's ring (vision_stone_halves): SIDE_ANGLES x
+ * SIDE_RADII samples each, within 45 degrees either side of its axis. */
+#define SIDE_IN 0.14
+#define SIDE_OUT 0.42
+enum { SIDE_ANGLES = 5, SIDE_RADII = 3, SIDE_N = SIDE_ANGLES * SIDE_RADII };
+
+void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision_cam *cam, int u, int v, float side[4])
+{
+    static const double axis[4] = {0, M_PI, M_PI / 2, -M_PI / 2};
+    double cx, cy, J[4], ox, oy;
+    vision_grid_map(g, u, v, &cx, &cy);
+    grid_jacobian(g, u, v, J);
+    vision_cam_offset(cam, u, v, STONE_H, &ox, &oy);
+    for (int d = 0; d < 4; d++) {
+        float y[SIDE_N];
+        int n = 0;
+        for (int k = 0; k < SIDE_ANGLES; k++)
+            for (int j = 0; j < SIDE_RADII; j++) {
+                double a = axis[d] + (k - SIDE_ANGLES / 2) * (M_PI / 4) / (SIDE_ANGLES / 2);
+                double rad = SIDE_IN + (SIDE_OUT - SIDE_IN) * j / (SIDE_RADII - 1), du = rad * cos(a), dv = rad * sin(a);
+                pix p;
+                if (!get_pix(img, cx + ox + J[0] * du + J[1] * dv, cy + oy + J[2] * du + J[3] * dv, &p)) continue;
+                /* (sorted as they come: a few values) */
+                float val = (float)luma(p.b, p.g, p.r);
+                int at = n++;
+                for (; at > 0 && y[at - 1] > val; at--) y[at] = y[at - 1];
+                y[at] = val;
+            }
+        side[d] = n ? y[n / 2] : 0;
+    }
+}
+
 /* Just outside an edge point, in the margin (a disc of 0.2 cell at 0.4
  * cell out, followed up to a stone's middle as the point's own disc is):
  * brightness and wood hue of its median colour, relative to the wood

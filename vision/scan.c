@@ -132,14 +132,16 @@ static gs_status shift_doubt(const gs_image *img, const vision_grid *g, vision_r
 }
 
 /* The points on the grid found (the finder's reading of it when it made
- * one), doubted where a runner-up reads them otherwise, or the grid moved
- * a little (shift_doubt). */
+ * one) with a photo's look for a low lamp (vision_read_shade), doubted
+ * where a runner-up reads them otherwise, or the grid moved a little
+ * (shift_doubt). */
 static gs_status read_all(const gs_image *img, const vision_grid_find_info *info, vision_scan_result *out,
                           gs_error *err)
 {
     gs_status st = GS_OK;
     if (info->have_reading) out->reading = info->reading;
     else st = vision_read(img, &out->grid, &out->reading, err);
+    if (st == GS_OK) st = vision_read_shade(img, &out->grid, &out->reading, err);
     unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
     for (int k = 0; st == GS_OK && k < info->nrivals; k++) /* of the same size (vision_grid_find_info) */
         st = other_grid_doubt(img, &info->rival[k], &out->reading, differ, err);

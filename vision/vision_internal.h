@@ -96,6 +96,23 @@ void vision_read_near(const vision_patches *p, vision_reading *r);
  * (read.c), one per point. */
 void vision_read_self(const vision_patches *p, const vision_point_features *F, const float *lines, vision_reading *r);
 
+/* The median brightness (grey levels) of the four halves of the ring from
+ * 0.14 to 0.42 cell round the middle of a stone on board point (u, v) of g
+ * (its body followed up as the reading's disc is, cam fitted to g): side[0..3]
+ * the halves towards +u, -u, +v, -v (right, left, below, above on the
+ * board); 0 for a half off the photo (vision/read.c). */
+void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision_cam *cam, int u, int v, float side[4]);
+
+/* The low lamp's look on plain data (vision/read_shade.c; vision_read_shade
+ * measures the photo for it).  halves(ctx, i, side) gives point i's four
+ * halves (vision_stone_halves' order) relative to the wood's brightness
+ * there; it is asked for the sure white stones, then, under a low lamp, for
+ * the black points with a stone beside them on the lamp's side.  Marks the
+ * points found (confidence, unsure, uncertain); returns how many, or -1
+ * without memory (then nothing is marked). */
+typedef void (*vision_halves_fn)(void *ctx, int i, float side[4]);
+int vision_shade_doubt(vision_halves_fn halves, void *ctx, int N, vision_reading *r);
+
 void vision_model_map(const vision_gmodel *m, double u, double v, double *x, double *y);
 /* Inverse of the distortion (fixed-point iteration). */
 void vision_undistort(double k1, double cx, double cy, double norm, double x, double y, double *ux, double *uy);

@@ -1,0 +1,148 @@
+/* vision/read_shade.c: the reading's look for a low lamp.
+ *
+ * A lamp low beside the board lights one side of every stone and throws
+ * each stone's shadow across the board away from it; long enough, the
+ * shadow covers the near half of the next point as darkly as a black stone
+ * does (a lamp low on the left of gomrade/1: nine empty points just right
+ * of a stone read as black, and surely).  The photo shows both:
+ *  - the light: its white stones are brighter on the side facing the
+ *    lamp.  The median over its sure white stones of the log ratio of
+ *    their opposite halves, per axis of the board, says from which side
+ *    and how low.  A lamp above the board lights both halves nearly
+ *    alike: on the other 116 visible photos the ratio is at most 1.5,
+ *    under gomrade/1's lamp 3.6 (3.4-3.8 on its changed copies).
+ *  - the shadow: a point read black whose neighbour on the lamp's side is
+ *    a stone (the shadow's caster) and whose half away from the lamp is
+ *    lighter than the half towards it.  A black stone is dark all round,
+ *    its glare on the lamp's side; a shadow lies only on the side of the
+ *    stone that casts it, the wood beyond it in half light.
+ * Such a point becomes unsure and keeps its class: it may be a black stone
+ * standing in its neighbour's shadow.  Only a photo's reading gets this
+ * look (vision_scan): the readings a scan compares it with, and the
+ * recorder's of every frame, do not need it. */
+#include "vision/vision_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* A white stone this sure shows the light. */
+#define SHADE_SURE 0.9f
+/* Fewer sure white stones than this say nothing about the light. */
+#define SHADE_MIN_WHITES 3
+/* Raking light: the lit half of the white stones at least this many times
+ * as bright as the other (the photos measured: 1.5 at most under lamps
+ * above, 3.6 under a low one). */
+#define SHADE_RAKING 2.0
+/* A shadow's far half lighter than its near half by at least this share
+ * of the wood's brightness (gomrade/1's shadows 0.43-0.61, its black
+ * stones 0 or less: their glare is on the lamp's side). */
+#define SHADE_STEP 0.25f
+/* (halves darker than this share of the wood count as this dark, so that
+ * the log ratio of two black halves stays finite) */
+#define SHADE_FLOOR 0.05f
+
+enum { SIDE_PU, SIDE_MU, SIDE_PV, SIDE_MV }; /* vision_stone_halves' order */
+
+static void mark(vision_reading *r, int i)
+{
+    r->confidence[i] = vision_doubted(r->confidence[i]);
+    if (!r->unsure[i]) r->uncertain++;
+    r->unsure[i] = 1;
+}
+
+/* The median over the sure white stones of log(lit half / other half),
+ * along u (lu: the -u half over the +u one) and along v (lv); 0, 0 when
+ * there are too few of them. */
+static void white_light(vision_halves_fn halves, void *ctx, const vision_reading *r, int NN, float *tmp, double *lu,
+                        double *lv)
+{
+    float *tu = tmp, *tv = tmp + NN;
+    int n = 0;
+    *lu = *lv = 0;
+    for (int i = 0; i < NN; i++) {
+        if (r->pos.cell[i] != GS_WHITE || r->confidence[i] < SHADE_SURE) continue;
+        float s[4];
+        halves(ctx, i, s);
+        for (int d = 0; d < 4; d++) s[d] = fmaxf(s[d], SHADE_FLOOR);
+        tu[n] = logf(s[SIDE_MU] / s[SIDE_PU]);
+        tv[n++] = logf(s[SIDE_MV] / s[SIDE_PV]);
+    }
+    if (n < SHADE_MIN_WHITES) return;
+    qsort(tu, (size_t)n, sizeof *tu, vision_cmp_float);
+    qsort(tv, (size_t)n, sizeof *tv, vision_cmp_float);
+    *lu = tu[n / 2];
+    *lv = tv[n / 2];
+}
+
+/* Marks every sure black point whose neighbour at (-du, -dv), towards the
+ * lamp, is a stone and whose half away from the lamp (far) is lighter
+ * than its half towards it (near) by SHADE_STEP; returns how many.  (One
+ * loop over the points: as two nested loops over v and u, GCC 12.2 at -O2
+ * turned the store's address into a null base plus offsets, then took
+ * the function for pure and dropped every call to it.) */
+static int doubt_shadows(vision_halves_fn halves, void *ctx, int N, int du, int dv, int near, int far,
+                         vision_reading *r)
+{
+    int marked = 0;
+    for (int i = 0; i < N * N; i++) {
+        int cu = i % N - du, cv = i / N - dv;
+        if (r->pos.cell[i] != GS_BLACK || r->confidence[i] < VISION_UNSURE) continue;
+        if (cu < 0 || cv < 0 || cu >= N || cv >= N || r->pos.cell[cv * N + cu] == GS_EMPTY) continue;
+        float s[4];
+        halves(ctx, i, s);
+        if (s[far] - s[near] < SHADE_STEP) continue;
+        mark(r, i);
+        marked++;
+    }
+    return marked;
+}
+
+int vision_shade_doubt(vision_halves_fn halves, void *ctx, int N, vision_reading *r)
+{
+    int NN = N * N;
+    float *tmp = malloc(sizeof *tmp * 2 * (size_t)NN);
+    if (!tmp) return -1;
+    double lu, lv, raking = log(SHADE_RAKING);
+    white_light(halves, ctx, r, NN, tmp, &lu, &lv);
+    free(tmp);
+    /* along each axis of the board: the lamp on the -u (-v) side, casting
+     * towards +u (+v), or the other way round */
+    int marked = 0;
+    if (lu >= raking) marked += doubt_shadows(halves, ctx, N, 1, 0, SIDE_MU, SIDE_PU, r);
+    if (lu <= -raking) marked += doubt_shadows(halves, ctx, N, -1, 0, SIDE_PU, SIDE_MU, r);
+    if (lv >= raking) marked += doubt_shadows(halves, ctx, N, 0, 1, SIDE_MV, SIDE_PV, r);
+    if (lv <= -raking) marked += doubt_shadows(halves, ctx, N, 0, -1, SIDE_PV, SIDE_MV, r);
+    return marked;
+}
+
+/* The photo behind vision_read_shade's halves. */
+typedef struct shade_photo {
+    const gs_image *img;
+    const vision_grid *g;
+    vision_cam cam;
+    vision_wood wood;
+} shade_photo;
+
+static void photo_halves(void *ctx, int i, float side[4])
+{
+    const shade_photo *p = ctx;
+    int N = p->g->size, u = i % N, v = i / N;
+    double wc[3];
+    vision_stone_halves(p->img, p->g, &p->cam, u, v, side);
+    vision_wood_at(&p->wood, u, v, wc);
+    /* (the reading's brightness: B + 2G + R over 4) */
+    double Yw = (wc[0] + 2 * wc[1] + wc[2]) / 4;
+    for (int d = 0; d < 4; d++) side[d] = Yw >= 1 ? (float)(side[d] / Yw) : 1;
+}
+
+gs_status vision_read_shade(const gs_image *img, const vision_grid *g, vision_reading *r, gs_error *err)
+{
+    if (!img || !img->buf || !g || !r || g->size != r->pos.size)
+        return gs_error_set(err, GS_ERR_USAGE, "shade look: no photo, grid or reading");
+    shade_photo p = {.img = img, .g = g};
+    vision_cam_fit(&p.cam, g->H, img->width, img->height);
+    gs_status st = vision_wood_fit(img, g, &p.wood, err);
+    if (st != GS_OK) return st;
+    if (vision_shade_doubt(photo_halves, &p, g->size, r) < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    return GS_OK;
+}
