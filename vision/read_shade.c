@@ -16,8 +16,10 @@
  *    lighter than the half towards it.  A black stone is dark all round,
  *    its glare on the lamp's side; a shadow lies only on the side of the
  *    stone that casts it, the wood beyond it in half light.
- * Such a point becomes unsure and keeps its class: it may be a black stone
- * standing in its neighbour's shadow.  Only a photo's reading gets this
+ * Such a point is read empty, and marked: the wood in half light beyond
+ * the shadow says no stone stands there (a black stone standing in the
+ * shadow would be dark all round), but a stone set off its point towards
+ * the caster looks the same.  Only a photo's reading gets this
  * look (vision_scan): the readings a scan compares it with, and the
  * recorder's of every frame, do not need it. */
 #include "vision/vision_internal.h"
@@ -74,44 +76,55 @@ static void white_light(vision_halves_fn halves, void *ctx, const vision_reading
     *lv = tv[n / 2];
 }
 
-/* Marks every sure black point whose neighbour at (-du, -dv), towards the
- * lamp, is a stone and whose half away from the lamp (far) is lighter
- * than its half towards it (near) by SHADE_STEP; returns how many.  (One
- * loop over the points: as two nested loops over v and u, GCC 12.2 at -O2
- * turned the store's address into a null base plus offsets, then took
- * the function for pure and dropped every call to it.) */
-static int doubt_shadows(vision_halves_fn halves, void *ctx, int N, int du, int dv, int near, int far,
-                         vision_reading *r)
+/* Sets hit[i] for every black point whose neighbour at (-du, -dv), towards
+ * the lamp, is a stone and whose half away from the lamp (far) is lighter
+ * than its half towards it (near) by SHADE_STEP.  (One loop over the
+ * points: as two nested loops over v and u, GCC 12.2 at -O2 turned a store's
+ * address into a null base plus offsets, then took the function for pure
+ * and dropped every call to it.) */
+static void find_shadows(vision_halves_fn halves, void *ctx, const vision_reading *r, int du, int dv, int near,
+                         int far, unsigned char *hit)
 {
-    int marked = 0;
+    int N = r->pos.size;
     for (int i = 0; i < N * N; i++) {
         int cu = i % N - du, cv = i / N - dv;
-        if (r->pos.cell[i] != GS_BLACK || r->confidence[i] < VISION_UNSURE) continue;
+        if (r->pos.cell[i] != GS_BLACK) continue;
         if (cu < 0 || cv < 0 || cu >= N || cv >= N || r->pos.cell[cv * N + cu] == GS_EMPTY) continue;
         float s[4];
         halves(ctx, i, s);
-        if (s[far] - s[near] < SHADE_STEP) continue;
-        mark(r, i);
-        marked++;
+        if (s[far] - s[near] >= SHADE_STEP) hit[i] = 1;
     }
-    return marked;
 }
 
 int vision_shade_doubt(vision_halves_fn halves, void *ctx, int N, vision_reading *r)
 {
     int NN = N * N;
     float *tmp = malloc(sizeof *tmp * 2 * (size_t)NN);
-    if (!tmp) return -1;
+    unsigned char *hit = calloc((size_t)NN, 1);
+    if (!tmp || !hit) {
+        free(tmp);
+        free(hit);
+        return -1;
+    }
     double lu, lv, raking = log(SHADE_RAKING);
     white_light(halves, ctx, r, NN, tmp, &lu, &lv);
-    free(tmp);
     /* along each axis of the board: the lamp on the -u (-v) side, casting
-     * towards +u (+v), or the other way round */
+     * towards +u (+v), or the other way round; every point judged on the
+     * reading as it came (a shadow's caster may be a shadow read black) */
+    if (lu >= raking) find_shadows(halves, ctx, r, 1, 0, SIDE_MU, SIDE_PU, hit);
+    if (lu <= -raking) find_shadows(halves, ctx, r, -1, 0, SIDE_PU, SIDE_MU, hit);
+    if (lv >= raking) find_shadows(halves, ctx, r, 0, 1, SIDE_MV, SIDE_PV, hit);
+    if (lv <= -raking) find_shadows(halves, ctx, r, 0, -1, SIDE_PV, SIDE_MV, hit);
+    /* wood in half light on the far side: no stone stands on the point */
     int marked = 0;
-    if (lu >= raking) marked += doubt_shadows(halves, ctx, N, 1, 0, SIDE_MU, SIDE_PU, r);
-    if (lu <= -raking) marked += doubt_shadows(halves, ctx, N, -1, 0, SIDE_PU, SIDE_MU, r);
-    if (lv >= raking) marked += doubt_shadows(halves, ctx, N, 0, 1, SIDE_MV, SIDE_PV, r);
-    if (lv <= -raking) marked += doubt_shadows(halves, ctx, N, 0, -1, SIDE_PV, SIDE_MV, r);
+    for (int i = 0; i < NN; i++) {
+        if (!hit[i]) continue;
+        r->pos.cell[i] = GS_EMPTY;
+        mark(r, i);
+        marked++;
+    }
+    free(tmp);
+    free(hit);
     return marked;
 }
 
