@@ -1,5 +1,5 @@
 /* tests/test_read_shade.c: the reading's look for a low lamp
- * (vision_shade_doubt, what vision_read_shade decides on a photo's
+ * (vision_shadows_clear, what vision_read_shade decides on a photo's
  * measures), table-driven.  Each case: a board as the rules read it, a
  * lamp, and the points that must be read empty and marked unsure.  Boards
  * are rows of
@@ -8,6 +8,7 @@
  *   'W'  a white stone (bright on the lamp's side, dim on the other)
  *   's'  a cast shadow read as black: dark on the side of the stone that
  *        casts it, the wood in half light on the other
+ *   'u'  the same, read black but unsure already
  *   'b'  a black stone set off its point towards the lamp: a shadow's
  *        pattern, but with no stone beside it on that side to cast one
  * and the halves of each point's ring are made from its letter and the
@@ -35,14 +36,15 @@ static int opposite(int side) { return side ^ 1; }
 /* The halves of one point for its letter under lamp l. */
 static void halves_of(char c, lamp l, float white_lit, float white_dim, float side[4])
 {
-    float all = c == 'W' ? (white_lit + white_dim) / 2 : c == '.' ? 1.0f : c == 's' ? 0.2f : 0.02f;
+    float all = c == 'W' ? (white_lit + white_dim) / 2 : c == '.' ? 1.0f : c == 's' || c == 'u' ? 0.2f : 0.02f;
     for (int d = 0; d < 4; d++) side[d] = all;
     if (l == LAMP_ABOVE) return;
     int lit = l, far = opposite(l);
     switch (c) {
     case 'W': side[lit] = white_lit; side[far] = white_dim; break;
     case 'B': side[lit] = 0.3f; break;                    /* glare */
-    case 's': side[lit] = 0.05f; side[far] = 0.5f; break; /* the caster's side dark */
+    case 's':
+    case 'u': side[lit] = 0.05f; side[far] = 0.5f; break; /* the caster's side dark */
     case 'b': side[far] = 0.5f; break;                    /* set off towards the lamp */
     default: break;
     }
@@ -62,7 +64,8 @@ static void case_halves(void *ctx, int i, float side[4])
     halves_of(b->letter[i], b->c->lamp, b->c->white_lit, b->c->white_dim, side);
 }
 
-/* Reads the rows into the reading r (every point sure) and b; returns N. */
+/* Reads the rows into the reading r (every point sure but the 'u') and b;
+ * returns N. */
 static int setup(const shade_case *c, vision_reading *r, board_halves *b)
 {
     memset(r, 0, sizeof *r);
@@ -72,7 +75,9 @@ static int setup(const shade_case *c, vision_reading *r, board_halves *b)
     for (const char *s = c->board; *s; s++) {
         if (*s == '\n') continue;
         r->pos.cell[i] = (uint8_t)(*s == 'W' ? GS_WHITE : *s == '.' ? GS_EMPTY : GS_BLACK);
-        r->confidence[i] = 1;
+        r->confidence[i] = *s == 'u' ? 0.5f : 1;
+        r->unsure[i] = *s == 'u';
+        r->uncertain += *s == 'u';
         b->letter[i++] = *s;
     }
     while (N * N < i) N++;
@@ -117,10 +122,10 @@ static const shade_case cases[] = {
      SHADOWS_RIGHT,
      LAMP_MU, 1.8f, 1.2f,
      NOTHING},
-    {"a lamp low at the top: shadows fall below the stones",
+    {"a lamp low at the top: shadows fall below the stones, an unsure one too",
      ".........\n"
      ".W...B...\n"
-     ".s...s...\n"
+     ".s...u...\n"
      ".........\n"
      "...W.....\n"
      "...s.....\n"
@@ -172,10 +177,11 @@ static void test_shade_table(void **state)
         board_halves b;
         int N = setup(c, &r, &b);
         vision_reading before = r;
-        int marked = vision_shade_doubt(case_halves, &b, N, &r), expected = 0, i = 0;
+        int cleared = vision_shadows_clear(case_halves, &b, N, &r), expected = 0, newly = 0, i = 0;
         for (const char *e = c->expect; *e; e++) {
             if (*e == '\n') continue;
             expected += *e == '?';
+            newly += *e == '?' && !before.unsure[i];
             int doubted = r.confidence[i] < VISION_UNSURE;
             if (doubted != (*e == '?') || r.unsure[i] != doubted)
                 fail_msg("%s: point %d,%d %s", c->name, i / N, i % N, doubted ? "doubted" : "not doubted");
@@ -186,8 +192,8 @@ static void test_shade_table(void **state)
             i++;
         }
         assert_int_equal(i, N * N);
-        assert_int_equal(marked, expected);
-        assert_int_equal(r.uncertain, expected);
+        assert_int_equal(cleared, expected);
+        assert_int_equal(r.uncertain, before.uncertain + newly);
     }
 }
 

@@ -3,8 +3,9 @@
  * A lamp low beside the board lights one side of every stone and throws
  * each stone's shadow across the board away from it; long enough, the
  * shadow covers the near half of the next point as darkly as a black stone
- * does (a lamp low on the left of gomrade/1: nine empty points just right
- * of a stone read as black, and surely).  The photo shows both:
+ * does (a lamp low on the left of gomrade/1: eleven empty points just
+ * right of a stone read as black, nine of them surely).  The photo shows
+ * both:
  *  - the light: its white stones are brighter on the side facing the
  *    lamp.  The median over its sure white stones of the log ratio of
  *    their opposite halves, per axis of the board, says from which side
@@ -96,7 +97,7 @@ static void find_shadows(vision_halves_fn halves, void *ctx, const vision_readin
     }
 }
 
-int vision_shade_doubt(vision_halves_fn halves, void *ctx, int N, vision_reading *r)
+int vision_shadows_clear(vision_halves_fn halves, void *ctx, int N, vision_reading *r)
 {
     int NN = N * N;
     float *tmp = malloc(sizeof *tmp * 2 * (size_t)NN);
@@ -116,16 +117,16 @@ int vision_shade_doubt(vision_halves_fn halves, void *ctx, int N, vision_reading
     if (lv >= raking) find_shadows(halves, ctx, r, 0, 1, SIDE_MV, SIDE_PV, hit);
     if (lv <= -raking) find_shadows(halves, ctx, r, 0, -1, SIDE_PV, SIDE_MV, hit);
     /* wood in half light on the far side: no stone stands on the point */
-    int marked = 0;
+    int cleared = 0;
     for (int i = 0; i < NN; i++) {
         if (!hit[i]) continue;
         r->pos.cell[i] = GS_EMPTY;
         mark(r, i);
-        marked++;
+        cleared++;
     }
     free(tmp);
     free(hit);
-    return marked;
+    return cleared;
 }
 
 /* The photo behind vision_read_shade's halves. */
@@ -156,6 +157,6 @@ gs_status vision_read_shade(const gs_image *img, const vision_grid *g, vision_re
     vision_cam_fit(&p.cam, g->H, img->width, img->height);
     gs_status st = vision_wood_fit(img, g, &p.wood, err);
     if (st != GS_OK) return st;
-    if (vision_shade_doubt(photo_halves, &p, g->size, r) < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    if (vision_shadows_clear(photo_halves, &p, g->size, r) < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     return GS_OK;
 }

@@ -111,7 +111,7 @@ void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision
  * points found are read empty and marked (confidence, unsure, uncertain);
  * returns how many, or -1 without memory (then nothing is changed). */
 typedef void (*vision_halves_fn)(void *ctx, int i, float side[4]);
-int vision_shade_doubt(vision_halves_fn halves, void *ctx, int N, vision_reading *r);
+int vision_shadows_clear(vision_halves_fn halves, void *ctx, int N, vision_reading *r);
 
 void vision_model_map(const vision_gmodel *m, double u, double v, double *x, double *y);
 /* Inverse of the distortion (fixed-point iteration). */
