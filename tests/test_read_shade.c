@@ -28,7 +28,7 @@ typedef struct shade_case {
     const char *board; /* rows of the letters above */
     lamp lamp;
     float white_lit, white_dim; /* a white stone's lamp side and other side */
-    const char *expect;         /* same rows: '?' where the point must become unsure */
+    const char *expect;         /* same rows: '?' where the point must be read empty, marked */
 } shade_case;
 
 static int opposite(int side) { return side ^ 1; }
