@@ -393,10 +393,13 @@ static float ring_ratio(const gs_image *img, double cx, double cy, const double 
 #define SIDE_OUT 0.42
 enum { SIDE_ANGLES = 5, SIDE_RADII = 3, SIDE_N = SIDE_ANGLES * SIDE_RADII };
 
-void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision_cam *cam, int u, int v, float side[4])
+void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision_cam *cam, const vision_wood *w, int u,
+                         int v, float side[4])
 {
     static const double axis[4] = {0, M_PI, M_PI / 2, -M_PI / 2};
-    double cx, cy, J[4], ox, oy;
+    double cx, cy, J[4], ox, oy, wc[3];
+    vision_wood_at(w, u, v, wc);
+    double Yw = luma(wc[0], wc[1], wc[2]);
     vision_grid_map(g, u, v, &cx, &cy);
     grid_jacobian(g, u, v, J);
     vision_cam_offset(cam, u, v, STONE_H, &ox, &oy);
@@ -415,7 +418,7 @@ void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision
                 for (; at > 0 && y[at - 1] > val; at--) y[at] = y[at - 1];
                 y[at] = val;
             }
-        side[d] = n ? y[n / 2] : 0;
+        side[d] = Yw < 1 ? 1 : n ? (float)(y[n / 2] / Yw) : 0;
     }
 }
 

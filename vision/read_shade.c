@@ -140,13 +140,8 @@ typedef struct shade_photo {
 static void photo_halves(void *ctx, int i, float side[4])
 {
     const shade_photo *p = ctx;
-    int N = p->g->size, u = i % N, v = i / N;
-    double wc[3];
-    vision_stone_halves(p->img, p->g, &p->cam, u, v, side);
-    vision_wood_at(&p->wood, u, v, wc);
-    /* (the reading's brightness: B + 2G + R over 4) */
-    double Yw = (wc[0] + 2 * wc[1] + wc[2]) / 4;
-    for (int d = 0; d < 4; d++) side[d] = Yw >= 1 ? (float)(side[d] / Yw) : 1;
+    int N = p->g->size;
+    vision_stone_halves(p->img, p->g, &p->cam, &p->wood, i % N, i / N, side);
 }
 
 gs_status vision_read_shade(const gs_image *img, const vision_grid *g, vision_reading *r, gs_error *err)

@@ -96,12 +96,14 @@ void vision_read_near(const vision_patches *p, vision_reading *r);
  * (read.c), one per point. */
 void vision_read_self(const vision_patches *p, const vision_point_features *F, const float *lines, vision_reading *r);
 
-/* The median brightness (grey levels) of the four halves of the ring from
- * 0.14 to 0.42 cell round the middle of a stone on board point (u, v) of g
- * (its body followed up as the reading's disc is, cam fitted to g): side[0..3]
- * the halves towards +u, -u, +v, -v (right, left, below, above on the
- * board); 0 for a half off the photo (vision/read.c). */
-void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision_cam *cam, int u, int v, float side[4]);
+/* The median brightness of the four halves of the ring from 0.14 to 0.42
+ * cell round the middle of a stone on board point (u, v) of g (its body
+ * followed up as the reading's disc is, cam fitted to g), over the wood's
+ * brightness there (w fitted to g; 1 where it is black): side[0..3] the
+ * halves towards +u, -u, +v, -v (right, left, below, above on the board);
+ * 0 for a half off the photo (vision/read.c). */
+void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision_cam *cam, const vision_wood *w, int u,
+                         int v, float side[4]);
 
 /* The low lamp's look on plain data (vision/read_shade.c; vision_read_shade
  * measures the photo for it).  halves(ctx, i, side) gives point i's four
