@@ -56,10 +56,9 @@ static void mark(vision_reading *r, int i)
 /* The median over the sure white stones of log(lit half / other half),
  * along u (lu: the -u half over the +u one) and along v (lv); 0, 0 when
  * there are too few of them. */
-static void white_light(vision_halves_fn halves, void *ctx, const vision_reading *r, int NN, float *tmp, double *lu,
-                        double *lv)
+static void white_light(vision_halves_fn halves, void *ctx, const vision_reading *r, int NN, double *lu, double *lv)
 {
-    float *tu = tmp, *tv = tmp + NN;
+    float tu[GS_MAX_SIZE * GS_MAX_SIZE], tv[GS_MAX_SIZE * GS_MAX_SIZE];
     int n = 0;
     *lu = *lv = 0;
     for (int i = 0; i < NN; i++) {
@@ -100,15 +99,9 @@ static void find_shadows(vision_halves_fn halves, void *ctx, const vision_readin
 int vision_shadows_clear(vision_halves_fn halves, void *ctx, int N, vision_reading *r)
 {
     int NN = N * N;
-    float *tmp = malloc(sizeof *tmp * 2 * (size_t)NN);
-    unsigned char *hit = calloc((size_t)NN, 1);
-    if (!tmp || !hit) {
-        free(tmp);
-        free(hit);
-        return -1;
-    }
+    unsigned char hit[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
     double lu, lv, raking = log(SHADE_RAKING);
-    white_light(halves, ctx, r, NN, tmp, &lu, &lv);
+    white_light(halves, ctx, r, NN, &lu, &lv);
     /* along each axis of the board: the lamp on the -u (-v) side, casting
      * towards +u (+v), or the other way round; every point judged on the
      * reading as it came (a shadow's caster may be a shadow read black) */
@@ -124,8 +117,6 @@ int vision_shadows_clear(vision_halves_fn halves, void *ctx, int N, vision_readi
         mark(r, i);
         cleared++;
     }
-    free(tmp);
-    free(hit);
     return cleared;
 }
 
@@ -151,7 +142,6 @@ gs_status vision_read_shade(const gs_image *img, const vision_grid *g, vision_re
     shade_photo p = {.img = img, .g = g};
     vision_cam_fit(&p.cam, g->H, img->width, img->height);
     gs_status st = vision_wood_fit(img, g, &p.wood, err);
-    if (st != GS_OK) return st;
-    if (vision_shadows_clear(photo_halves, &p, g->size, r) < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-    return GS_OK;
+    if (st == GS_OK) vision_shadows_clear(photo_halves, &p, g->size, r); /* (how many: for the tests) */
+    return st;
 }

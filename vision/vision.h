@@ -102,8 +102,8 @@ gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading 
  * light the photo's white stones show raking from one side, a point read
  * black that shows the shadow of the stone beside it on the lamp's side
  * is read empty and marked unsure (confidence, unsure and uncertain of r).
- * GS_OK, or an error (arguments that do not fit, no memory) with nothing
- * changed. */
+ * GS_OK, or an error (arguments that do not fit, no memory for the wood's
+ * fit) with nothing changed. */
 gs_status vision_read_shade(const gs_image *img, const vision_grid *g, vision_reading *r, gs_error *err);
 
 /* Of the pairs of orthogonally neighbouring stones in p, the share that

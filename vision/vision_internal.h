@@ -111,7 +111,7 @@ void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision
  * there; it is asked for the sure white stones, then, under a low lamp, for
  * the black points with a stone beside them on the lamp's side.  The
  * points found are read empty and marked (confidence, unsure, uncertain);
- * returns how many, or -1 without memory (then nothing is changed). */
+ * returns how many. */
 typedef void (*vision_halves_fn)(void *ctx, int i, float side[4]);
 int vision_shadows_clear(vision_halves_fn halves, void *ctx, int N, vision_reading *r);
 
