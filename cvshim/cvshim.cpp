@@ -471,61 +471,6 @@ int cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segm
     return -1;
 }
 
-// Stone-like blobs: local extrema of a difference of Gaussians tuned to
-// discs about `cell` pixels across (centre sigma 0.2 cell, surround 0.45),
-// on a copy shrunk so the cell is about 12 px (the blobs' shape, not the
-// detail, matters).  Strength is the DoG value over its spread in the
-// image, signed (+ brighter, - darker than the surround).
-int cvshim_stone_blobs(const gs_image *grey, double cell, cvshim_blob **blobs, int *nblobs, char *err, size_t errlen)
-{
-    *blobs = nullptr;
-    *nblobs = 0;
-    try {
-        if (!grey || grey->channels != 1 || cell < 4) {
-            set_err(err, errlen, "stone_blobs: grey image and a cell of 4 px or more needed");
-            return -1;
-        }
-        cv::Mat g = mat_view(grey), f;
-        double s = std::min(1.0, 12.0 / cell);
-        if (s < 1) cv::resize(g, f, cv::Size(), s, s, cv::INTER_AREA);
-        else f = g;
-        f.convertTo(f, CV_32F);
-        double c = cell * s;
-        cv::Mat a, b;
-        cv::GaussianBlur(f, a, cv::Size(), 0.2 * c);
-        cv::GaussianBlur(f, b, cv::Size(), 0.45 * c);
-        cv::Mat d = a - b;
-        int k = std::max(3, (int)(0.6 * c) | 1);
-        cv::Mat mx, mn, kern = cv::Mat::ones(k, k, CV_8U);
-        cv::dilate(d, mx, kern);
-        cv::erode(d, mn, kern);
-        cv::Scalar mean, sd;
-        cv::meanStdDev(d, mean, sd);
-        double t = std::max(1e-3, sd[0]);
-        std::vector<cvshim_blob> out;
-        int border = (int)(0.3 * c);
-        for (int y = border; y < d.rows - border; y++) {
-            const float *p = d.ptr<float>(y), *pa = mx.ptr<float>(y), *pi = mn.ptr<float>(y);
-            for (int x = border; x < d.cols - border; x++) {
-                float v = p[x];
-                if ((v == pa[x] && v > t) || (v == pi[x] && v < -t))
-                    out.push_back(cvshim_blob{(float)((x + 0.5) / s - 0.5), (float)((y + 0.5) / s - 0.5), (float)(v / t)});
-            }
-        }
-        cvshim_blob *o = (cvshim_blob *)std::malloc(sizeof(cvshim_blob) * (out.size() + 1));
-        if (!o) { set_err(err, errlen, "out of memory"); return -1; }
-        if (!out.empty()) std::memcpy(o, out.data(), sizeof(cvshim_blob) * out.size());
-        *blobs = o;
-        *nblobs = (int)out.size();
-        return 0;
-    } catch (const std::exception &e) {
-        set_err(err, errlen, e.what());
-    } catch (...) {
-        set_err(err, errlen, "unknown OpenCV failure");
-    }
-    return -1;
-}
-
 // ---- following a drifting board (track/tracker.c) ----
 
 int cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int n, double (*shift)[2], double *peak,

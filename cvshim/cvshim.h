@@ -165,19 +165,6 @@ int cvshim_board_colours(const gs_image *img, double scale, gs_image **lab, gs_i
 int cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segment **segs, int *nsegs, char *err,
                         size_t errlen);
 
-/* -- stone lattice (vision/grid_stones.c) -- */
-
-/* A stone-like blob: centre (pixels of the image given) and signed
- * strength (+ brighter, - darker than its surroundings, in units of the
- * image's typical blob response). */
-typedef struct cvshim_blob { float x, y, strength; } cvshim_blob;
-
-/* Finds disc-like blobs about `cell` pixels across in a grey image (local
- * extrema of a difference of Gaussians tuned to that size, stronger than
- * the typical response).  *blobs malloc'd (caller frees), *nblobs their
- * number.  Returns 0, or -1 with a message in err. */
-int cvshim_stone_blobs(const gs_image *grey, double cell, cvshim_blob **blobs, int *nblobs, char *err, size_t errlen);
-
 /* ---- following a drifting board (track/tracker.c) ---- */
 
 /* How far the board moved since a reference, measured on n small square

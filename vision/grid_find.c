@@ -3,10 +3,10 @@
  * Pipeline (all on a working copy whose longest side is VISION_WORK_SIDE):
  *  1. the photo prepared once (work_prepare): grey image, thin-dark-line
  *     response and its pieces (cvshim: black-hat + Hough);
- *  2-4. grid hypotheses from straight pieces of evidence
- *     (vision/grid_lines.c): pieces of line, and, for boards whose lines
- *     are mostly hidden, steps between neighbouring stones
- *     (vision/grid_stones.c) at a few stone sizes;
+ *  2-4. grid hypotheses: from the straight pieces of drawn line
+ *     (vision/grid_lines.c), and, for crowded boards whose lines show only
+ *     in short stretches between the stones, from the line maps
+ *     (vision/grid_dense.c);
  *  5. each hypothesis refined on the line response (vision/grid_refine.c),
  *     with its neighbours (one line more or less on a side, the other
  *     sizes) as further hypotheses;
@@ -91,10 +91,6 @@ static void work_free(vision_work *w)
     gs_image_destroy(w->resp);
     gs_image_destroy(w->grey);
     w->resp = w->grey = NULL;
-    for (int i = 0; i < VISION_BLOB_SCALES; i++) {
-        free(w->blobs[i]);
-        w->blobs[i] = NULL;
-    }
 }
 
 /* Stage 5: refinement rounds on the line response, search narrowing from
@@ -293,53 +289,6 @@ static void top_insert(win_top *top, int *nt, double s, int n, int a, int b)
     }
 }
 
-/* Stages 5-6 for one generated hypothesis: refined, then the windows of
- * its lattice (every size, up to two lines beyond its own edges) scored
- * at once on one table of dips; the best few refined and scored again. */
-static gs_status expand_windows(const vision_work *w, vision_cand base, int size_hint, cand_list *out)
-{
-#ifdef GRID_DEBUG
-    fprintf(stderr, "BASE n %d src %d H %g %g %g %g %g %g %g %g %g scale %g\n", base.n, base.source, base.m.H[0], base.m.H[1], base.m.H[2], base.m.H[3], base.m.H[4], base.m.H[5], base.m.H[6], base.m.H[7], base.m.H[8], w->scale);
-#endif
-    if (!model_sane(w, base.n, &base.m)) return GS_OK;
-    if (refine_cand(w, &base) < 0) return GS_ERR_NOMEM;
-    if (!model_sane(w, base.n, &base.m)) return GS_OK;
-#ifdef GRID_DEBUG
-    fprintf(stderr, "REF n %d src %d H %g %g %g %g %g %g %g %g %g scale %g\n", base.n, base.source, base.m.H[0], base.m.H[1], base.m.H[2], base.m.H[3], base.m.H[4], base.m.H[5], base.m.H[6], base.m.H[7], base.m.H[8], w->scale);
-#endif
-    static const int sizes[] = {9, 13, 19};
-    vision_dips *d = vision_dips_make(w, &base.m, -3, base.n + 2);
-    if (!d) return GS_ERR_NOMEM;
-    win_top top[KEEP];
-    int nt = 0;
-    for (int si = 0; si < 3; si++) {
-        int n = size_hint ? size_hint : sizes[si];
-        if (size_hint && si > 0) break;
-        for (int a = -2; a <= base.n - n + 2; a++)
-            for (int b = -2; b <= base.n - n + 2; b++) {
-                vision_score ds;
-                double s = vision_dips_score(d, n, a, b, &ds);
-#ifdef GRID_DEBUG
-                if (getenv("GD2")) fprintf(stderr, "  win n %d a %d b %d: %.3f (l %.2f a %.2f o %.2f st %.2f %.2f %.2f)\n", n, a, b, s, ds.lines, ds.anti, ds.outside, ds.stone_on, ds.stone_off, ds.stone_out);
-#endif
-                if (s == -1 && ds.lines == 0) continue; /* not measurable */
-                top_insert(top, &nt, s, n, a, b);
-            }
-    }
-    vision_dips_free(d);
-    for (int i = 0; i < nt; i++) {
-        vision_cand c = base;
-        c.n = top[i].n;
-        shift_model(&base.m, top[i].a, top[i].b, &c.m);
-        if (!model_sane(w, c.n, &c.m)) continue;
-        if ((c.frac = refine_cand(w, &c)) < 0) return GS_ERR_NOMEM;
-        if (!model_sane(w, c.n, &c.m)) continue;
-        rate_cand(w, &c);
-        add_cand(out, &c);
-    }
-    return GS_OK;
-}
-
 /* The best must beat the best different grid by this much in rank. */
 #define RANK_MARGIN 0.015
 
@@ -414,42 +363,6 @@ static gs_status expand_dense(const vision_work *w, vision_cand base, int size_h
         if (!model_sane(w, c.n, &c.m)) continue;
         rate_cand(w, &c);
         add_cand(out, &c);
-    }
-    return GS_OK;
-}
-
-/* Stages 2-4 for every source of pieces: the drawn lines, then the stones
- * at a few sizes (a cell of 1/60 to 1/14 of the working image). */
-static gs_status generate(const vision_work *w, vision_piece *lines, int nlines, int size_hint, cand_list *out,
-                          vision_grid_find_info *info, gs_error *err)
-{
-    vision_cand c;
-    gs_error e2;
-    gs_status st = vision_find_blobs((vision_work *)w, err);
-    if (st != GS_OK) return st;
-    if (vision_lines_candidate(w, lines, nlines, size_hint, 1, &c, info, &e2) == GS_OK) {
-        c.source = VISION_SRC_LINES;
-        if ((st = expand_windows(w, c, size_hint, out)) != GS_OK) return gs_error_set(err, st, "out of memory");
-    }
-    for (int sc = 0; sc < VISION_BLOB_SCALES; sc++) {
-        vision_piece *p = NULL;
-        int np = 0;
-        if ((st = vision_stone_pieces(w, sc, &p, &np, err)) != GS_OK) return st;
-        vision_grid_find_info i2;
-        memset(&i2, 0, sizeof i2);
-#ifdef GRID_DEBUG
-        for (int i = 0; i < np; i++) fprintf(stderr, "PIECE %d %g %g %g %g %g\n", sc, p[i].m[0] * w->sn + w->cx, p[i].m[1] * w->sn + w->cy, p[i].d[0], p[i].d[1], p[i].len);
-        for (int i = 0; i < w->nblobs[sc]; i++) fprintf(stderr, "BLOB %d %g %g %g\n", sc, w->blobs[sc][i].x, w->blobs[sc][i].y, w->blobs[sc][i].strength);
-#endif
-        gs_status s2 = vision_lines_candidate(w, p, np, size_hint, 0, &c, &i2, &e2);
-#ifdef GRID_DEBUG
-        fprintf(stderr, "stones cell %.1f: %d pieces: %s\n", w->blob_cell[sc], np, s2 == GS_OK ? "ok" : e2.msg);
-#endif
-        if (s2 == GS_OK) {
-            c.source = VISION_SRC_STONES;
-            if ((st = expand_windows(w, c, size_hint, out)) != GS_OK) { free(p); return gs_error_set(err, st, "out of memory"); }
-        }
-        free(p);
     }
     return GS_OK;
 }
@@ -864,7 +777,7 @@ static gs_status lines_hypothesis(const vision_work *w, vision_piece *pieces, in
                                   vision_grid_find_info *info, gs_error *err)
 {
     vision_cand c;
-    gs_status st = vision_lines_candidate(w, pieces, np, size_hint, 1, &c, info, err);
+    gs_status st = vision_lines_candidate(w, pieces, np, size_hint, &c, info, err);
     if (st != GS_OK) return st;
     c.source = VISION_SRC_LINES;
     c.frac = refine_cand(w, &c);
@@ -1017,7 +930,6 @@ static int wider_grid_ok(const gs_image *img, const vision_grid *g, const vision
 gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *out, vision_grid_find_info *info,
                               gs_error *err)
 {
-    (void)generate;
     gs_status st = check_input(img, size_hint, err);
     if (st != GS_OK) return st;
     st = find_at_side(img, VISION_WORK_SIDE, size_hint, out, info, err);

@@ -1,6 +1,5 @@
 /* vision/grid_lines.c: stages 2-4 of board finding, from straight pieces
- * of evidence (pieces of thin dark line, or steps between neighbouring
- * stones) to a first grid hypothesis:
+ * of thin dark line to a first grid hypothesis:
  *  2. two vanishing points by RANSAC over the pieces: the two line families
  *     of the board (a point at infinity when lines are parallel);
  *  3. sending the line through both vanishing points to infinity makes the
@@ -618,8 +617,8 @@ static gs_status choose_window(const lines_state *L, int size_hint, vision_cand 
     return GS_OK;
 }
 
-gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, int size_hint, int use_profile,
-                                 vision_cand *out, vision_grid_find_info *info, gs_error *err)
+gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, int size_hint, vision_cand *out,
+                                 vision_grid_find_info *info, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->m.cx = w->W / 2.0;
@@ -632,12 +631,11 @@ gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, 
     L.val = malloc(sizeof(double) * (size_t)np * 2);
     if (!L.val) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     L.wt = L.val + np;
-    /* a piece of drawn line is straight to ~1.7 degrees; the step between
-     * two stones only to a few (their centres are found to a pixel or two) */
-    gs_status st = vision_find_families(p, np, use_profile ? 0.03 : 0.08, L.v1, L.v2, info->support, err);
+    /* a piece of drawn line is straight to ~1.7 degrees */
+    gs_status st = vision_find_families(p, np, 0.03, L.v1, L.v2, info->support, err);
     if (st == GS_OK) st = vision_rectify(w, L.v1, L.v2, L.Rect, L.Rinv, err);
     if (st == GS_OK) st = family_combs(w, p, np, &L, err);
-    if (st == GS_OK && use_profile) st = profile_combs(w, &L, err);
+    if (st == GS_OK) st = profile_combs(w, &L, err);
     if (st == GS_OK) {
         comb_line_evidence(w, &L);
         comb_strip_evidence(w, &L);

@@ -73,79 +73,21 @@ static double dip_at(const vision_work *w, const vision_gmodel *m, double u, dou
  * lo..hi on both axes: h[k][t] on the line v = k between u = t and t + 1,
  * v[k][t] on the line u = k between v = t and t + 1, ah / av the same half a
  * cell off (v = k + 0.5, u = k + 0.5).  -1 where off the image. */
-struct vision_dips {
+typedef struct dips {
     int lo, hi, nk;
     double *h, *v, *ah, *av;
-    /* the stone-like blobs near the lattice (scale nearest its cell): the
-     * intersection each is nearest, whether it sits on it (within
-     * STONE_ON of a cell in both axes, its height taken out), and its
-     * weight */
-    int nb;
-    struct { int u, v, on; double wt; } *b;
-};
+} dips;
 
 #define AT(arr, k, t) (d->arr[((k) - d->lo) * d->nk + ((t) - d->lo)])
 
-/* A stone's image centre lies about this high above its point. */
-#define STONE_H VISION_STONE_H
-#define STONE_ON 0.2
-
-/* Board coordinates of image point (x, y) under m (no distortion in the
- * inverse: k1 is small and the blobs are coarse).  0 on success. */
-static int board_of(const vision_gmodel *m, const double Hi[9], double x, double y, double *u, double *v)
-{
-    double ux, uy;
-    vision_undistort(m->k1, m->cx, m->cy, m->norm, x, y, &ux, &uy);
-    double q = Hi[6] * ux + Hi[7] * uy + Hi[8];
-    if (fabs(q) < 1e-12) return -1;
-    *u = (Hi[0] * ux + Hi[1] * uy + Hi[2]) / q;
-    *v = (Hi[3] * ux + Hi[4] * uy + Hi[5]) / q;
-    return 0;
-}
-
-static int place_blobs(const vision_work *w, const vision_gmodel *m, vision_dips *d)
-{
-    double Hi[9], x0, y0, x1, y1;
-    if (vision_mat3_inv(m->H, Hi) != 0) return 0;
-    int mid = (d->lo + d->hi) / 2, si = 0;
-    vision_model_map(m, mid, mid, &x0, &y0);
-    vision_model_map(m, mid + 1, mid + 1, &x1, &y1);
-    double cell = hypot(x1 - x0, y1 - y0) / 1.414;
-    for (int i = 1; i < VISION_BLOB_SCALES; i++)
-        if (fabs(log(w->blob_cell[i] / cell)) < fabs(log(w->blob_cell[si] / cell))) si = i;
-    const vision_blob *b = w->blobs[si];
-    int n = w->nblobs[si];
-    d->b = malloc(sizeof *d->b * (size_t)(n + 1));
-    if (!d->b) return -1;
-    vision_cam cam;
-    vision_cam_fit(&cam, m->H, w->W, w->H);
-    for (int i = 0; i < n; i++) {
-        double u, v, ox, oy;
-        if (board_of(m, Hi, b[i].x, b[i].y, &u, &v) != 0) continue;
-        /* the point under the stone: take its height out */
-        vision_cam_offset(&cam, u, v, STONE_H, &ox, &oy);
-        if (board_of(m, Hi, b[i].x - ox, b[i].y - oy, &u, &v) != 0) continue;
-        int ru = (int)lround(u), rv = (int)lround(v);
-        if (ru < d->lo || rv < d->lo || ru > d->hi || rv > d->hi) continue;
-        d->b[d->nb].u = ru;
-        d->b[d->nb].v = rv;
-        d->b[d->nb].on = fabs(u - ru) < STONE_ON && fabs(v - rv) < STONE_ON;
-        d->b[d->nb].wt = fmin(fabs(b[i].strength), 4.0);
-        d->nb++;
-    }
-    return 0;
-}
-
-vision_dips *vision_dips_make(const vision_work *w, const vision_gmodel *m, int lo, int hi)
+static dips *dips_make(const vision_work *w, const vision_gmodel *m, int lo, int hi)
 {
     if (hi - lo < 2 || hi - lo > 3 * GS_MAX_SIZE) return NULL;
-    vision_dips *d = malloc(sizeof *d);
+    dips *d = malloc(sizeof *d);
     int nk = hi - lo + 1;
     double *buf = malloc(sizeof *buf * (size_t)(4 * nk * nk));
     if (!d || !buf) { free(d); free(buf); return NULL; }
     d->lo = lo; d->hi = hi; d->nk = nk;
-    d->nb = 0;
-    d->b = NULL;
     d->h = buf; d->v = buf + nk * nk; d->ah = buf + 2 * nk * nk; d->av = buf + 3 * nk * nk;
     for (int k = lo; k <= hi; k++)
         for (int t = lo; t <= hi; t++) {
@@ -156,14 +98,12 @@ vision_dips *vision_dips_make(const vision_work *w, const vision_gmodel *m, int 
             AT(ah, k, t) = last || k == hi ? -1 : dip_at(w, m, s, k + 0.5, 1);
             AT(av, k, t) = last || k == hi ? -1 : dip_at(w, m, k + 0.5, s, 0);
         }
-    if (place_blobs(w, m, d) != 0) { vision_dips_free(d); return NULL; }
     return d;
 }
 
-void vision_dips_free(vision_dips *d)
+static void dips_free(dips *d)
 {
     if (!d) return;
-    free(d->b);
     free(d->h);
     free(d);
 }
@@ -182,7 +122,7 @@ static double tally_frac(const tally *c) { return c->known ? (double)c->seen / c
 /* Line evidence beyond one side of the window (n, a, b): side 0 v < b,
  * 1 u > a+n-1, 2 v > b+n-1, 3 u < a: the line one cell out and the n lines
  * continuing past the edge.  -1 when too little of it is in the image. */
-static double side_evidence(const vision_dips *d, int n, int a, int b, int side, double level)
+static double side_evidence(const dips *d, int n, int a, int b, int side, double level)
 {
     tally c = {0, 0};
     for (int i = 0; i < n; i++) {
@@ -194,30 +134,7 @@ static double side_evidence(const vision_dips *d, int n, int a, int b, int side,
     return c.known * 3 < n ? -1 : tally_frac(&c);
 }
 
-/* Stones: the weight of blobs on intersections inside the window, less
- * those off the lattice inside it and those on intersections one or two
- * cells beyond it (a board has no stones outside its lines), over all the
- * blobs within two cells of the window. */
-static void stone_evidence(const vision_dips *d, int n, int a, int b, vision_score *sc)
-{
-    double on = 0, off = 0, out = 0, all = 0;
-    for (int i = 0; i < d->nb; i++) {
-        int u = d->b[i].u - a, v = d->b[i].v - b;
-        if (u < -2 || v < -2 || u > n + 1 || v > n + 1) continue;
-        double wt = d->b[i].wt;
-        all += wt;
-        int inside = u >= 0 && v >= 0 && u < n && v < n;
-        if (!d->b[i].on) { if (inside) off += wt; }
-        else if (inside) on += wt;
-        else out += wt;
-    }
-    sc->stone_on = all > 0 ? on / all : 0;
-    sc->stone_off = all > 0 ? off / all : 0;
-    sc->stone_out = all > 0 ? out / all : 0;
-    sc->stones = sc->stone_on - sc->stone_off - 2 * sc->stone_out;
-}
-
-double vision_dips_score(const vision_dips *d, int n, int a, int b, vision_score *detail)
+static double dips_score(const dips *d, int n, int a, int b, vision_score *detail)
 {
     vision_score sc;
     memset(&sc, 0, sizeof sc);
@@ -256,16 +173,15 @@ double vision_dips_score(const vision_dips *d, int n, int a, int b, vision_score
         omax = fmax(omax, o);
     }
     sc.outside = omax;
-    stone_evidence(d, n, a, b, &sc);
-    sc.total = sc.lines - sc.anti - 0.5 * omax - 0.25 * osum + sc.stones;
+    sc.total = sc.lines - sc.anti - 0.5 * omax - 0.25 * osum;
     if (detail) *detail = sc;
     return sc.total;
 }
 
 double vision_grid_score(const vision_work *w, int n, const vision_gmodel *m, vision_score *detail)
 {
-    vision_dips *d = vision_dips_make(w, m, -1, n);
-    double s = vision_dips_score(d, n, 0, 0, detail);
-    vision_dips_free(d);
+    dips *d = dips_make(w, m, -1, n);
+    double s = dips_score(d, n, 0, 0, detail);
+    dips_free(d);
     return s;
 }

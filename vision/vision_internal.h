@@ -126,10 +126,6 @@ void vision_undistort(double k1, double cx, double cy, double norm, double x, do
  * and the normalisation of working pixels used by the line families
  * (centre (cx, cy), half the longest side sn). */
 #define VISION_WORK_SIDE 800
-/* Stone-like blobs per trial cell size (vision/grid_stones.c): scale i
- * looks for stones of blob_cell[i] working pixels; strength signed. */
-enum { VISION_BLOB_SCALES = 5 };
-typedef struct vision_blob { float x, y, strength; } vision_blob;
 /* The pixels on thin dark lines (vision/grid_dense.c): [0] of the
  * vertical-ish family (dips across x), [1] of the horizontal-ish one, each
  * only where the other family is near too (the grid).  The maps hold the
@@ -153,15 +149,11 @@ typedef struct vision_work {
     double thr;       /* a level of resp that thin dark lines exceed */
     int W, H;
     double cx, cy, sn;
-    double blob_cell[VISION_BLOB_SCALES];
-    vision_blob *blobs[VISION_BLOB_SCALES];
-    int nblobs[VISION_BLOB_SCALES];
     vision_linemap lm;
 } vision_work;
 
 /* A straight piece of evidence for one grid line, in normalised
- * coordinates: a piece of dark line (Hough) or the step between two
- * neighbouring stones. */
+ * coordinates: a piece of dark line (Hough). */
 typedef struct vision_piece {
     double m[2];  /* midpoint */
     double d[2];  /* unit direction */
@@ -185,14 +177,14 @@ typedef struct vision_cand {
     double frac;     /* fraction of its line samples on a dark line (refinement) */
 } vision_cand;
 
-enum { VISION_SRC_LINES = 1, VISION_SRC_STONES = 2, VISION_SRC_DENSE = 3 };
+enum { VISION_SRC_LINES = 1, VISION_SRC_DENSE = 3 };
 
 /* Stages 2-4 (vision/grid_lines.c): two families of pieces through two
  * vanishing points, evenly spaced lines per family, and the window of
  * 9/13/19 (or size_hint) lines that is the board.  GS_ERR_NOBOARD with the
  * reason when one of them fails.  info gets support and window_score. */
-gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, int size_hint, int use_profile,
-                                 vision_cand *out, vision_grid_find_info *info, gs_error *err);
+gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, int size_hint, vision_cand *out,
+                                 vision_grid_find_info *info, gs_error *err);
 
 /* Pieces of stages 2-3 shared with vision/grid_dense.c: the two vanishing
  * points of the pieces (RANSAC; marks each piece's family in fam; support
@@ -272,31 +264,14 @@ double vision_refine_grid_maps(const vision_work *w, int n, vision_gmodel *m, do
  * pixels near them, and the largest per-line median. */
 void vision_grid_residual(const gs_image *resp, double thr, int n, const vision_gmodel *M, double *p90, double *worst);
 
-/* Stones (vision/grid_stones.c): fills w's blobs at every trial size;
- * then, for scale i, a piece between every two blobs that are neighbours
- * along a grid line.  *out malloc'd (caller frees). */
-gs_status vision_find_blobs(vision_work *w, gs_error *err);
-gs_status vision_stone_pieces(const vision_work *w, int scale, vision_piece **out, int *np, gs_error *err);
-
 /* Hypothesis score (vision/grid_score.c): how well a grid of n lines with
  * model m explains the image; see the file's header. */
 typedef struct vision_score {
     double lines;     /* fraction of line segments showing a line */
     double anti;      /* the same half a cell off the lines */
     double outside;   /* strongest line evidence beyond one of the 4 edges */
-    double stone_on, stone_off, stone_out; /* blob weight on intersections inside,
-                         off the lattice inside, on intersections outside */
-    double stones;    /* the stones' share of the total */
     double total;
 } vision_score;
 double vision_grid_score(const vision_work *w, int n, const vision_gmodel *m, vision_score *detail);
-/* The same for many windows of one lattice: the dips of every stretch of
- * m's lattice with line indices lo..hi measured once, then the score of
- * the window of n lines from column a, row b (needs lo <= a-1, b-1 and
- * a+n, b+n <= hi; -1 otherwise).  NULL when out of memory. */
-typedef struct vision_dips vision_dips;
-vision_dips *vision_dips_make(const vision_work *w, const vision_gmodel *m, int lo, int hi);
-double vision_dips_score(const vision_dips *d, int n, int a, int b, vision_score *detail);
-void vision_dips_free(vision_dips *d);
 
 #endif
