@@ -23,8 +23,8 @@
  *   colour_threshold black white   # lightness midway between the wood and
  *                                  # each stone colour (same L scale)
  *
- * The colour section belongs to the reading stage (vision_read); the grid
- * section to vision_grid_find.  calib_data is plain data, copy freely.
+ * The colour section belongs to the reader (vision/); the grid
+ * section to the board finder.  calib_data is plain data, copy freely.
  */
 #ifndef CALIB_H
 #define CALIB_H

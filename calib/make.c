@@ -44,16 +44,32 @@ static void draw_grid(gs_image *img, const vision_grid *g)
     gs_draw_square(img, trunc(g->corners[0][0]), trunc(g->corners[0][1]), 3 * r + 3, (gs_bgr){0, 0, 255}, 1.0);
 }
 
-/* Fits the grid of one frame: from the given corners or by board finding;
- * *fit gets the board finder's diagnostics and ms its time (wall, CPU). */
+/* Fits the grid of one frame: from the given corners or by board finding
+ * (a photo's search, wider look included, on the frame as it is: the
+ * colour model is measured on it); *fit gets the board finder's
+ * diagnostics and ms its time (wall, CPU). */
 static gs_status grid_of(const gs_image *img, const calib_make_options *o, vision_grid *g, vision_grid_find_info *fit,
                          double ms[2], gs_error *err)
 {
     memset(fit, 0, sizeof *fit);
     double t0 = gs_now_ms();
     clock_t c0 = clock();
-    gs_status s = o->corners ? vision_grid_from_corners(g, o->size ? o->size : 19, o->corners, err)
-                             : vision_grid_find_ex(img, o->size, g, fit, err);
+    gs_status s;
+    if (o->corners) {
+        s = vision_grid_from_corners(g, o->size ? o->size : 19, o->corners, err);
+    } else {
+        static const vision_looks search = {.wider = 1};
+        const vision_request rq = {.size_hint = o->size, .find_only = 1, .looks = &search};
+        vision_detector *d = vision_detector_create(NULL);
+        vision_result *found = malloc(sizeof *found);
+        s = d && found ? vision_detect_photo(d, img, &rq, found, err) : gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        if (d && found) {
+            *g = found->grid;
+            *fit = found->info;
+        }
+        free(found);
+        vision_detector_destroy(d);
+    }
     ms[0] = gs_now_ms() - t0;
     ms[1] = (double)(clock() - c0) * 1000.0 / CLOCKS_PER_SEC; /* CPU time, all threads */
     return s;
@@ -158,9 +174,15 @@ gs_status calib_make(const calib_make_options *o, calib_make_result *out, gs_err
      * grid; without it the file is still a calibration (the reason kept). */
     snprintf(out->colour_why.msg, sizeof out->colour_why.msg, "no frame");
     if (shown) {
-        vision_reading rd;
-        if (vision_read(shown, &out->cal.grid, &rd, &out->colour_why) == GS_OK)
-            (void)calib_colour_measure(shown, &out->cal.grid, &rd, &out->cal.colour, &out->colour_why);
+        /* a plain reading (a frame's: none of a photo's looks) */
+        vision_detector *d = vision_detector_create(NULL);
+        vision_result *rd = malloc(sizeof *rd);
+        const vision_request rq = {.grid = &out->cal.grid};
+        if (!d || !rd) gs_error_set(&out->colour_why, GS_ERR_NOMEM, "out of memory");
+        else if (vision_detect_frame(d, shown, &rq, rd, &out->colour_why) == GS_OK)
+            (void)calib_colour_measure(shown, &out->cal.grid, &rd->reading, &out->cal.colour, &out->colour_why);
+        free(rd);
+        vision_detector_destroy(d);
     }
     st = calib_save(&out->cal, o->out_path, err);
     if (st == GS_OK && o->overlay_path && shown) {

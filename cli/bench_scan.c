@@ -169,8 +169,11 @@ static bool bench_scan_one(const char *path, const bench_scan_options *o, double
         }
         img = big;
     }
-    vision_scan_result *res = malloc(sizeof *res);
-    if (!res) {
+    vision_result *res = malloc(sizeof *res);
+    vision_detector *d = vision_detector_create(NULL);
+    if (!res || !d) {
+        free(res);
+        vision_detector_destroy(d);
         gs_image_destroy(img);
         return false;
     }
@@ -178,7 +181,7 @@ static bool bench_scan_one(const char *path, const bench_scan_options *o, double
     gs_status st = GS_OK;
     for (long r = 0; r < o->repeat; r++) {
         double a = gs_now_ms();
-        st = vision_scan(img, NULL, res, &err);
+        st = vision_detect_photo(d, img, NULL, res, &err);
         double t = gs_now_ms() - a;
         if (t < best) { best = t; bg = res->ms_grid; br = res->ms_read; }
     }
@@ -189,6 +192,7 @@ static bool bench_scan_one(const char *path, const bench_scan_options *o, double
     *ms = best;
     *pixels = (long)img->width * img->height;
     *board = st == GS_OK;
+    vision_detector_destroy(d);
     free(res);
     gs_image_destroy(img);
     return true;

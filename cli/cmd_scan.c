@@ -76,7 +76,7 @@ static void print_text(const vision_reading *r)
     }
 }
 
-static void print_json(const char *photo, const vision_scan_result *r, double ms_total)
+static void print_json(const char *photo, const vision_result *r, double ms_total)
 {
     const vision_grid *g = &r->grid;
     int N = g->size;
@@ -162,9 +162,11 @@ static int scan_parse(int argc, char **argv, scan_args *a)
     return -1;
 }
 
-/* The grid from the calibration file, scaled to img, then the reading (with
- * the look a photo's reading gets, as vision_scan's). */
-static gs_status scan_calibrated(const scan_args *a, const gs_image *img, vision_scan_result *res, gs_error *err)
+/* The grid from the calibration file, scaled to img, then the reading with
+ * the low lamp's look (the photo as it is: no brightening, no moved
+ * grids). */
+static gs_status scan_calibrated(const scan_args *a, const vision_detector *d, const gs_image *img, vision_result *res,
+                                 gs_error *err)
 {
     calib_data cal;
     gs_status st = calib_load(&cal, a->calfile, err);
@@ -173,16 +175,13 @@ static gs_status scan_calibrated(const scan_args *a, const gs_image *img, vision
     if (a->size && a->size != cal.grid.size)
         return gs_error_set(err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", a->calfile,
                             cal.grid.size, cal.grid.size, a->size);
-    res->grid = cal.grid;
-    double t1 = gs_now_ms();
-    st = vision_read(img, &res->grid, &res->reading, err);
-    if (st == GS_OK) st = vision_read_shade(img, &res->grid, &res->reading, err);
-    res->ms_read = gs_now_ms() - t1;
-    return st;
+    const vision_looks looks = {.shade = 1};
+    const vision_request rq = {.grid = &cal.grid, .looks = &looks};
+    return vision_detect_photo(d, img, &rq, res, err);
 }
 
 /* The overlay, then the reading printed and the doubt said; the exit code. */
-static int scan_report(const scan_args *a, gs_image *img, const vision_scan_result *res, double ms_total)
+static int scan_report(const scan_args *a, gs_image *img, const vision_result *res, double ms_total)
 {
     gs_error err = {0};
     if (a->overlay) {
@@ -218,12 +217,29 @@ int cmd_scan(int argc, char **argv)
         gs_image_destroy(img);
         return GS_EXIT_ERROR;
     }
-    vision_scan_result *res = calloc(1, sizeof *res);
-    if (!res) { gs_image_destroy(img); cli_error("scan: out of memory"); return GS_EXIT_ERROR; }
-    vision_scan_options opt = {.size_hint = (int)a.size, .corners = a.have_corners ? (const double (*)[2])a.corners : NULL};
-    gs_status st = a.calfile && !a.have_corners ? scan_calibrated(&a, img, res, &err) : vision_scan(img, &opt, res, &err);
+    vision_result *res = calloc(1, sizeof *res);
+    vision_detector *d = vision_detector_create(NULL);
+    if (!res || !d) {
+        free(res);
+        vision_detector_destroy(d);
+        gs_image_destroy(img);
+        cli_error("scan: out of memory");
+        return GS_EXIT_ERROR;
+    }
+    gs_status st;
+    if (a.calfile && !a.have_corners) {
+        st = scan_calibrated(&a, d, img, res, &err);
+    } else {
+        /* --corners: that grid (corners_fit checked it), else the search */
+        vision_grid given;
+        st = a.have_corners ? vision_grid_from_corners(&given, a.size ? (int)a.size : 19, (const double(*)[2])a.corners, &err)
+                            : GS_OK;
+        const vision_request rq = {.size_hint = (int)a.size, .grid = a.have_corners ? &given : NULL};
+        if (st == GS_OK) st = vision_detect_photo(d, img, &rq, res, &err);
+    }
     if (st != GS_OK) cli_error("%s: %s", a.photo, err.msg);
     rc = st != GS_OK ? gs_status_exit_code(st) : scan_report(&a, img, res, gs_now_ms() - t0);
+    vision_detector_destroy(d);
     gs_image_destroy(img);
     free(res);
     return rc;

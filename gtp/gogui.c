@@ -68,12 +68,19 @@ static gs_image *read_frame(gtp_engine *e, vision_grid *grid, bool *have_grid, v
         return frame;
     }
     gs_error err;
+    vision_detector *d = vision_detector_create(NULL);
+    vision_result *seen = malloc(sizeof *seen);
+    const vision_request rq = {.grid = grid};
     *rd = malloc(sizeof **rd);
-    if (!*rd || vision_read(frame, grid, *rd, &err) != GS_OK) {
+    if (!d || !seen || !*rd || vision_detect_frame(d, frame, &rq, seen, &err) != GS_OK) {
         free(*rd);
         *rd = NULL;
         *why = "the board in the frame cannot be read";
+    } else {
+        **rd = seen->reading;
     }
+    free(seen);
+    vision_detector_destroy(d);
     return frame;
 }
 

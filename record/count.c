@@ -172,7 +172,7 @@ static bool has_suffix(const char *s, const char *suf)
 typedef struct count_input {
     record_count_sgf *sgf;     /* an SGF input: what the file says */
     gs_image *img;             /* a photo input: the photo (for the overlay) */
-    vision_scan_result *scan;  /* ... and its reading (the grid) */
+    vision_result *scan;       /* ... and its reading (the grid) */
     double komi;               /* the komi to count with (points) */
 } count_input;
 
@@ -191,9 +191,14 @@ static gs_status read_photo(const record_count_options *o, count_input *in, reco
     in->img = cvshim_image_load_max(o->input, o->max_pixels, err);
     if (!in->img) return err ? err->status : GS_ERR_IO;
     in->scan = calloc(1, sizeof *in->scan);
-    if (!in->scan) return nomem(err);
-    vision_scan_options vo = {.size_hint = o->size_hint, .corners = NULL};
-    gs_status st = vision_scan(in->img, &vo, in->scan, err);
+    vision_detector *d = vision_detector_create(NULL);
+    if (!in->scan || !d) {
+        vision_detector_destroy(d);
+        return nomem(err);
+    }
+    vision_request rq = {.size_hint = o->size_hint};
+    gs_status st = vision_detect_photo(d, in->img, &rq, in->scan, err);
+    vision_detector_destroy(d);
     out->error_file = o->input;
     if (st == GS_OK) {
         out->pos = in->scan->reading.pos;

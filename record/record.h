@@ -174,7 +174,7 @@ typedef struct record_view {
     const gs_position *pos;     /* the view as read */
     const uint8_t *uncertain;   /* as record_observe's (NULL = every point read) */
     const float *confidence;    /* size*size reading confidences 0..1
-                                   (vision_read); NULL = unknown */
+                                   (vision_detect_frame); NULL = unknown */
     bool clear;                 /* nothing reached in from outside the board
                                    (track_hands): a hand-free view */
 } record_view;
@@ -413,7 +413,7 @@ typedef struct record_run_stats {
     double ms_total;            /* wall time of the loop */
     int settled_views;          /* settled views handed to the record */
     int covered_views;          /* ... of which something reached in from outside */
-    int full_reads;             /* vision_read calls */
+    int full_reads;             /* full readings of a frame (vision_detect_frame) */
     int moves;                  /* moves + passes in the record */
     int referee_events;
     long skipped_frames;        /* video frames that could not be decoded (skipped, each gap noted) */
@@ -435,7 +435,7 @@ gs_status record_run(capture_source *src, const record_run_options *o, record_ru
  * checked, for `goscribe count`, `goscribe check` and `goscribe bench
  * count`.  They sit here, on top of the rules (rules_count_position,
  * rules_estimate_dead, rules_replay), the SGF reader and writer and the
- * reading of a photo (vision_scan), because they are the record's last
+ * reading of a photo (vision_detect_photo), because they are the record's last
  * step: the count of the final position and its RE.
  *
  * Ownership: results are plain data in caller storage (large: allocate

@@ -5,6 +5,7 @@
  * every intersection right: it fails when the reading is wrong. */
 #include "cvshim/cvshim.h"
 #include "tests/testutil.h"
+#include "tests/testvision.h"
 
 #include "record/record.h"
 #include "rules/rules.h"
@@ -50,10 +51,9 @@ static void test_photo_count_matches_grid(void **state)
         assert_int_equal(gs_position_load(&truth, txt_path, &e), GS_OK);
         gs_image *img = cvshim_image_load(img_path, &e);
         assert_non_null(img);
-        vision_scan_result *scan = calloc(1, sizeof *scan);
+        vision_result *scan = calloc(1, sizeof *scan);
         assert_non_null(scan);
-        vision_scan_options vo = {0};
-        gs_status st = vision_scan(img, &vo, scan, &e);
+        gs_status st = test_scan(img, scan, &e);
         if (st != GS_OK) print_message("%s: %s\n", img_path, e.msg);
         assert_int_equal(st, GS_OK);
         assert_int_equal(scan->reading.pos.size, truth.size);

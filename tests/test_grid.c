@@ -3,6 +3,7 @@
  * the real photos of ../shared/data (sizes, orientation, clicked corners). */
 #include "cvshim/cvshim.h"
 #include "tests/testutil.h"
+#include "tests/testvision.h"
 
 #include "vision/vision.h"
 
@@ -127,7 +128,7 @@ static void check_synthetic_ex(int n, const double c[4][2], int hint, double k1,
         snprintf(path, sizeof path, "%s/synthetic_%d_%d_%g_%d.png", dump, n, hint, k1, loose);
         gs_image_write_png(img, path, &e);
     }
-    gs_status s = vision_grid_find(img, hint, &g, &e);
+    gs_status s = test_grid_find(img, hint, &g, NULL, &e);
     if (s != GS_OK) print_message("vision_grid_find: %s\n", e.msg);
     assert_int_equal(s, GS_OK);
     assert_int_equal(g.size, n);
@@ -224,7 +225,7 @@ static void test_no_board(void **state)
     /* blank */
     gs_image *img = gs_image_create(640, 480, 3);
     memset(img->buf, 200, (size_t)img->stride * img->height);
-    assert_int_equal(vision_grid_find(img, 0, &g, &e), GS_ERR_NOBOARD);
+    assert_int_equal(test_grid_find(img, 0, &g, NULL, &e), GS_ERR_NOBOARD);
     assert_true(strlen(e.msg) > 0);
     /* a "wall": smooth shading plus noise, a few blotches */
     unsigned seed = 3;
@@ -235,11 +236,11 @@ static void test_no_board(void **state)
             if (hypot(x - 300, y - 200) < 40) v -= 60;
             p[0] = p[1] = p[2] = (uint8_t)v;
         }
-    assert_int_equal(vision_grid_find(img, 0, &g, &e), GS_ERR_NOBOARD);
+    assert_int_equal(test_grid_find(img, 0, &g, NULL, &e), GS_ERR_NOBOARD);
     gs_image_destroy(img);
     /* tiny image: usage error, no crash */
     gs_image *tiny = gs_image_create(8, 8, 3);
-    assert_int_not_equal(vision_grid_find(tiny, 0, &g, &e), GS_OK);
+    assert_int_not_equal(test_grid_find(tiny, 0, &g, NULL, &e), GS_OK);
     gs_image_destroy(tiny);
 }
 
@@ -299,7 +300,7 @@ static void test_gomrade_sequence_clicks(void **state)
         gs_image *img = cvshim_image_load(path, &e);
         assert_non_null(img);
         vision_grid g;
-        assert_int_equal(vision_grid_find(img, 0, &g, &e), GS_OK);
+        assert_int_equal(test_grid_find(img, 0, &g, NULL, &e), GS_OK);
         assert_int_equal(g.size, 19);
         /* the clicks are a person's, a few pixels off the lines themselves */
         double err = click_error(&g, clicks, 1.0);
@@ -331,7 +332,7 @@ static void test_gomrade_singles_shape(void **state)
         gs_image *img = cvshim_image_load(path, &e);
         assert_non_null(img);
         vision_grid g;
-        assert_int_equal(vision_grid_find(img, 0, &g, &e), GS_OK);
+        assert_int_equal(test_grid_find(img, 0, &g, NULL, &e), GS_OK);
         assert_int_equal(g.size, 19);
         double num = 0, den = 0;
         for (int k = 0; k < 4; k++) {
@@ -376,7 +377,7 @@ static void test_imago_sizes(void **state)
             assert_non_null(img);
             vision_grid g;
             vision_grid_find_info info;
-            gs_status st = vision_grid_find_ex(img, 0, &g, &info, &e);
+            gs_status st = test_grid_find(img, 0, &g, &info, &e);
             if (st != GS_OK || g.size != truth.size)
                 print_message("%s: %s size %d, expected %d\n", path, st == GS_OK ? "found" : e.msg, g.size, truth.size);
             assert_int_equal(st, GS_OK);

@@ -11,6 +11,7 @@
  * reaching three lines onto the table came out of a larger copy before
  * a grid found there had to show its lines clearly. */
 #include "testutil.h"
+#include "tests/testvision.h"
 
 #include "samples/render.h"
 #include "vision/vision.h"
@@ -43,7 +44,7 @@ static int check_case(const wide_case *c)
     gs_image *img = gs_test_frame(sc, &st);
     gs_error e = {0};
     int found = 0;
-    if (vision_grid_find(img, 0, &g, &e) != GS_OK) {
+    if (test_grid_find(img, 0, &g, NULL, &e) != GS_OK) {
         print_message("seed %d %dx%d fill %.2f: %s\n", (int)c->seed, c->size, c->size, c->fill, e.msg);
         goto done;
     }
@@ -51,7 +52,7 @@ static int check_case(const wide_case *c)
     double worst = gs_test_corner_error(&truth, &g);
     vision_reading *rd = malloc(sizeof *rd);
     assert_non_null(rd);
-    assert_int_equal(vision_read(img, &g, rd, &e), GS_OK);
+    assert_int_equal(test_read(img, &g, rd, &e), GS_OK);
     int wrong = 0;
     for (int v = 0; v < c->size; v++)
         for (int u = 0; u < c->size; u++) {

@@ -3,6 +3,7 @@
  * error paths. */
 #include "cvshim/cvshim.h"
 #include "testutil.h"
+#include "tests/testvision.h"
 #include "vision/vision.h"
 #include "vision/vision.h"
 
@@ -65,7 +66,7 @@ static vision_reading *read_at_corners(const gs_image *img, int N, const double 
     assert_int_equal(vision_grid_from_corners(&g, N, corners, &err), GS_OK);
     vision_reading *r = malloc(sizeof *r);
     assert_non_null(r);
-    assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+    assert_int_equal(test_read(img, &g, r, &err), GS_OK);
     return r;
 }
 
@@ -210,10 +211,10 @@ static void test_bad_arguments(void **state)
     vision_reading *r = malloc(sizeof *r);
     assert_non_null(r);
     gs_image empty = {0};
-    assert_int_equal(vision_read(&empty, &g, r, &err), GS_ERR_USAGE);
-    assert_int_equal(vision_read(NULL, &g, r, &err), GS_ERR_USAGE);
+    assert_int_equal(test_read(&empty, &g, r, &err), GS_ERR_USAGE);
+    assert_int_equal(test_read(NULL, &g, r, &err), GS_ERR_USAGE);
     gs_image *img = gs_image_create(50, 50, 3); /* grid mostly outside: must not crash */
-    assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+    assert_int_equal(test_read(img, &g, r, &err), GS_OK);
     gs_image_destroy(img);
     free(r);
 }
@@ -225,10 +226,10 @@ static void test_blank_is_noboard(void **state)
     gs_image *img = gs_image_create(640, 480, 3);
     assert_non_null(img);
     memset(img->buf, 128, (size_t)img->stride * (size_t)img->height);
-    vision_scan_result *res = malloc(sizeof *res);
+    vision_result *res = malloc(sizeof *res);
     assert_non_null(res);
     gs_error err = {0};
-    assert_int_equal(vision_scan(img, NULL, res, &err), GS_ERR_NOBOARD);
+    assert_int_equal(test_scan(img, res, &err), GS_ERR_NOBOARD);
     assert_true(err.msg[0] != 0);
     gs_image_destroy(img);
     free(res);
@@ -278,7 +279,7 @@ static void test_real_photos_clicked_grid(void **state)
         assert_non_null(img);
         vision_grid g;
         assert_int_equal(vision_grid_from_corners(&g, truth.size, (const double (*)[2])c, &err), GS_OK);
-        assert_int_equal(vision_read(img, &g, r, &err), GS_OK);
+        assert_int_equal(test_read(img, &g, r, &err), GS_OK);
         int ok = 0;
         for (int k = 0; k < truth.size * truth.size; k++) ok += r->pos.cell[k] == truth.cell[k];
         right += ok;
@@ -301,7 +302,7 @@ static void test_scan_real_photos(void **state)
     const char *names[] = {"imago/t2/t2_000", "imago/t3/t3_000", "gomrade/3/31", "imago/9x9/001", "imago/13x13/001"};
     const char *ext[] = {"jpg", "jpg", "jpg", "png", "png"};
     int n = gs_test_sanitized() ? 2 : 5;
-    vision_scan_result *res = malloc(sizeof *res);
+    vision_result *res = malloc(sizeof *res);
     assert_non_null(res);
     for (int i = 0; i < n; i++) {
         char path[1024];
@@ -312,7 +313,7 @@ static void test_scan_real_photos(void **state)
         snprintf(path, sizeof path, "%s/%s.%s", dir, names[i], ext[i]);
         gs_image *img = cvshim_image_load(path, &err);
         assert_non_null(img);
-        gs_status st = vision_scan(img, NULL, res, &err);
+        gs_status st = test_scan(img, res, &err);
         if (st != GS_OK) print_message("%s: %s\n", names[i], err.msg);
         assert_int_equal(st, GS_OK);
         assert_int_equal(res->reading.pos.size, truth.size);
@@ -335,7 +336,7 @@ static void test_scan_occlusion_and_glare(void **state)
     GS_REQUIRE_DATA(dir, "photos");
     const char *names[] = {"imago/t3/t3_003", "gomrade/4/28"};
     int n = gs_test_sanitized() ? 1 : 2;
-    vision_scan_result *res = malloc(sizeof *res);
+    vision_result *res = malloc(sizeof *res);
     assert_non_null(res);
     for (int i = 0; i < n; i++) {
         char path[1024];
@@ -346,7 +347,7 @@ static void test_scan_occlusion_and_glare(void **state)
         snprintf(path, sizeof path, "%s/%s.jpg", dir, names[i]);
         gs_image *img = cvshim_image_load(path, &err);
         assert_non_null(img);
-        assert_int_equal(vision_scan(img, NULL, res, &err), GS_OK);
+        assert_int_equal(test_scan(img, res, &err), GS_OK);
         assert_int_equal(res->reading.pos.size, truth.size);
         int wrong = 0, NN = truth.size * truth.size;
         for (int k = 0; k < NN; k++) wrong += res->reading.pos.cell[k] != truth.cell[k];
@@ -368,7 +369,7 @@ static void test_scan_occlusion_and_glare(void **state)
         snprintf(path, sizeof path, "%s/gomrade/1/11.jpg", dir);
         gs_image *img = cvshim_image_load(path, &err);
         assert_non_null(img);
-        assert_int_equal(vision_scan(img, NULL, res, &err), GS_OK);
+        assert_int_equal(test_scan(img, res, &err), GS_OK);
         assert_int_equal(res->reading.pos.size, truth.size);
         int whites = 0, white_right = 0, false_white = 0, wrong = 0, unmarked = 0;
         for (int k = 0; k < truth.size * truth.size; k++) {

@@ -177,12 +177,14 @@ static void test_shade_table(void **state)
         board_halves b;
         int N = setup(c, &r, &b);
         vision_reading before = r;
-        int cleared = vision_shadows_clear(case_halves, &b, N, &r), expected = 0, newly = 0, i = 0;
+        vision_params P;
+        vision_params_init(&P);
+        int cleared = vision_shadows_clear(&P, case_halves, &b, N, &r), expected = 0, newly = 0, i = 0;
         for (const char *e = c->expect; *e; e++) {
             if (*e == '\n') continue;
             expected += *e == '?';
             newly += *e == '?' && !before.unsure[i];
-            int doubted = r.confidence[i] < VISION_UNSURE;
+            int doubted = r.confidence[i] < P.unsure;
             if (doubted != (*e == '?') || r.unsure[i] != doubted)
                 fail_msg("%s: point %d,%d %s", c->name, i / N, i % N, doubted ? "doubted" : "not doubted");
             /* a shadow is read empty; every other point keeps its reading */

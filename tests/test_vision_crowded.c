@@ -19,11 +19,12 @@
  *    points read wrong are few whatever the lamp;
  *  - a board whose stones hide most of its lines (pink light) is taken
  *    because its stones touch as a finished game's do: the finished games
- *    of the shared data all keep within VISION_CONTACT_SAME_MIN..
- *    VISION_CONTACT_SAME, patches and a chessboard's squares do not. */
+ *    of the shared data all keep within test_params()->contact_same_min..
+ *    test_params()->contact_same_max, patches and a chessboard's squares do not. */
 #include "cvshim/cvshim.h"
 #include "record/record.h"
 #include "tests/testutil.h"
+#include "tests/testvision.h"
 #include "vision/vision.h"
 
 #include <dirent.h>
@@ -99,7 +100,7 @@ static void assert_board_found(const char *root, const shot *s)
     gs_image *img = load_shot(root, s, &truth);
     vision_grid g;
     gs_error e;
-    gs_status st = vision_grid_find(img, 0, &g, &e);
+    gs_status st = test_grid_find(img, 0, &g, NULL, &e);
     if (st != GS_OK) print_message("%s: %s\n", s->path, e.msg);
     assert_int_equal(st, GS_OK);
     assert_int_equal(g.size, 19);
@@ -169,7 +170,7 @@ static void test_crowded_underexposed(void **state)
         vision_grid g;
         gs_error e;
         tried++;
-        if (vision_grid_find(img, 0, &g, &e) == GS_OK) {
+        if (test_grid_find(img, 0, &g, NULL, &e) == GS_OK) {
             double err = corner_error(&g, ref[sh->game]);
             print_message("%s at 60 %%: %dx%d, corners within %.2f cell\n", sh->path, g.size, g.size, err);
             assert_int_equal(g.size, 19);
@@ -200,9 +201,9 @@ static void test_crowded_finder_reading_handed_over(void **state)
     assert_non_null(r);
     vision_grid g;
     gs_error e;
-    assert_int_equal(vision_grid_find_ex(img, 0, &g, info, &e), GS_OK);
+    assert_int_equal(test_grid_find(img, 0, &g, info, &e), GS_OK);
     assert_true(info->have_reading);
-    assert_int_equal(vision_read(img, &g, r, &e), GS_OK);
+    assert_int_equal(test_read(img, &g, r, &e), GS_OK);
     assert_memory_equal(info->reading.pos.cell, r->pos.cell, (size_t)(g.size * g.size));
     assert_memory_equal(info->reading.confidence, r->confidence, sizeof(float) * (size_t)(g.size * g.size));
     assert_int_equal(info->reading.uncertain, r->uncertain);
@@ -233,7 +234,7 @@ static void test_crowded_never_a_window(void **state)
         for (int size = 9; size <= 13; size += 4) {
             vision_grid g;
             gs_error e;
-            gs_status st = vision_grid_find(img, size, &g, &e);
+            gs_status st = test_grid_find(img, size, &g, NULL, &e);
             print_message("%s as %dx%d: %s\n", paths[i], size, size, st == GS_OK ? "a board (wrong)" : e.msg);
             assert_int_equal(st, GS_ERR_NOBOARD);
         }
@@ -246,14 +247,14 @@ static void test_crowded_reading(void **state)
 {
     (void)state;
     GS_REQUIRE_DATA(root, "photos/goban-watcher");
-    vision_scan_result *res = malloc(sizeof *res);
+    vision_result *res = malloc(sizeof *res);
     assert_non_null(res);
     for (size_t i = 0; i < NSHOTS; i++) {
         if (gs_test_sanitized() && i % 3 != 0) continue;
         gs_position truth;
         gs_image *img = load_shot(root, &shots[i], &truth);
         gs_error e;
-        assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
+        assert_int_equal(test_scan(img, res, &e), GS_OK);
         assert_int_equal(res->grid.size, truth.size);
         int NN = truth.size * truth.size;
         tally t = tally_reading(&res->reading, &truth);
@@ -284,7 +285,7 @@ typedef struct marked_stone { const char *path; int row, col; } marked_stone;
  * whole scan). */
 static void assert_read_and_marked(const char *root, const marked_stone *at, size_t n, int want)
 {
-    vision_scan_result *res = malloc(sizeof *res);
+    vision_result *res = malloc(sizeof *res);
     assert_non_null(res);
     for (size_t i = 0; i < n; i++) {
         if (gs_test_sanitized() && i > 0) continue;
@@ -292,7 +293,7 @@ static void assert_read_and_marked(const char *root, const marked_stone *at, siz
         gs_position truth;
         gs_image *img = load_shot(root, &s, &truth);
         gs_error e;
-        assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
+        assert_int_equal(test_scan(img, res, &e), GS_OK);
         int k = at[i].row * truth.size + at[i].col;
         print_message("%s row %d col %d: read %d, the record %d, %s\n", at[i].path, at[i].row, at[i].col,
                       res->reading.pos.cell[k], truth.cell[k], res->reading.unsure[k] ? "marked" : "not marked");
@@ -377,18 +378,18 @@ static void test_crowded_rival_grid(void **state)
     static const shot s = {"game2/2_jwerth_greenstones_green_2.jpg", -1};
     gs_position truth;
     gs_image *img = load_shot(root, &s, &truth);
-    vision_scan_result *res = malloc(sizeof *res);
+    vision_result *res = malloc(sizeof *res);
     vision_reading *alone = malloc(sizeof *alone), *other = malloc(sizeof *other);
     assert_true(res && alone && other);
     gs_error e;
-    assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
+    assert_int_equal(test_scan(img, res, &e), GS_OK);
     vision_grid g;
     vision_grid_find_info info;
-    assert_int_equal(vision_grid_find_ex(img, 0, &g, &info, &e), GS_OK);
+    assert_int_equal(test_grid_find(img, 0, &g, &info, &e), GS_OK);
     assert_true(info.nrivals >= 1);
-    assert_true(info.rival_gap[0] < VISION_RIVAL_GAP);
-    assert_int_equal(vision_read(img, &g, alone, &e), GS_OK);
-    assert_int_equal(vision_read(img, &info.rival[0], other, &e), GS_OK);
+    assert_true(info.rival_gap[0] < test_params()->rival_gap);
+    assert_int_equal(test_read(img, &g, alone, &e), GS_OK);
+    assert_int_equal(test_read(img, &info.rival[0], other, &e), GS_OK);
     int NN = truth.size * truth.size, differ = 0;
     for (int k = 0; k < NN; k++) {
         if (other->pos.cell[k] != alone->pos.cell[k]) {
@@ -420,10 +421,10 @@ static void test_crowded_wrong_points_marked(void **state)
     static const shot s = {"game1/1_jwerth_blue_2.jpg", -1};
     gs_position truth;
     gs_image *img = load_shot(root, &s, &truth);
-    vision_scan_result *res = malloc(sizeof *res);
+    vision_result *res = malloc(sizeof *res);
     assert_non_null(res);
     gs_error e;
-    assert_int_equal(vision_scan(img, NULL, res, &e), GS_OK);
+    assert_int_equal(test_scan(img, res, &e), GS_OK);
     tally t = tally_reading(&res->reading, &truth);
     print_message("%s: %d wrong, %d of them unmarked; %d marked, %d of them by the moved grids\n", s.path, t.wrong,
                   t.unmarked, res->reading.uncertain, res->moved_points);
@@ -448,10 +449,10 @@ static void test_crowded_grid_past_the_side(void **state)
     gs_image *img = load_shot(root, &s, &truth);
     gs_image *small = cvshim_image_resize(img, img->width * 7 / 10, img->height * 7 / 10);
     assert_non_null(small);
-    vision_scan_result *res = malloc(sizeof *res);
+    vision_result *res = malloc(sizeof *res);
     assert_non_null(res);
     gs_error e;
-    gs_status st = vision_scan(small, NULL, res, &e);
+    gs_status st = test_scan(small, res, &e);
     print_message("%s at 70 %%: %s\n", s.path, st == GS_OK ? "a board" : e.msg);
     assert_int_equal(st, GS_ERR_NOBOARD);
     assert_non_null(strstr(e.msg, "line of stones"));
@@ -474,7 +475,7 @@ static void test_crowded_underexposed_scan(void **state)
     static const char *const paths[] = {"game1/1_jwerth_pink_1.jpg", "game1/1_jwerth_pink_2.jpg",
                                         "game2/2_jwerth_greenstones_pink_1.jpg", "game3/3_jwerth_pink_1.jpg",
                                         "game2/2_jwerth_greenstones_blue_2.jpg"};
-    vision_scan_result *res = malloc(sizeof *res);
+    vision_result *res = malloc(sizeof *res);
     assert_non_null(res);
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         if (gs_test_sanitized() && i % 2 != 0) continue;
@@ -483,7 +484,7 @@ static void test_crowded_underexposed_scan(void **state)
         gs_image *img = load_shot(root, &s, &truth);
         darken(img, 0.6);
         gs_error e;
-        gs_status st = vision_scan(img, NULL, res, &e);
+        gs_status st = test_scan(img, res, &e);
         if (st != GS_OK) print_message("%s at 60 %%: %s\n", paths[i], e.msg);
         assert_int_equal(st, GS_OK);
         tally t = tally_reading(&res->reading, &truth);
@@ -549,8 +550,8 @@ static void test_contacts_of_finished_games(void **state)
     contacts_of_games(games, &n, &lo, &hi);
     print_message("%d finished games, %.3f to %.3f of the contacts of one colour\n", n, lo, hi);
     assert_true(n >= 20);
-    assert_true(hi <= VISION_CONTACT_SAME);
-    assert_true(lo >= VISION_CONTACT_SAME_MIN);
+    assert_true(hi <= test_params()->contact_same_max);
+    assert_true(lo >= test_params()->contact_same_min);
 }
 
 /* Patches of colour touch mostly themselves; a border of black against
@@ -572,7 +573,7 @@ static void test_contacts_patches_and_borders(void **state)
     gs_position_clear(&p, 9);
     for (int y = 0; y < 9; y++)
         for (int x = 0; x < 9; x++) gs_position_set(&p, x, y, (x + y) % 2 ? GS_WHITE : GS_BLACK);
-    assert_true(vision_contacts_same(&p) < VISION_CONTACT_SAME_MIN);
+    assert_true(vision_contacts_same(&p) < test_params()->contact_same_min);
     gs_position_clear(&p, 9);
     assert_true(vision_contacts_same(&p) == 1);
 }

@@ -8,6 +8,7 @@
  * installed (scripts/deps.txt lists it). */
 #include "cvshim/cvshim.h"
 #include "tests/testutil.h"
+#include "tests/testvision.h"
 #include "vision/vision.h"
 
 #include <dirent.h>
@@ -30,7 +31,7 @@ static int answered_as_board(const gs_image *img, const char *name, const char *
 {
     vision_grid g;
     gs_error err = {0};
-    gs_status st = vision_grid_find(img, 0, &g, &err);
+    gs_status st = test_grid_find(img, 0, &g, NULL, &err);
     if (st == GS_OK) {
         print_message("%s%s: answered as a %dx%d board\n", name, how, g.size, g.size);
         return 1;

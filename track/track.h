@@ -3,7 +3,7 @@
  * The stage between one image (vision/) and the game (record/): it follows
  * the board across frames and hands on only views worth reading.
  *   track        the tracker: settle window, drift following, re-finding the
- *                board after a bump; a settled view is read once (vision_read)
+ *                board after a bump; a settled view is read once (vision_detect_frame)
  *   track_hands  what reaches in from outside the board in a settled view
  *                (a hand resting on the edge): those points are unreadable
  *   track_margin stones on the margin outside the lines (end-of-game signals)
@@ -184,12 +184,12 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
 /* ================================================================== */
 /* track: from a stream of frames to settled board positions.
  *
- * The tracker finds the board once (vision_grid_find_frame, or a grid given by
+ * The tracker finds the board once (vision_detect_frame, or a grid given by
  * --calibration / --corners), then for every frame samples a small colour
  * signature at each intersection (cheap: a few pixels per point) to decide
  * whether the view is still moving (hands, arms, sleeves) or has settled.
  * Only when the whole view has been still for the settle window does it run
- * the full reader (vision_read) and report a settled position; points read
+ * the full reader (vision_detect_frame) and report a settled position; points read
  * with low confidence keep their previous value (an occluded point never
  * commits).  A sudden change of the whole view that then stays (camera or
  * board bumped) makes it find the board again and carry on.
@@ -264,7 +264,7 @@ typedef struct track_update {
                               point not readable (kept from before) */
     float conf[GS_MAX_SIZE * GS_MAX_SIZE]; /* when settled: each point's
                               reading confidence (vision_reading) */
-    int reads;                /* full reads (vision_read) run for this frame */
+    int reads;                /* full reads (vision_detect_frame) run for this frame */
     track_margin_view margin;       /* when settled: stones on the margin outside
                                  the lines (end-of-game signals) */
 } track_update;

@@ -104,7 +104,8 @@ struct track {
     gs_position pos;            /* last settled position */
     long frames_without_grid;
     double last_search_ms;      /* frame time of the last board search */
-    vision_reading *reading;    /* scratch, big */
+    vision_detector *vd;        /* finds and reads the board in a frame */
+    vision_result *seen;        /* the detector's answer: scratch, big */
     /* drift following (see tracker.h) */
     double pitch;               /* pixels per cell near the board centre */
     bool have_ref;              /* reference patches taken for this grid */
@@ -155,8 +156,9 @@ void track_options_init(track_options *o)
 track *track_create(const track_options *opt, gs_error *err)
 {
     track *t = calloc(1, sizeof *t);
-    if (!t || !(t->reading = malloc(sizeof *t->reading))) {
-        if (t) free(t);
+    if (!t || !(t->seen = malloc(sizeof *t->seen)) || !(t->vd = vision_detector_create(NULL))) {
+        if (t) free(t->seen);
+        free(t);
         gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         return NULL;
     }
@@ -172,7 +174,8 @@ void track_destroy(track *t)
 {
     if (!t) return;
     gs_image_destroy(t->margin_ref);
-    free(t->reading);
+    vision_detector_destroy(t->vd);
+    free(t->seen);
     free(t);
 }
 
@@ -519,20 +522,32 @@ static bool drift_follow(track *t, const gs_image *img, track_update *out)
     return drift_move_grid(t, img, disp, cell, out);
 }
 
+/* The board found in img (size_hint 0 = 9/13/19) into *g; false with the
+ * reason in e when there is none. */
+static bool find_grid(track *t, const gs_image *img, int size_hint, vision_grid *g, gs_error *e)
+{
+    const vision_request rq = {.size_hint = size_hint, .find_only = 1};
+    if (vision_detect_frame(t->vd, img, &rq, t->seen, e) != GS_OK) return false;
+    *g = t->seen->grid;
+    return true;
+}
+
 /* Reads img with grid g; fills the position (uncertain points kept from the
  * last settled position) and returns the number of points that differ from
  * it (all stones when there is none). */
 static int read_with(track *t, const gs_image *img, const vision_grid *g, gs_position *pos, uint8_t *unc,
                      float *conf, int *n_unc, double *mean_conf, gs_error *err)
 {
-    if (vision_read(img, g, t->reading, err) != GS_OK) return -1;
-    *pos = t->reading->pos;
+    const vision_request rq = {.grid = g};
+    if (vision_detect_frame(t->vd, img, &rq, t->seen, err) != GS_OK) return -1;
+    const vision_reading *rd = &t->seen->reading;
+    *pos = rd->pos;
     int n = g->size * g->size, diff = 0, nu = 0;
     double cs = 0;
     for (int i = 0; i < n; i++) {
-        cs += t->reading->confidence[i];
-        conf[i] = t->reading->confidence[i];
-        unc[i] = t->reading->confidence[i] < t->opt.min_confidence;
+        cs += rd->confidence[i];
+        conf[i] = rd->confidence[i];
+        unc[i] = rd->confidence[i] < t->opt.min_confidence;
         if (unc[i]) {
             nu++;
             if (t->have_pos && t->pos.size == g->size) pos->cell[i] = t->pos.cell[i];
@@ -692,7 +707,7 @@ typedef struct other_read {
 static bool read_found(track *t, const gs_image *img, track_update *out, other_read *o)
 {
     gs_error e;
-    if (vision_grid_find_frame(img, t->grid.size, &o->grid, &e) != GS_OK || o->grid.size != t->grid.size) return false;
+    if (!find_grid(t, img, t->grid.size, &o->grid, &e) || o->grid.size != t->grid.size) return false;
     grid_keep_orientation(&o->grid, &t->grid);
     o->diff = read_with(t, img, &o->grid, &o->pos, o->unc, o->conf, &o->nu, &o->mean, &e);
     out->reads++;
@@ -828,7 +843,7 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
         t->last_search_ms = frame_t;
         vision_grid g;
         gs_error e;
-        if (vision_grid_find_frame(frame, t->opt.size_hint, &g, &e) != GS_OK) {
+        if (!find_grid(t, frame, t->opt.size_hint, &g, &e)) {
             snprintf(out->note, sizeof out->note, "no board yet: %.140s", e.msg);
             return false;
         }

@@ -55,6 +55,6 @@ void vision_draw_overlay(gs_image *img, const vision_grid *g, const vision_readi
             int c = reading->pos.cell[v * N + u];
             if (c == GS_BLACK) stone_mark(img, cx, cy, cell, black, white);
             else if (c == GS_WHITE) stone_mark(img, cx, cy, cell, white, black);
-            if (reading->confidence[v * N + u] < VISION_UNSURE) gs_draw_box(img, cx, cy, cell * 0.32, th, red);
+            if (reading->unsure[v * N + u]) gs_draw_box(img, cx, cy, cell * 0.32, th, red);
         }
 }

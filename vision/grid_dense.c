@@ -37,11 +37,9 @@
 #include <stdio.h>
 #endif
 
-/* A dip must be this much darker than the darker of its two sides. */
-#define DIP_MIN 0.04
-/* The sides must be at least this bright relative to the photo's bright
- * level (its 90th percentile): darker is a black stone or its shadow. */
-#define SIDE_MIN 0.3
+/* (A dip must be dip_min darker than the darker of its two sides, and
+ * the sides at least side_min of the photo's bright level, its 90th
+ * percentile: darker is a black stone or its shadow.) */
 
 static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
 
@@ -61,7 +59,7 @@ static int bright_level(const gs_image *g)
 
 /* Relative depth of the dip at p across step st (1 = along x, stride =
  * along y), 0 when it is not a symmetric dip between board-bright sides. */
-static inline double dip_depth(const uint8_t *p, ptrdiff_t st, int side_min)
+static inline double dip_depth(const uint8_t *p, ptrdiff_t st, int side_min, double dip_min)
 {
     int c = p[0];
     if (c > p[-st] || c > p[st]) return 0;
@@ -72,11 +70,11 @@ static inline double dip_depth(const uint8_t *p, ptrdiff_t st, int side_min)
         double r = (double)D / m;
         if (r > best) best = r;
     }
-    return best > DIP_MIN ? best : 0;
+    return best > dip_min ? best : 0;
 }
 
 /* Stage 1: the two maps (255 = on a line of that family), caller frees. */
-static gs_status line_maps(const gs_image *g, gs_image *m[2], gs_error *err)
+static gs_status line_maps(const vision_params *P, const gs_image *g, gs_image *m[2], gs_error *err)
 {
     int W = g->width, H = g->height;
     gs_image *raw[2] = {gs_image_create(W, H, 1), gs_image_create(W, H, 1)};
@@ -86,14 +84,14 @@ static gs_status line_maps(const gs_image *g, gs_image *m[2], gs_error *err)
         for (int k = 0; k < 2; k++) { gs_image_destroy(raw[k]); gs_image_destroy(m[k]); m[k] = NULL; }
         return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     }
-    int side_min = (int)(SIDE_MIN * bright_level(g));
+    int side_min = (int)(P->side_min * bright_level(g));
     ptrdiff_t S = g->stride, R = raw[0]->stride;
     /* the map holds the dip's depth (a relative depth of 0.5 or more at
      * 255), so refinement can take the deepest dip near a line */
     for (int y = 4; y < H - 4; y++) {
         const uint8_t *p = g->buf + (size_t)y * S;
         for (int x = 4; x < W - 4; x++) {
-            double a = dip_depth(p + x, 1, side_min), b = dip_depth(p + x, S, side_min);
+            double a = dip_depth(p + x, 1, side_min, P->dip_min), b = dip_depth(p + x, S, side_min, P->dip_min);
             if (a > 0) raw[0]->buf[y * R + x] = (uint8_t)fmin(255, 1 + 510 * a);
             if (b > 0) raw[1]->buf[y * R + x] = (uint8_t)fmin(255, 1 + 510 * b);
         }
@@ -122,9 +120,9 @@ static gs_status line_maps(const gs_image *g, gs_image *m[2], gs_error *err)
     return GS_OK;
 }
 
-/* Stage 2: clears map pixels with fewer than 3 pixels of the other map
- * within r (a box); the grid has both families everywhere. */
-static gs_status keep_crossed(gs_image *m[2], int r, gs_error *err)
+/* Stage 2: clears map pixels with fewer than crossed_min pixels of the
+ * other map within r (a box); the grid has both families everywhere. */
+static gs_status keep_crossed(gs_image *m[2], int r, int crossed_min, gs_error *err)
 {
     int W = m[0]->width, H = m[0]->height;
     size_t n1 = (size_t)(W + 1) * (size_t)(H + 1);
@@ -150,7 +148,7 @@ static gs_status keep_crossed(gs_image *m[2], int r, gs_error *err)
                 const int *J = I + (1 - k) * n1;
                 int c = J[(size_t)y1 * (W + 1) + x1] - J[(size_t)y0 * (W + 1) + x1] - J[(size_t)y1 * (W + 1) + x0] +
                         J[(size_t)y0 * (W + 1) + x0];
-                if (c < 3) *q = 0;
+                if (c < crossed_min) *q = 0;
             }
         }
     }
@@ -347,12 +345,12 @@ static int midway_empty(const dfam *f, double p)
  * empty (sharp lines make half the spacing strong too); then period and
  * phase by regression on the values near a line.  -1 when nothing
  * periodic stands out. */
-static int dense_comb(dfam *f, double pmin, double pmax)
+static int dense_comb(const vision_params *P, dfam *f, double pmin, double pmax)
 {
     enum { NP = 300, NB = 2048 };
     double mags[NP], pers[NP], best = 0;
     int kb = 0; /* the strongest period */
-    if (f->n < 30 || !(pmax > pmin) || pmin <= 0 || !(f->hi > f->lo)) return -1;
+    if (f->n < P->map_pixels_min || !(pmax > pmin) || pmin <= 0 || !(f->hi > f->lo)) return -1;
     /* the values binned finely (a fifth of a pixel), so each trial period
      * costs one pass over the bins with a rotating phasor */
     double *h = calloc(NB, sizeof *h), bw = (f->hi - f->lo) / NB;
@@ -382,7 +380,7 @@ static int dense_comb(dfam *f, double pmin, double pmax)
      * not its lines): only a maximum inside the range is a period */
     int pick = -1;
     for (int k = NP - 2; k >= 0 && pick < 0; k--) {
-        if (!(mags[k] >= 0.7 * best && (k == 0 || mags[k] >= mags[k - 1]) && mags[k] >= mags[k + 1])) continue;
+        if (!(mags[k] >= P->dense_pick * best && (k == 0 || mags[k] >= mags[k - 1]) && mags[k] >= mags[k + 1])) continue;
         /* a longer period than the strongest stands only as its multiple
          * whose midway positions are empty: then the strongest was a
          * harmonic of the lines (each line seen sharply); otherwise it is
@@ -395,7 +393,7 @@ static int dense_comb(dfam *f, double pmin, double pmax)
     fprintf(stderr, "dense comb: n %d best %.3f pick %d (%.4f, mag %.3f) range %.4f..%.4f\n", f->n, best, pick,
             pick >= 0 ? pers[pick] : 0, pick >= 0 ? mags[pick] : 0, pmin, pmax);
 #endif
-    if (pick < 0 || best < 0.15) return -1;
+    if (pick < 0 || best < P->dense_comb_min) return -1;
     double p = pers[pick], ph = comb_phase(f, p);
     for (int it = 0; it < 3; it++) {
         double sw = 0, sk = 0, sv = 0, skk = 0, skv = 0;
@@ -508,8 +506,8 @@ static gs_status dense_vps(const vision_work *w, dense_state *d, gs_error *err)
     free(seg[0]);
     free(seg[1]);
     double sup[2];
-    gs_status st = np < 12 ? gs_error_set(err, GS_ERR_NOBOARD, "no board found (too few line pieces)")
-                           : vision_find_families(p, np, 0.03, d->v[0], d->v[1], sup, err);
+    gs_status st = np < w->P->map_pieces_min ? gs_error_set(err, GS_ERR_NOBOARD, "no board found (too few line pieces)")
+                                             : vision_find_families(w->P, p, np, d->v[0], d->v[1], sup, err);
     free(p);
     if (st != GS_OK) return st;
     for (int f = 0; f < 2 && st == GS_OK; f++) {
@@ -531,7 +529,7 @@ static gs_status dense_vps(const vision_work *w, dense_state *d, gs_error *err)
 
 /* Stage 4: rectified coordinates of each family's pixels inside the box
  * that both families' extents along their lines span, and the combs. */
-static gs_status dense_combs(dense_state *d, gs_error *err)
+static gs_status dense_combs(const vision_params *prm, dense_state *d, gs_error *err)
 {
     double ext[2][2]; /* ext[0]: extent in a (along family 1), ext[1]: in b */
     for (int f = 0; f < 2; f++) {
@@ -548,7 +546,7 @@ static gs_status dense_combs(dense_state *d, gs_error *err)
             F->along[i] = f == 0 ? a : b;
         }
         F->n = n;
-        if (n < 30) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (too few line pixels)");
+        if (n < prm->map_pixels_min) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (too few line pixels)");
         double *tmp = malloc(sizeof *tmp * (size_t)n);
         if (!tmp) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
         memcpy(tmp, F->along, sizeof *tmp * (size_t)n);
@@ -574,7 +572,7 @@ static gs_status dense_combs(dense_state *d, gs_error *err)
 #ifdef GRID_DEBUG
         fprintf(stderr, "dense fam %d: %d pixels in box, span %.3f (%.3f..%.3f)\n", f, m, span, F->lo, F->hi);
 #endif
-        if (dense_comb(F, span / 26, span / 6) != 0 || comb_counts(F) != 0)
+        if (dense_comb(prm, F, span / 26, span / 6) != 0 || comb_counts(F) != 0)
             return gs_error_set(err, GS_ERR_NOBOARD, "no board found (no evenly spaced lines)");
     }
     return GS_OK;
@@ -596,10 +594,9 @@ static void window_cand(const vision_work *w, const dense_state *d, int N, const
     c->score = s;
 }
 
-/* A window this near the best one's evidence is a tie the comb cannot
- * settle (which one wins then follows the order the windows were tried
- * in: a mirrored photo picks the other): it becomes a hypothesis too. */
-#define ALT_WINDOW_DROP 0.03
+/* (A window within alt_window_drop of the best one's evidence is a tie
+ * the comb cannot settle: which one wins then follows the order the
+ * windows were tried in.  It becomes a hypothesis too.) */
 
 /* Stage 5: the best window of each size as a hypothesis; for the largest
  * size also the best one at least four lines away along one family when
@@ -618,7 +615,7 @@ static int dense_windows(const vision_work *w, const dense_state *d, int size_hi
 #ifdef GRID_DEBUG
         fprintf(stderr, "dense window %d: %.3f at %d %d\n", N, s, k[0], k[1]);
 #endif
-        if (s >= 0.2) window_cand(w, d, N, k, s, &out[nc++]);
+        if (s >= w->P->dense_window_min) window_cand(w, d, N, k, s, &out[nc++]);
     }
     if (nc == 0 || nc >= max || out[nc - 1].n != N) return nc;
     double best_alt = -1e9;
@@ -631,7 +628,7 @@ static int dense_windows(const vision_work *w, const dense_state *d, int size_hi
 #ifdef GRID_DEBUG
     fprintf(stderr, "dense alt window %d: %.3f at %d %d (best %.3f)\n", N, best_alt, ka[0], ka[1], s);
 #endif
-    if (best_alt >= 0.2 && best_alt >= s - ALT_WINDOW_DROP) window_cand(w, d, N, ka, best_alt, &out[nc++]);
+    if (best_alt >= w->P->dense_window_min && best_alt >= s - w->P->alt_window_drop) window_cand(w, d, N, ka, best_alt, &out[nc++]);
     return nc;
 }
 
@@ -665,8 +662,8 @@ gs_status vision_linemap_make(vision_work *w, gs_error *err)
 {
     vision_linemap *lm = &w->lm;
     memset(lm, 0, sizeof *lm);
-    gs_status st = line_maps(w->grey, lm->map, err);
-    if (st == GS_OK) st = keep_crossed(lm->map, (w->W > w->H ? w->W : w->H) / 40 + 4, err);
+    gs_status st = line_maps(w->P, w->grey, lm->map, err);
+    if (st == GS_OK) st = keep_crossed(lm->map, (w->W > w->H ? w->W : w->H) / 40 + 4, w->P->crossed_min, err);
     for (int k = 0; k < 2 && st == GS_OK; k++)
         if ((lm->npix[k] = map_pixels(lm->map[k], k, 12000, &lm->pix[k])) < 0)
             st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
@@ -695,7 +692,7 @@ gs_status vision_dense_candidates(const vision_work *w, int size_hint, vision_ca
     *nout = 0;
     gs_status st = dense_vps(w, &d, err);
     if (st == GS_OK) st = vision_rectify(w, d.v[0], d.v[1], d.Rect, d.Rinv, err);
-    if (st == GS_OK) st = dense_combs(&d, err);
+    if (st == GS_OK) st = dense_combs(w->P, &d, err);
     if (st == GS_OK) {
         *nout = dense_windows(w, &d, size_hint, out, max);
         if (*nout == 0) st = gs_error_set(err, GS_ERR_NOBOARD, "no board found (no window of 9, 13 or 19 lines)");

@@ -16,6 +16,7 @@
 /* ---------------------------------------------------------- map score */
 
 struct vision_mapproj {
+    const vision_params *P;
     float *c[2], *t[2];  /* per family: board coordinate across its lines and along them */
     float *cs[2];        /* cos(2 pi c): the same for every whole-line shift of a window */
     int n[2];
@@ -29,6 +30,7 @@ vision_mapproj *vision_mapproj_make(const vision_work *w, const vision_gmodel *m
     if (vision_mat3_inv(m->H, Hi) != 0) return NULL;
     vision_mapproj *p = calloc(1, sizeof *p);
     if (!p) return NULL;
+    p->P = w->P;
     int ntot = w->lm.npix[0] + w->lm.npix[1];
     for (int f = 0; f < 2; f++) {
         /* family 0: the lines u = const (across them runs u), family 1: v */
@@ -74,13 +76,11 @@ void vision_mapproj_free(vision_mapproj *p)
     free(p);
 }
 
-/* The lines run from along = 0 to n - 1; a pixel up to this far past the
- * outer perpendicular line still belongs to it (line width, blur). */
-#define MAP_END 0.25
-/* Weight of the pixels on lines beyond the grid: a window one line short
- * on a side leaves a whole line there (about 1/20 of the pixels), which
- * must cost more than anything the window gains inside. */
-#define MAP_BEYOND 4.0
+/* (The lines run from along = 0 to n - 1; a pixel up to map_end past the
+ * outer perpendicular line still belongs to it.  The pixels on lines
+ * beyond the grid weigh map_beyond: a window one line short on a side
+ * leaves a whole line there, which must cost more than anything the
+ * window gains inside.) */
 
 /* The share of a window's n lines that gather some of the family's
  * pixels (a line hidden under stones still shows a few; a line of the
@@ -103,7 +103,7 @@ double vision_mapproj_score(const vision_mapproj *p, int n, const int off[2], vi
     memset(&sc, 0, sizeof sc);
     sc.total = -1;
     if (!p || n < 2 || n > GS_MAX_SIZE) { if (d) *d = sc; return -1; }
-    double tot = 0;
+    double tot = 0, map_end = p->P->map_end;
     int ok = 1;
     for (int f = 0; f < 2; f++) {
         /* off[0] shifts the grid along u, off[1] along v; family f's
@@ -112,9 +112,9 @@ double vision_mapproj_score(const vision_mapproj *p, int n, const int off[2], vi
         int cnt = 0, bey = 0, per_line[GS_MAX_SIZE] = {0};
         for (int i = 0; i < p->n[f]; i++) {
             double cc = p->c[f][i] - off[p->across_u[f] ? 0 : 1], tt = p->t[f][i] - off[p->across_u[f] ? 1 : 0];
-            if (cc < -1.5 || cc > n + 0.5 || tt < -1 - MAP_END || tt > n + MAP_END) continue;
+            if (cc < -1.5 || cc > n + 0.5 || tt < -1 - map_end || tt > n + map_end) continue;
             double cs = p->cs[f][i];
-            int in_c = cc >= -0.5 && cc <= n - 0.5, in_t = tt >= -MAP_END && tt <= n - 1 + MAP_END;
+            int in_c = cc >= -0.5 && cc <= n - 0.5, in_t = tt >= -map_end && tt <= n - 1 + map_end;
             cnt++;
             if (in_c && in_t) {
                 on += cs;
@@ -125,14 +125,14 @@ double vision_mapproj_score(const vision_mapproj *p, int n, const int off[2], vi
             }
         }
         sc.count[f] = cnt;
-        if (cnt < 30) { ok = 0; continue; }
+        if (cnt < p->P->map_count_min) { ok = 0; continue; }
         /* over all the family's pixels in the photo, not those near the
          * window: a small window in a clean corner of the board must not
          * beat the board's own grid for having less clutter in it */
         sc.on[f] = on / (0.5 * p->ntot);
         sc.beyond[f] = (double)bey / (0.5 * p->ntot);
         sc.seen[f] = lines_seen(per_line, n);
-        tot += 0.5 * (sc.on[f] - MAP_BEYOND * sc.beyond[f] - (1 - sc.seen[f]));
+        tot += 0.5 * (sc.on[f] - p->P->map_beyond * sc.beyond[f] - (1 - sc.seen[f]));
     }
     sc.total = ok ? tot : -1;
     if (d) *d = sc;
@@ -171,14 +171,15 @@ int vision_photo_colour(const vision_work *w, double x, double y, double out[3])
     return 1;
 }
 
-/* Two colours look like the same surface: brightness within 25% and
- * chromaticity ((R-G, G-B) over brightness) within 0.1. */
-static int same_surface(const double a[3], const double b[3])
+/* Two colours look like the same surface: brightness within surface_lum
+ * and chromaticity ((R-G, G-B) over brightness) within the root of
+ * surface_chroma2 (squared: without a call to hypot). */
+static int same_surface(const vision_params *P, const double a[3], const double b[3])
 {
     double ya = (a[0] + 2 * a[1] + a[2]) / 4, yb = (b[0] + 2 * b[1] + b[2]) / 4;
-    if (ya < 4 || yb < 4 || ya > 1.25 * yb || yb > 1.25 * ya) return 0;
+    if (ya < 4 || yb < 4 || ya > P->surface_lum * yb || yb > P->surface_lum * ya) return 0;
     double d0 = (a[2] - a[1]) / ya - (b[2] - b[1]) / yb, d1 = (a[1] - a[0]) / ya - (b[1] - b[0]) / yb;
-    return d0 * d0 + d1 * d1 < 0.01; /* hypot(d0, d1) < 0.1, without the call */
+    return d0 * d0 + d1 * d1 < P->surface_chroma2;
 }
 
 static int cmp_col(const void *a, const void *b)
@@ -220,7 +221,7 @@ double vision_margin_score(const vision_work *w, int n, const vision_gmodel *m)
     int cnt[4] = {0, 0, 0, 0}, good[4] = {0, 0, 0, 0};
     for (int i = 0; i < ns; i++) {
         cnt[side_of[i]]++;
-        good[side_of[i]] += same_surface(mcol[i], med) || (inner_ok[i] && same_surface(mcol[i], icol[i]));
+        good[side_of[i]] += same_surface(w->P, mcol[i], med) || (inner_ok[i] && same_surface(w->P, mcol[i], icol[i]));
     }
     double sum = 0;
     int sides = 0;
@@ -297,12 +298,12 @@ static void model_as_grid(const vision_work *w, int n, const vision_gmodel *m, v
 /* A line pixel lies on the board's surface when the photo 3 working
  * pixels either side across its line looks like the wood there (the seams
  * between two stones, which look like lines, have stones either side). */
-static int on_wood(const vision_wood *wood, const float side[2][3], double u, double v)
+static int on_wood(const vision_params *P, const vision_wood *wood, const float side[2][3], double u, double v)
 {
     if (side[0][0] < 0) return 0;
     double wc[3], a[3] = {side[0][0], side[0][1], side[0][2]}, b[3] = {side[1][0], side[1][1], side[1][2]};
     vision_wood_at(wood, u, v, wc);
-    return same_surface(a, wc) && same_surface(b, wc);
+    return same_surface(P, a, wc) && same_surface(P, b, wc);
 }
 
 int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m)
@@ -333,7 +334,7 @@ int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m)
             v0 = (G[3] * qx + G[4] * qy + G[5]) / d0;
             u1 = (G[0] * qx2 + G[1] * qy2 + G[2]) / d1;
             v1 = (G[3] * qx2 + G[4] * qy2 + G[5]) / d1;
-            if (have_wood && w->lm.side[k] && !on_wood(&wood, w->lm.side[k][i], u0, v0)) continue;
+            if (have_wood && w->lm.side[k] && !on_wood(w->P, &wood, w->lm.side[k][i], u0, v0)) continue;
             /* a line along v has constant u: family 0 */
             P[np++] = (fit_px){qx, qy, fabs(v1 - v0) >= fabs(u1 - u0) ? 0 : 1};
         }
@@ -341,7 +342,7 @@ int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m)
     int ok = 0;
     for (int it = 0; it < 6; it++) {
         double A[8][9], d[8];
-        if (fit_step(P, np, G, n, reach[it], A) < 60) break;
+        if (fit_step(P, np, G, n, reach[it], A) < w->P->fit_pixels_min) break;
         for (int a = 0; a < 8; a++) A[a][a] *= 1.05; /* a little damping */
         if (vision_solve8(A, d) != 0) break;
         double step = 0;

@@ -21,6 +21,23 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+void vision_piece_set(vision_piece *p, const vision_work *w, double x1, double y1, double x2, double y2)
+{
+    double ax = (x1 - w->cx) / w->sn, ay = (y1 - w->cy) / w->sn;
+    double bx = (x2 - w->cx) / w->sn, by = (y2 - w->cy) / w->sn;
+    double dx = bx - ax, dy = by - ay, len = hypot(dx, dy);
+    if (len <= 0) len = 1e-9;
+    p->m[0] = (ax + bx) / 2;
+    p->m[1] = (ay + by) / 2;
+    p->d[0] = dx / len;
+    p->d[1] = dy / len;
+    p->l[0] = -p->d[1];
+    p->l[1] = p->d[0];
+    p->l[2] = -(p->l[0] * p->m[0] + p->l[1] * p->m[1]);
+    p->len = len * w->sn;
+    p->fam = 0;
+}
+
 /* Tiny deterministic RNG (no global state): xorshift32. */
 static unsigned rng_next(unsigned *s)
 {
@@ -156,7 +173,7 @@ static void refine_comb(const double *x, const double *w, int n, double lo_ratio
  * comb: for each trial period the weighted resultant of the phases; the
  * largest period whose resultant is near the best is the fundamental
  * (halving the period keeps a comb aligned; doubling it does not). */
-static int fit_comb(const double *val, const double *w, int n, comb *c)
+static int fit_comb(const vision_params *P, const double *val, const double *w, int n, comb *c)
 {
     if (n < 6) return -1;
     double lo = 1e300, hi = -1e300, wsum = 0;
@@ -182,10 +199,10 @@ static int fit_comb(const double *val, const double *w, int n, comb *c)
         mags[k] = sqrt(C * C + S * S) / wsum;
         if (mags[k] > best) best = mags[k];
     }
-    if (best < 0.1) return -1;
+    if (best < P->comb_min) return -1;
     int pick = -1;
     for (int k = NP - 1; k >= 0; k--)
-        if (mags[k] >= 0.8 * best && (k == 0 || mags[k] >= mags[k - 1]) && (k == NP - 1 || mags[k] >= mags[k + 1])) {
+        if (mags[k] >= P->comb_pick * best && (k == 0 || mags[k] >= mags[k - 1]) && (k == NP - 1 || mags[k] >= mags[k + 1])) {
             pick = k;
             break;
         }
@@ -218,7 +235,8 @@ static int fit_comb(const double *val, const double *w, int n, comb *c)
  * the double.  It must be a clear peak inside that range.  Then the phase,
  * and the period refined by regression of the bins near the comb lines.
  * Returns 0, or -1 when no spacing stands out. */
-static int fit_comb_profile(const double *h, int nb, double lo, double bw, double hint, double *period, double *phase)
+static int fit_comb_profile(const vision_params *P, const double *h, int nb, double lo, double bw, double hint,
+                            double *period, double *phase)
 {
     if (nb < 16) return -1;
     double mean = 0, asum = 0;
@@ -248,7 +266,7 @@ static int fit_comb_profile(const double *h, int nb, double lo, double bw, doubl
         if (pick < 0 || mags[k] > mags[pick]) pick = k;
     }
     /* a peak inside the range, and a clear one */
-    if (pick <= 0 || pick >= NP - 1 || mags[pick] < 0.1) return -1;
+    if (pick <= 0 || pick >= NP - 1 || mags[pick] < P->profile_min) return -1;
     double p = pers[pick], C = 0, S = 0;
     for (int i = 0; i < nb; i++) {
         double t = 2 * M_PI * (lo + (i + 0.5) * bw) / p;
@@ -277,7 +295,7 @@ static int fit_comb_profile(const double *h, int nb, double lo, double bw, doubl
  * in the frame, when inside is given) relative to the typical well-seen one
  * (the 5th best, or the median of few), capped at 1; known[i] = 0 where
  * nothing could be measured.  Returns 0, or -1 when too little was seen. */
-static int comb_evidence(const double *raw, const int *inside, int nv, double *ev, int *known)
+static int comb_evidence(const vision_params *P, const double *raw, const int *inside, int nv, double *ev, int *known)
 {
     double sorted[64];
     int m = 0;
@@ -291,7 +309,7 @@ static int comb_evidence(const double *raw, const int *inside, int nv, double *e
         }
     if (m < 3) return -1;
     double ref = sorted[m < 9 ? m / 2 : 4];
-    if (ref <= 0.05) return -1;
+    if (ref <= P->evidence_min) return -1;
     for (int i = 0; i < nv; i++) ev[i] = known[i] ? fmin(raw[i] / ref, 1.0) : 0;
     return 0;
 }
@@ -305,15 +323,15 @@ static int comb_evidence(const double *raw, const int *inside, int nv, double *e
  *    a shadow or a grain streak lying about a cell beyond it, which look
  *    like one more line to the first cue.
  * *k0 gets the window's first index (absolute k). */
-static double comb_window(const comb *c, int n, int *k0)
+static double comb_window(const vision_params *P, const comb *c, int n, int *k0)
 {
     double sev[64];
     int sknown[64];
-    int strips = c->nk > 1 && comb_evidence(c->strip, NULL, c->nk - 1, sev, sknown) == 0;
+    int strips = c->nk > 1 && comb_evidence(P, c->strip, NULL, c->nk - 1, sev, sknown) == 0;
     /* Evidence per line: the dark-line pixel fraction along it. */
     double ev[64];
     int known[64];
-    if (comb_evidence(c->pix, c->inside, c->nk, ev, known) != 0) return -1e9;
+    if (comb_evidence(P, c->pix, c->inside, c->nk, ev, known) != 0) return -1e9;
     double best = -1e9;
     for (int s = 0; s + n <= c->nk; s++) {
         double in = 0;
@@ -374,16 +392,17 @@ typedef struct lines_state {
 
 /* Stage 2: two vanishing points; the second is tried again when it lands
  * too close in direction to the first (a second bunch of the same family). */
-gs_status vision_find_families(vision_piece *s, int n, double tol, double v1[3], double v2[3], double support[2],
-                               gs_error *err)
+gs_status vision_find_families(const vision_params *P, vision_piece *s, int n, double v1[3], double v2[3],
+                               double support[2], gs_error *err)
 {
     unsigned rng = 0x9e3779b9u;
+    double tol = P->family_tol;
     double sup1 = find_vp(s, n, 1, tol, &rng, v1), sup2 = 0;
     for (int tries = 0; tries < 3; tries++) {
         sup2 = find_vp(s, n, 2, tol, &rng, v2);
         /* angle between the directions to v1 and v2 seen from the centre */
         double a = fabs(v1[0] * v2[1] - v1[1] * v2[0]) / (hypot(v1[0], v1[1]) * hypot(v2[0], v2[1]) + 1e-300);
-        if (a > 0.34) break; /* > 20 degrees apart */
+        if (a > P->family_apart) break;
         for (int i = 0; i < n; i++)
             if (s[i].fam == 2) s[i].fam = 3; /* set aside, try again */
         sup2 = 0;
@@ -407,7 +426,7 @@ gs_status vision_rectify(const vision_work *w, const double v1[3], const double 
     double d1[2] = {v1[0] / n1, v1[1] / n1}, d2[2] = {v2[0] / n2, v2[1] / n2};
     /* rectified (a, b): q = a d1 + b d2; Minv = [d1 d2]^-1 */
     double det = d1[0] * d2[1] - d2[0] * d1[1];
-    if (fabs(det) < 0.2) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (line families nearly parallel)");
+    if (fabs(det) < w->P->family_det) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (line families nearly parallel)");
     double R[9] = {d2[1] / det, -d2[0] / det, 0, -d1[1] / det, d1[0] / det, 0, 0, 0, 1};
     double Tn[9] = {1 / w->sn, 0, -w->cx / w->sn, 0, 1 / w->sn, -w->cy / w->sn, 0, 0, 1};
     vision_mat3_mul(Hp, Tn, Rect);
@@ -437,7 +456,7 @@ static gs_status family_combs(const vision_work *w, const vision_piece *s, int n
             m++;
         }
         L->cnt[f] = m;
-        if (fit_comb(L->val + L->off[f], L->wt + L->off[f], m, &L->cb[f]) != 0)
+        if (fit_comb(w->P, L->val + L->off[f], L->wt + L->off[f], m, &L->cb[f]) != 0)
             return gs_error_set(err, GS_ERR_NOBOARD, "no board found (no evenly spaced lines)");
     }
     return GS_OK;
@@ -500,7 +519,7 @@ static gs_status profile_combs(const vision_work *w, lines_state *L, gs_error *e
     profile_accumulate(w, L, Lf, prof);
     for (int f = 0; f < 2; f++) {
         double pp, pph, bw = (L->span[f][1] - L->span[f][0]) / NBIN;
-        if (fit_comb_profile(prof + f * NBIN, NBIN, L->span[f][0], bw, L->cb[f].period, &pp, &pph) != 0) continue;
+        if (fit_comb_profile(w->P, prof + f * NBIN, NBIN, L->span[f][0], bw, L->cb[f].period, &pp, &pph) != 0) continue;
         comb d = L->cb[f];
         d.period = pp;
         d.phase = pph;
@@ -569,7 +588,7 @@ static void comb_strip_evidence(const vision_work *w, lines_state *L)
         double oev[64];
         int oknown[64];
         for (int j = 0; j < 64; j++) c->strip[j] = -1;
-        if (comb_evidence(o->pix, o->inside, o->nk, oev, oknown) != 0) continue;
+        if (comb_evidence(w->P, o->pix, o->inside, o->nk, oev, oknown) != 0) continue;
         enum { NT = 3, NL = 64 * NT };
         for (int j = 0; j + 1 < c->nk; j++) {
             double pts[NL][2], nrm[NL][2], tol[NL];
@@ -595,7 +614,8 @@ static void comb_strip_evidence(const vision_work *w, lines_state *L)
 
 /* Stage 4c: the board size and which lines are the outer ones (see
  * comb_window), as a model board index -> working pixels. */
-static gs_status choose_window(const lines_state *L, int size_hint, vision_cand *out, vision_grid_find_info *info,
+static gs_status choose_window(const vision_params *P, const lines_state *L, int size_hint, vision_cand *out,
+                               vision_grid_find_info *info,
                                gs_error *err)
 {
     static const int sizes[] = {9, 13, 19};
@@ -603,12 +623,12 @@ static gs_status choose_window(const lines_state *L, int size_hint, vision_cand 
     double bests = -1e9;
     for (int si = 0; si < 3; si++) {
         int n = size_hint ? size_hint : sizes[si], k[2] = {0, 0};
-        double sc = comb_window(&L->cb[0], n, &k[0]) + comb_window(&L->cb[1], n, &k[1]);
+        double sc = comb_window(P, &L->cb[0], n, &k[0]) + comb_window(P, &L->cb[1], n, &k[1]);
         if (sc > bests) { bests = sc; bestn = n; bk[0] = k[0]; bk[1] = k[1]; }
         if (size_hint) break;
     }
     info->window_score = bests;
-    if (bestn == 0 || bests < 0.5) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (no grid of 9, 13 or 19 lines)");
+    if (bestn == 0 || bests < P->window_min) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (no grid of 9, 13 or 19 lines)");
     const comb *c0 = &L->cb[0], *c1 = &L->cb[1];
     /* board index (i along a, j along b) -> rectified -> working pixels */
     double G[9] = {c1->period, 0, c1->phase + bk[1] * c1->period, 0, c0->period, c0->phase + bk[0] * c0->period, 0, 0, 1};
@@ -624,22 +644,21 @@ gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, 
     out->m.cx = w->W / 2.0;
     out->m.cy = w->H / 2.0;
     out->m.norm = w->sn;
-    if (np < 20) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (too few straight lines)");
+    if (np < w->P->pieces_min) return gs_error_set(err, GS_ERR_NOBOARD, "no board found (too few straight lines)");
     for (int i = 0; i < np; i++) p[i].fam = 0;
     lines_state L;
     memset(&L, 0, sizeof L);
     L.val = malloc(sizeof(double) * (size_t)np * 2);
     if (!L.val) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     L.wt = L.val + np;
-    /* a piece of drawn line is straight to ~1.7 degrees */
-    gs_status st = vision_find_families(p, np, 0.03, L.v1, L.v2, info->support, err);
+    gs_status st = vision_find_families(w->P, p, np, L.v1, L.v2, info->support, err);
     if (st == GS_OK) st = vision_rectify(w, L.v1, L.v2, L.Rect, L.Rinv, err);
     if (st == GS_OK) st = family_combs(w, p, np, &L, err);
     if (st == GS_OK) st = profile_combs(w, &L, err);
     if (st == GS_OK) {
         comb_line_evidence(w, &L);
         comb_strip_evidence(w, &L);
-        st = choose_window(&L, size_hint, out, info, err);
+        st = choose_window(w->P, &L, size_hint, out, info, err);
     }
     free(L.val);
     return st;

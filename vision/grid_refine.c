@@ -157,8 +157,8 @@ static double fit_model(const linepts *lp, vision_gmodel *m, int want_h)
 /* One refinement round: collect dark-line points near the model, then fit
  * H, and (when fit_k1) the distortion k1 that makes the lines straightest.
  * Returns the fraction of samples on a dark line. */
-static double refine_round(const gs_image *const resp[2], double thr, int n, vision_gmodel *m, double search,
-                           int fit_k1, linepts *lp)
+static double refine_round(const vision_params *P, const gs_image *const resp[2], double thr, int n,
+                           vision_gmodel *m, double search, int fit_k1, linepts *lp)
 {
     double frac = collect_points(resp, thr, n, m, search, lp);
     vision_gmodel base = *m;
@@ -182,7 +182,7 @@ static double refine_round(const gs_image *const resp[2], double thr, int n, vis
         }
         center = bk;
     }
-    if (cz < 0 || bc > 0.9 * cz) bk = 0; /* not worth a distortion */
+    if (cz < 0 || bc > P->k1_gain * cz) bk = 0; /* not worth a distortion */
     vision_gmodel best = *m;
     best.k1 = bk;
     if (fit_model(lp, &best, 1) < 0) best = base;
@@ -191,12 +191,13 @@ static double refine_round(const gs_image *const resp[2], double thr, int n, vis
 }
 
 
-double vision_refine_grid(const gs_image *resp, double thr, int n, vision_gmodel *m, double search, int fit_k1)
+double vision_refine_grid(const vision_params *P, const gs_image *resp, double thr, int n, vision_gmodel *m,
+                          double search, int fit_k1)
 {
     linepts *lp = malloc(sizeof *lp);
     if (!lp) return -1;
     const gs_image *const r2[2] = {resp, resp};
-    double frac = refine_round(r2, thr, n, m, search, fit_k1, lp);
+    double frac = refine_round(P, r2, thr, n, m, search, fit_k1, lp);
     free(lp);
     return frac;
 }
@@ -213,7 +214,7 @@ double vision_refine_grid_maps(const vision_work *w, int n, vision_gmodel *m, do
     vision_model_map(m, 0, 1, &x2, &y2);
     int u_along_x = fabs(x1 - x0) * hypot(x2 - x0, y2 - y0) >= fabs(x2 - x0) * hypot(x1 - x0, y1 - y0);
     const gs_image *const r2[2] = {w->lm.map[u_along_x ? 0 : 1], w->lm.map[u_along_x ? 1 : 0]};
-    double frac = refine_round(r2, 0.5, n, m, search, fit_k1, lp);
+    double frac = refine_round(w->P, r2, 0.5, n, m, search, fit_k1, lp);
     free(lp);
     return frac;
 }

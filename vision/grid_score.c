@@ -76,6 +76,7 @@ static double dip_at(const vision_work *w, const vision_gmodel *m, double u, dou
 typedef struct dips {
     int lo, hi, nk;
     double *h, *v, *ah, *av;
+    double dip_level_min; /* vision_params */
 } dips;
 
 #define AT(arr, k, t) (d->arr[((k) - d->lo) * d->nk + ((t) - d->lo)])
@@ -88,6 +89,7 @@ static dips *dips_make(const vision_work *w, const vision_gmodel *m, int lo, int
     double *buf = malloc(sizeof *buf * (size_t)(4 * nk * nk));
     if (!d || !buf) { free(d); free(buf); return NULL; }
     d->lo = lo; d->hi = hi; d->nk = nk;
+    d->dip_level_min = w->P->dip_level_min;
     d->h = buf; d->v = buf + nk * nk; d->ah = buf + 2 * nk * nk; d->av = buf + 3 * nk * nk;
     for (int k = lo; k <= hi; k++)
         for (int t = lo; t <= hi; t++) {
@@ -152,7 +154,7 @@ static double dips_score(const dips *d, int n, int a, int b, vision_score *detai
     if (k < 2 * (n - 1)) return -1; /* the board is mostly off the image */
     qsort(tmp, (size_t)k, sizeof *tmp, vision_cmp_double);
     /* a third of the typical clearly seen stretch, never below a faint 3% */
-    double level = fmax(0.03, tmp[(int)(0.8 * (k - 1))] / 3);
+    double level = fmax(d->dip_level_min, tmp[(int)(0.8 * (k - 1))] / 3);
     tally in = {0, 0}, anti = {0, 0};
     for (int i = 0; i < n; i++)
         for (int t = 0; t < n - 1; t++) {

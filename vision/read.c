@@ -488,7 +488,7 @@ static float hue_median(const int h[64], int n, double lo)
 /* long because: one pass over each point's disc fills the brightness and
  * hue histograms every feature is read from; split, it would walk the
  * disc several times. */
-gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err)
+gs_status vision_read_features(const vision_params *P, const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err)
 {
     if (!img || !img->buf || img->width <= 0 || img->height <= 0)
         return gs_error_set(err, GS_ERR_USAGE, "empty image");
@@ -537,12 +537,12 @@ gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision
                     if (bin >= HIST_BINS) bin = HIST_BINS - 1;
                     hist[bin]++;
                     cnt++;
-                    if (yr < 0.5) ndark++;
+                    if (yr < P->dark_pixel) ndark++;
                     if (yr >= 0.45) {
                         double ch[2];
                         chroma(p.b, p.g, p.r, ch);
                         double s = (ch[0] * cw[0] + ch[1] * cw[1]) / cw2;
-                        if (yr > 0.75 && s < 0.45) nneu++;
+                        if (yr > P->neutral_lum && s < P->neutral_hue) nneu++;
                         whist[hue_bin(s, -1)]++;                                 /* -1..3 */
                         xhist[hue_bin((ch[0] * cw[1] - ch[1] * cw[0]) / cw2, -2)]++; /* -2..2 */
                         nw++;
@@ -586,11 +586,6 @@ static float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ?
 /* Decision boundaries, all relative to the photo's own wood (lum, woodlike)
  * or to its own typical empty point (lines / typical line contrast), so
  * that brightness, tint and resolution of the photo cancel out. */
-#define BLACK_LUM 0.60f    /* darker than 60% of the wood: a black stone */
-#define WHITE_LUM 1.12f    /* brighter than the wood by 12%: white evidence */
-#define LINES_GONE 0.40f   /* grid lines at < 40% of their usual contrast */
-#define LINES_HIDDEN 0.50f /* under half their usual contrast: hidden by a stone */
-#define GREY_HUE 0.30f     /* under 30% of the wood's hue: colourless */
 #define LOCAL_R 3          /* neighbourhood (points) for the typical line contrast */
 
 /* ------------------------------------------------------ the populations */
@@ -603,61 +598,39 @@ typedef struct population { float lum, wood, cross, s_lum, s_wood, s_cross, ring
 
 /* Floor of the spread of cross (about 1.5 of its 1/16 bins: what the
  * measure resolves). */
-#define CROSS_FLOOR 0.1f
 /* Lines under this share of their usual contrast: a stone hides them. */
-#define LIGHT_LINES 0.3f
 /* A light stone's ring is darker than its disc by this much or more
  * (wood and glare: about 1). */
-#define RING_STONE 0.9f
 /* The two populations tell apart by colour from this many spreads
  * between their middles (real boards 1.9-17, but pale green stones under
  * violet light 0.3)... */
-#define POP_APART 1.5f
 /* ...or by the ring: the light points' median ring this much darker than
  * the wood's (real boards 0.19-0.55; ruled paper 0) */
-#define RING_APART 0.12f
 /* Lines at this share of their usual contrast or more: no light stone
  * there (white stones on the visible photos: 97% under 0.7). */
-#define LINES_SHOW 0.85f
 /* A disc whose brightness spreads this much (interquartile, over the
  * wood's) is half one thing, half another. */
-#define EDGE_SPREAD 0.6f
 /* Within this many spreads of the light stones' middle: looks like one. */
-#define LIGHT_LIKE 2.0f
 /* Within this many spreads of the light stones' middle, and this many
  * from the wood's: a light stone's colour, clearly. */
-#define LIGHT_SAME 1.0f
-#define WOOD_AWAY 1.7f
 /* Evidence this strong on both sides (in spreads): the point is unsure. */
-#define DISAGREE 1.0f
 /* Darker than this and the lines hidden: a dark stone under a lamp that
  * makes it look less dark (dark green under blue light). */
-#define DARKISH_LUM 0.8f
 /* ...over this share: the point shows its lines (wood). */
-#define WOOD_LINES 0.7f
 /* The intersection itself this bright against the wood, and its lines at
  * this share of their usual contrast: wood shows at the point. */
-#define BASE_WOOD 0.8f
-#define BASE_LINES 0.6f
 /* An intersection this much brighter than the wood: a light stone there. */
-#define BASE_LIGHT 1.15f
 /* ...this much, under a disc of the wood's colour: a light stone set off
  * towards the camera. */
-#define BASE_SET_OFF 1.2f
 /* A ring this bright against its disc or more: no stone's ring (the
  * light stones' median ring 0.65-0.72 on the visible photos). */
-#define RING_NONE 0.95f
 /* A margin disc nearly as bright as its edge point's disc (photo noise and
  * the fall-off of a lamp's light apart): the light goes on past the board. */
-#define MARGIN_LIT 0.95f
 /* A margin disc this dark against the wood lies past the board's edge. */
-#define MARGIN_OFF 0.6f
 /* An intersection this dark against the wood (a black stone's body: 0.01-0.02
  * where the disc missed it; drawn lines darken it to 0.10 at the least)
  * with a ring this much brighter than its disc (dark stones 1.27 and more,
  * empty points about 1): a black stone stands there. */
-#define BASE_DARK 0.06f
-#define RING_DARK 1.15f
 
 static float median_of(float *v, int n)
 {
@@ -687,7 +660,7 @@ static float median_spread(float *v, int n, float *spread)
 
 /* Median and spread (at least the floors) of lum and woodlike, and the
  * median ring, over the points with sel[i]. */
-static void population_of(const vision_point_features *F, const unsigned char *sel, int NN, float fl, float fw,
+static void population_of(const vision_params *P, const vision_point_features *F, const unsigned char *sel, int NN, float fl, float fw,
                           float *tmp, population *p)
 {
     int n = selected(F, sel, NN, offsetof(vision_point_features, lum), tmp);
@@ -701,23 +674,23 @@ static void population_of(const vision_point_features *F, const unsigned char *s
     p->s_wood = fmaxf(fw, s);
     selected(F, sel, NN, offsetof(vision_point_features, cross), tmp);
     p->cross = median_spread(tmp, n, &s);
-    p->s_cross = fmaxf(CROSS_FLOOR, s);
+    p->s_cross = fmaxf(P->cross_floor, s);
     selected(F, sel, NN, offsetof(vision_point_features, ring), tmp);
     p->ring = median_of(tmp, n);
 }
 
 /* A point that may be a light stone: its lines hidden (Cl: its usual
  * line contrast), its disc not dark. */
-static int hides_lines_not_dark(const vision_point_features *f, float Cl)
+static int hides_lines_not_dark(const vision_params *P, const vision_point_features *f, float Cl)
 {
-    return f->lines / Cl < LIGHT_LINES && f->lum >= DARKISH_LUM;
+    return f->lines / Cl < P->light_lines && f->lum >= P->darkish_lum;
 }
 
 /* The two populations: 2 when both are seen and their colours differ, 1
  * when only their rings do, -1 when both are seen but look alike, 0 when
  * too few points show either (then the fixed rules of vision_read
  * decide). */
-static int populations_fit(const vision_point_features *F, const float *Cl, int NN, population *wood, population *light)
+static int populations_fit(const vision_params *P, const vision_point_features *F, const float *Cl, int NN, population *wood, population *light)
 {
     unsigned char *sel = malloc((size_t)NN);
     float *tmp = malloc(sizeof *tmp * (size_t)NN);
@@ -725,13 +698,13 @@ static int populations_fit(const vision_point_features *F, const float *Cl, int 
     memset(light, 0, sizeof *light);
     if (!sel || !tmp) { free(sel); free(tmp); return 0; }
     /* wood: shows its lines, brightness like the wood model's */
-    for (int i = 0; i < NN; i++) sel[i] = F[i].lines / Cl[i] > WOOD_LINES && F[i].lum > 0.85f && F[i].lum < 1.15f;
-    population_of(F, sel, NN, 0.06f, 0.2f, tmp, wood);
+    for (int i = 0; i < NN; i++) sel[i] = F[i].lines / Cl[i] > P->wood_lines && F[i].lum > P->wood_lum_lo && F[i].lum < P->wood_lum_hi;
+    population_of(P, F, sel, NN, 0.06f, 0.2f, tmp, wood);
     /* light stones: hide their lines and are not dark (under a lamp of one
      * colour pale green stones may look just like the wood: then the
      * populations coincide and the lines decide) */
-    for (int i = 0; i < NN; i++) sel[i] = hides_lines_not_dark(&F[i], Cl[i]);
-    population_of(F, sel, NN, 0.08f, 0.2f, tmp, light);
+    for (int i = 0; i < NN; i++) sel[i] = hides_lines_not_dark(P, &F[i], Cl[i]);
+    population_of(P, F, sel, NN, 0.08f, 0.2f, tmp, light);
     free(sel);
     free(tmp);
     if (wood->n < 4 || light->n < 4) return 0;
@@ -742,8 +715,8 @@ static int populations_fit(const vision_point_features *F, const float *Cl, int 
     float dl = (light->lum - wood->lum) / fmaxf(wood->s_lum, light->s_lum);
     float dw = (light->wood - wood->wood) / fmaxf(wood->s_wood, light->s_wood);
     float dx = (light->cross - wood->cross) / fmaxf(wood->s_cross, light->s_cross);
-    if (sqrtf(dl * dl + dw * dw + dx * dx) >= POP_APART) return 2;
-    return wood->ring - light->ring >= RING_APART ? 1 : -1;
+    if (sqrtf(dl * dl + dw * dw + dx * dx) >= P->pop_apart) return 2;
+    return wood->ring - light->ring >= P->ring_apart ? 1 : -1;
 }
 
 /* The terms a light point was judged by (classify_light): colour (q, a
@@ -754,7 +727,7 @@ typedef struct light_terms { float q, l, r, t, ln, xq; } light_terms;
 
 /* 1 when the evidence for a light point's reading disagrees too much for
  * it to be sure (colour_apart: the two populations differ in colour). */
-static int light_doubt(const light_terms *k, int colour_apart)
+static int light_doubt(const vision_params *P, const light_terms *k, int colour_apart)
 {
     float q = k->q, l = k->l, r = k->r, t = k->t, ln = k->ln, xq = k->xq;
     /* the colour against both the lines and the ring, or against lines
@@ -766,34 +739,34 @@ static int light_doubt(const light_terms *k, int colour_apart)
      * whose colour says so clearly and its ring not against, is not
      * doubted for its lines alone: a stone set off its point leaves the
      * lines beside it in the disc) */
-    int ring_backs = t > 0 && q > 0 && (r >= DISAGREE || (q >= 3 * DISAGREE && r > -DISAGREE));
+    int ring_backs = t > 0 && q > 0 && (r >= P->disagree || (q >= 3 * P->disagree && r > -P->disagree));
     /* (nor is a disc clearly of the wood's colour whose lines are not
      * clearly gone, for its ring alone: a dark ring round it is its
      * neighbours' stones and their shadows) */
-    int wood_clear = t <= 0 && q <= -3 * DISAGREE && l < 2 * DISAGREE;
-    if (!ring_backs && !wood_clear && ((q * body < 0 && fabsf(body) >= DISAGREE && fabsf(q) >= DISAGREE) ||
-                        (q * l < 0 && fabsf(l) >= 2 * DISAGREE && fabsf(q) >= DISAGREE)))
+    int wood_clear = t <= 0 && q <= -3 * P->disagree && l < 2 * P->disagree;
+    if (!ring_backs && !wood_clear && ((q * body < 0 && fabsf(body) >= P->disagree && fabsf(q) >= P->disagree) ||
+                        (q * l < 0 && fabsf(l) >= 2 * P->disagree && fabsf(q) >= P->disagree)))
         return 1;
     /* an empty reading whose colour decides nothing while the ring round
      * it is darker, as round a stone: only its lines say wood */
-    if (t <= 0 && fabsf(q) < DISAGREE && r > 0) return 1;
+    if (t <= 0 && fabsf(q) < P->disagree && r > 0) return 1;
     /* where the colours do not tell the stones from the wood (pale stones
      * under a lamp of their colour), a point is sure only when its lines
      * and its ring agree clearly: a stone when both say so and together
      * by two spreads, the wood only when its lines clearly show (the
      * seams between crowded pale stones look like lines) */
-    int agree = l * r > 0 && (t > 0 ? l + r >= 2 * DISAGREE : fabsf(l) >= 2 * DISAGREE);
+    int agree = l * r > 0 && (t > 0 ? l + r >= 2 * P->disagree : fabsf(l) >= 2 * P->disagree);
     if (!colour_apart && !agree) return 1;
     /* a light stone without the darker ring round it whose lines are not
      * clearly hidden may be bright wood (the lit bevel at the board's
      * edge): unsure */
-    if (t > 0 && r <= -DISAGREE && l < 2 * DISAGREE) return 1;
+    if (t > 0 && r <= -P->disagree && l < 2 * P->disagree) return 1;
     /* an empty reading whose colour does not clearly say wood, while its
      * lines are hidden (a pale stone of nearly the wood's colour: a crowd
      * of them bends the wood surface towards them) or its colour across
      * the wood's hue alone says light stone (white stones under a violet
      * lamp whose disc also takes in the wood beside them) */
-    if (t <= 0 && q > -3 * DISAGREE && (ln < LIGHT_LINES || xq >= DISAGREE)) return 1;
+    if (t <= 0 && q > -3 * P->disagree && (ln < P->light_lines || xq >= P->disagree)) return 1;
     return 0;
 }
 
@@ -820,47 +793,47 @@ static void colour_distances(const vision_point_features *f, const population *w
  * of the squared normalised distances, a log-likelihood ratio), how
  * hidden its lines are and how much it stands out from the ring round it;
  * the confidence from the sum's size. */
-static void classify_light(const vision_point_features *f, float ln, const population *wood, const population *light,
+static void classify_light(const vision_params *P, const vision_point_features *f, float ln, const population *wood, const population *light,
                            int colour_apart, uint8_t *cell, float *conf)
 {
     float to_wood, to_light, xq;
     colour_distances(f, wood, light, &to_wood, &to_light, &xq);
     float q = clampf(0.5f * (to_wood - to_light), -4, 4);
-    float l = clampf((LINES_HIDDEN - ln) / 0.2f, -3, 3);
+    float l = clampf((P->lines_hidden - ln) / 0.2f, -3, 3);
     /* a stone stands out from the ring round it; glare and wood do not */
-    float r = clampf((RING_STONE - f->ring) / 0.06f, -3, 3);
+    float r = clampf((P->ring_stone - f->ring) / 0.06f, -3, 3);
     /* (at an edge beyond which lies no wood, the ring is partly the table
      * or the board's side: dark round a stone or not, it cannot say one
      * is there) */
-    if (f->margin_dark < MARGIN_OFF) r = fminf(r, 0);
+    if (f->margin_dark < P->margin_off) r = fminf(r, 0);
     /* an intersection brighter than the wood (lines darken it) backs a
      * light colour: the lines seen there are seams between stones */
-    float bl = q > 0 ? clampf((f->base - BASE_LIGHT) / 0.05f, 0, 2) : 0;
-    float t = q + l + r + bl, mb = (f->lum - BLACK_LUM) / 0.25f;
+    float bl = q > 0 ? clampf((f->base - P->base_light) / 0.05f, 0, 2) : 0;
+    float t = q + l + r + bl, mb = (f->lum - P->black_lum) / 0.25f;
     /* a point whose lines clearly show is no stone unless it looks just
      * like this photo's light stones (a stone set off its point, or seen
      * obliquely, leaves the lines beside it in the disc): glare on empty
      * wood only half looks like them and keeps its lines */
-    if (to_light > LIGHT_LIKE * LIGHT_LIKE) t = fminf(t, (LINES_SHOW - ln) / 0.1f);
+    if (to_light > P->light_like * P->light_like) t = fminf(t, (P->lines_show - ln) / 0.1f);
     /* a colour within a spread of this photo's light stones and well
      * away from its wood is a light stone, whatever its lines and ring
      * say (under a lamp of one colour the seams between crowded white
      * stones look like lines, and their ring is their neighbours): on
      * the visible photos all 17 such points read empty were white), but
      * unsure: the evidence is split */
-    int split = t <= 0 && to_light <= LIGHT_SAME * LIGHT_SAME && to_wood >= WOOD_AWAY * WOOD_AWAY;
+    int split = t <= 0 && to_light <= P->light_same * P->light_same && to_wood >= P->wood_away * P->wood_away;
     if (split) t = 0.5f * q;
     /* an intersection much brighter than the wood under a disc of the
      * wood's colour: a light stone set off towards the camera, its body
      * on the point and its top nearer than a stone's on its point (glare
      * brightens both alike); light, and unsure (10 of 10 such points on
      * the visible photos were white) */
-    if (t <= 0 && q < 0 && f->base >= BASE_SET_OFF) {
+    if (t <= 0 && q < 0 && f->base >= P->base_set_off) {
         split = 1;
         t = fmaxf(0.5f, 0.5f * l);
     }
     /* darkish with its lines hidden: a dark stone */
-    float md = fminf((DARKISH_LUM - f->lum) / 0.1f, (LIGHT_LINES - ln) / 0.2f);
+    float md = fminf((P->darkish_lum - f->lum) / 0.1f, (P->light_lines - ln) / 0.2f);
     if (md > 0) {
         *cell = GS_BLACK;
         *conf = clampf(0.5f + 0.5f * md, 0, 1);
@@ -869,22 +842,21 @@ static void classify_light(const vision_point_features *f, float ln, const popul
     *cell = (uint8_t)(t > 0 ? GS_WHITE : GS_EMPTY);
     *conf = clampf(0.5f + 0.5f * fminf(fminf(fabsf(t) / 3, mb), -md), 0, 1);
     light_terms k = {q, l, r, t, ln, xq};
-    if (split || light_doubt(&k, colour_apart)) *conf = vision_doubted(*conf);
+    if (split || light_doubt(P, &k, colour_apart)) *conf = vision_doubted(P, *conf);
 }
 
 /* ------------------------------------------------------------- track_hands */
 
 /* Colour likeness for the occlusion test: brightness within 20% and
- * chromaticity within OCC_CHROMA. */
-#define OCC_CHROMA 0.12
-static int same_colour(const double a[3], const double b[3])
+ * chromaticity within P->occ_chroma. */
+static int same_colour(const vision_params *P, const double a[3], const double b[3])
 {
     double ya = luma(a[0], a[1], a[2]), yb = luma(b[0], b[1], b[2]);
-    if (ya < 1 || yb < 1 || fabs(ya / yb - 1) > 0.2) return 0;
+    if (ya < 1 || yb < 1 || fabs(ya / yb - 1) > P->occ_lum) return 0;
     double ca[2], cb[2];
     chroma(a[0], a[1], a[2], ca);
     chroma(b[0], b[1], b[2], cb);
-    return hypot(ca[0] - cb[0], ca[1] - cb[1]) < OCC_CHROMA;
+    return hypot(ca[0] - cb[0], ca[1] - cb[1]) < P->occ_chroma;
 }
 
 /* A hand, sleeve or arm reaching over the board edge looks like a white
@@ -895,7 +867,7 @@ static int same_colour(const double a[3], const double b[3])
  * and there it is unlike the table seen beside the board along that edge.  Such white readings at edge points become
  * empty (the truth under a hand is unknown; empty is the likely case) with
  * a low confidence.  Returns how many were cleared. */
-static int clear_occluded_edges(const gs_image *img, const vision_grid *g, vision_reading *out)
+static int clear_occluded_edges(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *out)
 {
     static const double outs[] = {0.3, 0.6, 0.9, 1.2, 1.5, 1.8};
     const int nout = (int)(sizeof outs / sizeof outs[0]);
@@ -957,9 +929,9 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
                     if (!patch_median(img, g, u + d * du, v + d * dv, 0.12, c)) { cont = 0; break; }
                     /* no boundary on the way: each step like the one before
                      * (skin shades off gradually; a stone ends at an edge) */
-                    cont = same_colour(c, prev);
+                    cont = same_colour(P, c, prev);
                     memcpy(prev, c, sizeof prev);
-                    if (outs[s] >= 1.2 && (tab[0] < 0 || !same_colour(c, tab))) unlike_table = 1;
+                    if (outs[s] >= P->occ_table_from && (tab[0] < 0 || !same_colour(P, c, tab))) unlike_table = 1;
                 }
                 hand = cont && unlike_table;
             }
@@ -976,28 +948,28 @@ static int clear_occluded_edges(const gs_image *img, const vision_grid *g, visio
 
 /* A point by the fixed rules, relative to the wood (pops: as
  * populations_fit returned). */
-static void classify_fixed(const vision_point_features *f, float ln, int pops, uint8_t *cell, float *conf)
+static void classify_fixed(const vision_params *P, const vision_point_features *f, float ln, int pops, uint8_t *cell, float *conf)
 {
     /* Margins (> 0 means "on that side"), each scaled to about one
      * typical spread so they can be compared for the confidence. */
-    float mb = (BLACK_LUM - f->lum) / 0.25f;
-    float m_lum = (f->lum - WHITE_LUM) / 0.15f;
-    float m_nolines = (LINES_GONE - ln) / 0.3f;
+    float mb = (P->black_lum - f->lum) / 0.25f;
+    float m_lum = (f->lum - P->white_lum) / 0.15f;
+    float m_nolines = (P->lines_gone - ln) / 0.3f;
     /* White: the stone hides the grid lines at its point (on every
      * photo a white stone leaves well under half the usual line
      * contrast, while wood - however bright, grey or glared - shows its
      * lines), and it is brighter than the wood; or, on a pale board
      * where a white stone is hardly brighter, the lines are gone and
      * the disc is clearly colourless while not dark. */
-    float m_hidden = (LINES_HIDDEN - ln) / 0.3f;
-    float m_greyer = (GREY_HUE - f->woodlike) / 0.5f;
+    float m_hidden = (P->lines_hidden - ln) / 0.3f;
+    float m_greyer = (P->grey_hue - f->woodlike) / 0.5f;
     /* (the pale-board case needs light points that look unlike the
      * board: on ruled paper the paper between the lines looks alike) */
-    float m_pale = pops < 0 ? -1 : fminf(fminf(m_nolines, m_greyer), (f->lum - 0.7f) / 0.2f);
+    float m_pale = pops < 0 ? -1 : fminf(fminf(m_nolines, m_greyer), (f->lum - P->pale_lum) / 0.2f);
     float mw = fminf(m_hidden, fmaxf(m_lum, m_pale));
     /* a disc nearly as dark as a black stone that hides its lines is one
      * (as in classify_light: a dark stone under a bright lamp) */
-    if (pops > 0) mb = fmaxf(mb, fminf((DARKISH_LUM - f->lum) / 0.1f, (LIGHT_LINES - ln) / 0.2f));
+    if (pops > 0) mb = fmaxf(mb, fminf((P->darkish_lum - f->lum) / 0.1f, (P->light_lines - ln) / 0.2f));
     gs_color c;
     float margin;
     if (mb > 0) { c = GS_BLACK; margin = mb; }
@@ -1008,8 +980,8 @@ static void classify_fixed(const vision_point_features *f, float ln, int pops, u
     /* a dark reading whose lines clearly show and whose disc is half
      * dark, half bright sees the edge of something dark (a neighbour's
      * stone, a shadow), not a stone on the point: unsure */
-    if (c == GS_BLACK && ln >= LINES_SHOW && f->spread >= EDGE_SPREAD)
-        *conf = vision_doubted(*conf);
+    if (c == GS_BLACK && ln >= P->lines_show && f->spread >= P->edge_spread)
+        *conf = vision_doubted(P, *conf);
 }
 
 static int on_edge(int i, int N)
@@ -1023,8 +995,7 @@ static int on_edge(int i, int N)
  * colour to this photo's light stones than to its wood: a stone set off
  * its point towards the edge (or one lying outside the lines); the point
  * may be that stone's.  Unsure. */
-#define MARGIN_APART 4.0f
-static void margin_stone_doubt(const vision_point_features *F, int N, const population *wood,
+static void margin_stone_doubt(const vision_params *P, const vision_point_features *F, int N, const population *wood,
                                const population *light, vision_reading *out)
 {
     float m[GS_MAX_SIZE], tmp[GS_MAX_SIZE];
@@ -1043,11 +1014,11 @@ static void margin_stone_doubt(const vision_point_features *F, int N, const popu
         spread += 0.03f; /* an even margin: photo noise still */
         for (int k = 0; k < n; k++) {
             const vision_point_features *f = &F[idx[k]];
-            if (out->pos.cell[idx[k]] != GS_EMPTY || (m[k] - med) / spread < MARGIN_APART) continue;
+            if (out->pos.cell[idx[k]] != GS_EMPTY || (m[k] - med) / spread < P->margin_apart) continue;
             float dw_l = (f->margin_lum - wood->lum) / s_l, dw_w = (f->margin_wood - wood->wood) / s_w;
             float dl_l = (f->margin_lum - light->lum) / s_l, dl_w = (f->margin_wood - light->wood) / s_w;
             if ((dw_l * dw_l + dw_w * dw_w) - (dl_l * dl_l + dl_w * dl_w) >= 0)
-                out->confidence[idx[k]] = vision_doubted(out->confidence[idx[k]]);
+                out->confidence[idx[k]] = vision_doubted(P, out->confidence[idx[k]]);
         }
     }
 }
@@ -1057,11 +1028,11 @@ static void margin_stone_doubt(const vision_point_features *F, int N, const popu
  * with the plain-wood points around it; the photo's median over plain-wood
  * points (most points of any game) stands in where too few are near.
  * tmp holds NN floats. */
-static void local_line_contrast(const vision_point_features *F, int N, float *tmp, float *Cl)
+static void local_line_contrast(const vision_params *P, const vision_point_features *F, int N, float *tmp, float *Cl)
 {
     int NN = N * N, m = 0;
     for (int i = 0; i < NN; i++)
-        if (F[i].lum > 0.85f && F[i].lum < 1.15f) tmp[m++] = F[i].lines;
+        if (F[i].lum > P->wood_lum_lo && F[i].lum < P->wood_lum_hi) tmp[m++] = F[i].lines;
     float Ce = 0.3f;
     if (m >= 8) {
         qsort(tmp, (size_t)m, sizeof *tmp, vision_cmp_float);
@@ -1074,7 +1045,7 @@ static void local_line_contrast(const vision_point_features *F, int N, float *tm
             for (int u = u0 - LOCAL_R; u <= u0 + LOCAL_R; u++) {
                 if (u < 0 || v < 0 || u >= N || v >= N) continue;
                 const vision_point_features *q = &F[v * N + u];
-                if (q->lum > 0.85f && q->lum < 1.15f) tmp[k++] = q->lines;
+                if (q->lum > P->wood_lum_lo && q->lum < P->wood_lum_hi) tmp[k++] = q->lines;
             }
         float c = Ce;
         if (k >= 12) {
@@ -1088,15 +1059,14 @@ static void local_line_contrast(const vision_point_features *F, int N, float *tm
 /* The light stones round point i (within LIGHT_R points: lines hidden,
  * not dark, darker round them, as empty wood whose lines fade in dim
  * light is not): the middle of their brightness, wood hue and cross where
- * at least LIGHT_NEAR of them are there, into p (its spreads stay the
+ * at least P->light_near of them are there, into p (its spreads stay the
  * photo's).  The lamp's light falls off over the board and the view turns,
  * and glossy white stones change with them unlike the matt wood, whose
  * own surface follows the light (under a blue lamp the far whites are 10%
  * less bright against the wood than the near ones).  Radius 3 to 7 gain
  * alike on the goban-watcher photos. */
 #define LIGHT_R 4
-#define LIGHT_NEAR 8
-static void local_light(const vision_point_features *F, const float *Cl, int N, int i, population *p)
+static void local_light(const vision_params *P, const vision_point_features *F, const float *Cl, int N, int i, population *p)
 {
     enum { AREA = (2 * LIGHT_R + 1) * (2 * LIGHT_R + 1) };
     float l[AREA], w[AREA], x[AREA];
@@ -1105,12 +1075,12 @@ static void local_light(const vision_point_features *F, const float *Cl, int N, 
         for (int u = u0 - LIGHT_R; u <= u0 + LIGHT_R; u++) {
             if (u < 0 || v < 0 || u >= N || v >= N) continue;
             const vision_point_features *q = &F[v * N + u];
-            if (hides_lines_not_dark(q, Cl[v * N + u]) && q->ring < RING_STONE) {
+            if (hides_lines_not_dark(P, q, Cl[v * N + u]) && q->ring < P->ring_stone) {
                 l[k] = q->lum; w[k] = q->woodlike; x[k] = q->cross;
                 k++;
             }
         }
-    if (k < LIGHT_NEAR) return;
+    if (k < P->light_near) return;
     p->lum = median_of(l, k);
     p->wood = median_of(w, k);
     p->cross = median_of(x, k);
@@ -1119,59 +1089,59 @@ static void local_light(const vision_point_features *F, const float *Cl, int N, 
 /* The checks of a point's reading against its intersection and, at the
  * board's edge, what lies beyond it (edge: the point is on the outer
  * line): they overrule or doubt what the disc said. */
-static void intersection_checks(const vision_point_features *f, float ln, int edge, uint8_t *cell, float *conf)
+static void intersection_checks(const vision_params *P, const vision_point_features *f, float ln, int edge, uint8_t *cell, float *conf)
 {
     /* a point whose intersection shows a black stone's body, the ring
      * round it brighter as round a dark stone, holds one, however light
      * the disc above it (its top seen obliquely takes in a light
      * neighbour, or glare): black, and unsure */
-    if (*cell != GS_BLACK && f->base < BASE_DARK && f->ring >= RING_DARK) {
+    if (*cell != GS_BLACK && f->base < P->base_dark && f->ring >= P->ring_dark) {
         *cell = GS_BLACK;
-        *conf = vision_doubted(*conf);
+        *conf = vision_doubted(P, *conf);
     }
     /* a point that shows its own wood and its lines has no stone on
      * it, however dark the disc above it (seen obliquely, or a
      * neighbour's stone set off its point, or its shadow): empty, and
      * unsure (on the visible photos all 13 such points are empty) */
-    if (*cell == GS_BLACK && f->base >= BASE_WOOD && ln >= BASE_LINES) {
+    if (*cell == GS_BLACK && f->base >= P->base_wood && ln >= P->base_lines) {
         *cell = GS_EMPTY;
-        *conf = vision_doubted(*conf);
+        *conf = vision_doubted(P, *conf);
     }
     /* nor is an empty reading sure whose intersection is brighter than
      * the wood (crossed by its lines, wood is not): a light stone's
      * body there, the stone set off towards the camera */
-    if (*cell == GS_EMPTY && f->base >= BASE_LIGHT)
-        *conf = vision_doubted(*conf);
+    if (*cell == GS_EMPTY && f->base >= P->base_light)
+        *conf = vision_doubted(P, *conf);
     /* an edge point read white beyond which lies no wood (the table
      * or the board's side: the margin disc far darker than the wood)
      * while its lines still show: the dark ring round it is partly
      * that beyond, not the shadow round a stone */
-    if (*cell == GS_WHITE && f->margin_lum < MARGIN_OFF && ln >= LINES_GONE)
-        *conf = vision_doubted(*conf);
+    if (*cell == GS_WHITE && f->margin_lum < P->margin_off && ln >= P->lines_gone)
+        *conf = vision_doubted(P, *conf);
     /* an edge point read white with no darker ring round it, its
      * lines not hidden, beyond which the light goes on past the board
      * (its margin about as bright as its disc): the board's lit bevel, as a
      * stone, which ends at its ring, is not; empty, and unsure */
-    if (*cell == GS_WHITE && edge && f->margin_lum >= MARGIN_LIT * f->lum && f->ring >= RING_NONE &&
-        ln >= LIGHT_LINES) {
+    if (*cell == GS_WHITE && edge && f->margin_lum >= P->margin_lit * f->lum && f->ring >= P->ring_none &&
+        ln >= P->light_lines) {
         *cell = GS_EMPTY;
-        *conf = vision_doubted(*conf);
+        *conf = vision_doubted(P, *conf);
     }
 }
 
-gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
+gs_status vision_read(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
 {
     if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
     if (!g || g->size < 5 || g->size > GS_MAX_SIZE)
         return gs_error_set(err, GS_ERR_USAGE, "bad grid");
     vision_point_features *F = malloc(sizeof *F * (size_t)(g->size * g->size));
     if (!F) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
-    gs_status st = vision_read_keep(img, g, out, F, err);
+    gs_status st = vision_read_keep(P, img, g, out, F, err);
     free(F);
     return st;
 }
 
-gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_reading *out, vision_point_features *F,
+gs_status vision_read_keep(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *out, vision_point_features *F,
                            gs_error *err)
 {
     if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
@@ -1180,31 +1150,31 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
     int N = g->size, NN = N * N;
     float *tmp = malloc(sizeof *tmp * (size_t)NN), *Cl = malloc(sizeof *Cl * (size_t)NN);
     if (!tmp || !Cl) { free(tmp); free(Cl); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
-    gs_status st = vision_read_features(img, g, F, err);
+    gs_status st = vision_read_features(P, img, g, F, err);
     if (st != GS_OK) { free(tmp); free(Cl); return st; }
-    local_line_contrast(F, N, tmp, Cl);
+    local_line_contrast(P, F, N, tmp, Cl);
     /* each point's lines over their usual contrast round it, for the rules
      * and the third look */
     float *ln = tmp;
     for (int i = 0; i < NN; i++) ln[i] = F[i].lines / Cl[i];
     gs_position_clear(&out->pos, N);
     population wood, light;
-    int pops = populations_fit(F, Cl, NN, &wood, &light);
+    int pops = populations_fit(P, F, Cl, NN, &wood, &light);
     for (int i = 0; i < NN; i++) {
         const vision_point_features *f = &F[i];
-        if (pops > 0 && f->lum >= BLACK_LUM) {
+        if (pops > 0 && f->lum >= P->black_lum) {
             population here = light;
-            local_light(F, Cl, N, i, &here);
-            classify_light(f, ln[i], &wood, &here, pops == 2, &out->pos.cell[i], &out->confidence[i]);
+            local_light(P, F, Cl, N, i, &here);
+            classify_light(P, f, ln[i], &wood, &here, pops == 2, &out->pos.cell[i], &out->confidence[i]);
         }
         else
-            classify_fixed(f, ln[i], pops, &out->pos.cell[i], &out->confidence[i]);
-        intersection_checks(f, ln[i], on_edge(i, N), &out->pos.cell[i], &out->confidence[i]);
+            classify_fixed(P, f, ln[i], pops, &out->pos.cell[i], &out->confidence[i]);
+        intersection_checks(P, f, ln[i], on_edge(i, N), &out->pos.cell[i], &out->confidence[i]);
         /* a point the photo does not show (its disc off the frame) is a
          * guess: empty, and said so */
         if (!f->seen) out->confidence[i] = 0;
     }
-    if (pops > 0) margin_stone_doubt(F, N, &wood, &light, out);
+    if (pops > 0) margin_stone_doubt(P, F, N, &wood, &light, out);
 #ifdef GRID_DEBUG
     if (getenv("READ_DUMP")) {
         fprintf(stderr, "pops %d wood %.2f %.2f %.2f s %.2f %.2f %.2f ring %.2f light %.2f %.2f %.2f s %.2f %.2f %.2f ring %.2f\n", pops, wood.lum, wood.wood, wood.cross, wood.s_lum, wood.s_wood, wood.s_cross, wood.ring, light.lum, light.wood, light.cross, light.s_lum, light.s_wood, light.s_cross, light.ring);
@@ -1217,16 +1187,16 @@ gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_rea
      * memory for them the reading stays as the rules left it) */
     vision_patches patches;
     if (vision_patches_make(&patches, img, g) == 0) {
-        vision_read_near(&patches, out);
-        vision_read_self(&patches, F, ln, out);
+        vision_read_near(P, &patches, out);
+        vision_read_self(P, &patches, F, ln, out);
         vision_patches_free(&patches);
     }
     free(ln);
-    clear_occluded_edges(img, g, out);
+    clear_occluded_edges(P, img, g, out);
     out->uncertain = 0;
     memset(out->unsure, 0, sizeof out->unsure);
     for (int i = 0; i < NN; i++) {
-        out->unsure[i] = out->confidence[i] < VISION_UNSURE;
+        out->unsure[i] = out->confidence[i] < P->unsure;
         out->uncertain += out->unsure[i];
     }
     return GS_OK;

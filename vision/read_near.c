@@ -28,22 +28,17 @@
 #endif
 
 #define NEAR_R 3        /* neighbourhood, in points either way */
-#define NEAR_SURE 0.9f  /* a point this sure is a neighbour to compare with */
 #define NEAR_K 2        /* a class's distance: the mean of its K nearest */
 /* Another class nearer than the one read by this factor (the next class's
  * distance over the nearest's): an unsure point takes it; a sure point is
  * doubted.  In a first trial on the 117 visible photos (patches through
  * the corners' homography), 1.1-1.5 and radius 2-4 all corrected 26-32
  * unsure points and spoiled 0-6: no sharp optimum. */
-#define NEAR_TAKE 1.2f
-#define NEAR_DOUBT 1.5f
 /* ...and, to take it, no farther from that class than this many times the
  * photo's typical distance between two points of one class (the classes
  * taken on the visible photos: 0.9-2.3 times). */
-#define NEAR_ALIKE 2.5f
 /* (the typical distance is at least what noise alone gives, in grey
  * levels: a clean render's patches of one class coincide) */
-#define NEAR_NOISE 4.0f
 
 static float patch_distance(const float *a, const float *b)
 {
@@ -84,14 +79,15 @@ typedef struct near_verdict { int nearest; float ratio, d_nearest, d_own; } near
 /* The distance between points i and j = i + offset o of the window,
  * measured once for both (D: WIN entries per point, < 0 until measured). */
 enum { WIN_SIDE = 2 * NEAR_R + 1, WIN = WIN_SIDE * WIN_SIDE };
-static float pair_distance(const float *const *P, float *D, int i, int j, int o)
+static float pair_distance(const float *const *Q, float *D, int i, int j, int o)
 {
     float *d = &D[(size_t)i * WIN + o];
-    if (*d < 0) *d = D[(size_t)j * WIN + (WIN - 1 - o)] = patch_distance(P[i], P[j]);
+    if (*d < 0) *d = D[(size_t)j * WIN + (WIN - 1 - o)] = patch_distance(Q[i], Q[j]);
     return *d;
 }
 
-static near_verdict nearest_class(const vision_reading *r, int N, const float *const *P, float *D, int i)
+static near_verdict nearest_class(const vision_params *P, const vision_reading *r, int N, const float *const *Q, float *D,
+                                  int i)
 {
     near_verdict out = {-1, 0, 0, 0};
     float best[3][NEAR_K];
@@ -100,11 +96,11 @@ static near_verdict nearest_class(const vision_reading *r, int N, const float *c
     for (int v = v0 - NEAR_R; v <= v0 + NEAR_R; v++)
         for (int u = u0 - NEAR_R; u <= u0 + NEAR_R; u++) {
             int j = v * N + u;
-            if (u < 0 || v < 0 || u >= N || v >= N || j == i || !P[j] || r->confidence[j] < NEAR_SURE) continue;
+            if (u < 0 || v < 0 || u >= N || v >= N || j == i || !Q[j] || r->confidence[j] < P->near_sure) continue;
             int c = r->pos.cell[j];
             if (c == GS_EMPTY && point_kind(j, N) != kind) continue;
             int o = (v - v0 + NEAR_R) * WIN_SIDE + (u - u0 + NEAR_R);
-            keep_nearest(best[c], &n[c], pair_distance(P, D, i, j, o));
+            keep_nearest(best[c], &n[c], pair_distance(Q, D, i, j, o));
         }
     float d[3];
     int first = -1, second = -1, own = r->pos.cell[i];
@@ -126,20 +122,20 @@ static near_verdict nearest_class(const vision_reading *r, int N, const float *c
 /* How far apart two patches of one class typically lie in this photo: the
  * median of the sure points' distances to their own class (0 when there
  * are none). */
-static float typical_distance(const vision_reading *r, const near_verdict *V, int NN, float *tmp)
+static float typical_distance(const vision_params *P, const vision_reading *r, const near_verdict *V, int NN, float *tmp)
 {
     int m = 0;
     for (int i = 0; i < NN; i++)
-        if (V[i].nearest >= 0 && V[i].d_own >= 0 && r->confidence[i] >= NEAR_SURE) tmp[m++] = V[i].d_own;
+        if (V[i].nearest >= 0 && V[i].d_own >= 0 && r->confidence[i] >= P->near_sure) tmp[m++] = V[i].d_own;
     if (!m) return 0;
     qsort(tmp, (size_t)m, sizeof *tmp, vision_cmp_float);
     return tmp[m / 2];
 }
 
-void vision_read_near(const vision_patches *p, vision_reading *r)
+void vision_read_near(const vision_params *P, const vision_patches *p, vision_reading *r)
 {
     int N = p->size, NN = N * N;
-    const float *const *P = p->at;
+    const float *const *Q = p->at;
     float *tmp = malloc(sizeof *tmp * (size_t)NN), *D = malloc(sizeof *D * (size_t)NN * WIN);
     near_verdict *V = malloc(sizeof *V * (size_t)NN);
     if (!tmp || !D || !V) {
@@ -151,25 +147,25 @@ void vision_read_near(const vision_patches *p, vision_reading *r)
     /* every point judged on the rules' reading, then the changes applied */
     for (int i = 0; i < NN; i++) {
         near_verdict none = {-1, 0, 0, 0};
-        V[i] = P[i] && r->confidence[i] > 0 ? nearest_class(r, N, P, D, i) : none;
+        V[i] = Q[i] && r->confidence[i] > 0 ? nearest_class(P, r, N, Q, D, i) : none;
     }
     /* (a class is taken only when the point looks like its members as
      * much as they look like one another: nearer another class than its
      * own, a lit patch of wood is still none of them) */
-    float alike = NEAR_ALIKE * fmaxf(NEAR_NOISE, typical_distance(r, V, NN, tmp));
+    float alike = P->near_alike * fmaxf(P->near_noise, typical_distance(P, r, V, NN, tmp));
     for (int i = 0; i < NN; i++) {
         const near_verdict *v = &V[i];
 #ifdef GRID_DEBUG
-        if (getenv("NEAR_DUMP") && (r->confidence[i] < VISION_UNSURE || getenv("NEAR_DUMP")[0] == '2'))
+        if (getenv("NEAR_DUMP") && (r->confidence[i] < P->unsure || getenv("NEAR_DUMP")[0] == '2'))
             fprintf(stderr, "NEAR %d,%d read %d conf %.2f nearest %d ratio %.2f d %.1f own %.1f alike %.1f\n", i / N,
                     i % N, r->pos.cell[i], r->confidence[i], v->nearest, v->ratio, v->d_nearest, v->d_own, alike);
 #endif
         if (v->nearest < 0 || v->nearest == r->pos.cell[i]) continue;
-        if (r->confidence[i] < VISION_UNSURE && v->ratio >= NEAR_TAKE && v->d_nearest <= alike) {
+        if (r->confidence[i] < P->unsure && v->ratio >= P->near_take && v->d_nearest <= alike) {
             r->pos.cell[i] = (uint8_t)v->nearest;
         }
-        else if (r->confidence[i] >= VISION_UNSURE && v->ratio >= NEAR_DOUBT && (v->d_own >= 0 || v->d_nearest <= alike)) {
-            r->confidence[i] = vision_doubted(r->confidence[i]);
+        else if (r->confidence[i] >= P->unsure && v->ratio >= P->near_doubt && (v->d_own >= 0 || v->d_nearest <= alike)) {
+            r->confidence[i] = vision_doubted(P, r->confidence[i]);
         }
     }
     free(tmp);

@@ -36,16 +36,12 @@
 #endif
 
 /* A point this sure is an example of its class. */
-#define SELF_SURE 0.9f
 /* The posterior probability at which an unsure point takes the class
  * (0.9 to 0.999 gave within a point or two of the same). */
-#define SELF_TAKE 0.99
 /* A class with fewer examples is left out (its covariance says nothing). */
-#define SELF_MIN 3
 /* Each variance is raised by this share of itself, so that a grey photo
  * (B = G = R: the covariance singular) still solves; as the features'
  * scales differ (grey levels, the board's place), the ridge follows each. */
-#define SELF_RIDGE 1e-4
 
 enum {
     SELF_BLOCK = 3,                             /* samples per block side */
@@ -55,11 +51,10 @@ enum {
 
 /* Lines at this many times their usual contrast count as that many (a
  * point where two lines cross a shadow's edge shows far more). */
-#define SELF_LINES_MAX 3.0
 
 /* Point i's features: its blocks' mean colours, u and v in -1..1, its
  * lines' share of their usual contrast. */
-static void features(const float *patch, float lines, int i, int N, double x[SELF_D])
+static void features(const vision_params *P, const float *patch, float lines, int i, int N, double x[SELF_D])
 {
     int k = 0;
     for (int bi = 0; bi < SELF_NB; bi++)
@@ -73,7 +68,7 @@ static void features(const float *patch, float lines, int i, int N, double x[SEL
             }
     x[k++] = 2.0 * (i % N) / (N - 1) - 1;
     x[k++] = 2.0 * (i / N) / (N - 1) - 1;
-    x[k] = lines < SELF_LINES_MAX ? lines : SELF_LINES_MAX;
+    x[k] = lines < P->self_lines_max ? lines : P->self_lines_max;
 }
 
 /* Cholesky factor of the symmetric positive definite A (n x n, row-major)
@@ -119,7 +114,7 @@ typedef struct self_model {
 /* Fits m to the sure points (X: SELF_D features per point, use[i] the
  * point's class or -1); -1 when fewer than two classes have examples
  * enough, or the covariance does not solve. */
-static int fit(const double *X, const int *use, int NN, self_model *m)
+static int fit(const vision_params *P, const double *X, const int *use, int NN, self_model *m)
 {
     double mu[3][SELF_D] = {{0}}, S[SELF_D * SELF_D] = {0};
     int n[3] = {0, 0, 0}, total = 0, classes = 0;
@@ -129,7 +124,7 @@ static int fit(const double *X, const int *use, int NN, self_model *m)
         for (int k = 0; k < SELF_D; k++) mu[use[i]][k] += X[(size_t)i * SELF_D + k];
     }
     for (int c = 0; c < 3; c++) {
-        m->present[c] = n[c] >= SELF_MIN;
+        m->present[c] = n[c] >= P->self_min;
         if (!m->present[c]) continue;
         classes++;
         total += n[c];
@@ -146,7 +141,7 @@ static int fit(const double *X, const int *use, int NN, self_model *m)
     }
     for (int a = 0; a < SELF_D; a++) {
         for (int b = 0; b <= a; b++) S[b * SELF_D + a] = S[a * SELF_D + b] /= total - classes;
-        S[a * SELF_D + a] *= 1 + SELF_RIDGE;
+        S[a * SELF_D + a] *= 1 + P->self_ridge;
     }
     if (cholesky(S, SELF_D) != 0) return -1;
     for (int c = 0; c < 3; c++) {
@@ -180,10 +175,10 @@ static int classify(const self_model *m, const double *x, double *p)
     return cls;
 }
 
-void vision_read_self(const vision_patches *p, const vision_point_features *F, const float *lines, vision_reading *r)
+void vision_read_self(const vision_params *P, const vision_patches *p, const vision_point_features *F, const float *lines, vision_reading *r)
 {
     int N = p->size, NN = N * N, unsure = 0;
-    for (int i = 0; i < NN; i++) unsure += p->at[i] && r->confidence[i] > 0 && r->confidence[i] < VISION_UNSURE;
+    for (int i = 0; i < NN; i++) unsure += p->at[i] && r->confidence[i] > 0 && r->confidence[i] < P->unsure;
     if (!unsure) return;
     double *X = malloc(sizeof *X * (size_t)NN * SELF_D);
     int *use = malloc(sizeof *use * (size_t)NN);
@@ -195,13 +190,13 @@ void vision_read_self(const vision_patches *p, const vision_point_features *F, c
     for (int i = 0; i < NN; i++) {
         use[i] = -1;
         if (!p->at[i]) continue;
-        features(p->at[i], lines[i], i, N, X + (size_t)i * SELF_D);
-        if (r->confidence[i] >= SELF_SURE) use[i] = r->pos.cell[i];
+        features(P, p->at[i], lines[i], i, N, X + (size_t)i * SELF_D);
+        if (r->confidence[i] >= P->self_sure) use[i] = r->pos.cell[i];
     }
     self_model m;
-    if (fit(X, use, NN, &m) == 0)
+    if (fit(P, X, use, NN, &m) == 0)
         for (int i = 0; i < NN; i++) {
-            if (!p->at[i] || r->confidence[i] <= 0 || r->confidence[i] >= VISION_UNSURE) continue;
+            if (!p->at[i] || r->confidence[i] <= 0 || r->confidence[i] >= P->unsure) continue;
             double prob;
             int c = classify(&m, X + (size_t)i * SELF_D, &prob);
 #ifdef GRID_DEBUG
@@ -213,7 +208,7 @@ void vision_read_self(const vision_patches *p, const vision_point_features *F, c
              * lamp: a brighter point outside every class, as the board's
              * lit bevel, must not pass for one) */
             if (c == GS_BLACK && F[i].lum >= 1) continue;
-            if (prob >= SELF_TAKE) r->pos.cell[i] = (uint8_t)c;
+            if (prob >= P->self_take) r->pos.cell[i] = (uint8_t)c;
         }
     free(X);
     free(use);

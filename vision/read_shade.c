@@ -29,26 +29,21 @@
 #include <stdlib.h>
 
 /* A white stone this sure shows the light. */
-#define SHADE_SURE 0.9f
 /* Fewer sure white stones than this say nothing about the light. */
-#define SHADE_MIN_WHITES 3
 /* Raking light: the lit half of the white stones at least this many times
  * as bright as the other (the photos measured: 1.5 at most under lamps
  * above, 3.6 under a low one). */
-#define SHADE_RAKING 2.0
 /* A shadow's far half lighter than its near half by at least this share
  * of the wood's brightness (gomrade/1's shadows 0.43-0.61, its black
  * stones 0 or less: their glare is on the lamp's side). */
-#define SHADE_STEP 0.25f
 /* (halves darker than this share of the wood count as this dark, so that
  * the log ratio of two black halves stays finite) */
-#define SHADE_FLOOR 0.05f
 
 enum { SIDE_PU, SIDE_MU, SIDE_PV, SIDE_MV }; /* vision_stone_halves' order */
 
-static void mark(vision_reading *r, int i)
+static void mark(const vision_params *P, vision_reading *r, int i)
 {
-    r->confidence[i] = vision_doubted(r->confidence[i]);
+    r->confidence[i] = vision_doubted(P, r->confidence[i]);
     if (!r->unsure[i]) r->uncertain++;
     r->unsure[i] = 1;
 }
@@ -56,20 +51,20 @@ static void mark(vision_reading *r, int i)
 /* The median over the sure white stones of log(lit half / other half),
  * along u (lu: the -u half over the +u one) and along v (lv); 0, 0 when
  * there are too few of them. */
-static void white_light(vision_halves_fn halves, void *ctx, const vision_reading *r, int NN, double *lu, double *lv)
+static void white_light(const vision_params *P, vision_halves_fn halves, void *ctx, const vision_reading *r, int NN, double *lu, double *lv)
 {
     float tu[GS_MAX_SIZE * GS_MAX_SIZE], tv[GS_MAX_SIZE * GS_MAX_SIZE];
     int n = 0;
     *lu = *lv = 0;
     for (int i = 0; i < NN; i++) {
-        if (r->pos.cell[i] != GS_WHITE || r->confidence[i] < SHADE_SURE) continue;
+        if (r->pos.cell[i] != GS_WHITE || r->confidence[i] < P->shade_sure) continue;
         float s[4];
         halves(ctx, i, s);
-        for (int d = 0; d < 4; d++) s[d] = fmaxf(s[d], SHADE_FLOOR);
+        for (int d = 0; d < 4; d++) s[d] = fmaxf(s[d], P->shade_floor);
         tu[n] = logf(s[SIDE_MU] / s[SIDE_PU]);
         tv[n++] = logf(s[SIDE_MV] / s[SIDE_PV]);
     }
-    if (n < SHADE_MIN_WHITES) return;
+    if (n < P->shade_min_whites) return;
     qsort(tu, (size_t)n, sizeof *tu, vision_cmp_float);
     qsort(tv, (size_t)n, sizeof *tv, vision_cmp_float);
     *lu = tu[n / 2];
@@ -78,11 +73,11 @@ static void white_light(vision_halves_fn halves, void *ctx, const vision_reading
 
 /* Sets hit[i] for every black point whose neighbour at (-du, -dv), towards
  * the lamp, is a stone and whose half away from the lamp (far) is lighter
- * than its half towards it (near) by SHADE_STEP.  (One loop over the
+ * than its half towards it (near) by P->shade_step.  (One loop over the
  * points: as two nested loops over v and u, GCC 12.2 at -O2 turned a store's
  * address into a null base plus offsets, then took the function for pure
  * and dropped every call to it.) */
-static void find_shadows(vision_halves_fn halves, void *ctx, const vision_reading *r, int du, int dv, int near,
+static void find_shadows(const vision_params *P, vision_halves_fn halves, void *ctx, const vision_reading *r, int du, int dv, int near,
                          int far, unsigned char *hit)
 {
     int N = r->pos.size;
@@ -92,29 +87,29 @@ static void find_shadows(vision_halves_fn halves, void *ctx, const vision_readin
         if (cu < 0 || cv < 0 || cu >= N || cv >= N || r->pos.cell[cv * N + cu] == GS_EMPTY) continue;
         float s[4];
         halves(ctx, i, s);
-        if (s[far] - s[near] >= SHADE_STEP) hit[i] = 1;
+        if (s[far] - s[near] >= P->shade_step) hit[i] = 1;
     }
 }
 
-int vision_shadows_clear(vision_halves_fn halves, void *ctx, int N, vision_reading *r)
+int vision_shadows_clear(const vision_params *P, vision_halves_fn halves, void *ctx, int N, vision_reading *r)
 {
     int NN = N * N;
     unsigned char hit[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
-    double lu, lv, raking = log(SHADE_RAKING);
-    white_light(halves, ctx, r, NN, &lu, &lv);
+    double lu, lv, raking = log(P->shade_raking);
+    white_light(P, halves, ctx, r, NN, &lu, &lv);
     /* along each axis of the board: the lamp on the -u (-v) side, casting
      * towards +u (+v), or the other way round; every point judged on the
      * reading as it came (a shadow's caster may be a shadow read black) */
-    if (lu >= raking) find_shadows(halves, ctx, r, 1, 0, SIDE_MU, SIDE_PU, hit);
-    if (lu <= -raking) find_shadows(halves, ctx, r, -1, 0, SIDE_PU, SIDE_MU, hit);
-    if (lv >= raking) find_shadows(halves, ctx, r, 0, 1, SIDE_MV, SIDE_PV, hit);
-    if (lv <= -raking) find_shadows(halves, ctx, r, 0, -1, SIDE_PV, SIDE_MV, hit);
+    if (lu >= raking) find_shadows(P, halves, ctx, r, 1, 0, SIDE_MU, SIDE_PU, hit);
+    if (lu <= -raking) find_shadows(P, halves, ctx, r, -1, 0, SIDE_PU, SIDE_MU, hit);
+    if (lv >= raking) find_shadows(P, halves, ctx, r, 0, 1, SIDE_MV, SIDE_PV, hit);
+    if (lv <= -raking) find_shadows(P, halves, ctx, r, 0, -1, SIDE_PV, SIDE_MV, hit);
     /* wood in half light on the far side: no stone stands on the point */
     int cleared = 0;
     for (int i = 0; i < NN; i++) {
         if (!hit[i]) continue;
         r->pos.cell[i] = GS_EMPTY;
-        mark(r, i);
+        mark(P, r, i);
         cleared++;
     }
     return cleared;
@@ -135,13 +130,13 @@ static void photo_halves(void *ctx, int i, float side[4])
     vision_stone_halves(p->img, p->g, &p->cam, &p->wood, i % N, i / N, side);
 }
 
-gs_status vision_read_shade(const gs_image *img, const vision_grid *g, vision_reading *r, gs_error *err)
+gs_status vision_read_shade(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *r, gs_error *err)
 {
     if (!img || !img->buf || !g || !r || g->size != r->pos.size)
         return gs_error_set(err, GS_ERR_USAGE, "shade look: no photo, grid or reading");
     shade_photo p = {.img = img, .g = g};
     vision_cam_fit(&p.cam, g->H, img->width, img->height);
     gs_status st = vision_wood_fit(img, g, &p.wood, err);
-    if (st == GS_OK) vision_shadows_clear(photo_halves, &p, g->size, r); /* (how many: for the tests) */
+    if (st == GS_OK) vision_shadows_clear(P, photo_halves, &p, g->size, r); /* (how many: for the tests) */
     return st;
 }

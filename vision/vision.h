@@ -1,13 +1,15 @@
-/* vision/vision.h: find the board grid in a photo and read every
+/* vision/vision.h: find the board grid in an image and read every
  * intersection.
  *
- * Two stages with one shared data type:
- *   vision_grid_find()  photo -> vision_grid (board size, outer corners,
- *                        mapping from board coordinates to image pixels)
- *   vision_read()       photo + vision_grid -> position + confidences
- * vision_scan() runs both.  All results are plain structs owned by the
- * caller; nothing here keeps state between calls (tracking over frames is the
- * recorder's job).
+ * A detector (vision_detector, made from vision_params, as AprilTag's
+ * apriltag_detector) runs two stages with one shared data type:
+ *   the board finder   image -> vision_grid (board size, outer corners,
+ *                      mapping from board coordinates to image pixels)
+ *   the reader         image + vision_grid -> position + confidences
+ * vision_detect_photo() runs them on a photo, vision_detect_frame() on a
+ * video frame; the difference is named in vision_looks.  All results are
+ * plain structs owned by the caller; nothing keeps state between calls
+ * (tracking over frames is track/'s job).
  */
 #ifndef VISION_H
 #define VISION_H
@@ -55,7 +57,7 @@ void vision_cam_fit(vision_cam *c, const double H[9], int width, int height);
 void vision_cam_offset(const vision_cam *c, double u, double v, double h, double *dx, double *dy);
 /* Height (cells) of the point of a stone whose image a reading follows:
  * about the middle of its body, so a sample stays on the stone in oblique
- * views (a stone is about 0.4 cell high). */
+ * views (a stone is about 0.4 cell high): the stone's geometry. */
 #define VISION_STONE_H 0.22
 
 /* Fills g from four image points (outer intersections in the order of
@@ -63,95 +65,227 @@ void vision_cam_offset(const vision_cam *c, double u, double v, double h, double
  * --corners, calibration files and tests. GS_ERR_USAGE for a degenerate quad. */
 gs_status vision_grid_from_corners(vision_grid *g, int size, const double corners[4][2], gs_error *err);
 
-/* Finds the board in img and fits its grid. size_hint 0 = detect 9/13/19.
- * GS_ERR_NOBOARD (with a reason in err) when no board is found. */
-gs_status vision_grid_find(const gs_image *img, int size_hint, vision_grid *out, gs_error *err);
-/* The same search without the second look on larger working copies that
- * vision_grid_find takes when a big photo is refused (a small board in a
- * wide scene): for video, which looks for the board a few times a second
- * (a refused 1920x1080 frame then costs about 20-50 ms, not 240). */
-gs_status vision_grid_find_frame(const gs_image *img, int size_hint, vision_grid *out, gs_error *err);
-
-/* What vision_read returns: the position and, per point (row-major), a
- * confidence 0..1 in the reading.
+/* The position and, per point (row-major), a confidence 0..1 in the
+ * reading.
  *
- * The doubt contract: a point whose confidence is below VISION_UNSURE is
- * uncertain (unsure[i] = 1; `uncertain` counts them).  Every consumer shows
- * it rather than hiding it: `goscribe scan` marks such points with a '?'
- * after the token in its text output, lists them in --json ("uncertain"),
- * draws a red square on the overlay and prints one warning line on stderr
- * ("warning: N uncertain points"), exit status 3 (the board was read, not all of it surely);
- * `count` from a photo reports the count as uncertain by up to the
- * uncertain points (each could change the score by its own point and its
- * territory).  No board at all is GS_ERR_NOBOARD (exit 2) with the reason. */
-#define VISION_UNSURE 0.6f
-/* A confidence lowered to just under VISION_UNSURE: the point is marked. */
-static inline float vision_doubted(float conf) { return conf < VISION_UNSURE - 0.05f ? conf : VISION_UNSURE - 0.05f; }
+ * The doubt contract: a point whose confidence is below the detector's
+ * vision_params.unsure is uncertain (unsure[i] = 1; `uncertain` counts
+ * them).  Every consumer shows it rather than hiding it: `goscribe scan`
+ * marks such points with a '?' after the token in its text output, lists
+ * them in --json ("uncertain"), draws a red square on the overlay and
+ * prints one warning line on stderr ("warning: N uncertain points"), exit
+ * status 3 (the board was read, not all of it surely); `count` from a
+ * photo reports the count as uncertain by up to the uncertain points (each
+ * could change the score by its own point and its territory).  No board at
+ * all is GS_ERR_NOBOARD (exit 2) with the reason. */
 typedef struct vision_reading {
     gs_position pos;
     float confidence[GS_MAX_SIZE * GS_MAX_SIZE];
-    unsigned char unsure[GS_MAX_SIZE * GS_MAX_SIZE]; /* 1 = confidence < VISION_UNSURE */
+    unsigned char unsure[GS_MAX_SIZE * GS_MAX_SIZE]; /* 1 = confidence < vision_params.unsure */
     int uncertain;                                    /* how many points are unsure */
 } vision_reading;
-
-/* Reads every intersection of g in img as empty, black or white. */
-gs_status vision_read(const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err);
-
-/* The look a reading of one photo gets beside vision_read's (vision_scan
- * gives it its reading itself): under a lamp low beside the board, whose
- * light the photo's white stones show raking from one side, a point read
- * black that shows the shadow of the stone beside it on the lamp's side
- * is read empty and marked unsure (confidence, unsure and uncertain of r).
- * GS_OK, or an error (arguments that do not fit, no memory for the wood's
- * fit) with nothing changed. */
-gs_status vision_read_shade(const gs_image *img, const vision_grid *g, vision_reading *r, gs_error *err);
 
 /* Of the pairs of orthogonally neighbouring stones in p, the share that
  * join stones of one colour (1 when no two stones touch).  A finished
  * game's stones face the other colour along long borders; patches of a
  * photo that is no board, read as stones, do not, nor do a chessboard's
- * squares read one by one (0).  The board finder takes a board whose
- * stones hide most of its lines only when this lies within
- * VISION_CONTACT_SAME_MIN..VISION_CONTACT_SAME (the final positions of the
- * 26 finished KGS games of the shared data: 0.53-0.735; facades, chessboards
- * and the rest of the opencv-doc photos read as stones: 0.79-1.0). */
+ * squares read one by one (0).  See vision_params.contact_same_min/max. */
 double vision_contacts_same(const gs_position *p);
-#define VISION_CONTACT_SAME 0.75
-#define VISION_CONTACT_SAME_MIN 0.4
 
-/* Options and result of the whole single-photo pipeline. */
-typedef struct vision_scan_options {
-    int size_hint;              /* 0 = auto */
-    const double (*corners)[2]; /* NULL = auto, else 4 points as above */
-} vision_scan_options;
+/* ---- the detector: parameters, looks, entry points ---- */
 
-typedef struct vision_scan_result {
-    vision_grid grid;
-    vision_reading reading;
-    int rival_points;          /* points one of the runner-up grids of the
-                                  same size, ranked almost as well, reads
-                                  otherwise (all marked unsure; a quarter of
-                                  the board or more: every point is); 0 when
-                                  there is none */
-    int moved_points;          /* points read otherwise on the grid
-                                  moved a tenth of a cell (vision_scan;
-                                  marked unsure; those marked already not
-                                  counted) */
-    double gain;               /* how much an underexposed photo was
-                                  brightened before the search and the
-                                  reading (vision_scan), 1 when not */
-    double ms_grid, ms_read;   /* time taken by each stage */
-} vision_scan_result;
+/* The looks an image gets beyond finding the grid and reading its points.
+ * A photo gets all of them (vision_params.photo), a video frame none
+ * (vision_params.frame): a frame is searched a few times a second and read
+ * once per settled view, and the tracker that follows it over time makes
+ * its own checks. */
+typedef struct vision_looks {
+    int brighten; /* an underexposed image brightened before the search and
+                     the reading (vision_result.gain) */
+    int wider;    /* an image refused at work_side searched again on the
+                     larger working copies wider_side it is big enough for
+                     (a small board in a wide scene; a refused 1920x1080
+                     frame costs 20-50 ms without, 240 with) */
+    int rivals;   /* points a runner-up grid of the same size reads
+                     otherwise marked unsure (vision_result.rival_points) */
+    int moved;    /* points the grid moved shift_cells reads otherwise
+                     marked unsure (vision_result.moved_points) */
+    int shade;    /* under a lamp low beside the board, a point read black
+                     that shows the shadow of the stone beside it read empty
+                     and marked unsure */
+} vision_looks;
 
-gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, vision_scan_result *out, gs_error *err);
+/* Every tuning number of vision/, with its default (vision_params_init).
+ * Each is a bet that other photos fall on the same side of it as the
+ * photos it was measured on; the comment says what it separates and on
+ * what it was measured.  Brightness ("lum") is relative to the board's own
+ * wood there, line contrast ("lines") to the usual contrast of the plain
+ * wood round the point, so light, tint and resolution cancel out.  The
+ * history of these figures: doc/evaluation.md. */
+typedef struct vision_params {
+    vision_looks photo, frame; /* what vision_detect_photo and vision_detect_frame add */
+    float unsure;              /* confidence under which a point is marked unsure: the doubt contract (0.6) */
 
+    /* -- the image prepared (scan.c, grid_find.c) -- */
+    double expose_level;    /* bright level (99th percentile of the brightest channel) an underexposed photo is brightened to */
+    double expose_max_gain; /* largest brightening: deeper, the noise grows as much as the board (goban-watcher at 60 %: 8 of 46 boards lost without) */
+    double expose_skip;     /* gain worth no copy of the photo (imago t1 at 1.15-1.19 reads alike either way) */
+    int work_side;          /* longest side of the working copy the board is searched on (px) */
+    int wider_side[2];      /* the larger working copies of the wider look (px) */
+    double wider_clear;     /* a grid found on a wider copy counts when its lines explain and show this well (ruled notes: 0.36) */
+    double line_floor;      /* least black-hat response taken for a thin dark line (grey levels) */
+    double line_sd;         /* thin dark lines: the response's mean plus this many standard deviations */
 
-/* ---- diagnostics of the board finder (vision_grid_find in
- * vision.h is the main entry).  For tests, the calibrate command and
- * evaluation tools that want to know why a photo failed. Plain data. */
+    /* -- line families, combs and windows (grid_lines.c) -- */
+    int pieces_min;         /* fewer Hough pieces than this: too few straight lines for a board */
+    double family_tol;      /* sine of the angle a piece may miss a vanishing point by (drawn lines: straight to ~1.7 degrees) */
+    double family_apart;    /* sine of the least angle between the two families' directions (20 degrees) */
+    double family_det;      /* least determinant of the two families' unit directions (nearly parallel below) */
+    double comb_min;        /* least comb resultant for evenly spaced pieces (nothing periodic below) */
+    double comb_pick;       /* share of the strongest resultant at which the longest period is the fundamental */
+    double profile_min;     /* least resultant of a dense line profile for its spacing to replace the pieces' */
+    double evidence_min;    /* least typical line evidence for a comb to be judged at all */
+    double window_min;      /* least score of the best window of 9/13/19 comb lines */
 
-/* At most this many runners-up are kept (each is read once more). */
-#define VISION_RIVALS 3
+    /* -- crowded boards: line maps, vanishing points, combs (grid_dense.c) -- */
+    double dip_min;         /* a line-map pixel: darker than the darker of its sides by this share */
+    double side_min;        /* the sides of a dip at least this share of the photo's bright level (darker: a black stone) */
+    int crossed_min;        /* a line-map pixel kept with at least this many of the other map's pixels round it */
+    int map_pieces_min;     /* fewer pieces of the line maps than this: too few to find two families */
+    int map_pixels_min;     /* fewer line pixels of a family than this: no comb */
+    double dense_pick;      /* share of the strongest comb resultant at which a longer period may be the lines' */
+    double dense_comb_min;  /* least comb resultant of the line maps (nothing periodic below) */
+    double dense_window_min; /* least evidence of a window of comb lines to be a hypothesis */
+    double alt_window_drop; /* a window this near the best one's evidence is a tie: a hypothesis too (a mirrored photo picks the other) */
+
+    /* -- a hypothesis scored (grid_dense_fit.c, grid_score.c, grid_refine.c) -- */
+    double map_end;         /* cells past the outer line a line pixel still belongs to it (line width, blur) */
+    double map_beyond;      /* weight of line pixels beyond the grid (a window a line short leaves ~1/20 of them there) */
+    int map_count_min;      /* fewer line pixels of a family near a grid than this: not scored */
+    double surface_lum;     /* two colours of one surface: brightness within this factor */
+    double surface_chroma2; /* ...and squared chromaticity distance under this (0.1 apart) */
+    int fit_pixels_min;     /* the whole-lattice fit stops with fewer line pixels near the grid than this */
+    double dip_level_min;   /* least relative depth of a dip on a line stretch (a faint 3 %) */
+    double k1_gain;         /* a lens distortion kept only when the lines' cost falls under this share of none's */
+    double cell_min_px;     /* a hypothesis with cells smaller than this (working px) is not refined */
+
+    /* -- which hypothesis is the board (grid_find.c) -- */
+    double rank_clear;      /* weight of the lines' clarity on open stretches in the rank */
+    double rank_outside;    /* weight of the line evidence past the strongest side (windows of a 19x19: 0.74 and more; right grids 0.47 at most) */
+    double rank_margin;     /* the best must beat the best different grid by this in rank, else the photo is refused */
+    double rival_gap;       /* rank gap under which a runner-up of the same size is kept as a rival (a few hundredths on crowded boards) */
+    double rival_whole;     /* rivals reading this share of the points otherwise: the lattice is in doubt, every point marked (visible photos: 148-288 of 361) */
+    double shift_cells;     /* the moved look: the grid moved this far (cells) along either axis (found corners lie 0.1-0.36 cell off on goban-watcher) */
+    double lines_clear;     /* map and clarity both at least this: the line hypothesis needs no crowded-board search */
+    double grid_lines_min;  /* least clarity (lines on, less half a cell off) of a board by its lines (boards 0.6 and more; sudoku, notes, facades 0.3 or less) */
+    double found_frac_min;  /* ...and least share of its line samples on a dark line */
+    double map_lines;       /* ...and least map score (photos 0.8 and up, rendered frames 0.2; a blurred texture -1) */
+    double map_crowded;     /* a crowded board: least map score (ordinary photos 0.13 and less but a sudoku 0.6)... */
+    double stones_min;      /* ...least share of points with stones (a sudoku: 0.02)... */
+    double clear_or_stones; /* ...and least clarity plus that share (a sudoku 0.42; games under coloured lamps 0.63 and up) */
+    double map_full;        /* a full board: least map score (finished games under coloured light 0.19-0.25; wrong grids 0.03-0.14)... */
+    double full_stones;     /* ...least share of points with stones */
+    double contact_same_min; /* ...its stones touching as a finished game's do: same-colour share of contacts at least this (KGS finals 0.53-0.735)... */
+    double contact_same_max; /* ...and at most this (facades, chessboards and other opencv-doc photos read as stones: 0.79-1.0) */
+    double map_stones;      /* below map_full down to this, the stones alone must show the board (blue lamp: 0.085-0.11) */
+    double stones_unsure;   /* ...with at most this share of its points unsure (wrong grids: 0.21) */
+    double window_out;      /* a grid under 19x19 with line evidence past a side above this is a window of a bigger board (windows 0.55 and more) */
+    int line_run_size;      /* boards from this size up never line up stones of one colour over two thirds of a line (truth: 7 at most; spills 18-19) */
+    float beyond_ring_light; /* a light stone one line out: its ring at most this against its disc (as ring_stone) */
+    float beyond_ring_dark; /* a dark stone one line out: its ring at least this against its disc */
+    int beyond_each;        /* a game goes on past a side: at least this many stones of each colour there... */
+    int beyond_runs;        /* ...in at least this many runs of one colour (a bowl beside a paper makes two) */
+
+    /* -- the wood and the features of a point (read.c) -- */
+    float wood_lum_lo, wood_lum_hi; /* a disc this bright against the wood model is plain wood */
+    double dark_pixel;      /* a disc pixel darker than this share of the wood is dark */
+    double neutral_lum;     /* a disc pixel brighter than this share of the wood... */
+    double neutral_hue;     /* ...with less than this share of the wood's hue is colourless (white-stone-like) */
+
+    /* -- the rules of a point (read.c) -- */
+    float black_lum;        /* darker than this share of the wood: a black stone */
+    float white_lum;        /* brighter than this share of the wood: white evidence */
+    float lines_gone;       /* grid lines under this share of their usual contrast: gone */
+    float lines_hidden;     /* under this share: hidden by a stone */
+    float grey_hue;         /* under this share of the wood's hue: colourless */
+    float pale_lum;         /* a pale board's white stone: at least this bright against the wood */
+    float cross_floor;      /* least spread of the cross-hue measure (about 1.5 of its 1/16 bins) */
+    float light_lines;      /* lines under this share of their usual contrast: a stone hides them */
+    float ring_stone;       /* a light stone's ring at most this against its disc (wood and glare: about 1) */
+    float pop_apart;        /* wood and light stones told apart by colour from this many spreads (boards 1.9-17; pale green under violet 0.3) */
+    float ring_apart;       /* ...or by the light points' ring this much darker than the wood's (boards 0.19-0.55; ruled paper 0) */
+    float lines_show;       /* lines at this share or more: no light stone there (white stones: 97 % under 0.7) */
+    float edge_spread;      /* a disc whose brightness spreads this much (interquartile) is half one thing, half another */
+    float light_like;       /* within this many spreads of the light stones' middle: looks like one */
+    float light_same;       /* within this many of the light stones' middle... */
+    float wood_away;        /* ...and this many from the wood's: a light stone's colour, clearly (17 of 17 such points white) */
+    float disagree;         /* evidence this strong on both sides (spreads): the point is unsure */
+    float darkish_lum;      /* darker than this with its lines hidden: a dark stone under a lamp that lightens it */
+    float wood_lines;       /* lines over this share: the point shows wood */
+    float base_wood;        /* the intersection at least this bright... */
+    float base_lines;       /* ...and its lines at this share: wood shows at the point (13 of 13 such points empty) */
+    float base_light;       /* an intersection this much brighter than the wood: a light stone's body there */
+    float base_set_off;     /* ...this much under a disc of the wood's colour: a light stone set off towards the camera (10 of 10 white) */
+    float ring_none;        /* a ring this bright against its disc or more: no stone's ring (light stones' median 0.65-0.72) */
+    float margin_lit;       /* a margin disc at least this share of its edge point's disc: the light goes on past the board */
+    float margin_off;       /* a margin disc this dark against the wood lies past the board's edge */
+    float base_dark;        /* an intersection this dark (a black stone's body 0.01-0.02; lines darken to 0.10 at least)... */
+    float ring_dark;        /* ...with a ring this much brighter than its disc (dark stones 1.27 and more, empty about 1): a black stone */
+    float margin_apart;     /* an edge point's margin this many spreads brighter than its side's: a stone set off its point there */
+    int light_near;         /* light stones round a point needed for their local middle (radius 3-7 gain alike) */
+    double occ_chroma;      /* a hand at the edge: each step out within this chromaticity of the one before */
+    double occ_lum;         /* ...and within this share in brightness */
+    double occ_table_from;  /* ...and from this far out (cells) unlike the table beside the board */
+
+    /* -- the second look, point against point (read_near.c) -- */
+    float near_sure;        /* a neighbour this sure is compared with */
+    float near_take;        /* another class nearer by this factor: an unsure point takes it (1.1-1.5 alike on the 117 photos) */
+    float near_doubt;       /* ...by this factor: a sure point is doubted */
+    float near_alike;       /* ...and no farther from that class than this many typical distances (classes taken: 0.9-2.3) */
+    float near_noise;       /* least typical distance (grey levels): what noise alone gives */
+
+    /* -- the third look, the photo's own classifier (read_self.c) -- */
+    float self_sure;        /* a point this sure is an example of its class */
+    double self_take;       /* posterior at which an unsure point takes the class (0.9-0.999 alike within a point or two) */
+    int self_min;           /* a class with fewer examples is left out */
+    double self_ridge;      /* each variance raised by this share of itself (a grey photo still solves) */
+    double self_lines_max;  /* lines counted at most this many times their usual contrast */
+
+    /* -- the low lamp's look (read_shade.c) -- */
+    float shade_sure;       /* a white stone this sure shows the light */
+    int shade_min_whites;   /* fewer sure white stones say nothing about the light */
+    double shade_raking;    /* raking light: lit halves this many times the others (lamps above 1.5 at most, a low one 3.6) */
+    float shade_step;       /* a shadow's far half lighter than its near half by this share of the wood (shadows 0.43-0.61, black stones 0 or less) */
+    float shade_floor;      /* halves darker than this share of the wood count as this dark */
+} vision_params;
+
+/* Fills p with the defaults (the values the figures of doc/evaluation.md
+ * were measured with). */
+void vision_params_init(vision_params *p);
+
+/* The detector: made from parameters, it finds and reads boards; it keeps
+ * nothing between calls (following a board over frames is track/'s job),
+ * so one detector may serve several threads at once. */
+typedef struct vision_detector vision_detector;
+
+/* A detector with a copy of p (NULL: the defaults); NULL without memory. */
+vision_detector *vision_detector_create(const vision_params *p);
+void vision_detector_destroy(vision_detector *d); /* NULL is fine */
+const vision_params *vision_detector_params(const vision_detector *d);
+
+/* What to do with one image. */
+typedef struct vision_request {
+    int size_hint;           /* board size looked for, 0 = 9, 13 or 19 */
+    const vision_grid *grid; /* a grid known already (--corners, a calibration,
+                                the tracker's): not searched for; NULL = search */
+    int find_only;           /* 1 = the grid only, no reading */
+    const vision_looks *looks; /* NULL = the entry point's own (vision_params
+                                  photo or frame); else these */
+} vision_request;
+
+/* Diagnostics of the board finder (for tests, the calibrate command and
+ * evaluation tools that want to know why a photo failed).  Plain data. */
+#define VISION_RIVALS 3 /* at most this many runners-up are kept (each is read once more) */
 typedef struct vision_grid_find_info {
     int nsegs;            /* line pieces found in the working image */
     double support[2];    /* length of the pieces of each line family */
@@ -164,76 +298,50 @@ typedef struct vision_grid_find_info {
                              grid lines to the dark line pixels near them */
     double resid_worst_line; /* largest per-line median of that distance */
     /* the runners-up: different grids of the same size, each unlike the
-     * others, that ranked within VISION_RIVAL_GAP of the one found (a
-     * lattice a line off, most often), best first; where one of them reads
-     * a point otherwise the photo does not tell.  (Where all of them and
-     * the grid found are off, a point they read alike may still be wrong.) */
+     * others, that ranked within rival_gap of the one found (a lattice a
+     * line off, most often), best first; where one of them reads a point
+     * otherwise the photo does not tell.  (Where all of them and the grid
+     * found are off, a point they read alike may still be wrong.) */
     int nrivals;
     vision_grid rival[VISION_RIVALS];
     double rival_gap[VISION_RIVALS]; /* rank of the grid found less the rival's */
-    /* what vision_read gave on the grid found in the image searched, when
-     * the finder read it to judge a crowded board (have_reading 1); a
-     * caller about to read that grid in that image may take it instead (a
-     * reading of a 12-megapixel photo takes about 16 ms) */
+    /* the reading of the grid found in the image searched, when the finder
+     * made one to judge a crowded board (have_reading 1): the detector
+     * takes it instead of reading that grid again */
     int have_reading;
     vision_reading reading;
 } vision_grid_find_info;
 
-/* Rank gap (of a few hundredths on crowded boards) under which a
- * runner-up grid is kept in vision_grid_find_info.rival. */
-#define VISION_RIVAL_GAP 0.05
+/* What a detection gives.  Plain data, owned by the caller. */
+typedef struct vision_result {
+    vision_grid grid;
+    vision_reading reading;    /* all zero with find_only */
+    int rival_points;          /* points a runner-up grid reads otherwise
+                                  (all marked unsure; rival_whole of the board
+                                  or more: every point is); 0 when none */
+    int moved_points;          /* points read otherwise on the grid moved
+                                  (marked unsure; those marked already not
+                                  counted) */
+    double gain;               /* how much an underexposed image was
+                                  brightened, 1 when not, 0 when the look was
+                                  not taken */
+    double ms_grid, ms_read;   /* time taken by each stage */
+    vision_grid_find_info info; /* the finder's diagnostics; zeros when the
+                                   grid was given, or for the stages not
+                                   reached */
+} vision_result;
 
-/* vision_grid_find with diagnostics; info is always filled (zeros when the
- * stage that sets a field was not reached). */
-gs_status vision_grid_find_ex(const gs_image *img, int size_hint, vision_grid *out, vision_grid_find_info *info,
-                              gs_error *err);
+/* A photo: the grid found (or rq->grid taken), every point read, with
+ * the photo looks.  rq NULL = size 9/13/19, search, read.
+ * GS_ERR_NOBOARD with the reason when no board is found, GS_ERR_USAGE for
+ * an image or a request that cannot be (too small, a size out of range). */
+gs_status vision_detect_photo(const vision_detector *d, const gs_image *img, const vision_request *rq,
+                              vision_result *out, gs_error *err);
+/* A video frame: the same with the frame looks. */
+gs_status vision_detect_frame(const vision_detector *d, const gs_image *img, const vision_request *rq,
+                              vision_result *out, gs_error *err);
 
-
-/* ---- extras of the point-reading stage (vision_read in
- * vision/vision.h is the main entry): the overlay drawing used by
- * `goscribe scan --overlay` and per-point features for tests and tuning.
- * Everything here is stateless; results are plain data owned by the caller. */
-
-/* What vision_read measured at one intersection, relative to the board's
- * own wood colour at that place (so 1.0 means "like the wood"). */
-typedef struct vision_point_features {
-    float lum;       /* median brightness of the stone-sized disc / wood brightness */
-    float dark;      /* fraction of the disc much darker than the wood */
-    float neutral;   /* fraction of the disc bright and colourless (white-stone-like) */
-    float woodlike;  /* median "wood hue" strength of the disc: 1 wood, ~0 grey */
-    float cross;     /* median chromaticity across the wood's hue (same
-                        units): 0 for wood and for grey, not 0 for a stone
-                        whose colour differs from the wood's in another way
-                        (white stones under a violet lamp: bluer than the
-                        purple wood, as bright and as "wood-hued") */
-    float spread;    /* interquartile range of brightness / wood brightness */
-    float lines;     /* contrast of the two grid lines through the point (at the
-                        board surface): depth of the deepest dip across each
-                        line (darker than both sides, so a stone's or a
-                        shadow's edge does not count) / wood brightness;
-                        high when empty */
-    float base;      /* median brightness of a small disc (0.12 cell) at the
-                        intersection itself, on the board surface / wood
-                        brightness: under the body of a stone standing
-                        there, wood or a shadow's edge when the disc above
-                        (a stone's top seen obliquely) falls on a
-                        neighbour's stone */
-    float ring;      /* median brightness of a ring just outside a stone's
-                        disc (radius 0.5-0.62 cell round the same centre) /
-                        that of the disc: a stone stands out from what is
-                        round it (gaps, shadow, wood), glare and wood do not */
-    int seen;        /* 0 when the disc lies off the photo (nothing seen) */
-    float margin_lum, margin_wood; /* edge points: lum and woodlike of a
-                        disc in the margin just outside the point (1, 1
-                        elsewhere): a stone set off its point lies there */
-    float margin_dark; /* edge points: lum of the darker margin disc (a
-                        corner has two; 1 elsewhere): the table or the
-                        board's side beyond the point */
-} vision_point_features;
-
-/* Measures every intersection of g in img (row-major, size*size entries
- * written to feat, which the caller provides). */
-gs_status vision_read_features(const gs_image *img, const vision_grid *g, vision_point_features *feat, gs_error *err);
+/* ---- drawing ---- */
 
 /* Draws the grid lines of g onto img: per_cell square dots of half-side
  * `half` along each line per cell (through the mapping, so lens distortion
@@ -243,8 +351,8 @@ void vision_grid_draw(gs_image *img, const vision_grid *g, int per_cell, int hal
 
 /* Draws the grid and every reading onto img (3-channel, modified in place):
  * grid lines in green, black readings as a filled dark disc with a white
- * ring, white readings as a white disc with a black ring, low-confidence
- * points (unsure, confidence < VISION_UNSURE) marked with a red square.  reading may be NULL (grid only). */
+ * ring, white readings as a white disc with a black ring, unsure points
+ * marked with a red square.  reading may be NULL (grid only). */
 void vision_draw_overlay(gs_image *img, const vision_grid *g, const vision_reading *reading);
 
 #ifdef __cplusplus

@@ -5,6 +5,83 @@
 
 #include "vision/vision.h"
 
+/* The detector: its parameters (it needs no scratch: every stage
+ * allocates its own, so one detector may serve several threads). */
+struct vision_detector {
+    vision_params P;
+};
+
+/* A confidence lowered to just under P->unsure: the point is marked. */
+static inline float vision_doubted(const vision_params *P, float conf)
+{
+    return conf < P->unsure - 0.05f ? conf : P->unsure - 0.05f;
+}
+
+/* The board finder: the grid of img (size_hint 0 = 9/13/19) and its
+ * diagnostics (info always filled: zeros for the stages not reached);
+ * wider: the wider look (vision_looks).  GS_ERR_NOBOARD with the reason
+ * when no board is found (vision/grid_find.c). */
+gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size_hint, int wider, vision_grid *out,
+                           vision_grid_find_info *info, gs_error *err);
+
+/* The reader: every intersection of g in img as empty, black or white
+ * (vision/read.c). */
+gs_status vision_read(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *out,
+                      gs_error *err);
+
+/* The low lamp's look on a photo's reading r of g (vision/read_shade.c):
+ * a point read black that shows the shadow of the stone beside it on the
+ * lamp's side is read empty and marked unsure.  GS_OK, or an error
+ * (arguments that do not fit, no memory for the wood's fit) with nothing
+ * changed. */
+gs_status vision_read_shade(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *r,
+                            gs_error *err);
+
+/* ---- what the reader measures at one point (vision/read.c) ---- */
+
+/* What vision_read measured at one intersection, relative to the board's
+ * own wood colour at that place (so 1.0 means "like the wood"). */
+typedef struct vision_point_features {
+    float lum;       /* median brightness of the stone-sized disc / wood brightness */
+    float dark;      /* fraction of the disc much darker than the wood */
+    float neutral;   /* fraction of the disc bright and colourless (white-stone-like) */
+    float woodlike;  /* median "wood hue" strength of the disc: 1 wood, ~0 grey */
+    float cross;     /* median chromaticity across the wood's hue (same
+                        units): 0 for wood and for grey, not 0 for a stone
+                        whose colour differs from the wood's in another way
+                        (white stones under a violet lamp: bluer than the
+                        purple wood, as bright and as "wood-hued") */
+    float spread;    /* interquartile range of brightness / wood brightness */
+    float lines;     /* contrast of the two grid lines through the point (at the
+                        board surface): depth of the deepest dip across each
+                        line (darker than both sides, so a stone's or a
+                        shadow's edge does not count) / wood brightness;
+                        high when empty */
+    float base;      /* median brightness of a small disc (0.12 cell) at the
+                        intersection itself, on the board surface / wood
+                        brightness: under the body of a stone standing
+                        there, wood or a shadow's edge when the disc above
+                        (a stone's top seen obliquely) falls on a
+                        neighbour's stone */
+    float ring;      /* median brightness of a ring just outside a stone's
+                        disc (radius 0.5-0.62 cell round the same centre) /
+                        that of the disc: a stone stands out from what is
+                        round it (gaps, shadow, wood), glare and wood do not */
+    int seen;        /* 0 when the disc lies off the photo (nothing seen) */
+    float margin_lum, margin_wood; /* edge points: lum and woodlike of a
+                        disc in the margin just outside the point (1, 1
+                        elsewhere): a stone set off its point lies there */
+    float margin_dark; /* edge points: lum of the darker margin disc (a
+                        corner has two; 1 elsewhere): the table or the
+                        board's side beyond the point */
+} vision_point_features;
+
+/* Measures every intersection of g in img (row-major, size*size entries
+ * written to feat, which the caller provides). */
+gs_status vision_read_features(const vision_params *P, const gs_image *img, const vision_grid *g,
+                               vision_point_features *feat, gs_error *err);
+
+
 /* Solves the 8 unknowns of A (8 rows of 8 coefficients + right-hand side)
  * by Gaussian elimination with partial pivoting, destroying A; 0 on success,
  * -1 when singular. Shared by the homography fits of vision/. */
@@ -63,8 +140,8 @@ typedef struct vision_gmodel {
 /* vision_read that also leaves what it measured at each point in F (the
  * caller's, size * size entries): for a stage that needs both the reading
  * and a feature of it without measuring every point twice. */
-gs_status vision_read_keep(const gs_image *img, const vision_grid *g, vision_reading *out, vision_point_features *F,
-                           gs_error *err);
+gs_status vision_read_keep(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *out,
+                           vision_point_features *F, gs_error *err);
 
 /* Each point's image patch (vision/read_patch.c): VISION_PATCH_SIDE x
  * VISION_PATCH_SIDE samples of B, G, R (row by row, v then u) over
@@ -87,14 +164,15 @@ void vision_patches_free(vision_patches *p);
 /* The reading's second look (vision/read_near.c): each point's image patch
  * against those of the sure points round it; unsure points much nearer
  * another class take it, sure ones much nearer another class become unsure. */
-void vision_read_near(const vision_patches *p, vision_reading *r);
+void vision_read_near(const vision_params *P, const vision_patches *p, vision_reading *r);
 
 /* The reading's third look (vision/read_self.c): a classifier of this
  * photo's own, fitted to its sure points, reads again the points still
  * unsure; they stay marked.  F: what the rules measured at each point;
  * lines: each point's line contrast over its usual contrast round it
  * (read.c), one per point. */
-void vision_read_self(const vision_patches *p, const vision_point_features *F, const float *lines, vision_reading *r);
+void vision_read_self(const vision_params *P, const vision_patches *p, const vision_point_features *F, const float *lines,
+                      vision_reading *r);
 
 /* The median brightness of the four halves of the ring from 0.14 to 0.42
  * cell round the middle of a stone on board point (u, v) of g (its body
@@ -113,7 +191,7 @@ void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision
  * points found are read empty and marked (confidence, unsure, uncertain);
  * returns how many. */
 typedef void (*vision_halves_fn)(void *ctx, int i, float side[4]);
-int vision_shadows_clear(vision_halves_fn halves, void *ctx, int N, vision_reading *r);
+int vision_shadows_clear(const vision_params *P, vision_halves_fn halves, void *ctx, int N, vision_reading *r);
 
 void vision_model_map(const vision_gmodel *m, double u, double v, double *x, double *y);
 /* Inverse of the distortion (fixed-point iteration). */
@@ -122,10 +200,9 @@ void vision_undistort(double k1, double cx, double cy, double norm, double x, do
 /* ---- board finding: shared working data (vision/grid_find.c) ---- */
 
 /* The photo prepared once for every stage: shrunk so its longest side is
- * at most VISION_WORK_SIDE, its grey image, its thin-dark-line response,
- * and the normalisation of working pixels used by the line families
- * (centre (cx, cy), half the longest side sn). */
-#define VISION_WORK_SIDE 800
+ * at most work_side (vision_params), its grey image, its thin-dark-line
+ * response, and the normalisation of working pixels used by the line
+ * families (centre (cx, cy), half the longest side sn). */
 /* The pixels on thin dark lines (vision/grid_dense.c): [0] of the
  * vertical-ish family (dips across x), [1] of the horizontal-ish one, each
  * only where the other family is near too (the grid).  The maps hold the
@@ -143,6 +220,7 @@ typedef struct vision_linemap {
     float (*side[2])[2][3];
 } vision_linemap;
 typedef struct vision_work {
+    const vision_params *P;
     const gs_image *img; /* the photo (not owned) */
     gs_image *resp, *grey;
     double scale;     /* working / original pixels */
@@ -162,7 +240,8 @@ typedef struct vision_piece {
     int fam;      /* 0 = none, 1 or 2 */
 } vision_piece;
 
-/* Fills a piece from its two end points (working pixels). */
+/* Fills a piece from its two end points (working pixels)
+ * (vision/grid_lines.c). */
 void vision_piece_set(vision_piece *p, const vision_work *w, double x1, double y1, double x2, double y2);
 
 /* One grid hypothesis: size and model (board -> working pixels). */
@@ -170,7 +249,7 @@ typedef struct vision_cand {
     int n;
     vision_gmodel m;
     int source;      /* VISION_SRC_* */
-    double score;    /* rank among hypotheses (vision/grid_find.c) */
+    double score;    /* rank among hypotheses (vision/grid_cands.c) */
     double map;      /* vision_linemap_score */
     double clear;    /* vision_grid_score lines - anti */
     double outside;  /* vision_grid_score outside: lines beyond its strongest side */
@@ -178,6 +257,43 @@ typedef struct vision_cand {
 } vision_cand;
 
 enum { VISION_SRC_LINES = 1, VISION_SRC_DENSE = 3 };
+
+/* The hypotheses of one search, one per grid (vision/grid_cands.c). */
+#define VISION_MAX_CANDS 48
+typedef struct vision_cand_list {
+    vision_cand c[VISION_MAX_CANDS];
+    int n;
+} vision_cand_list;
+
+/* Stage 5 (vision/grid_cands.c): refinement rounds on the line response,
+ * search narrowing from 0.35 to 0.2 cell, k1 from the second round on
+ * (the fraction of line samples on a dark line, -1 out of memory); the
+ * rank (map score, clarity, evidence past the sides); the model as a
+ * vision_grid of the photo (top edge = the edge whose midpoint is
+ * highest, corners clockwise on screen from its left end). */
+double vision_cand_refine(const vision_work *w, vision_cand *c);
+void vision_cand_rate(const vision_work *w, vision_cand *c);
+void vision_cand_grid(const vision_work *w, const gs_image *img, const vision_cand *c, vision_grid *out);
+/* Two hypotheses are the same grid when they have one size and their
+ * corners lie within half a cell of each other; add keeps the better of
+ * two of the same grid; pick gives the best and (*second) the best that is
+ * a different grid, -1 when none. */
+int vision_cands_same(const vision_cand *a, const vision_cand *b);
+void vision_cands_add(vision_cand_list *L, const vision_cand *c);
+int vision_cands_pick(const vision_cand_list *L, int *second);
+/* A crowded-board hypothesis spread to the windows of its lattice (every
+ * size, up to three lines beyond its edges) scored on the line pixels, the
+ * best few refined and rated into out; and the variants of one with a side
+ * moved a line in or out, kept when they rank clearly above it.
+ * GS_ERR_NOMEM or GS_OK. */
+gs_status vision_cands_dense(const vision_work *w, vision_cand base, int size_hint, vision_cand_list *out);
+gs_status vision_cands_stretch(const vision_work *w, const vision_cand *c, vision_cand_list *out);
+
+/* Stage 6 (vision/grid_decide.c): the board among the hypotheses of L, or
+ * GS_ERR_NOBOARD with the reason (e_lines, e_dense: why the line and the
+ * crowded-board stages found nothing, said when nothing is left). */
+gs_status vision_choose(const vision_work *w, const gs_image *img, vision_cand_list *L, const gs_error *e_lines,
+                        const gs_error *e_dense, vision_grid *out, vision_grid_find_info *info, gs_error *err);
 
 /* Stages 2-4 (vision/grid_lines.c): two families of pieces through two
  * vanishing points, evenly spaced lines per family, and the window of
@@ -187,12 +303,12 @@ gs_status vision_lines_candidate(const vision_work *w, vision_piece *p, int np, 
                                  vision_grid_find_info *info, gs_error *err);
 
 /* Pieces of stages 2-3 shared with vision/grid_dense.c: the two vanishing
- * points of the pieces (RANSAC; marks each piece's family in fam; support
- * = the length behind each), and the rectification that sends both to
+ * points of the pieces (RANSAC within family_tol; marks each piece's
+ * family in fam; support = the length behind each), and the rectification that sends both to
  * infinity: working pixels -> (a, b) with family-1 lines at constant b and
  * family-2 lines at constant a, equally spaced. */
-gs_status vision_find_families(vision_piece *p, int n, double tol, double v1[3], double v2[3], double support[2],
-                               gs_error *err);
+gs_status vision_find_families(const vision_params *P, vision_piece *p, int n, double v1[3], double v2[3],
+                               double support[2], gs_error *err);
 gs_status vision_rectify(const vision_work *w, const double v1[3], const double v2[3], double Rect[9], double Rinv[9],
                          gs_error *err);
 
@@ -255,7 +371,8 @@ gs_status vision_dense_candidates(const vision_work *w, int size_hint, vision_ca
  * response (dark-line points within +-search cells of each line; k1 fitted
  * when fit_k1).  Returns the fraction of samples on a dark line, -1 when
  * out of memory. */
-double vision_refine_grid(const gs_image *resp, double thr, int n, vision_gmodel *m, double search, int fit_k1);
+double vision_refine_grid(const vision_params *P, const gs_image *resp, double thr, int n, vision_gmodel *m,
+                          double search, int fit_k1);
 /* The same on the line maps of vision/grid_dense.c (each family on its
  * own map), for crowded boards where the line response is mostly the
  * seams round the stones. */

@@ -1,0 +1,192 @@
+/* vision/detect.c: the detector and its entry points: the grid found (or
+ * given), the points read, and the looks of vision_looks around them. */
+#include "vision/vision.h"
+#include "cvshim/cvshim.h"
+#include "vision/vision_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Point i of r marked unsure (counted once). */
+static void mark_unsure(const vision_params *P, vision_reading *r, int i)
+{
+    if (r->unsure[i]) return;
+    r->confidence[i] = vision_doubted(P, r->confidence[i]);
+    r->unsure[i] = 1;
+    r->uncertain++;
+}
+
+/* Where another grid (a runner-up, or the grid found moved a little)
+ * reads a point otherwise, the point is unsure: the photo does not say
+ * which of the lattices it is.  differ[i] is set for each such point. */
+static gs_status other_grid_doubt(const vision_params *P, const gs_image *img, const vision_grid *other,
+                                  vision_reading *r, unsigned char *differ, gs_error *err)
+{
+    vision_reading *o = malloc(sizeof *o);
+    if (!o) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    gs_status st = vision_read(P, img, other, o, err);
+    int N = r->pos.size;
+    for (int i = 0; st == GS_OK && i < N * N; i++) {
+        if (o->pos.cell[i] == r->pos.cell[i]) continue;
+        differ[i] = 1;
+        mark_unsure(P, r, i);
+    }
+    free(o);
+    return st;
+}
+
+/* A rival that reads rival_whole of the points or more otherwise is the
+ * lattice a line off: the photo does not say where the board's lines are,
+ * so no point is sure, not even those both lattices read alike (a line
+ * off, many of them are wrong under both). */
+static void whole_doubt(const vision_params *P, vision_reading *r, int rival_points)
+{
+    int NN = r->pos.size * r->pos.size;
+    if (rival_points < P->rival_whole * NN) return;
+    for (int i = 0; i < NN; i++) mark_unsure(P, r, i);
+}
+
+/* Exposure: a camera's exposure scales every pixel, which should change
+ * nothing; but an underexposed photo brings the thin dips of the lines
+ * down to a few grey levels, near the fixed floors and the rounding of
+ * the stages after.  So the photo is brightened until its bright level
+ * (the 99th percentile of the brightest channel, what a white stone or a
+ * lit wood shows) reaches expose_level, by at most expose_max_gain
+ * (deeper than that the noise is brightened as much as the board).  A
+ * gain up to expose_skip is not worth a copy of the photo. */
+
+/* The gain to bring img's bright level to expose_level (>= 1). */
+static double exposure_gain(const vision_params *P, const gs_image *img)
+{
+    long hist[256] = {0}, n = 0;
+    int step = img->width * img->height > 1000000 ? 4 : 2;
+    for (int y = 0; y < img->height; y += step) {
+        const uint8_t *row = img->buf + (size_t)y * (size_t)img->stride;
+        for (int x = 0; x < img->width; x += step) {
+            const uint8_t *p = row + (size_t)x * (size_t)img->channels;
+            int m = p[0];
+            for (int c = 1; c < img->channels; c++) m = p[c] > m ? p[c] : m;
+            hist[m]++;
+            n++;
+        }
+    }
+    long above = 0;
+    int level = 255;
+    while (level > 0 && (above += hist[level]) < n / 100) level--;
+    double gain = P->expose_level / (level > 1 ? level : 1);
+    return gain < 1 ? 1 : gain > P->expose_max_gain ? P->expose_max_gain : gain;
+}
+
+/* A brightened copy of img when it is underexposed (*gain > expose_skip),
+ * else NULL with *gain 1; NULL with *gain 0 when out of memory. */
+static gs_image *exposed_copy(const vision_params *P, const gs_image *img, double *gain)
+{
+    *gain = exposure_gain(P, img);
+    if (*gain <= P->expose_skip) { *gain = 1; return NULL; }
+    gs_image *c = cvshim_image_scaled(img, *gain);
+    if (!c) *gain = 0;
+    return c;
+}
+
+/* Where the grid lies is known to a fraction of a cell.  A point read
+ * otherwise on the grid moved shift_cells along either axis, either way,
+ * hangs on where exactly the lines are, and is not sure.  Four more
+ * readings cost about 38 ms on a median photo, so a reading with no doubt
+ * at all is taken as it is. */
+
+/* Marks the points of r (read on g) that one of the four moved grids reads
+ * otherwise; *moved is how many it marked that were not marked before. */
+static gs_status shift_doubt(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *r,
+                             int *moved, gs_error *err)
+{
+    static const double dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
+    int before = r->uncertain;
+    gs_status st = GS_OK;
+    for (int k = 0; k < 4 && st == GS_OK; k++) {
+        vision_grid m;
+        vision_grid_moved(g, P->shift_cells * dirs[k][0], P->shift_cells * dirs[k][1], g->size, &m);
+        st = other_grid_doubt(P, img, &m, r, differ, err);
+    }
+    *moved = r->uncertain - before;
+    return st;
+}
+
+/* The points on the grid found (the finder's reading of it when it made
+ * one) with the looks asked: a low lamp's, doubted where a runner-up reads
+ * them otherwise, or the grid moved a little (shift_doubt). */
+static gs_status read_all(const vision_params *P, const vision_looks *lk, const gs_image *img, vision_result *out,
+                          gs_error *err)
+{
+    const vision_grid_find_info *info = &out->info;
+    gs_status st = GS_OK;
+    if (info->have_reading) out->reading = info->reading;
+    else st = vision_read(P, img, &out->grid, &out->reading, err);
+    if (st == GS_OK && lk->shade) st = vision_read_shade(P, img, &out->grid, &out->reading, err);
+    unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
+    for (int k = 0; st == GS_OK && lk->rivals && k < info->nrivals; k++) /* of the same size (vision_grid_find_info) */
+        st = other_grid_doubt(P, img, &info->rival[k], &out->reading, differ, err);
+    for (int i = 0; i < GS_MAX_SIZE * GS_MAX_SIZE; i++) out->rival_points += differ[i];
+    if (st == GS_OK && lk->rivals) whole_doubt(P, &out->reading, out->rival_points);
+    int NN = out->grid.size * out->grid.size;
+    if (st == GS_OK && lk->moved && out->reading.uncertain > 0 && out->reading.uncertain < NN)
+        st = shift_doubt(P, img, &out->grid, &out->reading, &out->moved_points, err);
+    return st;
+}
+
+/* The whole detection, with the looks lk. */
+static gs_status detect(const vision_detector *d, const gs_image *img, const vision_request *rq,
+                        const vision_looks *lk, vision_result *out, gs_error *err)
+{
+    if (!d) return gs_error_set(err, GS_ERR_USAGE, "no detector");
+    if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
+    memset(out, 0, sizeof *out);
+    const vision_params *P = &d->P;
+    if (rq && rq->looks) lk = rq->looks;
+    /* (the stages check the image themselves; brightening reads it first) */
+    if (!img || (lk->brighten && (!img->buf || img->width <= 0 || img->height <= 0)))
+        return gs_error_set(err, GS_ERR_USAGE, "empty image");
+    int hint = rq ? rq->size_hint : 0;
+    double t0 = gs_now_ms();
+    gs_image *bright = NULL;
+    if (lk->brighten) {
+        bright = exposed_copy(P, img, &out->gain);
+        if (out->gain == 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        if (bright) img = bright;
+    }
+    gs_status st = GS_OK;
+    if (rq && rq->grid) out->grid = *rq->grid;
+    else st = vision_grid_find(P, img, hint, lk->wider, &out->grid, &out->info, err);
+    double t1 = gs_now_ms();
+    out->ms_grid = t1 - t0;
+    if (st == GS_OK && !(rq && rq->find_only)) st = read_all(P, lk, img, out, err);
+    gs_image_destroy(bright);
+    out->ms_read = gs_now_ms() - t1;
+    return st;
+}
+
+gs_status vision_detect_photo(const vision_detector *d, const gs_image *img, const vision_request *rq,
+                              vision_result *out, gs_error *err)
+{
+    return detect(d, img, rq, d ? &d->P.photo : NULL, out, err);
+}
+
+gs_status vision_detect_frame(const vision_detector *d, const gs_image *img, const vision_request *rq,
+                              vision_result *out, gs_error *err)
+{
+    return detect(d, img, rq, d ? &d->P.frame : NULL, out, err);
+}
+
+vision_detector *vision_detector_create(const vision_params *p)
+{
+    vision_detector *d = malloc(sizeof *d);
+    if (!d) return NULL;
+    if (p) d->P = *p;
+    else vision_params_init(&d->P);
+    return d;
+}
+
+void vision_detector_destroy(vision_detector *d) { free(d); }
+
+const vision_params *vision_detector_params(const vision_detector *d) { return &d->P; }
