@@ -235,6 +235,82 @@ void gs_dl_close(void *lib);
 void gs_lens_distort(double k1, double cx, double cy, double norm, double *x, double *y);
 void gs_lens_undistort(double k1, double cx, double cy, double norm, double *x, double *y);
 
+/* ----------------------------------------------------------------- pixels */
+
+/* Brightness of a colour (B, G, R).  Two formulas, kept apart because
+ * unifying them would move every threshold measured with the other:
+ *  gs_luma     (B + 2G + R) / 4: the board finder's and the reader's
+ *              (vision/: all its thresholds were measured with it);
+ *  gs_luma601  0.114 B + 0.587 G + 0.299 R (ITU-R BT.601, as OpenCV's
+ *              grey conversion): the margin stones of track/, measured
+ *              with it.
+ * (calib/'s Lab conversion uses the CIE Y of linear light: a colour space,
+ * not a brightness of the photo's values.) */
+static inline double gs_luma(double b, double g, double r) { return (b + 2 * g + r) / 4; }
+static inline double gs_luma601(double b, double g, double r) { return 0.114 * b + 0.587 * g + 0.299 * r; }
+
+/* Samplers of an image at (x, y) pixels (pixel centres on integers), named
+ * by what they give; each answers 0 / false outside the image.  Inline:
+ * the board finder and the reader take millions of samples.
+ *  gs_pixel_nearest  the nearest pixel's B, G, R (a grey image's value
+ *                    three times): x + 0.5 truncated is lround(x) wherever
+ *                    the pixel is in the image, without a libm call (NaN
+ *                    falls outside);
+ *  gs_sample_grey    bilinear value of a 1-channel image (0 outside);
+ *  gs_sample_bgr     bilinear B, G, R (a grey image's value three times). */
+typedef struct gs_pix { int b, g, r; } gs_pix;
+static inline bool gs_pixel_nearest(const gs_image *img, double x, double y, gs_pix *p)
+{
+    double xr = x + 0.5, yr = y + 0.5;
+    if (!(xr > 0 && yr > 0 && xr < img->width && yr < img->height)) return false;
+    int ix = (int)xr, iy = (int)yr;
+    const uint8_t *q = img->buf + (size_t)iy * img->stride + (size_t)ix * img->channels;
+    if (img->channels == 1) { p->b = p->g = p->r = q[0]; }
+    else { p->b = q[0]; p->g = q[1]; p->r = q[2]; }
+    return true;
+}
+static inline double gs_sample_grey(const gs_image *im, double x, double y)
+{
+    if (x < 0 || y < 0 || x >= im->width - 1 || y >= im->height - 1) return 0;
+    int ix = (int)x, iy = (int)y;
+    double fx = x - ix, fy = y - iy;
+    const uint8_t *p = im->buf + (size_t)iy * im->stride + ix;
+    return (1 - fy) * ((1 - fx) * p[0] + fx * p[1]) + fy * ((1 - fx) * p[im->stride] + fx * p[im->stride + 1]);
+}
+/* The mean B, G, R (integer, truncated) of the 3 x 3 pixels round pixel
+ * (x, y); false when they are not all in the image.  A box mean, not a
+ * sample between pixels: the hands test of track/ compares views by it. */
+bool gs_box_mean3(const gs_image *img, int x, int y, int out[3]);
+static inline bool gs_sample_bgr(const gs_image *img, double x, double y, float o[3])
+{
+    if (x < 0 || y < 0 || x >= img->width - 1 || y >= img->height - 1) return false;
+    int ix = (int)x, iy = (int)y, ch = img->channels;
+    double fx = x - ix, fy = y - iy;
+    const uint8_t *p = img->buf + (size_t)iy * img->stride + (size_t)ix * ch, *q = p + img->stride;
+    for (int c = 0; c < 3; c++) {
+        int k = ch == 1 ? 0 : c;
+        o[c] = (float)((1 - fy) * ((1 - fx) * p[k] + fx * p[k + ch]) + fy * ((1 - fx) * q[k] + fx * q[k + ch]));
+    }
+    return true;
+}
+
+/* ------------------------------------------------------- small linear systems */
+
+/* Solves the n x n system whose augmented rows (n coefficients and the
+ * right-hand side, rows `stride` doubles apart) are in A, by Gauss-Jordan
+ * elimination with partial pivoting, destroying A; x gets the n unknowns.
+ * -1 when a pivot falls under tiny (singular).  The one general solver:
+ * the homography fits, the lattice fit and the wood surface's least
+ * squares. */
+int gs_solve(double *A, int stride, int n, double *x, double tiny);
+/* For a symmetric positive definite A (n x n, row-major; a covariance):
+ * its Cholesky factor in place (the lower triangle), -1 when A is not
+ * positive definite; then gs_cholesky_solve solves L L^T x = b in place.
+ * Half the work of gs_solve, and what the reading's own classifier
+ * (vision/read_self.c) was measured with. */
+int gs_cholesky(double *A, int n);
+void gs_cholesky_solve(const double *L, int n, double *b);
+
 /* ---------------------------------------------------------------- drawing */
 
 /* Colours are B, G, R (as images are); grey images get the mean. */

@@ -117,3 +117,16 @@ gs_status gs_image_encode_png(const gs_image *img, gs_buf *out, gs_error *err)
 {
     return png_encode(img, NULL, out, "PNG", err);
 }
+
+bool gs_box_mean3(const gs_image *img, int x, int y, int out[3])
+{
+    if (x < 1 || y < 1 || x >= img->width - 1 || y >= img->height - 1) return false;
+    int s[3] = {0, 0, 0};
+    for (int dy = -1; dy <= 1; dy++) {
+        const uint8_t *p = img->buf + (size_t)(y + dy) * (size_t)img->stride + (size_t)(x - 1) * (size_t)img->channels;
+        for (int dx = 0; dx < 3; dx++, p += img->channels)
+            for (int c = 0; c < 3; c++) s[c] += p[img->channels == 3 ? c : 0];
+    }
+    for (int c = 0; c < 3; c++) out[c] = s[c] / 9;
+    return true;
+}

@@ -64,20 +64,6 @@ void track_hands_destroy(track_hands *o)
     free(o);
 }
 
-/* mean BGR of 3x3 pixels at (x, y); false off the image */
-static bool mean3(const gs_image *img, int x, int y, int out[3])
-{
-    if (x < 1 || y < 1 || x >= img->width - 1 || y >= img->height - 1) return false;
-    int s[3] = {0, 0, 0};
-    for (int dy = -1; dy <= 1; dy++) {
-        const uint8_t *p = img->buf + (size_t)(y + dy) * (size_t)img->stride + (size_t)(x - 1) * (size_t)img->channels;
-        for (int dx = 0; dx < 3; dx++, p += img->channels)
-            for (int c = 0; c < 3; c++) s[c] += p[img->channels == 3 ? c : 0];
-    }
-    for (int c = 0; c < 3; c++) out[c] = s[c] / 9;
-    return true;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -160,7 +146,7 @@ static void sample(const gs_image *img, const gs_image *refimg, const vision_gri
             int a[3], b[3];
             int k = j * m + i;
             L->st[k] = 0;
-            if (!mean3(img, (int)lround(x), (int)lround(y), a) || !mean3(refimg, (int)lround(rx), (int)lround(ry), b)) {
+            if (!gs_box_mean3(img, (int)lround(x), (int)lround(y), a) || !gs_box_mean3(refimg, (int)lround(rx), (int)lround(ry), b)) {
                 L->st[k] = 2;
                 continue;
             }

@@ -56,10 +56,11 @@ static bool patch_at(const gs_image *img, const vision_grid *g, double u, double
             vision_grid_map(g, u + dx * 0.07, v + dy * 0.07, &x, &y);
             x += ox;
             y += oy;
-            int ix = (int)lround(x), iy = (int)lround(y);
-            if (ix < 0 || iy < 0 || ix >= img->width || iy >= img->height) return false;
-            const uint8_t *p = img->buf + (size_t)iy * (size_t)img->stride + (size_t)ix * (size_t)img->channels;
-            for (int c = 0; c < 3; c++) s[c] += p[img->channels == 3 ? c : 0];
+            gs_pix p;
+            if (!gs_pixel_nearest(img, x, y, &p)) return false;
+            s[0] += p.b;
+            s[1] += p.g;
+            s[2] += p.r;
             n++;
         }
     for (int c = 0; c < 3; c++) s[c] /= n;
@@ -692,7 +693,7 @@ bool track_margin_stone_new_beside(const track_margin_stone *s, const gs_positio
 
 /* ---------------------------------------------- stones on the outer line */
 
-static double luma(const double c[3]) { return 0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2]; }
+static double luma(const double c[3]) { return gs_luma601(c[0], c[1], c[2]); }
 
 /* Wood, or wood in a shadow: not much darker, and as yellow for its
  * brightness (a shadow darkens every channel alike); a stone is black, or

@@ -22,25 +22,6 @@ void vision_grid_map(const vision_grid *g, double u, double v, double *x, double
     *y = py;
 }
 
-int vision_solve8(double A[8][9], double x[8])
-{
-    for (int c = 0; c < 8; c++) {
-        int piv = c;
-        for (int r = c + 1; r < 8; r++)
-            if (fabs(A[r][c]) > fabs(A[piv][c])) piv = r;
-        if (fabs(A[piv][c]) < 1e-12) return -1;
-        if (piv != c)
-            for (int k = 0; k < 9; k++) { double t = A[c][k]; A[c][k] = A[piv][k]; A[piv][k] = t; }
-        for (int r = 0; r < 8; r++) {
-            if (r == c) continue;
-            double f = A[r][c] / A[c][c];
-            for (int k = c; k < 9; k++) A[r][k] -= f * A[c][k];
-        }
-    }
-    for (int i = 0; i < 8; i++) x[i] = A[i][8] / A[i][i];
-    return 0;
-}
-
 /* The exact homography through four point pairs. */
 static int homography_4pt(const double src[4][2], const double dst[4][2], double H[9])
 {
@@ -52,7 +33,7 @@ static int homography_4pt(const double src[4][2], const double dst[4][2], double
         memcpy(A[2 * i], r1, sizeof r1);
         memcpy(A[2 * i + 1], r2, sizeof r2);
     }
-    if (vision_solve8(A, H) != 0) return -1;
+    if (gs_solve(&A[0][0], 9, 8, H, 1e-12) != 0) return -1;
     H[8] = 1;
     return 0;
 }

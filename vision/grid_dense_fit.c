@@ -176,7 +176,7 @@ int vision_photo_colour(const vision_work *w, double x, double y, double out[3])
  * surface_chroma2 (squared: without a call to hypot). */
 static int same_surface(const vision_params *P, const double a[3], const double b[3])
 {
-    double ya = (a[0] + 2 * a[1] + a[2]) / 4, yb = (b[0] + 2 * b[1] + b[2]) / 4;
+    double ya = gs_luma(a[0], a[1], a[2]), yb = gs_luma(b[0], b[1], b[2]);
     if (ya < 4 || yb < 4 || ya > P->surface_lum * yb || yb > P->surface_lum * ya) return 0;
     double d0 = (a[2] - a[1]) / ya - (b[2] - b[1]) / yb, d1 = (a[1] - a[0]) / ya - (b[1] - b[0]) / yb;
     return d0 * d0 + d1 * d1 < P->surface_chroma2;
@@ -344,7 +344,7 @@ int vision_dense_fit(const vision_work *w, int n, vision_gmodel *m)
         double A[8][9], d[8];
         if (fit_step(P, np, G, n, reach[it], A) < w->P->fit_pixels_min) break;
         for (int a = 0; a < 8; a++) A[a][a] *= 1.05; /* a little damping */
-        if (vision_solve8(A, d) != 0) break;
+        if (gs_solve(&A[0][0], 9, 8, d, 1e-12) != 0) break;
         double step = 0;
         for (int a = 0; a < 8; a++) { G[a] += d[a]; step += fabs(d[a]); }
         ok = 1;

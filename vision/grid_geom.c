@@ -1,6 +1,6 @@
 /* vision/grid_geom.c: small geometry shared by the grid stages: 3x3
  * matrices, homogeneous lines, a homography fit, the grid model with lens
- * distortion, bilinear sampling. */
+ * distortion. */
 #include "vision/vision_internal.h"
 
 #include <math.h>
@@ -115,7 +115,7 @@ int vision_fit_homography(const double (*src)[2], const double (*dst)[2], int n,
                 for (int b = 0; b < 9; b++) A[a][b] += r[k][a] * r[k][b];
     }
     double Hn[9];
-    if (vision_solve8(A, Hn) != 0) return -1;
+    if (gs_solve(&A[0][0], 9, 8, Hn, 1e-12) != 0) return -1;
     Hn[8] = 1;
     /* Undo the normalisation: H = Td^-1 Hn Ts. */
     double Ts[9] = {ss, 0, -ss * ms[0], 0, ss, -ss * ms[1], 0, 0, 1};

@@ -370,7 +370,7 @@ static double line_evidence(const gs_image *resp, double thr, const double (*pts
         valid++;
         int h = (int)ceil(tol[i]);
         for (int o = -h; o <= h; o++)
-            if (vision_sample(resp, x + nrm[i][0] * o, y + nrm[i][1] * o) > thr) { hit++; break; }
+            if (gs_sample_grey(resp, x + nrm[i][0] * o, y + nrm[i][1] * o) > thr) { hit++; break; }
     }
     return valid ? (double)hit / valid : -1;
 }

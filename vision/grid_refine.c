@@ -55,13 +55,13 @@ static double collect_points(const gs_image *const resp2[2], double thr, int n, 
             double bestv = 0, bo = 0;
             total++;
             for (int o = -half; o <= half; o++) {
-                double val = vision_sample(resp, x + nx * o, y + ny * o);
+                double val = gs_sample_grey(resp, x + nx * o, y + ny * o);
                 if (val > bestv) { bestv = val; bo = o; }
             }
             if (bestv < thr) continue;
             /* sub-pixel: parabola through the neighbours */
-            double vm = vision_sample(resp, x + nx * (bo - 1), y + ny * (bo - 1));
-            double vp = vision_sample(resp, x + nx * (bo + 1), y + ny * (bo + 1));
+            double vm = gs_sample_grey(resp, x + nx * (bo - 1), y + ny * (bo - 1));
+            double vp = gs_sample_grey(resp, x + nx * (bo + 1), y + ny * (bo + 1));
             double den = vm - 2 * bestv + vp;
             double sub = den < 0 ? 0.5 * (vm - vp) / den : 0;
             if (fabs(sub) > 1) sub = 0;
@@ -245,7 +245,7 @@ void vision_grid_residual(const gs_image *resp, double thr, int n, const vision_
             if (half > 64) continue;
             double bv = 0, bo = 0;
             for (int o = -half; o <= half; o++) {
-                double val = vision_sample(resp, x + dx * o, y + dy * o);
+                double val = gs_sample_grey(resp, x + dx * o, y + dy * o);
                 if (val > bv) { bv = val; bo = o; }
             }
             if (bv < thr) continue;

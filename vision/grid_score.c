@@ -48,7 +48,7 @@ static double dip_at(const vision_work *w, const vision_gmodel *m, double u, dou
             double x, y;
             vision_model_map(m, bu, bv, &x, &y);
             if (x < 1 || y < 1 || x >= w->W - 2 || y >= w->H - 2) return -1;
-            sum += vision_sample(w->grey, x, y);
+            sum += gs_sample_grey(w->grey, x, y);
             cnt++;
         }
         prof[i] = sum / cnt;

@@ -6,20 +6,6 @@
 
 #include <stdlib.h>
 
-/* Bilinear B, G, R of img at (x, y) into o; 0 outside. */
-static int sample3(const gs_image *img, double x, double y, float o[3])
-{
-    if (x < 0 || y < 0 || x >= img->width - 1 || y >= img->height - 1) return 0;
-    int ix = (int)x, iy = (int)y, ch = img->channels;
-    double fx = x - ix, fy = y - iy;
-    const uint8_t *p = img->buf + (size_t)iy * img->stride + (size_t)ix * ch, *q = p + img->stride;
-    for (int c = 0; c < 3; c++) {
-        int k = ch == 1 ? 0 : c;
-        o[c] = (float)((1 - fy) * ((1 - fx) * p[k] + fx * p[k + ch]) + fy * ((1 - fx) * q[k] + fx * q[k + ch]));
-    }
-    return 1;
-}
-
 /* The patch round board point (u, v); 0 when part of it lies outside the
  * photo. */
 static int patch_at(const gs_image *img, const vision_grid *g, int u, int v, float *out)
@@ -30,7 +16,7 @@ static int patch_at(const gs_image *img, const vision_grid *g, int u, int v, flo
             double dv = VISION_PATCH_HALF * (2.0 * a / (VISION_PATCH_SIDE - 1) - 1);
             double x, y;
             vision_grid_map(g, u + du, v + dv, &x, &y);
-            if (!sample3(img, x, y, out + 3 * (a * VISION_PATCH_SIDE + b))) return 0;
+            if (!gs_sample_bgr(img, x, y, out + 3 * (a * VISION_PATCH_SIDE + b))) return 0;
         }
     return 1;
 }

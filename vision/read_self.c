@@ -71,38 +71,6 @@ static void features(const vision_params *P, const float *patch, float lines, in
     x[k] = lines < P->self_lines_max ? lines : P->self_lines_max;
 }
 
-/* Cholesky factor of the symmetric positive definite A (n x n, row-major)
- * in place (lower triangle); -1 when it is not positive definite. */
-static int cholesky(double *A, int n)
-{
-    for (int j = 0; j < n; j++) {
-        double d = A[j * n + j];
-        for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
-        if (d <= 0) return -1;
-        d = sqrt(d);
-        A[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
-            double s = A[i * n + j];
-            for (int k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
-            A[i * n + j] = s / d;
-        }
-    }
-    return 0;
-}
-
-/* Solves L L^T x = b (L from cholesky) in place. */
-static void chol_solve(const double *L, int n, double *b)
-{
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < i; k++) b[i] -= L[i * n + k] * b[k];
-        b[i] /= L[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        for (int k = i + 1; k < n; k++) b[i] -= L[k * n + i] * b[k];
-        b[i] /= L[i * n + i];
-    }
-}
-
 /* The discriminant: per class, its weights w (the shared covariance's
  * inverse times the class mean) and constant; present[c] 0 for a class
  * left out. */
@@ -143,11 +111,11 @@ static int fit(const vision_params *P, const double *X, const int *use, int NN, 
         for (int b = 0; b <= a; b++) S[b * SELF_D + a] = S[a * SELF_D + b] /= total - classes;
         S[a * SELF_D + a] *= 1 + P->self_ridge;
     }
-    if (cholesky(S, SELF_D) != 0) return -1;
+    if (gs_cholesky(S, SELF_D) != 0) return -1;
     for (int c = 0; c < 3; c++) {
         if (!m->present[c]) continue;
         memcpy(m->w[c], mu[c], sizeof mu[c]);
-        chol_solve(S, SELF_D, m->w[c]);
+        gs_cholesky_solve(S, SELF_D, m->w[c]);
         double q = 0;
         for (int k = 0; k < SELF_D; k++) q += m->w[c][k] * mu[c][k];
         m->b[c] = -0.5 * q + log((double)n[c] / total);

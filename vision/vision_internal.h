@@ -82,12 +82,28 @@ gs_status vision_read_features(const vision_params *P, const gs_image *img, cons
                                vision_point_features *feat, gs_error *err);
 
 
-/* Solves the 8 unknowns of A (8 rows of 8 coefficients + right-hand side)
- * by Gaussian elimination with partial pivoting, destroying A; 0 on success,
- * -1 when singular. Shared by the homography fits of vision/. */
-int vision_solve8(double A[8][9], double x[8]);
+/* ---- what the reader's stages sample alike (vision/read_sample.c) ---- */
 
-/* ---- the board's wood (vision/read.c) ---- */
+/* The grid's local affine map at board point (u, v): d(x,y)/d(u,v). */
+void vision_grid_jacobian(const vision_grid *g, double u, double v, double J[4]);
+/* Median colour of a small disc (radius rad cells) round image point
+ * (cx, cy), where the grid's local map is J (or round board point (u, v));
+ * the number of pixels seen (0 when outside the image). */
+int vision_patch_median_at(const gs_image *img, double cx, double cy, const double J[4], double rad, double out[3]);
+int vision_patch_median(const gs_image *img, const vision_grid *g, double u, double v, double rad, double out[3]);
+/* Chromaticity of a colour: (R-G, G-B) over its brightness (gs_luma). */
+void vision_chroma(double b, double g, double r, double out[2]);
+/* The wood's chromaticity (into cw) and its squared size, floored (on a
+ * grey board hue says little): a colour's wood hue is its chromaticity
+ * projected on cw over that. */
+double vision_wood_hue_ref(const double wc[3], double cw[2]);
+
+/* The reader's stage 5 (vision/read_edges.c): white readings at edge
+ * points whose colour carries on well beyond the board, unlike the table
+ * beside it, are a hand reaching in: read empty, unsure.  How many. */
+int vision_clear_occluded_edges(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *out);
+
+/* ---- the board's wood (vision/read_wood.c) ---- */
 
 /* The colour of the board's empty surface over the board, as a quadratic
  * surface per channel (B, G, R) in board coordinates, fitted robustly to
@@ -109,16 +125,6 @@ void vision_mat3_apply(const double H[9], double x, double y, double *ox, double
  * (its corners recomputed): a lattice a fraction of a cell over, or the
  * same lattice one line out on every side (du = dv = -1, size + 2). */
 void vision_grid_moved(const vision_grid *g, double du, double dv, int size, vision_grid *out);
-/* Bilinear sample of a 1-channel image (0 outside).  Inline: the grid
- * search takes millions of them. */
-static inline double vision_sample(const gs_image *im, double x, double y)
-{
-    if (x < 0 || y < 0 || x >= im->width - 1 || y >= im->height - 1) return 0;
-    int ix = (int)x, iy = (int)y;
-    double fx = x - ix, fy = y - iy;
-    const uint8_t *p = im->buf + (size_t)iy * im->stride + ix;
-    return (1 - fy) * ((1 - fx) * p[0] + fx * p[1]) + fy * ((1 - fx) * p[im->stride] + fx * p[im->stride + 1]);
-}
 /* Least-squares homography src -> dst (n >= 4 pairs), 0 on success. */
 int vision_fit_homography(const double (*src)[2], const double (*dst)[2], int n, double H[9]);
 int vision_cmp_double(const void *a, const void *b);
@@ -179,7 +185,7 @@ void vision_read_self(const vision_params *P, const vision_patches *p, const vis
  * followed up as the reading's disc is, cam fitted to g), over the wood's
  * brightness there (w fitted to g; 1 where it is black): side[0..3] the
  * halves towards +u, -u, +v, -v (right, left, below, above on the board);
- * 0 for a half off the photo (vision/read.c). */
+ * 0 for a half off the photo (vision/read_features.c). */
 void vision_stone_halves(const gs_image *img, const vision_grid *g, const vision_cam *cam, const vision_wood *w, int u,
                          int v, float side[4]);
 
