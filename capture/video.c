@@ -203,10 +203,10 @@ capture_source *capture_video_open(const char *path, const capture_options *opt,
         gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
         return NULL;
     }
-    char msg[256] = "";
-    cvshim_video *cv = cvshim_video_open(path, msg, sizeof msg);
+    gs_error e2 = {0};
+    cvshim_video *cv = cvshim_video_open(path, &e2);
     if (!cv) {
-        gs_error_set(err, GS_ERR_FORMAT, "%s: %s", path, msg);
+        gs_error_set(err, GS_ERR_FORMAT, "%s: %s", path, e2.msg);
         return NULL;
     }
     long long budget = cvshim_max_pixels(opt ? opt->max_pixels : 0);

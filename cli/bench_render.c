@@ -181,10 +181,10 @@ static void time_video(bench *b, const char *dir)
     for (int k = 0; k < 2; k++) {
         char path[128];
         snprintf(path, sizeof path, "%s/v.%s", dir, ext[k]);
-        char msg[256];
-        cvshim_writer *vw = cvshim_writer_open(path, (int)b->w, (int)b->h, 30, msg, sizeof msg);
+        gs_error msg;
+        cvshim_writer *vw = cvshim_writer_open(path, (int)b->w, (int)b->h, 30, &msg);
         if (!vw) {
-            printf("  %-28s unavailable: %s\n", what[k], msg);
+            printf("  %-28s unavailable: %s\n", what[k], msg.msg);
             continue;
         }
         double t0 = gs_now_ms(), c0 = cpu_ms();

@@ -20,14 +20,15 @@
 
 namespace {
 
-// The message, on one line: OpenCV's exception texts end in newlines.
-void set_err(char *err, size_t errlen, const char *msg)
+// The message, on one line (OpenCV's exception texts end in newlines),
+// into err with status st.
+void set_err(gs_error *err, gs_status st, const char *msg)
 {
-    if (!err || !errlen) return;
-    std::snprintf(err, errlen, "%s", msg);
-    for (char *p = err; *p; p++)
+    if (!err) return;
+    gs_error_set(err, st, "%s", msg);
+    for (char *p = err->msg; *p; p++)
         if (*p == '\n' || *p == '\r') *p = ' ';
-    for (size_t n = std::strlen(err); n > 0 && err[n - 1] == ' ';) err[--n] = 0;
+    for (size_t n = std::strlen(err->msg); n > 0 && err->msg[n - 1] == ' ';) err->msg[--n] = 0;
 }
 
 // A Mat as 8-bit grey or BGR: float samples (0..1) and 16-bit ones are
@@ -111,15 +112,15 @@ struct cvshim_writer {
 
 extern "C" {
 
-gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen)
+gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max_pixels, gs_error *err)
 {
     try {
-        if (!data || len == 0) { set_err(err, errlen, "empty image data"); return nullptr; }
-        if (len > (size_t)INT_MAX) { set_err(err, errlen, "image data larger than 2 GB"); return nullptr; }
+        if (!data || len == 0) { set_err(err, GS_ERR_FORMAT, "empty image data"); return nullptr; }
+        if (len > (size_t)INT_MAX) { set_err(err, GS_ERR_FORMAT, "image data larger than 2 GB"); return nullptr; }
         // The size the header declares is checked before OpenCV allocates
         // anything for the pixels.
-        if (cvshim_image_check_budget(data, len, max_pixels, err, errlen) != 0) return nullptr;
-        if (cvshim_image_check_complete(data, len, err, errlen) != 0) return nullptr;
+        if (cvshim_image_check_budget(data, len, max_pixels, err) != GS_OK) return nullptr;
+        if (cvshim_image_check_complete(data, len, err) != GS_OK) return nullptr;
         cv::Mat buf(1, (int)len, CV_8UC1, const_cast<uint8_t *>(data));
         cv::Mat m;
         std::string why;
@@ -130,31 +131,31 @@ gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max
         }
         if (m.empty()) {
             std::string msg = "not a readable image (broken or unsupported format" + (why.empty() ? "" : ": " + why) + ")";
-            set_err(err, errlen, msg.c_str());
+            set_err(err, GS_ERR_FORMAT, msg.c_str());
             return nullptr;
         }
         // A decoder that went past what the header said is refused too.
         if ((long long)m.cols * m.rows > cvshim_max_pixels(max_pixels)) {
-            set_err(err, errlen, "the image decodes larger than the pixel budget");
+            set_err(err, GS_ERR_FORMAT, "the image decodes larger than the pixel budget");
             return nullptr;
         }
         gs_image *img = image_from_mat(decoded_bgr8(m));
-        if (!img) set_err(err, errlen, "out of memory");
+        if (!img) set_err(err, GS_ERR_NOMEM, "out of memory");
         return img;
     } catch (const cv::Exception &e) {
         // its own limits (OPENCV_IO_MAX_IMAGE_*) and asserts: the short text
-        set_err(err, errlen, ("not a readable image (OpenCV: " + e.err + ")").c_str());
+        set_err(err, GS_ERR_FORMAT, ("not a readable image (OpenCV: " + e.err + ")").c_str());
     } catch (const std::exception &e) {
-        set_err(err, errlen, e.what());
+        set_err(err, GS_ERR_FORMAT, e.what());
     } catch (...) {
-        set_err(err, errlen, "unknown OpenCV failure");
+        set_err(err, GS_ERR_FORMAT, "unknown OpenCV failure");
     }
     return nullptr;
 }
 
-gs_image *cvshim_image_decode(const uint8_t *data, size_t len, char *err, size_t errlen)
+gs_image *cvshim_image_decode(const uint8_t *data, size_t len, gs_error *err)
 {
-    return cvshim_image_decode_max(data, len, 0, err, errlen);
+    return cvshim_image_decode_max(data, len, 0, err);
 }
 
 int cvshim_image_encode_jpeg(const gs_image *img, int quality, uint8_t **out, size_t *outlen)
@@ -196,7 +197,7 @@ gs_image *cvshim_image_scaled(const gs_image *src, double gain)
     }
 }
 
-cvshim_video *cvshim_video_open(const char *path, char *err, size_t errlen)
+cvshim_video *cvshim_video_open(const char *path, gs_error *err)
 {
     try {
         // FFmpeg would print a line per broken frame on stderr; the capture
@@ -207,14 +208,14 @@ cvshim_video *cvshim_video_open(const char *path, char *err, size_t errlen)
         v->max_pixels = cvshim_max_pixels(0);
         if (!v->cap.open(path, cv::CAP_FFMPEG)) {
             delete v;
-            set_err(err, errlen, "cannot open as a video (missing, broken or unsupported codec)");
+            set_err(err, GS_ERR_IO, "cannot open as a video (missing, broken or unsupported codec)");
             return nullptr;
         }
         return v;
     } catch (const std::exception &e) {
-        set_err(err, errlen, e.what());
+        set_err(err, GS_ERR_IO, e.what());
     } catch (...) {
-        set_err(err, errlen, "unknown OpenCV failure");
+        set_err(err, GS_ERR_IO, "unknown OpenCV failure");
     }
     return nullptr;
 }
@@ -280,7 +281,7 @@ void cvshim_video_close(cvshim_video *v)
     try { delete v; } catch (...) {}
 }
 
-cvshim_writer *cvshim_writer_open(const char *path, int width, int height, double fps, char *err, size_t errlen)
+cvshim_writer *cvshim_writer_open(const char *path, int width, int height, double fps, gs_error *err)
 {
     try {
         std::string p(path);
@@ -295,11 +296,11 @@ cvshim_writer *cvshim_writer_open(const char *path, int width, int height, doubl
         for (int cc : fourccs)
             if (w->w.open(p, cv::CAP_FFMPEG, cc, fps, cv::Size(width, height), true)) return w;
         delete w;
-        set_err(err, errlen, "cannot open video for writing (no encoder for this extension?)");
+        set_err(err, GS_ERR_IO, "cannot open video for writing (no encoder for this extension?)");
     } catch (const std::exception &e) {
-        set_err(err, errlen, e.what());
+        set_err(err, GS_ERR_IO, e.what());
     } catch (...) {
-        set_err(err, errlen, "unknown OpenCV failure");
+        set_err(err, GS_ERR_IO, "unknown OpenCV failure");
     }
     return nullptr;
 }
@@ -339,8 +340,8 @@ static cvshim_segment *segments_of(const std::vector<cv::Vec4i> &lines)
     return out;
 }
 
-int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
-                       cvshim_segment **segs, int *nsegs, char *err, size_t errlen)
+gs_status cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
+                             cvshim_segment **segs, int *nsegs, gs_error *err)
 {
     *response = nullptr;
     *grey = nullptr;
@@ -390,97 +391,60 @@ int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_imag
             std::free(out);
             gs_image_destroy(r);
             gs_image_destroy(gr);
-            set_err(err, errlen, "out of memory");
-            return -1;
+            set_err(err, GS_ERR_NOMEM, "out of memory");
+            return err ? err->status : GS_ERR_INTERNAL;
         }
         *segs = out;
         *nsegs = (int)lines.size();
         *response = r;
         *grey = gr;
-        return 0;
+        return GS_OK;
     } catch (const std::exception &e) {
-        set_err(err, errlen, e.what());
+        set_err(err, GS_ERR_INTERNAL, e.what());
     } catch (...) {
-        set_err(err, errlen, "unknown OpenCV failure");
+        set_err(err, GS_ERR_INTERNAL, "unknown OpenCV failure");
     }
-    return -1;
+    return err ? err->status : GS_ERR_INTERNAL;
 }
 
-int cvshim_board_colours(const gs_image *img, double scale, gs_image **lab, gs_image **surface, char *err,
-                         size_t errlen)
-{
-    *lab = nullptr;
-    *surface = nullptr;
-    try {
-        cv::Mat src = mat_view(img), c;
-        if (img->channels == 1) cv::cvtColor(src, c, cv::COLOR_GRAY2BGR);
-        else c = src;
-        if (scale > 0 && scale < 1) {
-            // the size cvshim_board_lines gets for the same scale
-            cv::Mat small;
-            cv::resize(c, small, cv::Size(), scale, scale, cv::INTER_AREA);
-            c = small;
-        }
-        cv::Mat l, cl, lcl;
-        cv::cvtColor(c, l, cv::COLOR_BGR2Lab);
-        cv::morphologyEx(c, cl, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(7, 7)));
-        cv::cvtColor(cl, lcl, cv::COLOR_BGR2Lab);
-        gs_image *a = image_from_mat(l), *b = image_from_mat(lcl);
-        if (!a || !b) {
-            gs_image_destroy(a);
-            gs_image_destroy(b);
-            set_err(err, errlen, "out of memory");
-            return -1;
-        }
-        *lab = a;
-        *surface = b;
-        return 0;
-    } catch (const std::exception &e) {
-        set_err(err, errlen, e.what());
-    } catch (...) {
-        set_err(err, errlen, "unknown OpenCV failure");
-    }
-    return -1;
-}
-
-int cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segment **segs, int *nsegs, char *err,
-                        size_t errlen)
+gs_status cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segment **segs, int *nsegs,
+                              gs_error *err)
 {
     *segs = nullptr;
     *nsegs = 0;
     try {
         if (!map || map->channels != 1) {
-            set_err(err, errlen, "map_segments: a 1-channel map is needed");
-            return -1;
+            set_err(err, GS_ERR_INTERNAL, "map_segments: a 1-channel map is needed");
+            return err ? err->status : GS_ERR_INTERNAL;
         }
         std::vector<cv::Vec4i> lines;
         cv::HoughLinesP(mat_view(map), lines, 1, CV_PI / 360, std::max(8, minlen / 2), std::max(2, minlen), maxgap);
         cvshim_segment *out = segments_of(lines);
         if (!out) {
-            set_err(err, errlen, "out of memory");
-            return -1;
+            set_err(err, GS_ERR_NOMEM, "out of memory");
+            return err ? err->status : GS_ERR_INTERNAL;
         }
         *segs = out;
         *nsegs = (int)lines.size();
-        return 0;
+        return GS_OK;
     } catch (const std::exception &e) {
-        set_err(err, errlen, e.what());
+        set_err(err, GS_ERR_INTERNAL, e.what());
     } catch (...) {
-        set_err(err, errlen, "unknown OpenCV failure");
+        set_err(err, GS_ERR_INTERNAL, "unknown OpenCV failure");
     }
-    return -1;
+    return err ? err->status : GS_ERR_INTERNAL;
 }
 
 // ---- following a drifting board (track/tracker.c) ----
 
-int cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int n, double (*shift)[2], double *peak,
-                        char *err, size_t errlen)
+gs_status cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int n, double (*shift)[2],
+                              double *peak, gs_error *err)
 {
     try {
         if (!ref || !cur || side < 8 || n < 1 || ref->channels != 1 || cur->channels != 1 || ref->width != side ||
             cur->width != side || ref->height < n * side || cur->height < n * side) {
-            set_err(err, errlen, "patch_shifts: patches must be side x side grey, stacked");
-            return -1;
+            set_err(err, GS_ERR_INTERNAL, "patch_shifts: patches must be side x side grey, stacked");
+            return err ? err->status : GS_ERR_INTERNAL;
         }
         cv::Mat win;
         cv::createHanningWindow(win, cv::Size(side, side), CV_32F);
@@ -495,13 +459,13 @@ int cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int 
             shift[i][1] = d.y;
             peak[i] = std::isfinite(resp) ? resp : 0;
         }
-        return 0;
+        return GS_OK;
     } catch (const std::exception &e) {
-        set_err(err, errlen, e.what());
+        set_err(err, GS_ERR_INTERNAL, e.what());
     } catch (...) {
-        set_err(err, errlen, "unknown OpenCV failure");
+        set_err(err, GS_ERR_INTERNAL, "unknown OpenCV failure");
     }
-    return -1;
+    return err ? err->status : GS_ERR_INTERNAL;
 }
 
 } // extern "C"

@@ -1,11 +1,20 @@
 /* cvshim/cvshim.h: the one door to OpenCV 4 (whose C API is gone).
  *
  * Task-level entry points only ("decode this photo", "open this video",
- * "find the board", "warp"), never "give me a Mat".  Every entry catches
- * C++ exceptions and reports them as an error string or NULL, so no
- * exception ever crosses into C.  Sections are owned by the modules that use
- * them: images/video here, board finding below (vision/), video writing
- * (samples/).
+ * "find the board's lines"), never "give me a Mat".  Every entry catches
+ * C++ exceptions, so no exception ever crosses into C.
+ *
+ * One error convention, the project's: a failing call fills the gs_error
+ * it is given (may be NULL) with a status and one line, and returns NULL,
+ * or a gs_status (GS_OK = 0), or -1 where the header says so.
+ *
+ * Sections, each with the folder that uses it:
+ *   pixel budget and image headers   capture/, cli/ (every decode)
+ *   codecs                           capture/, cli/, broadcast/, samples/
+ *   video reading                    capture/
+ *   video writing                    samples/, tests
+ *   board lines                      vision/ (the board finder)
+ *   phase correlation                track/ (a drifting board)
  */
 #ifndef CVSHIM_H
 #define CVSHIM_H
@@ -16,7 +25,7 @@
 extern "C" {
 #endif
 
-/* ---- pixel budget ---- */
+/* ================================================ pixel budget and image headers */
 
 /* Every photo and video frame is decoded under a pixel budget, so a small
  * file that declares a huge image (a 1.2 MB PNG of 20000 x 20000 would take
@@ -35,19 +44,18 @@ long long cvshim_max_pixels(long long requested);
  * the format's name ("unknown" when none matched). */
 int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, const char **format);
 
-/* 0 when the encoded image's header declares a size within the budget
- * max_pixels (<= 0: cvshim_max_pixels(0)); -1 with a one-line message in
- * err when it declares more or cannot be sized. */
-int cvshim_image_check_budget(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen);
+/* GS_OK when the encoded image's header declares a size within the budget
+ * max_pixels (<= 0: cvshim_max_pixels(0)); GS_ERR_FORMAT when it declares
+ * more or cannot be sized. */
+gs_status cvshim_image_check_budget(const uint8_t *data, size_t len, long long max_pixels, gs_error *err);
 
-/* 0 unless the encoded image is a JPEG or PNG cut short: a JPEG's data
+/* GS_OK unless the encoded image is a JPEG or PNG cut short: a JPEG's data
  * ending before its end-of-image marker (libjpeg would decode it with the
- * rest grey and no error), a PNG's chunks before IEND; then -1 with a
- * one-line message in err.  Other formats: 0 (their decoders refuse a
- * cut file themselves). */
-int cvshim_image_check_complete(const uint8_t *data, size_t len, char *err, size_t errlen);
+ * rest grey and no error), a PNG's chunks before IEND; then GS_ERR_FORMAT.
+ * Other formats: GS_OK (their decoders refuse a cut file themselves). */
+gs_status cvshim_image_check_complete(const uint8_t *data, size_t len, gs_error *err);
 
-/* ---- images ---- */
+/* ============================================================== codecs */
 
 /* Loads a photo (JPEG, PNG, BMP, ... via OpenCV; EXIF orientation ignored:
  * rows follow the stored pixels, as the ground-truth grids do)
@@ -60,16 +68,12 @@ gs_image *cvshim_image_load(const char *path, gs_error *err);
  * the header is read and the size checked before anything is decoded. */
 gs_image *cvshim_image_load_max(const char *path, long long max_pixels, gs_error *err);
 
-/* Decodes an image file to 3-channel BGR (EXIF orientation ignored, see
- * cvshim_image_load; default pixel budget).
- * NULL with a message in err on failure; caller frees with gs_image_destroy. */
-gs_image *cvshim_image_read(const char *path, char *err, size_t errlen);
-
-/* Decodes an in-memory encoded image (JPEG/PNG/...) under the default
- * pixel budget. Same contract as above. */
-gs_image *cvshim_image_decode(const uint8_t *data, size_t len, char *err, size_t errlen);
+/* Decodes an in-memory encoded image (JPEG/PNG/...) to 3-channel BGR
+ * (EXIF orientation ignored) under the default pixel budget; NULL with
+ * GS_ERR_FORMAT (GS_ERR_NOMEM) in err on failure; caller frees. */
+gs_image *cvshim_image_decode(const uint8_t *data, size_t len, gs_error *err);
 /* The same under the pixel budget max_pixels (<= 0: the default). */
-gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen);
+gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max_pixels, gs_error *err);
 
 /* Encodes img as JPEG (quality 1..100) into a malloc'd buffer; the caller
  * frees *out. Returns 0 on success, -1 on failure. */
@@ -83,15 +87,15 @@ gs_image *cvshim_image_resize(const gs_image *src, int w, int h);
  * longer exposure gives; caller frees. NULL on failure. */
 gs_image *cvshim_image_scaled(const gs_image *src, double gain);
 
-/* ---- video reading ---- */
+/* ======================================================= video reading */
 
 typedef struct cvshim_video cvshim_video;
 
-/* Opens a video file for reading. NULL with a message in err on failure.
+/* Opens a video file for reading. NULL with GS_ERR_IO in err on failure.
  * The caller closes it with cvshim_video_close (NULL is safe).  FFmpeg's
  * own messages about broken frames are silenced (OPENCV_FFMPEG_LOGLEVEL,
  * unless the environment sets it): the caller reports skipped frames. */
-cvshim_video *cvshim_video_open(const char *path, char *err, size_t errlen);
+cvshim_video *cvshim_video_open(const char *path, gs_error *err);
 /* Decodes the next frame into *frame (reallocated as needed; the caller
  * owns it and frees it with gs_image_destroy) and its timestamp in ms
  * (the container's presentation time, from 0).
@@ -114,23 +118,20 @@ void cvshim_video_size(const cvshim_video *v, int *width, int *height);
 void cvshim_video_set_max_pixels(cvshim_video *v, long long max_pixels);
 void cvshim_video_close(cvshim_video *v);
 
-/* ---- video writing ---- */
+/* ======================================================= video writing */
 
 typedef struct cvshim_writer cvshim_writer;
 
 /* Opens a video file for writing; the codec follows the extension (.mp4:
  * H.264 if the platform's encoder has it, else MPEG-4 part 2; .avi: MJPG).
- * NULL with a message on failure. Close with cvshim_writer_close. */
-cvshim_writer *cvshim_writer_open(const char *path, int width, int height, double fps, char *err, size_t errlen);
+ * NULL with GS_ERR_IO in err on failure. Close with cvshim_writer_close. */
+cvshim_writer *cvshim_writer_open(const char *path, int width, int height, double fps, gs_error *err);
 /* Appends one BGR frame of the size given at open. 0 on success, -1 on error. */
 int cvshim_writer_write(cvshim_writer *w, const gs_image *frame);
 /* Finishes the file. NULL is safe. Returns 0 on success. */
 int cvshim_writer_close(cvshim_writer *w);
 
-/* ---- board finding (vision/) ---- */
-/* (added by the vision module) */
-
-/* -- grid finding (vision/grid_find.c) -- */
+/* ========================================== board lines (vision/ finder) */
 
 /* A straight line piece found in an image, in the coordinates of the
  * working image that cvshim_board_lines returns. */
@@ -144,28 +145,18 @@ typedef struct cvshim_segment { float x1, y1, x2, y2; } cvshim_segment;
  * 1 channel, working size), *grey likewise (the working grey image), and
  * *segs (malloc'd, caller frees) with the line pieces found on the
  * binarised response by a probabilistic Hough transform, *nsegs their
- * number.  Returns 0 on success, -1 with a message in err. */
-int cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
-                       cvshim_segment **segs, int *nsegs, char *err, size_t errlen);
-
-/* The colours of the working image of cvshim_board_lines, in CIE Lab as
- * OpenCV stores it in 8 bits (L * 255 / 100, a + 128, b + 128): the photo
- * shrunk by `scale` (the *scale that cvshim_board_lines returned, so the
- * pixels match its response), and its morphological closing by the same
- * 7-px square that makes that response: the colour of the surface under
- * thin dark lines (the wood under a grid line).  Both 3-channel, caller
- * frees.  Returns 0, or -1 with a message in err. */
-int cvshim_board_colours(const gs_image *img, double scale, gs_image **lab, gs_image **surface, char *err,
-                         size_t errlen);
+ * number.  GS_OK, or GS_ERR_INTERNAL / GS_ERR_NOMEM in err. */
+gs_status cvshim_board_lines(const gs_image *img, int max_side, double *scale, gs_image **response, gs_image **grey,
+                             cvshim_segment **segs, int *nsegs, gs_error *err);
 
 /* The straight pieces of a binary map (pixels != 0 set), by the
  * probabilistic Hough transform: pieces at least minlen pixels long, gaps
  * up to maxgap bridged.  *segs malloc'd (caller frees), *nsegs their number.
- * Returns 0, or -1 with a message in err. */
-int cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segment **segs, int *nsegs, char *err,
-                        size_t errlen);
+ * GS_OK, or GS_ERR_INTERNAL / GS_ERR_NOMEM in err. */
+gs_status cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segment **segs, int *nsegs,
+                              gs_error *err);
 
-/* ---- following a drifting board (track/tracker.c) ---- */
+/* ============================================ phase correlation (track/) */
 
 /* How far the board moved since a reference, measured on n small square
  * grey patches (e.g. around the board's corners): ref and cur each hold n
@@ -176,9 +167,9 @@ int cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshim_segm
  * ref(p - shift)), in patch pixels, by phase correlation under a Hann
  * window, and peak[i] how clear that match is (about 0..1: near 1 for the
  * same picture moved, low when a hand covers the patch or the content
- * changed).  Returns 0, or -1 with a message in err. */
-int cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int n, double (*shift)[2], double *peak,
-                        char *err, size_t errlen);
+ * changed).  GS_OK, or GS_ERR_INTERNAL in err. */
+gs_status cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int n, double (*shift)[2],
+                              double *peak, gs_error *err);
 
 #ifdef __cplusplus
 }

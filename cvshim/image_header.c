@@ -398,7 +398,7 @@ int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, co
     return r;
 }
 
-int cvshim_image_check_complete(const uint8_t *data, size_t len, char *err, size_t errlen)
+gs_status cvshim_image_check_complete(const uint8_t *data, size_t len, gs_error *err)
 {
     hdr H = {data, data ? len : 0, true};
     const char *cut = NULL;
@@ -406,33 +406,27 @@ int cvshim_image_check_complete(const uint8_t *data, size_t len, char *err, size
         cut = "JPEG cut short: its end-of-image marker is missing";
     else if (is_png(&H) && !png_complete(&H))
         cut = "PNG cut short: its chunks stop before IEND";
-    if (!cut) return 0;
-    if (err && errlen) snprintf(err, errlen, "not a readable image (%s)", cut);
-    return -1;
+    if (!cut) return GS_OK;
+    return gs_error_set(err, GS_ERR_FORMAT, "not a readable image (%s)", cut);
 }
 
-int cvshim_image_check_budget(const uint8_t *data, size_t len, long long max_pixels, char *err, size_t errlen)
+gs_status cvshim_image_check_budget(const uint8_t *data, size_t len, long long max_pixels, gs_error *err)
 {
     int w = 0, h = 0;
     const char *fmt;
     if (cvshim_image_header_size(data, len, &w, &h, &fmt) != 0) {
-        if (err && errlen) {
-            if (!strcmp(fmt, "unknown") || !strcmp(fmt, "DICOM"))
-                snprintf(err, errlen, "not a readable image (not JPEG, PNG, BMP, TIFF, WebP, PNM, Sun raster or Radiance HDR)");
-            else
-                snprintf(err, errlen, "not a readable image (%s header broken or without a size)", fmt);
-        }
-        return -1;
+        if (!strcmp(fmt, "unknown") || !strcmp(fmt, "DICOM"))
+            return gs_error_set(err, GS_ERR_FORMAT,
+                                "not a readable image (not JPEG, PNG, BMP, TIFF, WebP, PNM, Sun raster or Radiance HDR)");
+        return gs_error_set(err, GS_ERR_FORMAT, "not a readable image (%s header broken or without a size)", fmt);
     }
     long long budget = cvshim_max_pixels(max_pixels);
     long long px = (long long)w * h;
     if (px > budget) {
-        if (err && errlen)
-            snprintf(err, errlen,
-                     "%d x %d %s is %lld pixels, over the pixel budget of %lld (raise it with --max-pixels N or "
-                     "GOSCRIBE_MAX_PIXELS)",
-                     w, h, fmt, px, budget);
-        return -1;
+        return gs_error_set(err, GS_ERR_FORMAT,
+                            "%d x %d %s is %lld pixels, over the pixel budget of %lld (raise it with --max-pixels N or "
+                            "GOSCRIBE_MAX_PIXELS)",
+                            w, h, fmt, px, budget);
     }
-    return 0;
+    return GS_OK;
 }

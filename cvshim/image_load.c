@@ -42,22 +42,14 @@ gs_image *cvshim_image_load_max(const char *path, long long max_pixels, gs_error
         gs_error_set(err, GS_ERR_FORMAT, "%s: empty file", path);
         return NULL;
     }
-    char msg[256];
-    gs_image *img = cvshim_image_decode_max((const uint8_t *)data, len, budget, msg, sizeof msg);
+    gs_error e2;
+    gs_image *img = cvshim_image_decode_max((const uint8_t *)data, len, budget, &e2);
     free(data);
-    if (!img) gs_error_set(err, GS_ERR_FORMAT, "%s: %s", path, msg);
+    if (!img) gs_error_set(err, GS_ERR_FORMAT, "%s: %s", path, e2.msg);
     return img;
 }
 
 gs_image *cvshim_image_load(const char *path, gs_error *err)
 {
     return cvshim_image_load_max(path, 0, err);
-}
-
-gs_image *cvshim_image_read(const char *path, char *err, size_t errlen)
-{
-    gs_error e;
-    gs_image *img = cvshim_image_load_max(path, 0, &e);
-    if (!img && err && errlen) snprintf(err, errlen, "%s", e.msg);
-    return img;
 }

@@ -77,9 +77,9 @@ static gs_status sink_open_video(frame_sink *k, int w, int h, double fps, gs_err
      * only leaves its default, more talkative, log level */
     (void)setenv("OPENCV_LOG_LEVEL", "ERROR", 0);
     (void)setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);
-    char msg[256];
-    k->vw = cvshim_writer_open(k->out, w, h, fps, msg, sizeof msg);
-    if (!k->vw) return gs_error_set(e, GS_ERR_IO, "%s: %s", k->out, msg);
+    gs_error e2;
+    k->vw = cvshim_writer_open(k->out, w, h, fps, &e2);
+    if (!k->vw) return gs_error_set(e, GS_ERR_IO, "%s: %s", k->out, e2.msg);
     return GS_OK;
 }
 

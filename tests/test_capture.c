@@ -183,11 +183,11 @@ static void test_video(void **state)
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
     close(fd);
-    char msg[256];
-    cvshim_writer *w = cvshim_writer_open(path, 64, 48, 10, msg, sizeof msg);
+    gs_error msg = {0};
+    cvshim_writer *w = cvshim_writer_open(path, 64, 48, 10, &msg);
     if (!w) {
         unlink(path);
-        print_message("skipped: no video encoder (%s)\n", msg);
+        print_message("skipped: no video encoder (%s)\n", msg.msg);
         skip();
     }
     for (int i = 0; i < 6; i++) {
@@ -222,10 +222,10 @@ static void test_video(void **state)
  * false (skip) when no encoder. */
 static bool write_levels_avi(const char *path, int n)
 {
-    char msg[256];
-    cvshim_writer *w = cvshim_writer_open(path, 64, 48, 10, msg, sizeof msg);
+    gs_error msg = {0};
+    cvshim_writer *w = cvshim_writer_open(path, 64, 48, 10, &msg);
     if (!w) {
-        print_message("skipped: no video encoder (%s)\n", msg);
+        print_message("skipped: no video encoder (%s)\n", msg.msg);
         return false;
     }
     for (int i = 0; i < n; i++) {

@@ -109,11 +109,11 @@ static void test_video_times(void **state)
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
     close(fd);
-    char msg[256];
-    cvshim_writer *w = cvshim_writer_open(path, 64, 48, 4, msg, sizeof msg);
+    gs_error msg = {0};
+    cvshim_writer *w = cvshim_writer_open(path, 64, 48, 4, &msg);
     if (!w) {
         unlink(path);
-        print_message("skipped: no video encoder (%s)\n", msg);
+        print_message("skipped: no video encoder (%s)\n", msg.msg);
         skip();
     }
     for (int i = 0; i < 20; i++) { /* 5 s of video at 4 fps */

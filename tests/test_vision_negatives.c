@@ -100,8 +100,8 @@ static gs_image *recompressed(const gs_image *img, int quality)
     uint8_t *buf = NULL;
     size_t len = 0;
     if (cvshim_image_encode_jpeg(img, quality, &buf, &len) != 0) return NULL;
-    char err[200];
-    gs_image *out = cvshim_image_decode(buf, len, err, sizeof err);
+    gs_error err = {0};
+    gs_image *out = cvshim_image_decode(buf, len, &err);
     free(buf);
     return out;
 }

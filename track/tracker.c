@@ -431,7 +431,7 @@ static bool drift_measure(track *t, const gs_image *img, double cur[4][2], doubl
     gs_image ref = {TR_PATCH, 4 * TR_PATCH, TR_PATCH, 1, t->ref_px};
     gs_image now = {TR_PATCH, 4 * TR_PATCH, TR_PATCH, 1, t->cur_px};
     t->in_sync = false;
-    if (cvshim_patch_shifts(&ref, &now, TR_PATCH, 4, sh, peak, NULL, 0) != 0) return false;
+    if (cvshim_patch_shifts(&ref, &now, TR_PATCH, 4, sh, peak, NULL) != GS_OK) return false;
     double cell = t->pitch;
     t->weak = false;
     for (int i = 0; i < 4; i++) {

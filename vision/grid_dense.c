@@ -492,11 +492,11 @@ static gs_status dense_vps(const vision_work *w, dense_state *d, gs_error *err)
 {
     cvshim_segment *seg[2] = {NULL, NULL};
     int ns[2] = {0, 0};
-    char msg[200];
+    gs_error e2;
     for (int k = 0; k < 2; k++)
-        if (cvshim_map_segments(d->lm->map[k], 10, 2, &seg[k], &ns[k], msg, sizeof msg) != 0) {
+        if (cvshim_map_segments(d->lm->map[k], 10, 2, &seg[k], &ns[k], &e2) != GS_OK) {
             free(seg[0]);
-            return gs_error_set(err, GS_ERR_INTERNAL, "line pieces: %s", msg);
+            return gs_error_set(err, GS_ERR_INTERNAL, "line pieces: %s", e2.msg);
         }
     int np = ns[0] + ns[1];
     vision_piece *p = malloc(sizeof *p * (size_t)(np + 1));

@@ -53,9 +53,9 @@ static gs_status work_prepare(const vision_params *P, const gs_image *img, int s
     *np = 0;
     cvshim_segment *raw = NULL;
     int nraw = 0;
-    char msg[200];
-    if (cvshim_board_lines(img, side, &w->scale, &w->resp, &w->grey, &raw, &nraw, msg, sizeof msg) != 0)
-        return gs_error_set(err, GS_ERR_INTERNAL, "line detection failed: %s", msg);
+    gs_error e2;
+    if (cvshim_board_lines(img, side, &w->scale, &w->resp, &w->grey, &raw, &nraw, &e2) != GS_OK)
+        return gs_error_set(err, GS_ERR_INTERNAL, "line detection failed: %s", e2.msg);
     w->W = w->resp->width;
     w->H = w->resp->height;
     w->cx = w->W / 2.0;

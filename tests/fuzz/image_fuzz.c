@@ -25,10 +25,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *fmt = NULL;
     int sized = cvshim_image_header_size(data, size, &w, &h, &fmt);
     if (!fmt) abort();
-    char msg[256] = "";
-    gs_image *img = cvshim_image_decode_max(data, size, FUZZ_BUDGET, msg, sizeof msg);
+    gs_error msg = {0};
+    gs_image *img = cvshim_image_decode_max(data, size, FUZZ_BUDGET, &msg);
     if (!img) {
-        if (!msg[0] || strchr(msg, '\n')) abort(); /* one line saying why */
+        if (!msg.msg[0] || strchr(msg.msg, '\n')) abort(); /* one line saying why */
         return 0;
     }
     if (sized != 0 || img->width != w || img->height != h) {
