@@ -64,8 +64,8 @@
  *
  * Thread safety: every broadcast_board_* call may come from any thread.
  */
-#ifndef GS_SERVE_H
-#define GS_SERVE_H
+#ifndef BROADCAST_BROADCAST_H
+#define BROADCAST_BROADCAST_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 // cvshim/cvshim.cpp: the only C++ file; wraps OpenCV 4 behind task-level C
-// functions (see cv_shim.h). Every entry point catches exceptions.
+// functions (see cvshim.h). Every entry point catches exceptions.
 #include "cvshim/cvshim.h"
 
 #include <opencv2/core.hpp>

@@ -209,7 +209,9 @@ static void on_frame(void *user, const gs_image *frame, const vision_grid *grid)
     bool grid_news = (grid != NULL) != b->have_grid;
     if (b->frame_ms > 0 && now - b->frame_ms < FRAME_EVERY_MS && !grid_news) return;
     b->frame_ms = now;
-    gs_image *copy = gs_image_copy(frame); /* (out of memory: the older frame stays) */
+    /* the recording thread's frame is reused by its source: the GTP thread
+     * reads this copy under the lock (out of memory: the older frame stays) */
+    gs_image *copy = gs_image_copy(frame);
     if (!copy) return;
     pthread_mutex_lock(&b->mu);
     gs_image *old = b->frame;
@@ -292,6 +294,8 @@ bool gtp_board_wait(gtp_board *b, uint64_t version, double ms)
 gs_image *gtp_board_frame(gtp_board *b, vision_grid *grid, bool *have_grid)
 {
     pthread_mutex_lock(&b->mu);
+    /* the caller reads it after the lock is let go, while the recording
+     * thread may replace b->frame: its own copy */
     gs_image *copy = b->frame ? gs_image_copy(b->frame) : NULL;
     *have_grid = b->have_grid;
     if (b->have_grid) *grid = b->grid;

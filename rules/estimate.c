@@ -1,4 +1,4 @@
-/* rules/estimate.c: dead-stone estimate (see estimate.h).
+/* rules/estimate.c: dead-stone estimate (see rules/rules.h).
  *
  * Benson first (certain life and certain death), then Monte-Carlo ownership
  * on the rules engine's lean board (rules_board): each playout copies the

@@ -1,4 +1,4 @@
-/* rules/estimate_benson.c: Benson's unconditional life (see estimate.h).
+/* rules/estimate_benson.c: Benson's unconditional life (see rules/rules.h).
  *
  * Chains of colour c and the regions they enclose (maximal connected sets of
  * points that are not c) are found by flood fill; then, as in Benson (1976),

@@ -1,4 +1,4 @@
-/* tests/test_estimate.c: the dead-stone estimate (rules/estimate.h) on
+/* tests/test_estimate.c: the dead-stone estimate (rules/rules.h) on
  * positions built by hand: Benson's life and certain death, dead stones in
  * territory, a seki, repeatability, and the KGS games whose final TB/TW
  * marks say which stones the players agreed were dead. */

@@ -1,5 +1,5 @@
 /* track/hands.c: points covered from outside the board (see
- * occlusion.h). */
+ * track/track.h). */
 #include "track/track.h"
 
 #include <math.h>
@@ -88,6 +88,8 @@ static double median_ratio(int16_t (*cur)[3], int16_t (*ref)[3], const uint8_t *
     return g;
 }
 
+/* A settled view kept as the reference of the next ones: a copy, since the
+ * capture source reuses the frame's buffer. */
 static void keep_ref(track_hands *o, const gs_image *img, const vision_grid *g)
 {
     gs_image *copy = gs_image_copy(img);

@@ -1,10 +1,10 @@
-/* track/tracker.c: frames -> settled positions (see tracker.h).
+/* track/tracker.c: frames -> settled positions (see track/track.h).
  *
  * Per frame only a tiny signature is taken (mean colour of a few pixels
  * around each intersection), so following a video costs little more than
  * decoding it; the full reader runs only when a still view differs from the
  * last settled one.  On calm frames, four corner patches measured against
- * a reference keep the grid on a slowly drifting board (see tracker.h). */
+ * a reference keep the grid on a slowly drifting board (see track/track.h). */
 #include "track/track.h"
 #include "cvshim/cvshim.h"
 
@@ -106,7 +106,7 @@ struct track {
     double last_search_ms;      /* frame time of the last board search */
     vision_detector *vd;        /* finds and reads the board in a frame */
     vision_result *seen;        /* the detector's answer: scratch, big */
-    /* drift following (see tracker.h) */
+    /* drift following (see track/track.h) */
     double pitch;               /* pixels per cell near the board centre */
     bool have_ref;              /* reference patches taken for this grid */
     int calm;                   /* frames in a row without motion */
@@ -483,7 +483,7 @@ static bool drift_move_grid(track *t, const gs_image *img, const double disp[4][
 }
 
 /* Measures the drift of the four corners since the reference and moves the
- * grid when it is clear (see tracker.h).  Returns true when it moved. */
+ * grid when it is clear (see track/track.h).  Returns true when it moved. */
 static bool drift_follow(track *t, const gs_image *img, track_update *out)
 {
     double cur[4][2], disp[4][2], res[4][2];
@@ -801,8 +801,10 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
     rescue_grid(t, img, out, &pos, &nu, &conf, diff);
     edge_check(t, img, &pos, out, &nu);
     if (!t->margin_ref) {
-        /* the first settled view; without memory for the copy the scan goes
-         * without it (its stricter test) and the next view tries again */
+        /* the first settled view, kept past its frame (a capture source
+         * reuses its buffer: the copy is the reference's own); without
+         * memory for the copy the scan goes without it (its stricter test)
+         * and the next view tries again */
         t->margin_ref = gs_image_copy(img);
         t->margin_ref_grid = t->grid;
     }
