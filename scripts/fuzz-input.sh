@@ -26,8 +26,8 @@ build() {
     case $name in
     calib)
         clang -std=c11 "${cflags[@]}" "${san[@]}" "$root/tests/fuzz/calib_fuzz.c" "$root"/calib/calib.c \
-            "$root"/calib/validate.c "$root"/vision/read.c "$root"/vision/read_near.c "$root"/vision/read_patch.c \
-            "$root"/vision/read_self.c "$root"/vision/grid_common.c "$root"/vision/grid_geom.c \
+            "$root"/calib/validate.c "$root"/vision/read*.c "$root"/vision/params.c "$root"/vision/grid_common.c \
+            "$root"/vision/grid_geom.c \
             "$root"/core/*.c -lpng -lm -o "$dir/calib_fuzz" >"$log" 2>&1 ;;
     image)
         # shellcheck disable=SC2046

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "calib/calib.h"
-#include "tests/testvision.h"
+#include "vision/vision_internal.h" /* the reader alone: no board finder, no OpenCV */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -54,7 +54,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gs_image *img = frame();
     if (calib_scale_to(&c, img->width, img->height, &e) == GS_OK) {
         vision_reading rd;
-        (void)test_read(img, &c.grid, &rd, &e); /* any answer; no undefined behaviour */
+        vision_params P;
+        vision_params_init(&P);
+        (void)vision_read(&P, img, &c.grid, &rd, &e); /* any answer; no undefined behaviour */
         int n = c.grid.size;
         for (double u = -2; u <= n + 1; u += 0.5)
             for (double v = -2; v <= n + 1; v += 0.5) {
