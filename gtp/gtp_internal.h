@@ -4,6 +4,8 @@
  *   board.c    the board shared with the recording loop: hooks, snapshot,
  *              command queue, latest frame
  *   input.c    lines from a file descriptor, bounded, without blocking
+ *   common.c   what the command files share: colours, vertices, the log
+ *              line, waiting for the board
  *   engine.c   the engine: lines parsed, the command table, responses,
  *              the protocol's own commands
  *   play.c     the game: boardsize, clear_board, komi, play, genmove, undo,
@@ -135,6 +137,8 @@ struct gtp_engine {
     uint64_t est_version;
     int est_cursor;
 };
+
+/* ---------------------------------------------------------- common.c */
 
 /* Reads the board's view into e->v (when it changed). */
 void gtp_refresh(gtp_engine *e);

@@ -8,7 +8,8 @@
  *   stones.c  stone sprites and the stone layer over the board texture;
  *   hands.c   the hand and sleeve as capsules: what they cover, their
  *             shadow, their drawing.
- * params.c draws the look from a seed; script.c is the timeline; truth.c
+ * params.c draws the look from a seed; script.c is the timeline (built
+ * from steps.c's blocks, violations seeded by violate.c); truth.c
  * writes the truth files; job.c is `goscribe render` as one call.
  *
  * World: mm, board centre at the origin, x right, y towards Black, and z
@@ -205,8 +206,8 @@ void render_hand_draw(const render_scene *s, const render_pose *ps, const render
 
 /* --------------------------------------------------------------- script */
 
-/* The timeline's parts (script.c builds and plays it, violate.c seeds the
- * violations into it). */
+/* The timeline's parts (steps.c holds its building blocks, script.c
+ * builds and plays it with them, violate.c seeds the violations into it). */
 
 /* A key frame of the hand. */
 typedef struct render_hkey {
@@ -293,6 +294,9 @@ int render_script_captures(const gs_position *b, gs_point p, gs_color victim, gs
 int render_script_single_libs(const gs_position *b, gs_point p, gs_point *lib);
 /* A later move (from index `from`) lands on (x, y). */
 bool render_script_in_future(const gs_move *moves, int nmoves, int from, int x, int y);
+/* The pause between two moves, sometimes with a hand of `next` (or of the
+ * other side) resting on the board's edge. */
+void render_script_pause(render_script *sc, gs_color next);
 
 /* violate.c: picks, for each violation asked for (left and corrected), the
  * SGF move index after which it happens (plan[k]: -1 none; index k =

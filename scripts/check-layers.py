@@ -7,12 +7,18 @@ fails, naming each offence, when
     listed below in the order a frame flows through them);
   - a file includes another folder's private header (each folder has one
     public header; the others are for its own files);
-  - the includes form a circle (between folders or between files).
+  - the includes form a circle (between folders or between files);
+  - a file calls a function of a higher stage, the files of one folder
+    call one another in a circle, or folders do (scripts/calls.py reads
+    the calls: an include check cannot see them).
 usage: scripts/check-layers.py [ROOT]   (exit 0 = clean, 1 = offences)
 """
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calls  # noqa: E402
 
 # Data-flow order, lowest first: a folder may include its own files and the
 # public headers of folders before it.  core/ is the ground floor (no
@@ -67,11 +73,38 @@ def main():
             if not os.path.exists(os.path.join(root, inc)):
                 bad.append('%s: includes "%s", which does not exist' % (src, inc))
     bad += circles(graph)
+    bad += call_offences(root)
     for line in bad:
         print('check-layers: ' + line)
     print('check-layers: %d files, %d includes, %s' % (
         len(graph), sum(len(v) for v in graph.values()), 'clean' if not bad else '%d offences' % len(bad)))
     return 1 if bad else 0
+
+
+def call_offences(root):
+    """Calls that go up a stage, and circles of calls between the files of
+    one folder or between folders."""
+    graph = calls.call_graph(root, [name for name, _ in STAGES])
+    out = []
+    for src, edges in sorted(graph.items()):
+        me = src.split('/')[0]
+        for dst, names in sorted(edges.items()):
+            them = dst.split('/')[0]
+            if RANK[them] > RANK[me]:
+                out.append('%s: calls %s of %s, a higher stage (%s is above %s)' % (src, ', '.join(names[:3]), dst, them, me))
+    for folder, _ in STAGES:
+        mine = [src for src in graph if src.split('/')[0] == folder]
+        for comp in calls.strongly_connected(mine, lambda v: [d for d in graph[v] if d.split('/')[0] == folder]):
+            out.append('call circle in %s/: %s' % (folder, ', '.join(comp)))
+    folders = {}
+    for src, edges in graph.items():
+        for dst in edges:
+            a, b = src.split('/')[0], dst.split('/')[0]
+            if a != b:
+                folders.setdefault(a, set()).add(b)
+    for comp in calls.strongly_connected([n for n, _ in STAGES], lambda v: folders.get(v, ())):
+        out.append('call circle between folders: %s' % ', '.join(comp))
+    return out
 
 
 def circles(graph):

@@ -1,7 +1,6 @@
 /* sgf/sgf_build.c: the builders of a recording (sgf.h, "recording
  * builders"): a new game, moves, set-up nodes, referee events and rulings
- * (goscribe's private properties), comments, the final count, and the
- * GSTM time text. */
+ * (goscribe's private properties), comments and the final count. */
 #include "sgf/sgf_internal.h"
 
 #include <stdio.h>
@@ -278,52 +277,4 @@ gs_status sgf_set_final_count(sgf_node *n, const gs_position *area, const char *
     if (st == GS_OK && words && words[0]) st = sgf_append_comment(n, words, err);
     if (st == GS_OK && result) st = sgf_node_set_text(sgf_node_root(n), "RE", result, err);
     return st;
-}
-
-void sgf_time_format(int64_t unix_ms, char buf[32])
-{
-    if (unix_ms < 0) unix_ms = 0;
-    time_t secs = (time_t)(unix_ms / 1000);
-    struct tm tmv;
-    if (!gmtime_r(&secs, &tmv)) {
-        snprintf(buf, 32, "1970-01-01T00:00:00.000Z");
-        return;
-    }
-    char tmp[96];
-    snprintf(tmp, sizeof tmp, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday,
-             tmv.tm_hour, tmv.tm_min, tmv.tm_sec, (int)(unix_ms % 1000));
-    snprintf(buf, 32, "%.31s", tmp);
-}
-
-bool sgf_time_parse(const char *text, int64_t *unix_ms)
-{
-    if (!text) return false;
-    int Y, M, D, h, m, s, n = 0;
-    if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%n", &Y, &M, &D, &h, &m, &s, &n) != 6 || n != 19) return false;
-    if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || s > 60 || h < 0 || m < 0 || s < 0) return false;
-    const char *p = text + n;
-    int ms = 0;
-    if (*p == '.') {
-        int digits = 0;
-        p++;
-        while (*p >= '0' && *p <= '9') {
-            if (digits < 3) ms = ms * 10 + (*p - '0');
-            digits++;
-            p++;
-        }
-        if (digits == 0) return false;
-        for (int i = digits; i < 3; i++) ms *= 10;
-    }
-    if (*p != 'Z' || p[1]) return false;
-    struct tm tmv = {0};
-    tmv.tm_year = Y - 1900;
-    tmv.tm_mon = M - 1;
-    tmv.tm_mday = D;
-    tmv.tm_hour = h;
-    tmv.tm_min = m;
-    tmv.tm_sec = s;
-    time_t t = timegm(&tmv);
-    if (t == (time_t)-1) return false;
-    if (unix_ms) *unix_ms = (int64_t)t * 1000 + ms;
-    return true;
 }

@@ -1,5 +1,5 @@
-/* sgf/sgf_go.c: the Go layer over the SGF tree: points, komi, game info,
- * reading a game's main line, and the builders a recorder uses. */
+/* sgf/sgf_go.c: the Go layer over the SGF tree: point lists, game info and
+ * reading a game's main line (the values themselves: sgf_value.c). */
 #include "sgf/sgf_internal.h"
 
 #include "rules/rules.h"
@@ -14,45 +14,6 @@
 #ifndef GS_VERSION
 #define GS_VERSION "0"
 #endif
-
-static int letter_index(char c)
-{
-    if (c >= 'a' && c <= 'z') return c - 'a';
-    if (c >= 'A' && c <= 'Z') return c - 'A' + 26;
-    return -1;
-}
-
-bool sgf_point_parse(const char *v, size_t len, int size, gs_point *p, bool *pass)
-{
-    gs_point none = {-1, -1};
-    if (p) *p = none;
-    if (pass) *pass = false;
-    if (!v || size < 1 || size > 52) return false;
-    /* Tolerate surrounding whitespace ("B[ ]", "B[pd ]"). */
-    while (len > 0 && (v[0] == ' ' || v[0] == '\t' || v[0] == '\n' || v[0] == '\r')) { v++; len--; }
-    while (len > 0 && (v[len - 1] == ' ' || v[len - 1] == '\t' || v[len - 1] == '\n' || v[len - 1] == '\r')) len--;
-    if (len == 0 || (len == 2 && v[0] == 't' && v[1] == 't' && size <= 19)) {
-        if (pass) *pass = true;
-        return true;
-    }
-    if (len != 2) return false;
-    int x = letter_index(v[0]), y = letter_index(v[1]);
-    if (x < 0 || y < 0 || x >= size || y >= size) return false;
-    if (p) {
-        p->x = (int8_t)x;
-        p->y = (int8_t)y;
-    }
-    return true;
-}
-
-void sgf_point_format(gs_point p, char buf[3])
-{
-    /* The letters are rules_point_sgf's (the one SGF point writer); an SGF
-     * point value always has two, so a coordinate outside 0..51 is written
-     * as 'a'. */
-    gs_point q = {(int8_t)(p.x < 0 || p.x > 51 ? 0 : p.x), (int8_t)(p.y < 0 || p.y > 51 ? 0 : p.y)};
-    rules_point_sgf(q, buf);
-}
 
 gs_status sgf_prop_points(const sgf_prop *p, int size, gs_point *out, size_t max,
                           size_t *count, gs_error *err)
@@ -92,23 +53,6 @@ gs_status sgf_prop_points(const sgf_prop *p, int size, gs_point *out, size_t max
     }
     if (count) *count = n;
     return GS_OK;
-}
-
-bool sgf_komi_parse(const char *value, double *komi)
-{
-    if (!value) return false;
-    while (*value == ' ' || *value == '\t' || *value == '\n' || *value == '\r') value++;
-    if (!*value) return false;
-    char *end;
-    errno = 0;
-    double k = strtod(value, &end);
-    if (end == value || errno == ERANGE || !isfinite(k)) return false;
-    while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r') end++;
-    if (*end) return false;
-    /* Hundredths of stones (375 = 3 3/4 stones = 7.5 points). */
-    if (fabs(k) >= 100 && fabs(k) < 10000 && fmod(fabs(k), 25.0) == 0.0) k /= 50.0;
-    if (komi) *komi = k;
-    return true;
 }
 
 void sgf_game_info_init(sgf_game_info *info)
