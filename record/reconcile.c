@@ -23,33 +23,44 @@
 
 /* ---------------------------------------------------------- the ghosts */
 
+static void ghost_forget(record *r, int i)
+{
+    r->ghost.move[i] = 0;
+    r->ghost.flagged[i] = r->ghost.lifted[i] = r->ghost.seen_clear[i] = false;
+}
+
 void rec_ghosts_clean(record *r, const gs_position *rec, const uint8_t *uncertain, gs_position *out)
 {
     for (int i = 0; i < r->size * r->size; i++) {
+        if (r->ghost.lifted[i]) ghost_forget(r, i); /* lifted in the view before */
         /* a point not read (a hand over it) says nothing of its lifting */
         if (!r->ghost.move[i] || (uncertain && uncertain[i])) continue;
         if (out->cell[i] == r->ghost.color[i] && rec->cell[i] == GS_EMPTY) {
             out->cell[i] = GS_EMPTY; /* still there, being lifted */
+            r->ghost.seen_clear[i] |= r->seen.clear;
+        } else if (rec->cell[i] == GS_EMPTY && out->cell[i] == GS_EMPTY) {
+            r->ghost.lifted[i] = true; /* lifted: done after this view */
         } else {
-            r->ghost.move[i] = 0;    /* lifted (or changed): done */
-            r->ghost.flagged[i] = false;
+            ghost_forget(r, i);        /* changed */
         }
     }
 }
 
-/* Flags captures still on the board when the opponent moves (or at the
- * end): a missed capture belongs to the capturing move. */
-void rec_ghosts_flag(record *r, const char *why)
+/* The missed captures among the ghosts (pick: which ghost counts) flagged
+ * by capturing move: "... still on the board <why>". */
+static void flag_ghosts(record *r, const char *why, bool lifted)
 {
     int n = r->size * r->size;
     for (int i = 0; i < n; i++) {
-        if (!r->ghost.move[i] || r->ghost.flagged[i]) continue;
+        if (!r->ghost.move[i] || r->ghost.flagged[i] || r->ghost.lifted[i] != lifted) continue;
+        if (lifted && !r->ghost.seen_clear[i]) continue;
         int mv = r->ghost.move[i];
         gs_color c = (gs_color)r->ghost.color[i];
         gs_point pts[REC_NPTS];
         int cnt = 0;
         for (int j = i; j < n; j++) {
-            if (r->ghost.move[j] != mv || r->ghost.flagged[j]) continue;
+            if (r->ghost.move[j] != mv || r->ghost.flagged[j] || r->ghost.lifted[j] != lifted) continue;
+            if (lifted && !r->ghost.seen_clear[j]) continue;
             r->ghost.flagged[j] = true;
             pts[cnt++] = (gs_point){(int8_t)(j % r->size), (int8_t)(j / r->size)};
         }
@@ -59,6 +70,19 @@ void rec_ghosts_flag(record *r, const char *why)
                  cnt, c == GS_BLACK ? "black" : "white", cnt > 1 ? "s" : "", why);
         rec_flag(r, "missed_capture", mv, c, pts[0], words, detail);
     }
+}
+
+/* Flags captures still on the board when the opponent moves (or at the
+ * end): a missed capture belongs to the capturing move. */
+void rec_ghosts_flag(record *r, const char *why) { flag_ghosts(r, why, false); }
+
+void rec_ghosts_flag_lifted(record *r, int next_move)
+{
+    char why[160];
+    snprintf(why, sizeof why,
+             "in a hand-free view after it, and lifted only with the next move (%d): the capture was not finished "
+             "before the opponent played", next_move);
+    flag_ghosts(r, why, true);
 }
 
 /* Ghosts read as the empty points they are in the record. */
@@ -79,7 +103,8 @@ static void mark_ghosts(record *r, const gs_position *obs)
         if (obs->cell[i] != GS_EMPTY && rec.cell[i] == GS_EMPTY) {
             r->ghost.move[i] = rec_game_moves(r);
             r->ghost.color[i] = obs->cell[i];
-            r->ghost.flagged[i] = false;
+            r->ghost.flagged[i] = r->ghost.lifted[i] = false;
+            r->ghost.seen_clear[i] = r->seen.clear;
         }
 }
 
@@ -150,6 +175,7 @@ static gs_status commit_plan(record *r, const gs_position *obs, const plan_move 
     char when[64];
     snprintf(when, sizeof when, "when the next move (%d) was played", rec_game_moves(r) + 1);
     rec_ghosts_flag(r, when);
+    rec_ghosts_flag_lifted(r, rec_game_moves(r) + 1);
     int adds = 0;
     for (int i = 0; i < np; i++) adds += !plan[i].pass;
     for (int i = 0; i < np; i++) {
@@ -302,6 +328,7 @@ static gs_status commit_classified(record *r, const gs_position *obs, gs_error *
     char when[64];
     snprintf(when, sizeof when, "when the next move (%d) was played", rec_game_moves(r) + 1);
     rec_ghosts_flag(r, when);
+    rec_ghosts_flag_lifted(r, rec_game_moves(r) + 1);
     int nm = cls->nmoves;
     rules_classified_move moves[RULES_CLASSIFY_MAX_MOVES];
     memcpy(moves, cls->moves, (size_t)nm * sizeof moves[0]);
@@ -328,11 +355,16 @@ static gs_status commit_regular(record *r, const gs_position *obs, bool quiet, g
 {
     rules_classification *cls = r->cls;
     /* (the pending view is judged against the record before this view's
-     * moves: it came before them) */
-    if (r->irr.have_pending && !quiet) rec_pending_undone(r);
+     * moves: it came before them; a flag it gives may belong to one of
+     * them, so it is given once they are committed) */
+    rec_undone u = {0};
+    if (r->irr.have_pending && !quiet && !rec_undone_judge(r, obs, &u)) rec_pending_undone(r);
     rec_clear_pending(r);
     r->irr.have_flagged = false;
-    if (cls->unchanged) return GS_OK;
+    if (cls->unchanged) {
+        rec_undone_flag(r, &u);
+        return GS_OK;
+    }
     bool moved = false;
     gs_point dest = {-1, -1};
     for (int i = 0; i < cls->nevents; i++)
@@ -341,11 +373,15 @@ static gs_status commit_regular(record *r, const gs_position *obs, bool quiet, g
             dest = cls->events[i].points[1];
         }
     gs_status st = commit_classified(r, obs, err);
-    if (st != GS_OK) return st;
+    if (st != GS_OK) {
+        rec_kept_free(&u.kept);
+        return st;
+    }
+    rec_undone_flag(r, &u);
     /* a stone pushed while the moves were played: flagged, and the record
      * follows the board (as for a moved stone alone) */
     if (moved) {
-        r->ghost.move[dest.y * r->size + dest.x] = 0; /* pushed there, not captured */
+        ghost_forget(r, dest.y * r->size + dest.x); /* pushed there, not captured */
         gs_position fol = *obs;
         drop_ghosts(r, &fol);
         st = rec_resync_to(r, &fol, true, err);
