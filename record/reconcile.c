@@ -168,8 +168,36 @@ static int plan_additions(record *r, const gs_position *obs, plan_move *plan, in
     return ok ? np : -1;
 }
 
-/* Commits a plan of plan_additions (stones out of alternation), flagging
- * each inserted pass as a double move. */
+/* The pass inserted at plan[i] follows the record's last stone, played by
+ * the other colour in an earlier settled view: that colour's second stone
+ * came in a view of its own and stayed (the caller saw it confirmed or at
+ * the end): an unannounced pass by plan[i]'s colour, not a double move,
+ * which shows two stones of one colour at once or a second one taken back
+ * (undone.c). */
+static bool pass_between_views(const record *r, const plan_move *plan, int np, int i)
+{
+    if (i != 0 || np < 2 || plan[1].pass) return false;
+    int n = rules_game_move_count(r->game);
+    if (n == 0) return false;
+    gs_move last = rules_game_move(r->game, n - 1);
+    return !last.pass && last.color == plan[1].c;
+}
+
+/* A note for an unannounced pass (pass_between_views) at move num, the
+ * colour's next stone at second. */
+static void note_unannounced_pass(record *r, int num, gs_color passer, gs_point second)
+{
+    char h[8];
+    rules_point_human(second, r->size, h);
+    rec_event_add(r, RECORD_EV_NOTE, "unannounced_pass", num, passer, second,
+                  "%s played again at %s after a settled view, and the stone stayed while play went on: recorded as "
+                  "an unannounced pass by %s (move %d), no referee event", rules_color_name(gs_color_other(passer)), h,
+                  rules_color_name(passer), num);
+}
+
+/* Commits a plan of plan_additions (stones out of alternation): an
+ * inserted pass is a double move when both stones appeared at once, else
+ * an unannounced pass (pass_between_views). */
 static gs_status commit_plan(record *r, const gs_position *obs, const plan_move *plan, int np, gs_error *err)
 {
     char when[64];
@@ -180,16 +208,21 @@ static gs_status commit_plan(record *r, const gs_position *obs, const plan_move 
     for (int i = 0; i < np; i++) adds += !plan[i].pass;
     for (int i = 0; i < np; i++) {
         int num = rec_game_moves(r) + 1;
+        bool between = plan[i].pass && pass_between_views(r, plan, np, i);
         gs_status st = rec_commit_move(r, plan[i].c, plan[i].p, plan[i].pass, false, err);
         if (st != GS_OK) return st;
         if (!plan[i].pass) continue;
+        /* the point is the second stone in a row: what a "void" ruling takes off */
+        gs_point second = i + 1 < np && !plan[i + 1].pass ? plan[i + 1].p : (gs_point){-1, -1};
+        if (between) {
+            note_unannounced_pass(r, num, plan[i].c, second);
+            continue;
+        }
         char words[200];
         snprintf(words, sizeof words,
                  "%s played twice in a row (%d stones appeared at once); "
                  "recorded as an unannounced pass by %s (Art. 18: double move, warning)",
                  rules_color_name(gs_color_other(plan[i].c)), adds, rules_color_name(plan[i].c));
-        /* the point is the second stone in a row: what a "void" ruling takes off */
-        gs_point second = i + 1 < np && !plan[i + 1].pass ? plan[i + 1].p : (gs_point){-1, -1};
         char detail[4] = "";
         if (second.x >= 0) sgf_point_format(second, detail);
         rec_flag(r, "double_move", num, gs_color_other(plan[i].c), second, words, detail[0] ? detail : NULL);
