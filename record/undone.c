@@ -12,10 +12,11 @@
  *     wrong capture by the player who did; of the mover's own colour, a
  *     stone removed;
  *   - as many stones of one colour added as lifted: a moved stone (put
- *     back).
+ *     back); the last move's own stone so: a take-back.
  * Anything else is left to the events of P's own classification
  * (corrected.c).  The flag belongs to C's last move when C has moves (P
- * showed it already), so it is given once they are committed. */
+ * showed it already), so it is given once they are committed; a double
+ * move to the move its second stone would have been, as when left. */
 #include "record/record_internal.h"
 
 #include <stdio.h>
@@ -58,38 +59,42 @@ static bool diff_views(const record *r, const gs_position *rec, const gs_positio
     return !d->mixed && d->nadd + d->nlift > 0;
 }
 
-/* The colour that moved last when C is committed, and the number of that
- * move (*mv); GS_EMPTY when it is a pass or there is none. */
-static gs_color last_mover(const record *r, int *mv)
+/* The last move when C is committed (*last) and its number (*mv); false
+ * when it is a pass or there is none. */
+static bool last_move(const record *r, gs_move *last, int *mv)
 {
     const rules_classification *cls = r->cls;
     for (int k = cls->nmoves - 1; k >= 0; k--)
         if (!cls->moves[k].move.pass) {
             *mv = rec_game_moves(r) + k + 1;
-            return cls->moves[k].move.color;
+            *last = cls->moves[k].move;
+            return true;
         }
     *mv = rec_game_moves(r);
     int n = rules_game_move_count(r->game);
-    if (cls->nmoves > 0 || n == 0) return GS_EMPTY;
-    gs_move m = rules_game_move(r->game, n - 1);
-    return m.pass ? GS_EMPTY : m.color;
+    if (cls->nmoves > 0 || n == 0) return false;
+    *last = rules_game_move(r->game, n - 1);
+    return !last->pass;
 }
 
 /* The violation's name, the colour concerned and its point; false when the
- * shape is none of the three. */
-static bool name_violation(const undone_diff *d, gs_color mover, rec_undone *u)
+ * shape is none of the three.  The last move's own stone moved is a
+ * take-back. */
+static bool name_violation(const undone_diff *d, gs_move last, rec_undone *u)
 {
-    if (mover == GS_EMPTY) return false;
+    gs_color mover = last.color;
     if (d->nlift == 0 && d->add_c == mover) {
         snprintf(u->code, sizeof u->code, "double_move");
         u->color = mover;
         u->pt = d->add[0];
+        u->move++; /* the move the second stone would have been */
     } else if (d->nadd == 0) {
         snprintf(u->code, sizeof u->code, d->lift_c == mover ? "stone_removed" : "wrong_capture");
         u->color = d->lift_c;
         u->pt = d->lift[0];
     } else if (d->nadd == d->nlift && d->add_c == d->lift_c) {
-        snprintf(u->code, sizeof u->code, "moved_stone");
+        bool back = d->nlift == 1 && d->lift[0].x == last.pt.x && d->lift[0].y == last.pt.y;
+        snprintf(u->code, sizeof u->code, back ? "take_back" : "moved_stone");
         u->color = d->add_c;
         u->pt = d->add[0];
     } else {
@@ -110,12 +115,15 @@ static void describe(const record *r, const undone_diff *d, gs_color mover, rec_
     const char *who = rules_color_name(mover), *col = u->color == GS_BLACK ? "black" : "white";
     char what[200];
     if (!strcmp(u->code, "double_move"))
-        snprintf(what, sizeof what, "%s played twice in a row: %d more %s stone%s (%s) beside move %d, taken back "
+        snprintf(what, sizeof what, "%s played twice in a row: %d more %s stone%s (%s) after move %d, taken back "
                  "(Art. 18: double move, the second move void, warning)", who, d->nadd, col, d->nadd > 1 ? "s" : "",
-                 hadd, u->move);
+                 hadd, u->move - 1);
     else if (!strcmp(u->code, "moved_stone"))
         snprintf(what, sizeof what, "a %s stone lifted from %s and put down at %s with move %d, put back (Art. 17.3: "
                  "moved stone)", col, hlift, hadd, u->move);
+    else if (!strcmp(u->code, "take_back"))
+        snprintf(what, sizeof what, "move %d (%s) lifted and put down at %s, put back (Art. 18: take-back, warning)",
+                 u->move, hlift, hadd);
     else if (!strcmp(u->code, "wrong_capture"))
         snprintf(what, sizeof what, "%d %s stone%s (%s) lifted after %s's move %d as if captured, put back (Art. 18: "
                  "wrong capture, warning)", d->nlift, col, d->nlift > 1 ? "s" : "", hlift, who, u->move);
@@ -135,10 +143,10 @@ bool rec_undone_judge(record *r, const gs_position *obs, rec_undone *u)
     rules_game_position(r->game, &rec);
     undone_diff d;
     if (!diff_views(r, &rec, &r->irr.pending_obs, obs, &d)) return false;
-    gs_color mover = last_mover(r, &u->move);
-    if (!name_violation(&d, mover, u)) return false;
+    gs_move last;
+    if (!last_move(r, &last, &u->move) || !name_violation(&d, last, u)) return false;
     u->after_s = (r->cur_t - r->irr.pending_kept.t) / 1000.0;
-    describe(r, &d, mover, u);
+    describe(r, &d, last.color, u);
     /* the frames of P are the evidence: taken over from the pending view */
     u->kept = r->irr.pending_kept;
     memset(&r->irr.pending_kept, 0, sizeof r->irr.pending_kept);

@@ -14,11 +14,10 @@ with the default --black-side near):
     are listed apart (the truth has none: composite drops the SGF's passes);
   - every seeded violation (double move, wrong capture, missed capture,
     moved stone) against the recorder's flags: same code, at its move or
-    one off.  A truth event's index counts the moves played before it: a
-    double move's extra stone would be move index + 1 (1-based) and is
-    numbered at the move before it (index) or itself; the others belong to
-    the move just played (index + 1, 1-based).  The recorder's move numbers
-    count its passes: they are turned into stone numbers first;
+    one off.  A truth event's index is the 0-based index of the move it
+    belongs to (a double move: of the move its extra stone would have
+    been), so it is expected at move index + 1.  The recorder's move
+    numbers count its passes: they are turned into stone numbers first;
   - referee flags matching no seeded violation are false;
   - end-of-game signals (SIGNAL lines, a resignation, a game over) are all
     false: composite's games simply stop.
@@ -46,8 +45,8 @@ def human(col, row, size=19):
     return "ABCDEFGHJKLMNOPQRST"[col] + str(size - row)
 
 
-def expected_move(index, kind):
-    return index if kind == "double_move" else index + 1
+def expected_move(index):
+    return index + 1
 
 
 def stone_number(move, pass_numbers):
@@ -78,7 +77,7 @@ def score(name, truth_path, sgf_path, log_path):
     out = []
     hit = 0
     for idx, kind in seeded:
-        want = expected_move(idx, kind)
+        want = expected_move(idx)
         found = None
         for off in (0, 1):
             for k, f in enumerate(flags):
