@@ -169,14 +169,16 @@ static int plan_additions(record *r, const gs_position *obs, plan_move *plan, in
 }
 
 /* The pass inserted at plan[i] follows the record's last stone, played by
- * the other colour in an earlier settled view: that colour's second stone
- * came in a view of its own and stayed (the caller saw it confirmed or at
- * the end): an unannounced pass by plan[i]'s colour, not a double move,
- * which shows two stones of one colour at once or a second one taken back
- * (undone.c). */
+ * the other colour in an earlier settled view, and is the plan's only one:
+ * that colour's second stone came in a view of its own and stayed (the
+ * caller saw it confirmed or at the end): an unannounced pass by plan[i]'s
+ * colour, not a double move, which shows two stones of one colour at once
+ * or a second one taken back (undone.c). */
 static bool pass_between_views(const record *r, const plan_move *plan, int np, int i)
 {
     if (i != 0 || np < 2 || plan[1].pass) return false;
+    for (int k = 1; k < np; k++)
+        if (plan[k].pass) return false;
     int n = rules_game_move_count(r->game);
     if (n == 0) return false;
     gs_move last = rules_game_move(r->game, n - 1);
