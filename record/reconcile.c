@@ -441,6 +441,20 @@ static gs_status flag_illegal(record *r, const gs_position *obs, gs_error *err)
     return rec_save(r, err);
 }
 
+/* An illegal move flagged at once when the view was seen surely (or the
+ * recording ends), else when the next view shows the same: a flag that
+ * rests on a point the reading doubts waits for the views to agree. */
+static gs_status flag_illegal_when_sure(record *r, const gs_position *obs, bool at_end, gs_error *err)
+{
+    bool agreed = r->irr.have_doubted && rec_pos_equal(&r->irr.doubted_obs, obs);
+    r->irr.have_doubted = false;
+    /* (a view given without confidences has no doubt to wait on) */
+    if (agreed || at_end || !r->seen.known || rec_view_sure(r, obs, NULL)) return flag_illegal(r, obs, err);
+    r->irr.have_doubted = true;
+    r->irr.doubted_obs = *obs;
+    return GS_OK;
+}
+
 /* ------------------------------------------- following a confirmed view */
 
 /* The view that stands: the pending view (or obs at the end).  A stone the
@@ -675,11 +689,15 @@ static gs_status reconcile_round(record *r, const gs_position *obs, bool at_end,
      * colour are more likely a push with other moves (out of turn too):
      * judged as irregular, with the next view */
     bool pushed = cls->nmoves > 0 && !confirm && rules_classification_push_shape(r->game, obs, cls);
-    if (!confirm && !pushed && (cls->unchanged || cls->nmoves > 0)) return commit_regular(r, obs, at_end && first, err);
+    if (!confirm && !pushed && (cls->unchanged || cls->nmoves > 0)) {
+        r->irr.have_doubted = false;
+        return commit_regular(r, obs, at_end && first, err);
+    }
     bool illegal = false;
     for (int i = 0; i < cls->nevents && !pushed; i++) illegal |= is_illegal_move_event(cls->events[i].type);
     /* (a confirmed pending view comes first: this one is judged after it) */
-    if (illegal && !confirm) return flag_illegal(r, obs, err);
+    if (illegal && !confirm) return flag_illegal_when_sure(r, obs, at_end, err);
+    r->irr.have_doubted = false;
     if (!r->irr.have_pending && !at_end && !confirm) {
         r->irr.have_pending = true;
         r->irr.pending_obs = *obs;

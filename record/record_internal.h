@@ -132,6 +132,10 @@ typedef struct rec_irregular {
     bool pending_sure;
     float pending_conf;
     rec_kept_view pending_kept;
+    /* an illegal move (ko retake, suicide) seen unsurely: flagged only when
+     * the next view shows the same (the views agree), else a misread */
+    bool have_doubted;
+    gs_position doubted_obs;
 } rec_irregular;
 
 /* Stones seen on the margin (record_margin), followed from clear view to

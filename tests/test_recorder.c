@@ -169,6 +169,14 @@ static const scase corrected[] = {
     {{"last stone moved and moved back: a take-back, corrected", "",
       {{"B cc"}, {"W gg"}, {"B ee"}, {"- ee, B ef"}, {"- ef, B ee"}, {"W hh"}}, 6, 4, 1, "take_back", 3, true},
      "corrected after"},
+    /* a ko retake seen unsurely, gone in the next view: a misread, no
+     * flag; seen so twice: the views agree, flagged */
+    {{"ko retake read unsurely once: nothing", "",
+      {{"B db"}, {"W eb"}, {"B ca"}, {"W fa"}, {"B ea"}, {"W ii"}, {"B hh"}, {"W da, - ea"}, {"B ea, - da, ?ea"},
+       {"- ea, W da"}, {"B gg"}}, 11, 9, 0, NULL, 0, true}, NULL},
+    {{"ko retake read unsurely in two views: flagged", "",
+      {{"B db"}, {"W eb"}, {"B ca"}, {"W fa"}, {"B ea"}, {"W ii"}, {"B hh"}, {"W da, - ea"}, {"B ea, - da, ?ea"},
+       {"?ea"}}, 10, 8, 1, "ko", 9, false}, NULL},
     /* as composite videos seed them: an own stone far from the move lifted
      * and put down elsewhere in the move's view, put back at the next */
     {{"own stone moved far in the move's view, put back: moved_stone at the move", "",
