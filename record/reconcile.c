@@ -108,6 +108,29 @@ static void mark_ghosts(record *r, const gs_position *obs)
         }
 }
 
+/* What the view about to be followed rests on, for its flags: the pending
+ * view (its time, its lowest confidence) and the one that confirmed it, or
+ * the last view alone. */
+static void note_basis(record *r, bool pending)
+{
+    char tb[24];
+    rec_fmt_time(pending ? r->irr.pending_kept.t : r->cur_t, tb);
+    float conf = r->irr.pending_conf;
+    if (!pending) (void)rec_view_sure(r, &r->last_obs, &conf);
+    char cs[40] = "confidences unknown";
+    if (conf >= 0) snprintf(cs, sizeof cs, "lowest confidence %.2f", conf);
+    snprintf(r->irr.basis, sizeof r->irr.basis, "seen at %s (%s)%s", tb, cs,
+             pending ? " and again in the next settled view" : ", the last view");
+}
+
+/* words, then what the view rests on when a confirmed view is followed */
+static const char *with_basis(const record *r, const char *words, char *buf, size_t len)
+{
+    if (!r->irr.basis[0]) return words;
+    snprintf(buf, len, "%s; %s", words, r->irr.basis);
+    return buf;
+}
+
 /* ----------------------------------------------- stones out of alternation */
 
 /* Explains obs from the record as stones added in alternation, with passes
@@ -227,7 +250,9 @@ static gs_status commit_plan(record *r, const gs_position *obs, const plan_move 
                  rules_color_name(gs_color_other(plan[i].c)), adds, rules_color_name(plan[i].c));
         char detail[4] = "";
         if (second.x >= 0) sgf_point_format(second, detail);
-        rec_flag(r, "double_move", num, gs_color_other(plan[i].c), second, words, detail[0] ? detail : NULL);
+        char full[320];
+        rec_flag(r, "double_move", num, gs_color_other(plan[i].c), second, with_basis(r, words, full, sizeof full),
+                 detail[0] ? detail : NULL);
     }
     mark_ghosts(r, obs);
     return GS_OK;
@@ -348,7 +373,8 @@ static void flag_classified_events(record *r, const rules_classification *cls, i
             rec_flag(r, "wrong_capture", r->last_capture_move, ev->color, p, words, detail);
             continue;
         }
-        rec_flag(r, rules_event_code(ev->type), mv, ev->color, p, ev->text, detail);
+        char full[360];
+        rec_flag(r, rules_event_code(ev->type), mv, ev->color, p, with_basis(r, ev->text, full, sizeof full), detail);
     }
 }
 
@@ -467,6 +493,7 @@ static bool confirmed_view(record *r, const gs_position *obs, gs_position *p, in
     *nrestored = 0;
     bool pending = r->irr.have_pending;
     *p = pending ? r->irr.pending_obs : *obs;
+    note_basis(r, pending);
     rec_clear_pending(r);
     if (!pending) return true;
     gs_position rec;
@@ -603,7 +630,8 @@ static void flag_push(record *r, const gs_position *p, gs_point from, gs_point t
     snprintf(words, sizeof words,
              "a %s stone vanished from %s and one appeared at %s: moved stone; put it back (Art. 17.3)",
              c == GS_BLACK ? "Black" : "White", hf, ht);
-    rec_flag(r, "moved_stone", at, c, to, words, d);
+    char full[360];
+    rec_flag(r, "moved_stone", at, c, to, with_basis(r, words, full, sizeof full), d);
 }
 
 /* Stage 2: stones pushed to a neighbouring point while moves were played
@@ -660,6 +688,7 @@ static gs_status follow_confirmed(record *r, const gs_position *obs, bool *again
     gs_position p;
     int restored[REC_NPTS], nrestored;
     if (!confirmed_view(r, obs, &p, restored, &nrestored)) {
+        r->irr.basis[0] = 0;
         *again = true; /* all of it undone */
         return GS_OK;
     }
@@ -668,6 +697,7 @@ static gs_status follow_confirmed(record *r, const gs_position *obs, bool *again
     if (st == GS_OK && !done) st = follow_plan_aside(r, &p, restored, nrestored, &done, err);
     if (st == GS_OK && !done) st = follow_pushes(r, &p, &done, err);
     if (st == GS_OK && !done) st = follow_board(r, &p, err);
+    r->irr.basis[0] = 0;
     if (st != GS_OK) return st;
     *again = !rec_pos_equal(&p, obs); /* now see how this view follows */
     return GS_OK;

@@ -136,6 +136,10 @@ typedef struct rec_irregular {
      * the next view shows the same (the views agree), else a misread */
     bool have_doubted;
     gs_position doubted_obs;
+    /* while a confirmed view is followed: what it rests on, for the flags
+     * ("seen at 01:26.6 with lowest confidence 0.95, and in the next
+     * view"); "" otherwise */
+    char basis[96];
 } rec_irregular;
 
 /* Stones seen on the margin (record_margin), followed from clear view to
