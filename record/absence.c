@@ -146,6 +146,14 @@ static void absence_why(const record *r, int i, char *buf, size_t len)
     else snprintf(buf, len, "lowest confidence %.2f", r->absent.conf[i]);
 }
 
+/* The absence at i began in the pending irregular view: when that view is
+ * undone, the stone's return is part of what it showed (undone.c: a moved
+ * stone is a stone lifted and one put down elsewhere in one view). */
+static bool began_in_pending(const record *r, int i)
+{
+    return r->irr.have_pending && r->absent.views[i] == 1 && r->absent.t0[i] == r->irr.pending_kept.t;
+}
+
 /* Stones seen again end their absence: those first missed surely were
  * lifted and put back (flagged, corrected.c), the others a misread (a
  * note).  Returns the number of stones of the record missing from obs. */
@@ -155,14 +163,17 @@ static int note_returns(record *r, const gs_position *rec, const gs_position *ob
     /* (a stone the record no longer has, captured by a move committed
      * since, was not put back: its absence just ends) */
     for (int i = 0; i < r->size * r->size; i++)
-        if (r->absent.views[i] > 0 && rec->cell[i] != GS_EMPTY && obs->cell[i] == rec->cell[i]) back[nback++] = i;
+        if (r->absent.views[i] > 0 && rec->cell[i] != GS_EMPTY && obs->cell[i] == rec->cell[i] &&
+            !began_in_pending(r, i))
+            back[nback++] = i;
     if (nback) rec_absences_undone(r, back, nback);
     for (int i = 0; i < r->size * r->size; i++) {
         if (rec->cell[i] != GS_EMPTY && obs->cell[i] == GS_EMPTY) {
             missing++;
             continue;
         }
-        if (r->absent.views[i] > 0 && rec->cell[i] != GS_EMPTY && obs->cell[i] == rec->cell[i] && !r->absent.sure[i]) {
+        if (r->absent.views[i] > 0 && rec->cell[i] != GS_EMPTY && obs->cell[i] == rec->cell[i] && !r->absent.sure[i] &&
+            !began_in_pending(r, i)) {
             char h[8], why[40];
             gs_point p = {(int8_t)(i % r->size), (int8_t)(i / r->size)};
             rules_point_human(p, r->size, h);
@@ -219,6 +230,19 @@ static void count_absences(record *r, const gs_position *rec, const gs_position 
     }
 }
 
+/* A stone first missed in a view that also brings moves (r->cls, to be
+ * committed) went with them: it counts from the view's last move (lifted
+ * after it, by its player when the stone is the other colour's: a wrong
+ * capture, corrected.c), not from the move before the view. */
+static void count_from_view_moves(record *r, const gs_position *rec, const gs_position *held, double t_ms)
+{
+    if (r->cls->nmoves == 0) return;
+    for (int i = 0; i < r->size * r->size; i++)
+        if (rec->cell[i] != GS_EMPTY && held->cell[i] == rec->cell[i] && r->absent.views[i] == 1 &&
+            r->absent.t0[i] == t_ms)
+            r->absent.move[i] = rec_game_moves(r) + r->cls->nmoves;
+}
+
 gs_status rec_hold_absences(record *r, gs_position *obs, double t_ms, gs_error *err)
 {
     gs_position rec;
@@ -251,5 +275,6 @@ gs_status rec_hold_absences(record *r, gs_position *obs, double t_ms, gs_error *
     /* (a failed reading keeps the view as seen, as an unclean one) */
     if (rules_classify(r->game, &held, r->cls, &e) != GS_OK || !view_is_clean(r->cls)) return GS_OK;
     *obs = held;
+    count_from_view_moves(r, &rec, obs, t_ms);
     return GS_OK;
 }

@@ -88,17 +88,16 @@ void rec_flag_kept(record *r, const rec_kept_view *k, const char *code, int move
 /* ------------------------------------------------- a pending view undone */
 
 /* Move number mv (in the record's numbering) when it was a stone of the
- * other colour than c next to one of pts: stones of c lifted after it as
- * if it had captured them (a wrong capture); else 0. */
-static int capture_move_beside(const record *r, int mv, gs_color c, const gs_point *pts, int n)
+ * other colour than c: stones of c lifted after it, before c played again,
+ * were lifted by its player as if it had captured them (a wrong capture,
+ * next to it or anywhere: the opponent does not lift his own stones); else
+ * 0. */
+static int lifter_move(const record *r, int mv, gs_color c)
 {
     int k = mv - r->move_offset - 1; /* index in the rules game */
     if (k < 0 || k >= rules_game_move_count(r->game)) return 0;
     gs_move m = rules_game_move(r->game, k);
-    if (m.pass || m.color == c) return 0;
-    for (int j = 0; j < n; j++)
-        if (abs(pts[j].x - m.pt.x) + abs(pts[j].y - m.pt.y) == 1) return mv;
-    return 0;
+    return m.pass || m.color == c ? 0 : mv;
 }
 
 /* One event of the undone view, flagged as corrected after `after_s`. */
@@ -111,7 +110,7 @@ static void flag_corrected_event(record *r, const rules_event *ev, double after_
     else if (ev->type == RULES_EV_MOVED_STONE || ev->type == RULES_EV_TAKE_BACK) how = "the stone was put back";
     if (ev->type == RULES_EV_STONE_REMOVED || ev->type == RULES_EV_WRONG_CAPTURE) {
         how = "the stones were put back";
-        int cm = capture_move_beside(r, rec_game_moves(r), ev->color, ev->points, ev->npoints);
+        int cm = lifter_move(r, rec_game_moves(r), ev->color);
         if (cm > 0) {
             code = "wrong_capture";
             mv = cm;
@@ -182,8 +181,8 @@ static void flag_put_back(record *r, const int *idx, int n, int first, bool *use
     rules_point_human(pts[0], r->size, human);
     double after_s = (r->cur_t - r->absent.t0[i0]) / 1000.0;
     const char *colour = c == GS_BLACK ? "black" : "white", *plural = np > 1 ? "s" : "";
-    /* lifted after the other colour's move beside them: a wrong capture */
-    int cm = capture_move_beside(r, mv0, c, pts, np);
+    /* lifted after the other colour's move: a wrong capture */
+    int cm = lifter_move(r, mv0, c);
     if (cm > 0)
         snprintf(words, sizeof words,
                  "%d %s stone%s (%s) lifted as if captured by move %d: a wrong capture (Art. 18: warning, stones "

@@ -23,33 +23,44 @@
 
 /* ---------------------------------------------------------- the ghosts */
 
+static void ghost_forget(record *r, int i)
+{
+    r->ghost.move[i] = 0;
+    r->ghost.flagged[i] = r->ghost.lifted[i] = r->ghost.seen_clear[i] = false;
+}
+
 void rec_ghosts_clean(record *r, const gs_position *rec, const uint8_t *uncertain, gs_position *out)
 {
     for (int i = 0; i < r->size * r->size; i++) {
+        if (r->ghost.lifted[i]) ghost_forget(r, i); /* lifted in the view before */
         /* a point not read (a hand over it) says nothing of its lifting */
         if (!r->ghost.move[i] || (uncertain && uncertain[i])) continue;
         if (out->cell[i] == r->ghost.color[i] && rec->cell[i] == GS_EMPTY) {
             out->cell[i] = GS_EMPTY; /* still there, being lifted */
+            r->ghost.seen_clear[i] |= r->seen.clear;
+        } else if (rec->cell[i] == GS_EMPTY && out->cell[i] == GS_EMPTY) {
+            r->ghost.lifted[i] = true; /* lifted: done after this view */
         } else {
-            r->ghost.move[i] = 0;    /* lifted (or changed): done */
-            r->ghost.flagged[i] = false;
+            ghost_forget(r, i);        /* changed */
         }
     }
 }
 
-/* Flags captures still on the board when the opponent moves (or at the
- * end): a missed capture belongs to the capturing move. */
-void rec_ghosts_flag(record *r, const char *why)
+/* The missed captures among the ghosts (pick: which ghost counts) flagged
+ * by capturing move: "... still on the board <why>". */
+static void flag_ghosts(record *r, const char *why, bool lifted)
 {
     int n = r->size * r->size;
     for (int i = 0; i < n; i++) {
-        if (!r->ghost.move[i] || r->ghost.flagged[i]) continue;
+        if (!r->ghost.move[i] || r->ghost.flagged[i] || r->ghost.lifted[i] != lifted) continue;
+        if (lifted && !r->ghost.seen_clear[i]) continue;
         int mv = r->ghost.move[i];
         gs_color c = (gs_color)r->ghost.color[i];
         gs_point pts[REC_NPTS];
         int cnt = 0;
         for (int j = i; j < n; j++) {
-            if (r->ghost.move[j] != mv || r->ghost.flagged[j]) continue;
+            if (r->ghost.move[j] != mv || r->ghost.flagged[j] || r->ghost.lifted[j] != lifted) continue;
+            if (lifted && !r->ghost.seen_clear[j]) continue;
             r->ghost.flagged[j] = true;
             pts[cnt++] = (gs_point){(int8_t)(j % r->size), (int8_t)(j / r->size)};
         }
@@ -59,6 +70,19 @@ void rec_ghosts_flag(record *r, const char *why)
                  cnt, c == GS_BLACK ? "black" : "white", cnt > 1 ? "s" : "", why);
         rec_flag(r, "missed_capture", mv, c, pts[0], words, detail);
     }
+}
+
+/* Flags captures still on the board when the opponent moves (or at the
+ * end): a missed capture belongs to the capturing move. */
+void rec_ghosts_flag(record *r, const char *why) { flag_ghosts(r, why, false); }
+
+void rec_ghosts_flag_lifted(record *r, int next_move)
+{
+    char why[160];
+    snprintf(why, sizeof why,
+             "in a hand-free view after it, and lifted only with the next move (%d): the capture was not finished "
+             "before the opponent played", next_move);
+    flag_ghosts(r, why, true);
 }
 
 /* Ghosts read as the empty points they are in the record. */
@@ -79,8 +103,32 @@ static void mark_ghosts(record *r, const gs_position *obs)
         if (obs->cell[i] != GS_EMPTY && rec.cell[i] == GS_EMPTY) {
             r->ghost.move[i] = rec_game_moves(r);
             r->ghost.color[i] = obs->cell[i];
-            r->ghost.flagged[i] = false;
+            r->ghost.flagged[i] = r->ghost.lifted[i] = false;
+            r->ghost.seen_clear[i] = r->seen.clear;
         }
+}
+
+/* What the view about to be followed rests on, for its flags: the pending
+ * view (its time, its lowest confidence) and the one that confirmed it, or
+ * the last view alone. */
+static void note_basis(record *r, bool pending)
+{
+    char tb[24];
+    rec_fmt_time(pending ? r->irr.pending_kept.t : r->cur_t, tb);
+    float conf = r->irr.pending_conf;
+    if (!pending) (void)rec_view_sure(r, &r->last_obs, &conf);
+    char cs[40] = "confidences unknown";
+    if (conf >= 0) snprintf(cs, sizeof cs, "lowest confidence %.2f", conf);
+    snprintf(r->irr.basis, sizeof r->irr.basis, "seen at %s (%s)%s", tb, cs,
+             pending ? " and again in the next settled view" : ", the last view");
+}
+
+/* words, then what the view rests on when a confirmed view is followed */
+static const char *with_basis(const record *r, const char *words, char *buf, size_t len)
+{
+    if (!r->irr.basis[0]) return words;
+    snprintf(buf, len, "%s; %s", words, r->irr.basis);
+    return buf;
 }
 
 /* ----------------------------------------------- stones out of alternation */
@@ -143,30 +191,68 @@ static int plan_additions(record *r, const gs_position *obs, plan_move *plan, in
     return ok ? np : -1;
 }
 
-/* Commits a plan of plan_additions (stones out of alternation), flagging
- * each inserted pass as a double move. */
+/* The pass inserted at plan[i] follows the record's last stone, played by
+ * the other colour in an earlier settled view, and is the plan's only one:
+ * that colour's second stone came in a view of its own and stayed (the
+ * caller saw it confirmed or at the end): an unannounced pass by plan[i]'s
+ * colour, not a double move, which shows two stones of one colour at once
+ * or a second one taken back (undone.c). */
+static bool pass_between_views(const record *r, const plan_move *plan, int np, int i)
+{
+    if (i != 0 || np < 2 || plan[1].pass) return false;
+    for (int k = 1; k < np; k++)
+        if (plan[k].pass) return false;
+    int n = rules_game_move_count(r->game);
+    if (n == 0) return false;
+    gs_move last = rules_game_move(r->game, n - 1);
+    return !last.pass && last.color == plan[1].c;
+}
+
+/* A note for an unannounced pass (pass_between_views) at move num, the
+ * colour's next stone at second. */
+static void note_unannounced_pass(record *r, int num, gs_color passer, gs_point second)
+{
+    char h[8];
+    rules_point_human(second, r->size, h);
+    rec_event_add(r, RECORD_EV_NOTE, "unannounced_pass", num, passer, second,
+                  "%s played again at %s after a settled view, and the stone stayed while play went on: recorded as "
+                  "an unannounced pass by %s (move %d), no referee event", rules_color_name(gs_color_other(passer)), h,
+                  rules_color_name(passer), num);
+}
+
+/* Commits a plan of plan_additions (stones out of alternation): an
+ * inserted pass is a double move when both stones appeared at once, else
+ * an unannounced pass (pass_between_views). */
 static gs_status commit_plan(record *r, const gs_position *obs, const plan_move *plan, int np, gs_error *err)
 {
     char when[64];
     snprintf(when, sizeof when, "when the next move (%d) was played", rec_game_moves(r) + 1);
     rec_ghosts_flag(r, when);
+    rec_ghosts_flag_lifted(r, rec_game_moves(r) + 1);
     int adds = 0;
     for (int i = 0; i < np; i++) adds += !plan[i].pass;
     for (int i = 0; i < np; i++) {
         int num = rec_game_moves(r) + 1;
+        bool between = plan[i].pass && pass_between_views(r, plan, np, i);
         gs_status st = rec_commit_move(r, plan[i].c, plan[i].p, plan[i].pass, false, err);
         if (st != GS_OK) return st;
         if (!plan[i].pass) continue;
+        /* the point is the second stone in a row: what a "void" ruling takes off */
+        gs_point second = i + 1 < np && !plan[i + 1].pass ? plan[i + 1].p : (gs_point){-1, -1};
+        if (between) {
+            note_unannounced_pass(r, num, plan[i].c, second);
+            continue;
+        }
         char words[200];
         snprintf(words, sizeof words,
                  "%s played twice in a row (%d stones appeared at once); "
                  "recorded as an unannounced pass by %s (Art. 18: double move, warning)",
                  rules_color_name(gs_color_other(plan[i].c)), adds, rules_color_name(plan[i].c));
-        /* the point is the second stone in a row: what a "void" ruling takes off */
-        gs_point second = i + 1 < np && !plan[i + 1].pass ? plan[i + 1].p : (gs_point){-1, -1};
         char detail[4] = "";
         if (second.x >= 0) sgf_point_format(second, detail);
-        rec_flag(r, "double_move", num, gs_color_other(plan[i].c), second, words, detail[0] ? detail : NULL);
+        char full[320];
+        rec_flag(r, "double_move", num, gs_color_other(plan[i].c), second, with_basis(r, words, full, sizeof full),
+                 detail[0] ? detail : NULL);
     }
     mark_ghosts(r, obs);
     return GS_OK;
@@ -287,7 +373,8 @@ static void flag_classified_events(record *r, const rules_classification *cls, i
             rec_flag(r, "wrong_capture", r->last_capture_move, ev->color, p, words, detail);
             continue;
         }
-        rec_flag(r, rules_event_code(ev->type), mv, ev->color, p, ev->text, detail);
+        char full[360];
+        rec_flag(r, rules_event_code(ev->type), mv, ev->color, p, with_basis(r, ev->text, full, sizeof full), detail);
     }
 }
 
@@ -302,6 +389,7 @@ static gs_status commit_classified(record *r, const gs_position *obs, gs_error *
     char when[64];
     snprintf(when, sizeof when, "when the next move (%d) was played", rec_game_moves(r) + 1);
     rec_ghosts_flag(r, when);
+    rec_ghosts_flag_lifted(r, rec_game_moves(r) + 1);
     int nm = cls->nmoves;
     rules_classified_move moves[RULES_CLASSIFY_MAX_MOVES];
     memcpy(moves, cls->moves, (size_t)nm * sizeof moves[0]);
@@ -328,11 +416,16 @@ static gs_status commit_regular(record *r, const gs_position *obs, bool quiet, g
 {
     rules_classification *cls = r->cls;
     /* (the pending view is judged against the record before this view's
-     * moves: it came before them) */
-    if (r->irr.have_pending && !quiet) rec_pending_undone(r);
+     * moves: it came before them; a flag it gives may belong to one of
+     * them, so it is given once they are committed) */
+    rec_undone u = {0};
+    if (r->irr.have_pending && !quiet && !rec_undone_judge(r, obs, &u)) rec_pending_undone(r);
     rec_clear_pending(r);
     r->irr.have_flagged = false;
-    if (cls->unchanged) return GS_OK;
+    if (cls->unchanged) {
+        rec_undone_flag(r, &u);
+        return GS_OK;
+    }
     bool moved = false;
     gs_point dest = {-1, -1};
     for (int i = 0; i < cls->nevents; i++)
@@ -341,11 +434,15 @@ static gs_status commit_regular(record *r, const gs_position *obs, bool quiet, g
             dest = cls->events[i].points[1];
         }
     gs_status st = commit_classified(r, obs, err);
-    if (st != GS_OK) return st;
+    if (st != GS_OK) {
+        rec_kept_free(&u.kept);
+        return st;
+    }
+    rec_undone_flag(r, &u);
     /* a stone pushed while the moves were played: flagged, and the record
      * follows the board (as for a moved stone alone) */
     if (moved) {
-        r->ghost.move[dest.y * r->size + dest.x] = 0; /* pushed there, not captured */
+        ghost_forget(r, dest.y * r->size + dest.x); /* pushed there, not captured */
         gs_position fol = *obs;
         drop_ghosts(r, &fol);
         st = rec_resync_to(r, &fol, true, err);
@@ -370,6 +467,20 @@ static gs_status flag_illegal(record *r, const gs_position *obs, gs_error *err)
     return rec_save(r, err);
 }
 
+/* An illegal move flagged at once when the view was seen surely (or the
+ * recording ends), else when the next view shows the same: a flag that
+ * rests on a point the reading doubts waits for the views to agree. */
+static gs_status flag_illegal_when_sure(record *r, const gs_position *obs, bool at_end, gs_error *err)
+{
+    bool agreed = r->irr.have_doubted && rec_pos_equal(&r->irr.doubted_obs, obs);
+    r->irr.have_doubted = false;
+    /* (a view given without confidences has no doubt to wait on) */
+    if (agreed || at_end || !r->seen.known || rec_view_sure(r, obs, NULL)) return flag_illegal(r, obs, err);
+    r->irr.have_doubted = true;
+    r->irr.doubted_obs = *obs;
+    return GS_OK;
+}
+
 /* ------------------------------------------- following a confirmed view */
 
 /* The view that stands: the pending view (or obs at the end).  A stone the
@@ -382,6 +493,7 @@ static bool confirmed_view(record *r, const gs_position *obs, gs_position *p, in
     *nrestored = 0;
     bool pending = r->irr.have_pending;
     *p = pending ? r->irr.pending_obs : *obs;
+    note_basis(r, pending);
     rec_clear_pending(r);
     if (!pending) return true;
     gs_position rec;
@@ -518,7 +630,8 @@ static void flag_push(record *r, const gs_position *p, gs_point from, gs_point t
     snprintf(words, sizeof words,
              "a %s stone vanished from %s and one appeared at %s: moved stone; put it back (Art. 17.3)",
              c == GS_BLACK ? "Black" : "White", hf, ht);
-    rec_flag(r, "moved_stone", at, c, to, words, d);
+    char full[360];
+    rec_flag(r, "moved_stone", at, c, to, with_basis(r, words, full, sizeof full), d);
 }
 
 /* Stage 2: stones pushed to a neighbouring point while moves were played
@@ -575,6 +688,7 @@ static gs_status follow_confirmed(record *r, const gs_position *obs, bool *again
     gs_position p;
     int restored[REC_NPTS], nrestored;
     if (!confirmed_view(r, obs, &p, restored, &nrestored)) {
+        r->irr.basis[0] = 0;
         *again = true; /* all of it undone */
         return GS_OK;
     }
@@ -583,6 +697,7 @@ static gs_status follow_confirmed(record *r, const gs_position *obs, bool *again
     if (st == GS_OK && !done) st = follow_plan_aside(r, &p, restored, nrestored, &done, err);
     if (st == GS_OK && !done) st = follow_pushes(r, &p, &done, err);
     if (st == GS_OK && !done) st = follow_board(r, &p, err);
+    r->irr.basis[0] = 0;
     if (st != GS_OK) return st;
     *again = !rec_pos_equal(&p, obs); /* now see how this view follows */
     return GS_OK;
@@ -604,11 +719,15 @@ static gs_status reconcile_round(record *r, const gs_position *obs, bool at_end,
      * colour are more likely a push with other moves (out of turn too):
      * judged as irregular, with the next view */
     bool pushed = cls->nmoves > 0 && !confirm && rules_classification_push_shape(r->game, obs, cls);
-    if (!confirm && !pushed && (cls->unchanged || cls->nmoves > 0)) return commit_regular(r, obs, at_end && first, err);
+    if (!confirm && !pushed && (cls->unchanged || cls->nmoves > 0)) {
+        r->irr.have_doubted = false;
+        return commit_regular(r, obs, at_end && first, err);
+    }
     bool illegal = false;
     for (int i = 0; i < cls->nevents && !pushed; i++) illegal |= is_illegal_move_event(cls->events[i].type);
     /* (a confirmed pending view comes first: this one is judged after it) */
-    if (illegal && !confirm) return flag_illegal(r, obs, err);
+    if (illegal && !confirm) return flag_illegal_when_sure(r, obs, at_end, err);
+    r->irr.have_doubted = false;
     if (!r->irr.have_pending && !at_end && !confirm) {
         r->irr.have_pending = true;
         r->irr.pending_obs = *obs;

@@ -14,6 +14,7 @@
  *   rulings.c     referee rulings and their names
  *   corrected.c   irregular changes undone by the next view: corrected
  *                 violations (seen surely) or misreads
+ *   undone.c      ... named by what the undone view showed beyond the next
  *   signals.c     end-of-game signals on the margin
  *   run.c         the recording loop and its hooks
  */
@@ -76,6 +77,12 @@ typedef struct rec_ghosts {
     uint8_t color[REC_NPTS];
     int move[REC_NPTS];
     bool flagged[REC_NPTS];
+    /* seen still there in a hand-free view after the capturing move */
+    bool seen_clear[REC_NPTS];
+    /* gone in the current view (forgotten at the next): when that view
+     * brings the opponent's next move too, the capture was not finished
+     * before it (a missed capture, if it was seen_clear) */
+    bool lifted[REC_NPTS];
 } rec_ghosts;
 
 /* A settled view kept as the evidence of a later flag (a change undone by
@@ -125,6 +132,14 @@ typedef struct rec_irregular {
     bool pending_sure;
     float pending_conf;
     rec_kept_view pending_kept;
+    /* an illegal move (ko retake, suicide) seen unsurely: flagged only when
+     * the next view shows the same (the views agree), else a misread */
+    bool have_doubted;
+    gs_position doubted_obs;
+    /* while a confirmed view is followed: what it rests on, for the flags
+     * ("seen at 01:26.6 with lowest confidence 0.95, and in the next
+     * view"); "" otherwise */
+    char basis[96];
 } rec_irregular;
 
 /* Stones seen on the margin (record_margin), followed from clear view to
@@ -310,8 +325,12 @@ void rec_clear_pending(record *r);
  * those on points not read: uncertain, may be NULL). */
 void rec_ghosts_clean(record *r, const gs_position *rec, const uint8_t *uncertain, gs_position *out);
 /* Flags the ghosts not flagged yet as missed captures ("... still on the
- * board <why>"). */
+ * board <why>"); not those lifted in the current view. */
 void rec_ghosts_flag(record *r, const char *why);
+/* The current view brings move next_move: the ghosts lifted only in this
+ * view, after a hand-free view had shown them still there, were lifted
+ * with it, not before it: flagged as missed captures. */
+void rec_ghosts_flag_lifted(record *r, int next_move);
 
 /* ----------------------------------------------------------- absence.c */
 /* Holds stones missing from obs (obs is changed to hold them in place when
@@ -342,6 +361,28 @@ void rec_flag_kept(record *r, const rec_kept_view *k, const char *code, int move
  * corrected violation when it was seen surely, else a note says it was
  * taken as a misread.  The record is not changed. */
 void rec_pending_undone(record *r);
+/* ------------------------------------------------------------ undone.c */
+/* A pending view undone by the next one, named by what it showed beyond
+ * that view (double move, wrong capture, stone removed, moved stone): the
+ * flag waits in here until the view's moves are committed (it may belong
+ * to one of them). */
+typedef struct rec_undone {
+    bool ready;              /* a flag to give */
+    char code[24];
+    int move;
+    gs_color color;
+    gs_point pt;
+    double after_s;          /* undone this long after it was seen */
+    char words[480], detail[80];
+    rec_kept_view kept;      /* the pending view's frames (owned) */
+} rec_undone;
+/* Judges the pending view against obs (r->cls: obs's classification, not
+ * committed yet): true when it was seen surely and its shape names the
+ * violation (u filled, the pending view's frames moved into it). */
+bool rec_undone_judge(record *r, const gs_position *obs, rec_undone *u);
+/* Gives u's flag (if any) and frees its frames. */
+void rec_undone_flag(record *r, rec_undone *u);
+
 /* Stones held as absent and seen back in place (idx, n): those first missed
  * surely were lifted and put back: flagged (wrong capture beside the last
  * move of the other colour, else a stone removed), corrected. */

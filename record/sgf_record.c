@@ -375,7 +375,7 @@ gs_status rec_resync_to(record *r, const gs_position *view, bool irregular, gs_e
     for (int i = 0; i < wb; i++) rules_game_add_warning(r->game, GS_BLACK);
     for (int i = 0; i < ww; i++) rules_game_add_warning(r->game, GS_WHITE);
     r->move_offset = moves;
-    memset(r->ghost.move, 0, sizeof r->ghost.move);
+    memset(&r->ghost, 0, sizeof r->ghost);
     memset(r->absent.views, 0, sizeof r->absent.views);
     memset(r->absent.flagged, 0, sizeof r->absent.flagged);
     rec_keep_left_out(r, view, obs, moves);

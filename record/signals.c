@@ -207,7 +207,7 @@ static void margin_board(const record *r, gs_position *out)
 {
     *out = r->last_obs;
     for (int i = 0; i < r->size * r->size; i++)
-        if (r->ghost.move[i] && out->cell[i] == GS_EMPTY) out->cell[i] = r->ghost.color[i];
+        if (r->ghost.move[i] && !r->ghost.lifted[i] && out->cell[i] == GS_EMPTY) out->cell[i] = r->ghost.color[i];
 }
 
 gs_status record_margin(record *r, const track_margin_view *m, double t_ms, gs_error *err)

@@ -55,7 +55,14 @@ static const rcase cases[] = {
     {"missed capture flagged at the capturing move", "",
      {{"B dd"}, {"W ed"}, {"B ec"}, {"W aa"}, {"B ee"}, {"W ab"}, {"B fd"}, {"W ii"}, {"B hh"}}, 9, 9, 1,
      "missed_capture", 7, false},
-    {"double move flagged once confirmed", "", {{"B cc"}, {"B gg"}, {"W ee"}}, 3, 4, 1, "double_move", 2, true},
+    /* Black's second stone came in a settled view of its own and stayed
+     * while White played on: White passed without saying so */
+    {"second stone after a settled view, left while play goes on: an unannounced pass", "",
+     {{"B cc"}, {"B gg"}, {"W ee"}}, 3, 4, 0, NULL, 0, true},
+    {"second stone after a settled view in the last view: an unannounced pass", "",
+     {{"B cc"}, {"W gg"}, {"B ee"}, {"B hh"}}, 4, 5, 0, NULL, 0, true},
+    {"two stones of one colour at once, left: a double move", "", {{"B cc"}, {"W gg"}, {"B ee, B hh"}, {"W ef"}}, 4, 6,
+     1, "double_move", 4, true},
     {"one-view glitch is not flagged", "", {{"B cc"}, {"W gg"}, {"W ii"}, {"- ii"}, {"B ee"}}, 5, 3, 0, NULL, 0, true},
     {"ko retake flagged at once", "",
      {{"B db"}, {"W eb"}, {"B ca"}, {"W fa"}, {"B ea"}, {"W ii"}, {"B hh"}, {"W da, - ea"}, {"B ea, - da"}}, 9, 8, 1, "ko", 9,
@@ -81,23 +88,26 @@ static const rcase cases[] = {
     {"setup position: side to move from the counts", "B cc, B gg, W cg", {{"W gc"}, {"B ee"}}, 2, 2, 0, NULL, 0, true},
     {"handicap stones then white moves", "B cc, B gg, B cg, B gc", {{"W ee"}, {"B ef"}}, 2, 2, 0, NULL, 0, true},
     /* Black plays after White's unannounced pass (one view), and White
-     * captures that stone at once: both views are moves */
-    {"stone out of turn captured at the next view: still a double move", "",
-     {{"B ee"}, {"W ba"}, {"B gg"}, {"B aa"}, {"W ab, - aa"}, {"B hh"}}, 6, 7, 1, "double_move", 4, true},
+     * captures that stone at once: both views are moves, and the stone
+     * stayed until White played on: White's pass, no flag */
+    {"stone out of turn captured at the next view: an unannounced pass", "",
+     {{"B ee"}, {"W ba"}, {"B gg"}, {"B aa"}, {"W ab, - aa"}, {"B hh"}}, 6, 7, 0, NULL, 0, true},
     /* a stone lifted wrongly and left off while play goes on: one flag,
      * then the record follows the board */
     {"wrong capture left uncorrected: flagged once", "",
      {{"B cc"}, {"W dc"}, {"B ee"}, {"W bc, - cc"}, {"B ff"}, {"W gh"}, {"B fg"}, {"W hg"}, {"B eg"}, {"W ag"}}, 10,
      10, 1, "wrong_capture", 4, true},
-    /* Black plays out of turn and lifts a white stone beside it in the same
-     * view; the stone goes back: the move stands, the wrong capture is
-     * flagged at it */
+    /* Black plays out of turn (after a settled view: White's unannounced
+     * pass) and lifts a white stone beside it in the same view; the stone
+     * goes back: the move stands, the wrong capture is flagged at it */
     {"out of turn with a wrong capture put back", "",
-     {{"B cc"}, {"W dc"}, {"B gg"}, {"B db, - dc"}, {"W dc"}, {"W hh"}}, 6, 6, 2, "wrong_capture", 5, true},
+     {{"B cc"}, {"W dc"}, {"B gg"}, {"B db, - dc"}, {"W dc"}, {"W hh"}}, 6, 6, 1, "wrong_capture", 5, true},
     /* a capture not lifted, its move seen only with the next one out of
-     * turn: the missed capture is flagged at the capturing move, no more */
+     * turn (each of Black's stones in a view of its own, staying: White's
+     * unannounced passes): the missed capture is flagged at the capturing
+     * move, no more */
     {"missed capture behind an out-of-turn view", "",
-     {{"B aa"}, {"W ba"}, {"B bb"}, {"W gg"}, {"B ee"}, {"B ca"}, {"B ii"}, {"W ah"}}, 8, 10, 3, "missed_capture", 7,
+     {{"B aa"}, {"W ba"}, {"B bb"}, {"W gg"}, {"B ee"}, {"B ca"}, {"B ii"}, {"W ah"}}, 8, 10, 1, "missed_capture", 7,
      false},
     /* the captured stone dd left on the board, covered in one view (not
      * read) while play goes on: still the same captured stone, one flag */
@@ -143,8 +153,14 @@ static const scase corrected[] = {
     {{"stone lifted as if captured, read unsurely: a misread", "",
       {{"B cc"}, {"W dc"}, {"B ee"}, {"W gg"}, {"B dd"}, {"- dc, ?dc"}, {"W dc"}, {"W ff"}}, 8, 6, 0, NULL, 0, true},
      NULL},
-    {{"stone lifted for no reason and put back: stone_removed at the move", "",
-      {{"B cc"}, {"W gg"}, {"B ee"}, {"- gg"}, {"W gg"}, {"W ef"}}, 6, 4, 1, "stone_removed", 3, true}, "corrected after"},
+    /* White's stone far from Black's move 3, lifted before White plays:
+     * Black took it as captured */
+    {{"opponent's stone lifted anywhere after a move and put back: a wrong capture at the move", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"- gg"}, {"W gg"}, {"W ef"}}, 6, 4, 1, "wrong_capture", 3, true},
+     "corrected after"},
+    {{"own stone lifted for no reason and put back: stone_removed at the move", "",
+      {{"B cc"}, {"W gg"}, {"B ee"}, {"- cc"}, {"B cc"}, {"W ef"}}, 6, 4, 1, "stone_removed", 3, true},
+     "corrected after"},
     {{"own stone moved and moved back: moved_stone at the move after which", "",
       {{"B cc"}, {"W gg"}, {"B ee"}, {"- cc, B cd"}, {"- cd, B cc"}, {"W hh"}}, 6, 4, 1, "moved_stone", 3, true},
      "corrected after"},
@@ -153,6 +169,37 @@ static const scase corrected[] = {
     {{"last stone moved and moved back: a take-back, corrected", "",
       {{"B cc"}, {"W gg"}, {"B ee"}, {"- ee, B ef"}, {"- ef, B ee"}, {"W hh"}}, 6, 4, 1, "take_back", 3, true},
      "corrected after"},
+    /* a ko retake seen unsurely, gone in the next view: a misread, no
+     * flag; seen so twice: the views agree, flagged */
+    {{"ko retake read unsurely once: nothing", "",
+      {{"B db"}, {"W eb"}, {"B ca"}, {"W fa"}, {"B ea"}, {"W ii"}, {"B hh"}, {"W da, - ea"}, {"B ea, - da, ?ea"},
+       {"- ea, W da"}, {"B gg"}}, 11, 9, 0, NULL, 0, true}, NULL},
+    {{"ko retake read unsurely in two views: flagged", "",
+      {{"B db"}, {"W eb"}, {"B ca"}, {"W fa"}, {"B ea"}, {"W ii"}, {"B hh"}, {"W da, - ea"}, {"B ea, - da, ?ea"},
+       {"?ea"}}, 10, 8, 1, "ko", 9, false}, NULL},
+    /* as composite videos seed them: an own stone far from the move lifted
+     * and put down elsewhere in the move's view, put back at the next */
+    {{"own stone moved far in the move's view, put back: moved_stone at the move", "",
+      {{"B cc"}, {"W gg"}, {"B ee, - cc, B hh"}, {"- hh, B cc"}, {"W ef"}}, 5, 4, 1, "moved_stone", 3, true},
+     "corrected after"},
+    {{"opponent's stone lifted in the move's view, put back: a wrong capture at the move", "",
+      {{"B cc"}, {"W gg"}, {"B ee, - gg"}, {"W gg"}, {"W ef"}}, 5, 4, 1, "wrong_capture", 3, true},
+     "corrected after"},
+    {{"two stones at once, the second taken back: a double move at the move it would have been", "",
+      {{"B cc"}, {"W gg"}, {"B ee, B hh"}, {"- hh"}, {"W ef"}}, 5, 4, 1, "double_move", 4, true},
+     "corrected after"},
+    /* the capture of dd seen still there in a hand-free view after move 7,
+     * lifted only in the view of White's next move: not finished before
+     * White played */
+    {{"missed capture lifted with the opponent's next move: flagged at the capturing move", "",
+      {{"B dc"}, {"W dd"}, {"B cd"}, {"W aa"}, {"B ed"}, {"W ii"}, {"B de"}, {"W ab, - dd"}, {"B hh"}}, 9, 9, 1,
+      "missed_capture", 7, true}, "lifted only with the next move"},
+    {{"capture lifted in a view of its own before the opponent plays: nothing", "",
+      {{"B dc"}, {"W dd"}, {"B cd"}, {"W aa"}, {"B ed"}, {"W ii"}, {"B de"}, {"- dd"}, {"W ab"}, {"B hh"}}, 10, 9, 0,
+      NULL, 0, true}, NULL},
+    {{"capture seen left only with a hand in the view, lifted with the next move: nothing", "",
+      {{"B dc"}, {"W dd"}, {"B cd"}, {"W aa"}, {"B ed"}, {"W ii"}, {"B de, !"}, {"W ab, - dd"}, {"B hh"}}, 9, 9, 0,
+      NULL, 0, true}, NULL},
     /* the capture of dd left on the board, White plays elsewhere, then
      * the stone is lifted: flagged at the capturing move */
     {{"missed capture lifted after the opponent's next move", "",

@@ -88,8 +88,7 @@ static void test_void_double_move(void **state)
     start(&f);
     see(&f, "B cc");
     see(&f, "W gg");
-    see(&f, "B ce");
-    see(&f, "B ee"); /* Black again: held until the next view confirms it */
+    see(&f, "B ce, B ee"); /* Black twice at once: held until the next view confirms it */
     see(&f, "W gc");
     assert_int_equal(record_referee_count(f.r), 1);
     gs_point p = double_move_point(f.r);

@@ -280,7 +280,8 @@ static void test_evidence_gives_way(void **state)
         fixture_view(&f, "", frame);
         if (k == 1) f.d.full[0] = f.disk; /* the SGF fails first: evidence waits */
         fixture_view(&f, "B cc", frame);
-        fixture_view(&f, "B gg", frame);
+        fixture_view(&f, "W dd", frame);
+        fixture_view(&f, "B gg, B hh", frame); /* Black twice at once */
         fixture_view(&f, "W ee", frame);
         const record_event *ev;
         size_t n = record_events(f.r, &ev);
@@ -296,7 +297,7 @@ static void test_evidence_gives_way(void **state)
             assert_int_equal(log_count(&f, "not kept"), 0);
         } else {
                 assert_string_equal(flag->evidence, "");
-            assert_int_equal(log_count(&f, "evidence of double_move at move 2 not kept"), 1);
+            assert_int_equal(log_count(&f, "evidence of double_move at move 4 not kept"), 1);
             char cmd[200];
             snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s/game.evidence')\"", f.disk);
             assert_int_equal(system(cmd), 0); /* nothing half-written, nothing left */

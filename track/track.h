@@ -182,6 +182,58 @@ int track_hands_mark(track_hands *o, const gs_image *img, const vision_grid *g, 
 
 
 /* ================================================================== */
+/* track_looks: a point's reading may change only where its look changed.
+ *
+ * The reader judges each point against the photo's own populations, so
+ * a point's reading can flip while nothing on it changed: the board fills,
+ * the light drifts, and a corner point beside a crowd of white stones reads
+ * white in one view and empty in the next.  A stone put on a point, or
+ * lifted from it, always changes the point's look (its colour sample, the
+ * tracker's signature: stone body against wood).  So each point keeps the
+ * look it had when its settled value was last set (reference), and a
+ * reading that gives it another value while its look is still within
+ * TRACK_LOOK_SAME of that reference is a misread: the point keeps its
+ * value and is marked unreadable in that view.  The light changes every
+ * look alike: from one settled view to the next the references follow the
+ * median change of all the points' looks, channel by channel (a few
+ * stones put or lifted do not move a median of the board's points), and
+ * nothing else: a reference moves to the point's own look only when a
+ * change is taken (or all at once after the grid was set anew: the looks
+ * are sampled elsewhere then), so a stone misread empty when it was put is
+ * still taken later, when it reads as the stone it is: its look differs
+ * from the empty point's.
+ *
+ * Plain data, no allocation.  A look is the tracker's colour sample of a
+ * point: mean B, G, R of a few pixels on the stone's body, off the lines. */
+
+/* Largest change of a point's look (sum of the three channel differences,
+ * 0..765, the light followed) that shows nothing put on it or lifted from
+ * it: on composite videos of three real games (real stones on a real
+ * board, light drifting) the corner misreads changed 2-8, the stones put
+ * 70 and more (white on the light wood; black 300 and more). */
+#define TRACK_LOOK_SAME 35
+
+typedef struct track_looks {
+    bool have;                 /* references taken (for size) */
+    int size;
+    float ref[GS_MAX_SIZE * GS_MAX_SIZE][3];   /* the looks when the values were set */
+    float prev[GS_MAX_SIZE * GS_MAX_SIZE][3];  /* the looks at the last check */
+} track_looks;
+
+/* Every point's reference becomes its look now (look: size*size). */
+void track_looks_reset(track_looks *l, int size, const int16_t (*look)[3]);
+
+/* Checks a settled reading pos against the values held before (before,
+ * same size) and the looks now: each point that reads another value with
+ * its look within TRACK_LOOK_SAME of its reference is put back to its value
+ * before, marked in uncertain (and its conf lowered to under
+ * min_confidence); the references of the changes taken move to their look
+ * now.  Without references (or of another size) they are taken now and
+ * nothing is checked.  Returns the number of points put back. */
+int track_looks_check(track_looks *l, const int16_t (*look)[3], const gs_position *before, gs_position *pos,
+                      uint8_t *uncertain, float *conf, float min_confidence);
+
+/* ================================================================== */
 /* track: from a stream of frames to settled board positions.
  *
  * The tracker finds the board once (vision_detect_frame, or a grid given by

@@ -144,6 +144,7 @@ struct track {
     vision_grid margin_ref_grid;
     int reach[4];               /* frames with motion on each side's margin
                                    since the last settled view */
+    track_looks looks;          /* each point's look when its value was set */
 };
 
 void track_options_init(track_options *o)
@@ -691,6 +692,25 @@ static void edge_check(track *t, const gs_image *img, gs_position *pos, track_up
         }
 }
 
+/* Points whose reading changed while their look did not are misreads
+ * (track_looks): they keep their value, unreadable.  A grid set anew in
+ * this view (found again, or put right by the edge-stone search) samples
+ * the looks elsewhere: the references are taken anew then. */
+static void looks_check(track *t, const gs_image *img, gs_position *pos, track_update *out, int *nu,
+                        const vision_grid *grid_before)
+{
+    int16_t look[TR_NSIG][3];
+    signature(t, img, look);
+    int n = t->grid.size;
+    bool same_grid = !out->regrid && !memcmp(grid_before->H, t->grid.H, sizeof t->grid.H);
+    if (!t->have_pos || t->pos.size != n || !same_grid) {
+        track_looks_reset(&t->looks, n, (const int16_t(*)[3])look);
+        return;
+    }
+    *nu += track_looks_check(&t->looks, (const int16_t(*)[3])look, &t->pos, pos, out->uncertain, out->conf,
+                             (float)t->opt.min_confidence);
+}
+
 /* A still view read with another grid than the one in place (the board
  * found again): what settle keeps of a reading.  Big: on the heap. */
 typedef struct other_read {
@@ -777,6 +797,7 @@ static void rescue_grid(track *t, const gs_image *img, track_update *out, gs_pos
  * looks like the camera or the board moved. */
 static gs_status settle(track *t, const gs_image *img, track_update *out, gs_error *err)
 {
+    vision_grid grid_before = t->grid;
     gs_position pos;
     int nu = 0;
     double conf = 0;
@@ -800,6 +821,7 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
     }
     rescue_grid(t, img, out, &pos, &nu, &conf, diff);
     edge_check(t, img, &pos, out, &nu);
+    looks_check(t, img, &pos, out, &nu, &grid_before);
     if (!t->margin_ref) {
         /* the first settled view, kept past its frame (a capture source
          * reuses its buffer: the copy is the reference's own); without
