@@ -70,6 +70,8 @@ record_event *rec_event_add(record *r, record_event_kind kind, const char *code,
     vsnprintf(ev->text, sizeof ev->text, fmt, ap);
     va_end(ap);
     if (kind == RECORD_EV_REFEREE || kind == RECORD_EV_SIGNAL) {
+        ev->have_seen = r->have_last_obs;
+        if (r->have_last_obs) ev->seen = r->last_obs;
         L->n_referee += kind == RECORD_EV_REFEREE;
         rec_evidence_keep(r, move_number, code, pt, L->n, ev->evidence);
     }

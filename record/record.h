@@ -131,6 +131,10 @@ typedef struct record_event {
     int64_t unix_ms;      /* time of play by the source's clock (Unix ms) */
     char text[300];       /* one readable line */
     char evidence[64];    /* evidence file prefix ("" when none kept) */
+    /* a flag's view as it was seen (for a violation corrected since, the
+     * view that showed it, not the corrected one) */
+    bool have_seen;
+    gs_position seen;
 } record_event;
 
 record *record_create(const record_options *opt, gs_error *err);

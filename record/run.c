@@ -209,7 +209,7 @@ static void hooks_sync(run_ctx *c)
         if ((e->kind == RECORD_EV_MOVE || e->kind == RECORD_EV_PASS) && h->move)
             h->move(user, c->rec, e);
         else if ((e->kind == RECORD_EV_REFEREE || e->kind == RECORD_EV_SIGNAL) && h->event)
-            h->event(user, c->rec, e, &c->before, c->have_seen ? &c->seen : NULL);
+            h->event(user, c->rec, e, &c->before, e->have_seen ? &e->seen : c->have_seen ? &c->seen : NULL);
     }
     c->n_seen = n;
     if (h->changed) h->changed(user, c->rec);
