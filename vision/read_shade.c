@@ -49,6 +49,7 @@ enum { SIDE_PU, SIDE_MU, SIDE_PV, SIDE_MV }; /* vision_stone_halves' order */
 static void mark(vision_reading *r, int i)
 {
     r->confidence[i] = vision_doubted(r->confidence[i]);
+    r->second_p[i] = 1.0f - r->confidence[i];
     if (!r->unsure[i]) r->uncertain++;
     r->unsure[i] = 1;
 }
@@ -115,6 +116,7 @@ int vision_shadows_clear(vision_halves_fn halves, void *ctx, int N, vision_readi
         if (!hit[i]) continue;
         r->pos.cell[i] = GS_EMPTY;
         mark(r, i);
+        vision_second_set(r, i, GS_BLACK); /* (the reading it replaced) */
         cleared++;
     }
     return cleared;

@@ -12,6 +12,7 @@ static void mark_unsure(vision_reading *r, int i)
 {
     if (r->unsure[i]) return;
     r->confidence[i] = vision_doubted(r->confidence[i]);
+    r->second_p[i] = 1.0f - r->confidence[i];
     r->unsure[i] = 1;
     r->uncertain++;
 }
@@ -30,6 +31,7 @@ static gs_status other_grid_doubt(const gs_image *img, const vision_grid *other,
         if (o->pos.cell[i] == r->pos.cell[i]) continue;
         differ[i] = 1;
         mark_unsure(r, i);
+        vision_second_set(r, i, (gs_color)o->pos.cell[i]); /* what the other lattice reads */
     }
     free(o);
     return st;

@@ -92,6 +92,12 @@ typedef struct vision_reading {
     float confidence[GS_MAX_SIZE * GS_MAX_SIZE];
     unsigned char unsure[GS_MAX_SIZE * GS_MAX_SIZE]; /* 1 = confidence < VISION_UNSURE */
     int uncertain;                                    /* how many points are unsure */
+    /* each point's next likeliest colour (never its reading) and how
+     * likely it is: what `count` reads a doubtful point as when it gives
+     * the range of the result.  For now second_p is 1 - confidence, the
+     * reader's margin, not a calibrated probability. */
+    gs_color second[GS_MAX_SIZE * GS_MAX_SIZE];
+    float second_p[GS_MAX_SIZE * GS_MAX_SIZE];
 } vision_reading;
 
 /* Reads every intersection of g in img as empty, black or white. */
