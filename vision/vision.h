@@ -81,9 +81,8 @@ gs_status vision_grid_find_frame(const gs_image *img, int size_hint, vision_grid
  * after the token in its text output, lists them in --json ("uncertain"),
  * draws a red square on the overlay and prints one warning line on stderr
  * ("warning: N uncertain points"), exit status 3 (the board was read, not all of it surely);
- * `count` from a photo reports the count as uncertain by up to the
- * uncertain points (each could change the score by its own point and its
- * territory).  No board at all is GS_ERR_NOBOARD (exit 2) with the reason. */
+ * `count` from a photo counts each such point, and each chain of them, as
+ * its next likeliest colour (second) and gives the range of the result.  No board at all is GS_ERR_NOBOARD (exit 2) with the reason. */
 #define VISION_UNSURE 0.6f
 /* A confidence lowered to just under VISION_UNSURE: the point is marked. */
 static inline float vision_doubted(float conf) { return conf < VISION_UNSURE - 0.05f ? conf : VISION_UNSURE - 0.05f; }
