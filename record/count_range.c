@@ -140,7 +140,7 @@ static gs_status life_doubt(range_work *w, const gs_position *pos, const uint8_t
  * empty regions that hold or touch one (an eye filled or opened). */
 static void near_chains(const gs_position *pos, const int *changed, int nchanged, uint8_t *near)
 {
-    int n = pos->size * pos->size, list[NP], around[NP], q[4], r[4];
+    int n = pos->size * pos->size, list[NP], around[NP], q[5], r[4]; /* q: the neighbours and the point */
     uint8_t seen[NP] = {0};
     memset(near, 0, (size_t)n);
     for (int c = 0; c < nchanged; c++) {
