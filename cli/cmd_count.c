@@ -18,7 +18,7 @@ static void count_usage(FILE *f)
             "usage: goscribe count PHOTO|GAME.sgf|GRID.txt [--komi K] [--handicap N]\n"
             "                      [--dead auto|none|marks|POINTS] [--overlay OUT.png]\n"
             "                      [--sgf OUT.sgf] [--json] [--size 9|13|19]\n"
-            "                      [--playouts N] [--seed S] [--max-pixels N]\n"
+            "                      [--playouts N] [--seed S] [--plausible P] [--max-pixels N]\n"
             "\n"
             "Counts a finished board under the Chinese rules: each side's living stones\n"
             "plus the empty points they surround, dame split half each, in stones; the\n"
@@ -45,9 +45,18 @@ static void count_usage(FILE *f)
             "  --size N        board size hint for a photo\n"
             "  --playouts N    playouts for --dead auto (default 1000, at most 0.5 s CPU)\n"
             "  --seed S        random seed for --dead auto (default fixed: repeatable)\n"
+            "  --plausible P   photo: a point read with doubt enters the Score's range only\n"
+            "                  when its next likeliest colour has probability P or more\n"
+            "                  (0..1, default 0: every one)\n"
             CLI_MAX_PIXELS_HELP
-            "exit codes: 0 counted, 1 usage or I/O error, 2 no board or no game in the input,\n"
-            "            3 counted from a photo with points read with doubt (UNCERTAIN)\n");
+            "The Score line gives the result over the readings the doubt allows: each\n"
+            "point read with doubt, and each chain of them, read as its next likeliest\n"
+            "colour, and each chain whose life the estimate cannot settle counted both\n"
+            "ways: \"B+8.5 (sure)\", \"B+8.5, between B+6.5 and B+10.5: Black wins either\n"
+            "way\" or \"W+0.5 to B+1.5: check points D4 E5\".\n"
+            "exit codes: 0 counted (no reading the doubt allows changes the result),\n"
+            "            1 usage or I/O error, 2 no board or no game in the input,\n"
+            "            3 counted, but a reading the doubt allows changes the result\n");
 }
 
 /* The command line: the library's options plus how to print. */
@@ -96,6 +105,11 @@ static int parse_value(const char *a, const char *v, count_args *args)
             return GS_EXIT_ERROR;
         }
         o->playouts = (int)n;
+    } else if (!strcmp(a, "--plausible")) {
+        if (cli_parse_double(v, 0, 1, &o->plausible) != 0) {
+            cli_error("count: --plausible %s: expected a probability 0..1", v);
+            return GS_EXIT_ERROR;
+        }
     } else if (!strcmp(a, "--max-pixels")) {
         if (cli_parse_max_pixels("count", v, &o->max_pixels) != 0) return GS_EXIT_ERROR;
     } else {
@@ -125,7 +139,7 @@ static int parse_args(int argc, char **argv, count_args *args)
         }
         if (!strcmp(a, "--komi") || !strcmp(a, "--handicap") || !strcmp(a, "--dead") || !strcmp(a, "--overlay") ||
             !strcmp(a, "--sgf") || !strcmp(a, "--size") || !strcmp(a, "--playouts") || !strcmp(a, "--seed") ||
-            !strcmp(a, "--max-pixels")) {
+            !strcmp(a, "--plausible") || !strcmp(a, "--max-pixels")) {
             if (i + 1 >= argc) {
                 cli_error("count: %s needs a value", a);
                 return GS_EXIT_ERROR;
@@ -163,6 +177,43 @@ static void print_points(const gs_position *pos, const uint8_t *mask, gs_color c
     }
 }
 
+/* Every point with mask set, in board coordinates (Q16), in board order. */
+static void print_mask(const gs_position *pos, const uint8_t *mask)
+{
+    int size = pos->size;
+    for (int i = 0; i < size * size; i++) {
+        if (!mask[i]) continue;
+        char buf[8];
+        rules_point_human((gs_point){(int8_t)(i % size), (int8_t)(i / size)}, size, buf);
+        printf(" %s", buf);
+    }
+}
+
+/* The Score line: the result over the readings the doubt allows
+ * (record_count_range): sure, or its range and whether the winner is. */
+static void print_score(const record_count_result *r)
+{
+    const record_count_range *g = &r->range;
+    const char *base = r->count.sgf;
+    if (g->sure) {
+        printf("Score: %s (sure)\n", base);
+    } else if (g->unbounded) {
+        printf("Score: %s to %s: every point is in doubt (the board's lines are); count a clearer photo\n",
+               g->low_sgf, g->high_sgf);
+    } else if (g->winner_sure) {
+        /* from the smaller win to the larger */
+        bool white = g->high < 0;
+        printf("Score: %s, between %s and %s: %s wins either way; points that move it:", base,
+               white ? g->high_sgf : g->low_sgf, white ? g->low_sgf : g->high_sgf, white ? "White" : "Black");
+        print_mask(&r->pos, g->check);
+        printf("\n");
+    } else {
+        printf("Score: %s to %s: check points", g->low_sgf, g->high_sgf);
+        print_mask(&r->pos, g->winner);
+        printf("\n");
+    }
+}
+
 /* ---------------------------------------------------------------- print */
 
 static void print_text(const count_args *args, const record_count_result *r)
@@ -176,12 +227,11 @@ static void print_text(const count_args *args, const record_count_result *r)
         printf("Stones read: %d black, %d white (see --overlay)\n", r->read_black, r->read_white);
     if (r->read_uncertain >= c->size * c->size) {
         /* (listing every point says nothing) */
-        printf("UNCERTAIN: every point read with doubt (the board's lines are in doubt); the result may be off by "
-               "up to %g points\n", r->read_swing);
+        printf("UNCERTAIN: every point read with doubt (the board's lines are in doubt)\n");
     } else if (r->read_uncertain) {
         printf("UNCERTAIN: %d point%s read with doubt:", r->read_uncertain, r->read_uncertain == 1 ? "" : "s");
         for (int c = GS_EMPTY; c <= GS_WHITE; c++) print_points(&r->pos, r->read_unsure, (gs_color)c);
-        printf("; the result may be off by up to %g point%s\n", r->read_swing, r->read_swing == 1 ? "" : "s");
+        printf(" (the Score line says what they change)\n");
     }
     int ndead = c->dead_black + c->dead_white;
     if (r->estimate) {
@@ -243,6 +293,7 @@ static void print_text(const count_args *args, const record_count_result *r)
     char half[32];
     record_count_stones_format(c->size * c->size / 2.0, half, sizeof half);
     printf("Result: %s (%s)%s\n", c->text, c->sgf, r->estimate && ndead ? " \xe2\x80\x94 ESTIMATE" : "");
+    print_score(r);
     printf("Rule: Chinese rules, area counting in stones (Art. 9, 11): break-even %s\n", half);
 }
 
@@ -265,9 +316,16 @@ static void print_json(const count_args *args, const record_count_result *r)
     record_json_points(&b, "dead_points", &r->pos, r->dead, GS_EMPTY);
     record_json_points(&b, "seki_points", &r->pos, r->seki, GS_EMPTY);
     if (!strcmp(r->source, "photo")) {
-        gs_buf_printf(&b, ",\"read_uncertain_count\":%d,\"read_swing\":%g", r->read_uncertain, r->read_swing);
+        gs_buf_printf(&b, ",\"read_uncertain_count\":%d", r->read_uncertain);
         record_json_points(&b, "read_uncertain", &r->pos, r->read_unsure, GS_EMPTY);
     }
+    const record_count_range *g = &r->range;
+    gs_buf_printf(&b, ",\"result_low\":\"%s\",\"result_high\":\"%s\",\"result_sure\":%s,\"winner_sure\":%s", g->low_sgf,
+                  g->high_sgf, g->sure ? "true" : "false", g->winner_sure ? "true" : "false");
+    gs_buf_printf(&b, ",\"range_unbounded\":%s,\"range_readings\":%d,\"range_reruns\":%d,\"range_ms\":%.1f,\"range_cpu_ms\":%.1f",
+                  g->unbounded ? "true" : "false", g->readings, g->reruns, g->ms, g->cpu_ms);
+    record_json_points(&b, "check_points", &r->pos, g->check, GS_EMPTY);
+    record_json_points(&b, "winner_points", &r->pos, g->winner, GS_EMPTY);
     if (r->estimate) {
         gs_buf_printf(&b, ",\"playouts\":%d,\"estimate_ms\":%.1f,\"uncertain_chains\":%d", r->est.playouts, r->est.ms,
                       r->est.uncertain_chains);
@@ -310,10 +368,12 @@ int cmd_count(int argc, char **argv)
     }
     if (args.json) print_json(&args, r);
     else print_text(&args, r);
-    if (r->read_uncertain)
-        fprintf(stderr, "goscribe: warning: the count is uncertain: %d point%s read with doubt, up to %g point%s either way\n",
-                r->read_uncertain, r->read_uncertain == 1 ? "" : "s", r->read_swing, r->read_swing == 1 ? "" : "s");
-    rc = r->read_uncertain ? GS_EXIT_UNSURE : GS_EXIT_OK;
+    if (!r->range.sure)
+        fprintf(stderr, "goscribe: warning: the count is uncertain: %s to %s (%d point%s read with doubt, %d chain%s "
+                "of unsettled life)\n", r->range.low_sgf, r->range.high_sgf, r->read_uncertain,
+                r->read_uncertain == 1 ? "" : "s", r->estimate ? r->est.uncertain_chains : 0,
+                r->estimate && r->est.uncertain_chains == 1 ? "" : "s");
+    rc = r->range.sure ? GS_EXIT_OK : GS_EXIT_UNSURE;
     free(r);
     return rc;
 }

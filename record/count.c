@@ -208,36 +208,6 @@ static gs_status read_photo(const record_count_options *o, count_input *in, reco
     return st;
 }
 
-/* How far the count could move with the points read with doubt: each one
- * recounted as each other state it could be (the dead stones otherwise
- * kept), the largest move of Black's margin per point, summed.  Not a
- * strict bound when two doubtful points interact, but the size of the
- * doubt in the unit of the result. */
-static double read_swing(const record_count_result *out, const rules_count_opts *co)
-{
-    int n = out->pos.size * out->pos.size;
-    double base = out->count.black - out->count.white, sum = 0;
-    for (int i = 0; i < n; i++) {
-        if (!out->read_unsure[i]) continue;
-        double worst = 0;
-        for (int c = GS_EMPTY; c <= GS_WHITE; c++) {
-            if (c == out->pos.cell[i]) continue;
-            gs_position p = out->pos;
-            p.cell[i] = (uint8_t)c;
-            uint8_t dead[RULES_MAX_POINTS];
-            memcpy(dead, out->dead, sizeof dead);
-            dead[i] = 0;
-            rules_count k;
-            if (rules_count_position(&p, dead, co, &k, NULL) != GS_OK) continue;
-            worst = fmax(worst, fabs(k.black - k.white - base));
-        }
-        sum += worst;
-    }
-    /* black - white moves the margin in points one for one; the sum never
-     * beyond what any reading could give (every point Black's or White's) */
-    return fmin(sum, n + fabs(base));
-}
-
 /* The board of o->input (an SGF, a grid file or a photo, by suffix) into
  * out->pos; the komi and handicap to count with (the options', else the
  * SGF's) into in->komi and out->handicap. */
@@ -330,6 +300,25 @@ static gs_status parse_dead_points(const char *list, const gs_position *pos, uin
     return st;
 }
 
+/* The range of the count over the readings its doubt allows (a photo's
+ * points read with doubt, the estimate's unsettled chains:
+ * record_count_range_run); eo: the estimate's options, NULL without one. */
+static gs_status count_range(const record_count_options *o, const count_input *in, const rules_count_opts *co,
+                             const rules_estimate_options *eo, record_count_result *out, gs_error *err)
+{
+    record_range_input ri = {.pos = &out->pos, .dead = out->dead, .est = out->estimate ? &out->est : NULL, .eo = eo,
+                             .count = *co};
+    uint8_t doubt[RULES_MAX_POINTS] = {0};
+    if (in->scan && out->read_uncertain) {
+        const vision_reading *rd = &in->scan->reading;
+        for (int i = 0; i < out->pos.size * out->pos.size; i++)
+            doubt[i] = out->read_unsure[i] && rd->second_p[i] >= o->plausible;
+        ri.doubt = doubt;
+        ri.second = rd->second;
+    }
+    return record_count_range_run(&ri, &out->range, err);
+}
+
 gs_status record_count_estimate(const gs_position *pos, const rules_estimate_options *eo,
                                 const rules_count_opts *co, rules_estimate_result *est, rules_count *cnt,
                                 gs_error *err)
@@ -394,12 +383,11 @@ static gs_status dead_and_count(const record_count_options *o, const count_input
             out->dead[i] = out->est.dead[i];
             out->seki[i] = out->est.status[i] == RULES_ESTIMATE_SEKI;
         }
-        if (out->read_uncertain) out->read_swing = read_swing(out, &co);
-        return GS_OK;
+        return count_range(o, in, &co, &eo, out, err);
     }
     }
     gs_status st = rules_count_position(&out->pos, out->dead, &co, &out->count, err);
-    if (st == GS_OK && out->read_uncertain) out->read_swing = read_swing(out, &co);
+    if (st == GS_OK) st = count_range(o, in, &co, NULL, out, err);
     return st;
 }
 

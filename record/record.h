@@ -515,11 +515,60 @@ typedef struct record_count_options {
                                  side's area and the dead stones drawn */
     const char *sgf_path;     /* SGF of the position with TB/TW, KM and RE */
     long long max_pixels;     /* photo: pixel budget (0 = cvshim_max_pixels(0)) */
+    double plausible;         /* photo: a point read with doubt enters the
+                                 range only when its next likeliest colour
+                                 is this probable (vision_reading.second_p);
+                                 0 = every one */
 } record_count_options;
 
 /* Defaults: dead stones DEFAULT (an SGF's marks, else estimated), no komi
  * or handicap given, no output files. */
 void record_count_options_init(record_count_options *o);
+
+/* The range of a count over the readings its doubt allows (record/
+ * count_range.c): the board as read and counted, then each point read with
+ * doubt, and each chain of them (doubtful points of one read colour that
+ * touch), read as its next likeliest colour and counted again, the
+ * dead-stone estimate rerun where the change reaches (the chains touching
+ * it or the empty region round it; elsewhere its verdicts stand); and each
+ * chain whose life the estimate could not settle counted both ways, in the
+ * reading as read and in each other reading.  Not a worst-case bound: the
+ * readings one doubt away from the one read.  Plain data in, plain data
+ * out. */
+typedef struct record_range_input {
+    const gs_position *pos;           /* the board as read */
+    const uint8_t *dead;              /* its dead stones as counted (NULL: none) */
+    const rules_estimate_result *est; /* the estimate they came from; NULL:
+                                         they are given (the players', the
+                                         marks, none) and stay so */
+    const rules_estimate_options *eo; /* the estimate's options (NULL: defaults) */
+    const uint8_t *doubt;             /* 1 = point read with doubt (NULL: none) */
+    const gs_color *second;           /* each point's next likeliest colour
+                                         (needed with doubt) */
+    rules_count_opts count;           /* komi, handicap, warnings */
+} record_range_input;
+
+typedef struct record_count_range {
+    double base, low, high;   /* Black's margin in stones: as read, the
+                                 lowest and the highest over the readings */
+    char low_sgf[24], high_sgf[24]; /* low and high in SGF RE form */
+    bool sure;                /* no reading changes the result */
+    bool winner_sure;         /* every reading gives the same winner */
+    bool unbounded;           /* every point is in doubt (the board's lines
+                                 are): low and high are the whole board
+                                 White's and Black's */
+    int readings;             /* readings counted, the one read included */
+    int reruns;               /* of which the estimate was rerun (playouts) */
+    uint8_t check[RULES_MAX_POINTS];  /* 1 = a point of a reading that
+                                 changes the result (row-major) */
+    uint8_t winner[RULES_MAX_POINTS]; /* 1 = ... that changes the winner */
+    int ncheck, nwinner;
+    double ms, cpu_ms;        /* time taken: wall, and CPU of the thread */
+} record_count_range;
+
+/* The range of in's count (record_range_input).  GS_ERR_USAGE for a bad
+ * size or doubt without second choices, GS_ERR_NOMEM. */
+gs_status record_count_range_run(const record_range_input *in, record_count_range *out, gs_error *err);
 
 typedef struct record_count_result {
     const char *source;       /* "sgf", "grid" or "photo" (static) */
@@ -540,9 +589,9 @@ typedef struct record_count_result {
     int read_black, read_white; /* a photo: stones read */
     uint8_t read_unsure[RULES_MAX_POINTS]; /* a photo: 1 = read with doubt */
     int read_uncertain;       /* ... how many */
-    double read_swing;        /* ... how far the result (points, Black's
-                                 margin) moves at most if each of them
-                                 alone is read otherwise, summed */
+    record_count_range range; /* the result over the readings the doubt
+                                 allows: the points read with doubt and
+                                 the chains the estimate could not settle */
     double ms;                /* reading + dead stones + count (wall) */
     const char *error_file;   /* on failure: the file err is about (to
                                  print before it), or NULL */

@@ -46,6 +46,8 @@ EOF
 "$gs" count "$tmp/split.txt" > "$tmp/out" && ok "grid counts" || bad "grid counts"
 grep -q "ESTIMATE .* players must confirm" "$tmp/out" && ok "estimate marked" || { bad "estimate marked"; cat "$tmp/out"; }
 grep -q "White wins by 8 1/4 stones (W+16.5)" "$tmp/out" && ok "grid result" || { bad "grid result"; cat "$tmp/out"; }
+grep -q "^Score: W+16.5 (sure)$" "$tmp/out" && ok "grid: nothing in doubt, the score sure" || { bad "grid score"; cat "$tmp/out"; }
+"$gs" count "$tmp/split.txt" --plausible 2 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--plausible 2 refused" || bad "--plausible 2 refused"
 "$gs" count "$tmp/split.txt" --dead none --json > "$tmp/out" && [ "$(field "$tmp/out" result)" = '"W+7.5"' ] \
   && ok "--dead none" || { bad "--dead none"; cat "$tmp/out"; }
 "$gs" count "$tmp/split.txt" --dead B5,he --json > "$tmp/out" && [ "$(field "$tmp/out" result)" = '"W+16.5"' ] \
@@ -95,12 +97,15 @@ fi
 
 photo=$data/photos/imago/t2/t2_101
 if [ -f "$photo.jpg" ]; then
-  # 0: read with no doubt; 3: counted, with the points in doubt said
+  # 0: no reading the doubt allows changes the result; 3: one does, the
+  # range said
   rc=0; "$gs" count "$photo.jpg" --dead none --json --overlay "$tmp/ov.png" > "$tmp/p" 2> "$tmp/pe" || rc=$?
   case $rc in
-    0) [ "$(field "$tmp/p" read_uncertain_count)" = 0 ] && ok "photo counts, no doubt" || bad "exit 0 with doubt" ;;
-    3) [ "$(field "$tmp/p" read_uncertain_count)" != 0 ] && grep -q "the count is uncertain" "$tmp/pe" \
-         && ok "photo counts, its doubt said (exit 3)" || { bad "exit 3 without the doubt said"; cat "$tmp/pe"; } ;;
+    0) [ "$(field "$tmp/p" result_sure)" = true ] && [ "$(field "$tmp/p" result_low)" = "$(field "$tmp/p" result)" ] \
+         && ok "photo counts, sure" || bad "exit 0 with a range" ;;
+    3) [ "$(field "$tmp/p" result_sure)" = false ] && [ "$(field "$tmp/p" read_uncertain_count)" != 0 ] \
+         && grep -q "the count is uncertain" "$tmp/pe" \
+         && ok "photo counts, its range said (exit 3)" || { bad "exit 3 without the range said"; cat "$tmp/pe"; } ;;
     *) bad "photo counts (exit $rc)" ;;
   esac
   "$gs" count "$photo.txt" --dead none --json > "$tmp/g" || bad "grid counts"

@@ -1,8 +1,8 @@
 /* tests/test_count_doubt.c: `count` of a photo says when its reading is in
  * doubt.  A rendered finished 9x9 board is counted with no doubt; the same
  * photo with a half-transparent dark blot on an empty point (neither a
- * stone nor bare wood) must not be counted as sure: that point is read
- * with doubt and the count says how far the result could move. */
+ * stone nor bare wood) must not be read as sure: that point is read with
+ * doubt and the count gives the range of results its readings allow. */
 #include "testutil.h"
 
 #include "record/record.h"
@@ -80,14 +80,14 @@ static void test_blot_is_doubt(void **state)
     assert_non_null(r);
     count_photo(path, r);
     assert_int_equal(r->read_uncertain, 0);
-    assert_true(r->read_swing == 0);
+    assert_true(r->range.sure);
     int k = matching_symmetry(&r->pos, &st.pos);
     assert_true(k >= 0);
 
     /* the blot: a disc of a stone's size, darker and darker, on B5 (u 1,
      * v 4): faint it is wood, dense a stone; between the two the reading
      * must pass through doubt, never flip from one sure answer to the
-     * other, and the count must say how far that doubt moves it */
+     * other, and the count must give the range that doubt allows */
     double x, y, x1, y1;
     assert_true(render_project(sc, 1, 4, 0, 0, &x, &y));
     assert_true(render_project(sc, 2, 4, 0, 0, &x1, &y1));
@@ -106,8 +106,8 @@ static void test_blot_is_doubt(void **state)
         count_photo(path, r);
         bool doubt = r->read_unsure[b5] != 0;
         int c = r->pos.cell[b5];
-        print_message("blot %.2f on B5: %c%s, %d in doubt, swing %g\n", alpha, ".BW"[c % 3], doubt ? "?" : "",
-                      r->read_uncertain, r->read_swing);
+        print_message("blot %.2f on B5: %c%s, %d in doubt, %s: %s to %s\n", alpha, ".BW"[c % 3], doubt ? "?" : "",
+                      r->read_uncertain, r->count.sgf, r->range.low_sgf, r->range.high_sgf);
         /* no other point is touched by the blot */
         gs_position rest = r->pos;
         rest.cell[b5] = GS_EMPTY;
@@ -115,7 +115,12 @@ static void test_blot_is_doubt(void **state)
         if (doubt) {
             doubts++;
             assert_true(r->read_uncertain >= 1);
-            assert_true(r->read_swing >= 1);
+            /* B5 read as its other colour is one of the readings: more
+             * than the one read (and the point's own, if it moves the
+             * result) */
+            assert_true(r->range.readings >= 2);
+            assert_true(r->range.low <= r->range.base && r->range.base <= r->range.high);
+            for (int i = 0; i < 81; i++) assert_true(!r->range.check[i] || r->read_unsure[i]);
             last_sure = -1;
             continue;
         }

@@ -13,6 +13,7 @@ static void mark_unsure(const vision_params *P, vision_reading *r, int i)
 {
     if (r->unsure[i]) return;
     r->confidence[i] = vision_doubted(P, r->confidence[i]);
+    r->second_p[i] = 1.0f - r->confidence[i];
     r->unsure[i] = 1;
     r->uncertain++;
 }
@@ -31,6 +32,7 @@ static gs_status other_grid_doubt(const vision_params *P, const gs_image *img, c
         if (o->pos.cell[i] == r->pos.cell[i]) continue;
         differ[i] = 1;
         mark_unsure(P, r, i);
+        vision_second_set(r, i, (gs_color)o->pos.cell[i]); /* what the other lattice reads */
     }
     free(o);
     return st;

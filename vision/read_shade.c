@@ -44,6 +44,7 @@ enum { SIDE_PU, SIDE_MU, SIDE_PV, SIDE_MV }; /* vision_stone_halves' order */
 static void mark(const vision_params *P, vision_reading *r, int i)
 {
     r->confidence[i] = vision_doubted(P, r->confidence[i]);
+    r->second_p[i] = 1.0f - r->confidence[i];
     if (!r->unsure[i]) r->uncertain++;
     r->unsure[i] = 1;
 }
@@ -110,6 +111,7 @@ int vision_shadows_clear(const vision_params *P, vision_halves_fn halves, void *
         if (!hit[i]) continue;
         r->pos.cell[i] = GS_EMPTY;
         mark(P, r, i);
+        vision_second_set(r, i, GS_BLACK); /* (the reading it replaced) */
         cleared++;
     }
     return cleared;

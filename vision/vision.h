@@ -75,14 +75,20 @@ gs_status vision_grid_from_corners(vision_grid *g, int size, const double corner
  * them in --json ("uncertain"), draws a red square on the overlay and
  * prints one warning line on stderr ("warning: N uncertain points"), exit
  * status 3 (the board was read, not all of it surely); `count` from a
- * photo reports the count as uncertain by up to the uncertain points (each
- * could change the score by its own point and its territory).  No board at
+ * photo counts each such point, and each chain of them, as its next
+ * likeliest colour (second) and gives the range of the result.  No board at
  * all is GS_ERR_NOBOARD (exit 2) with the reason. */
 typedef struct vision_reading {
     gs_position pos;
     float confidence[GS_MAX_SIZE * GS_MAX_SIZE];
     unsigned char unsure[GS_MAX_SIZE * GS_MAX_SIZE]; /* 1 = confidence < vision_params.unsure */
     int uncertain;                                    /* how many points are unsure */
+    /* each point's next likeliest colour (never its reading) and how
+     * likely it is: what `count` reads a doubtful point as when it gives
+     * the range of the result.  For now second_p is 1 - confidence, the
+     * reader's margin, not a calibrated probability. */
+    gs_color second[GS_MAX_SIZE * GS_MAX_SIZE];
+    float second_p[GS_MAX_SIZE * GS_MAX_SIZE];
 } vision_reading;
 
 /* Of the pairs of orthogonally neighbouring stones in p, the share that

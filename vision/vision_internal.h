@@ -149,6 +149,14 @@ typedef struct vision_gmodel {
 gs_status vision_read_keep(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *out,
                            vision_point_features *F, gs_error *err);
 
+/* Point i's next likeliest colour is c (vision_reading.second), with
+ * second_p from its confidence as it now stands (read.c says why). */
+static inline void vision_second_set(vision_reading *r, int i, gs_color c)
+{
+    r->second[i] = c;
+    r->second_p[i] = 1.0f - r->confidence[i];
+}
+
 /* Each point's image patch (vision/read_patch.c): VISION_PATCH_SIDE x
  * VISION_PATCH_SIDE samples of B, G, R (row by row, v then u) over
  * +-VISION_PATCH_HALF cell round the point, on the board's grid.  at[i]
