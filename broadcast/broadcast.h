@@ -147,7 +147,8 @@ typedef struct broadcast_event {
 /* A referee decision, queued for the recorder by POST /api/ruling.  Its
  * kind is the recorder's (record_ruling_kind, named by record_ruling_name:
  * "void", "restore", "remove_dead", "warn", "accept", "pass", "end",
- * "resign"). */
+ * "resign", and the corrections "move" {"move_number":N,"point":"pd"|""}
+ * and "result" {"result":"B+R"}); "by" names who made it. */
 typedef struct broadcast_ruling {
     int id;                      /* 1, 2, ... in arrival order */
     int event_id;                /* the flagged event it answers, 0 = none */
@@ -161,10 +162,15 @@ typedef struct broadcast_ruling {
     gs_point points[BROADCAST_MAX_POINTS];
     char note[200];              /* referee's words, may be empty */
     int64_t unix_ms;             /* when the ruling was made */
+    int move_number;             /* "move": the move corrected */
+    char result[24];             /* "result": the SGF RE value ("" = none) */
+    char by[48];                 /* who made it ("" = not said) */
 } broadcast_ruling;
 
-/* One-line plain description: "Referee (12:03:22): move void, warning to
- * Black (1st)". Returns the length written (truncated to len-1). */
+/* One-line plain description: "Referee (12:03:22 UTC): move void, warning
+ * to Black (warning 1)", "Referee Ann (...)" when it says who; a
+ * correction is "Correction by Ann (12:03:22 UTC)", the recorder adds
+ * what it changed.  Returns the length written (truncated to len-1). */
 size_t broadcast_ruling_describe(const broadcast_ruling *r, char *buf, size_t len);
 
 /* Starts the server; NULL with err on failure (port taken, bad address,
