@@ -105,7 +105,7 @@ static const char *correction_from_json(const gs_json *j, broadcast_ruling *r)
 
 /* Reads the posted ruling into r (zeroed first): the message of the first
  * thing wrong with it, or NULL. */
-static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
+const char *broadcast_ruling_from_json(const gs_json *j, broadcast_ruling *r)
 {
     memset(r, 0, sizeof *r);
     const gs_json *ev = gs_json_get(j, "event_id");
@@ -197,7 +197,7 @@ void broadcast_board_answer_ruling(broadcast_board *sb, const broadcast_req *req
         return;
     }
     broadcast_ruling r;
-    const char *msg = ruling_from_json(j, &r);
+    const char *msg = broadcast_ruling_from_json(j, &r);
     gs_json_free(j);
     if (msg) {
         broadcast_resp_error(resp, 400, msg);
