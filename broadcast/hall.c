@@ -512,6 +512,9 @@ void broadcast_hall_stop(broadcast_hall *h)
 {
     if (!h) return;
     broadcast_sync_stop(&h->mu, &h->cv, &h->stopping);
+    /* the round's SSE streams end now, so the HTTP server has no thread to
+     * wait for */
+    if (h->round) broadcast_sync_stop(&h->round->mu, &h->round->cv, &h->round->stopping);
     /* first what may add boards (their callbacks use h), then the fetchers,
      * each done within one fetch (HALL_FETCH_MS) */
     broadcast_httpd_stop(h->httpd);

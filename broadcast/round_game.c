@@ -175,7 +175,7 @@ static void json_words(gs_buf *b, const sgf_node *n)
 static void json_moves(gs_buf *b, const sgf_tree *t, int size)
 {
     gs_buf rulings = {0};
-    gs_buf_puts(b, ",\"moves\":[");
+    gs_buf_puts(b, ",\"move_list\":[");
     int n = 0;
     for (const sgf_node *c = sgf_node_child(sgf_tree_root(t, 0), 0); c; c = sgf_node_child(c, 0)) {
         const sgf_prop *mv = sgf_node_find(c, "B") ? sgf_node_find(c, "B") : sgf_node_find(c, "W");
