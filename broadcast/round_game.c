@@ -131,8 +131,10 @@ static void json_summary(gs_buf *b, const broadcast_round *r, const round_board 
     broadcast_grid_text(&p->pos, grid);
     snprintf(name, sizeof name, "Table %d", bd->table);
     snprintf(sgf, sizeof sgf, "/board/%d.sgf", bd->table);
-    gs_buf_printf(b, "{\"type\":\"board\",\"table\":%d,", bd->table);
-    broadcast_json_fields(b, (const broadcast_json_field[]){{"board", name}, {"round", r->round}}, 2);
+    char table[16];
+    snprintf(table, sizeof table, "%d", bd->table);
+    gs_buf_puts(b, "{\"type\":\"board\",");
+    broadcast_json_fields(b, (const broadcast_json_field[]){{"table", table}, {"board", name}, {"round", r->round}}, 3);
     gs_buf_puts(b, ",");
     broadcast_json_players(b, bd->black, bd->black_rank, bd->white, bd->white_rank);
     double komi = g->info.has_komi ? g->info.komi : bd->has_komi ? bd->komi : 7.5;

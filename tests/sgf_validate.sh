@@ -4,7 +4,7 @@
 # tests/CMakeLists.txt) checked by two readers that are not goscribe's:
 #   - SGFC 2.0, the reference checker (built from ../shared/tools/sgfc when
 #     absent): 0 errors, and no warning except the documented private
-#     properties (Warnings 31 and 35 on GSTM, GSEV, GSRL); run again with -r
+#     properties (Warnings 31 and 35 on GSTM, GSEV, GSRL, GSST); run again with -r
 #     (strict), where only those and Warning 62 (a set-up node in the main
 #     line, see sgf/sgf.h) may appear, in a render's truth file Warning
 #     63 (a seeded double move is two moves of one colour, as played), and

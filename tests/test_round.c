@@ -328,7 +328,7 @@ static void test_five_minute_delay(void **state)
     assert_null(strstr(a.body, "RE["));
     free(a.body);
     get(&f, "/round.json", NULL, &a);
-    assert_non_null(strstr(a.body, "\"table\":3"));
+    assert_non_null(strstr(a.body, "\"table\":\"3\""));
     assert_non_null(strstr(a.body, "\"move_number\":1"));
     assert_non_null(strstr(a.body, "\"delay_s\":300"));
     free(a.body);
