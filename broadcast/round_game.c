@@ -151,6 +151,7 @@ static void json_summary(gs_buf *b, const broadcast_round *r, const round_board 
                         ms > 0 ? &ms : NULL);
     broadcast_json_fields(b, (const broadcast_json_field[]){{"result", g->info.result}, {"status", status},
                                                             {"sgf", sgf}}, 3);
+    gs_buf_puts(b, "}");
 }
 
 /* The referee's and director's words of node n: its C paragraphs that
@@ -236,8 +237,7 @@ static bool version_write(const broadcast_round *r, const round_board *bd, sgf_t
     if (sgf_write(t, &out->sgf, &out->sgf_len, &e) != GS_OK) return false;
     gs_buf s = {0}, d = {0};
     json_summary(&s, r, bd, g, p, status);
-    gs_buf_add(&d, s.p ? s.p : "", s.len);
-    gs_buf_puts(&s, "}");
+    gs_buf_add(&d, s.p ? s.p : "", s.len ? s.len - 1 : 0); /* the same object, more members */
     gs_buf_puts(&d, ",");
     broadcast_json_fields(&d, (const broadcast_json_field[]){{"event", r->event}, {"place", r->place},
                                                              {"date", r->date}}, 3);
