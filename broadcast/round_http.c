@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* How long the hall waits for a recorder taking a correction. */
 #define ROUND_FORWARD_MS 5000
@@ -158,22 +159,60 @@ static bool forward_correction(broadcast_round *r, round_board *b, const broadca
     return true;
 }
 
+/* The record's ruling of a correction, with its words (who, when). */
+static void record_ruling_of(broadcast_ruling *br, record_ruling *ru, char *words, size_t wlen)
+{
+    br->unix_ms = gs_wall_ms();
+    broadcast_ruling_describe(br, words, wlen);
+    memset(ru, 0, sizeof *ru);
+    ru->kind = br->kind;
+    ru->move_number = br->move_number;
+    ru->npoints = br->npoints;
+    ru->points = br->points;
+    ru->result = br->result;
+    ru->words = words;
+    ru->unix_ms = br->unix_ms;
+}
+
+/* Whether the correction can be made to the record as its file holds it
+ * now, tried on a copy (the running recorder owns the file): a correction
+ * no game can take is refused at once, rather than by the recorder later
+ * where the director does not see it.  False with the answer set. */
+static bool correction_possible(const round_board *b, broadcast_ruling *br, broadcast_resp *resp)
+{
+    char *text = NULL, tmp[] = "/tmp/goscribe-correct-XXXXXX";
+    size_t len = 0;
+    gs_error err;
+    if (gs_file_read(b->path, 64u << 20, &text, &len, &err) != GS_OK) {
+        broadcast_resp_error(resp, 409, "the board has no record yet");
+        return false;
+    }
+    int fd = mkstemp(tmp);
+    bool wrote = fd >= 0 && write(fd, text, len) == (ssize_t)len;
+    if (fd >= 0) close(fd);
+    free(text);
+    gs_status st = GS_ERR_IO;
+    if (wrote) {
+        char words[400];
+        record_ruling ru;
+        record_ruling_of(br, &ru, words, sizeof words);
+        st = record_correct_file(tmp, &ru, &err);
+    }
+    if (fd >= 0) unlink(tmp);
+    if (st == GS_OK || st != GS_ERR_USAGE) return true; /* a failure of the copy: the recorder decides */
+    size_t n = strlen(tmp);
+    /* the message names the copy: what the director needs follows it */
+    broadcast_resp_error(resp, 409, !strncmp(err.msg, tmp, n) && err.msg[n] == ':' ? err.msg + n + 2 : err.msg);
+    return false;
+}
+
 /* A correction applied to the record's file: its recorder is gone, the
  * file is final (record_correct_file). */
 static void correct_file(round_board *b, broadcast_ruling *br, broadcast_resp *resp)
 {
-    br->unix_ms = gs_wall_ms();
     char words[400];
-    broadcast_ruling_describe(br, words, sizeof words);
     record_ruling ru;
-    memset(&ru, 0, sizeof ru);
-    ru.kind = br->kind;
-    ru.move_number = br->move_number;
-    ru.npoints = br->npoints;
-    ru.points = br->points;
-    ru.result = br->result;
-    ru.words = words;
-    ru.unix_ms = br->unix_ms;
+    record_ruling_of(br, &ru, words, sizeof words);
     gs_error err;
     gs_status st = record_correct_file(b->path, &ru, &err);
     if (st != GS_OK) {
@@ -214,6 +253,10 @@ static void answer_correct(broadcast_round *r, round_board *b, const broadcast_r
         broadcast_resp_error(resp, 400, msg);
         return;
     }
+    pthread_mutex_lock(&r->mu);
+    bool running = b->rec_running;
+    pthread_mutex_unlock(&r->mu);
+    if (running && !correction_possible(b, &br, resp)) return;
     if (forward_correction(r, b, req, resp)) return;
     correct_file(b, &br, resp);
     broadcast_round_tick(r); /* the file changed: taken in at once (then delayed as any change) */

@@ -2,9 +2,9 @@
  * a `goscribe record` process of its own (this binary again), so a crash
  * of one board's recorder (a decoder fault on a bad frame, an abort, the
  * kernel killing it) takes no other board and not the hall down: the hall
- * sees it end, says so on the round's pages and starts it again with
- * --resume, the SGF on disk holding every move saved before (the recorder
- * saves atomically after each).  Processes rather than threads also give
+ * sees it end, says so on the round's pages and (a camera's) starts it
+ * again with --resume, the SGF on disk holding every move saved before (the
+ * recorder saves atomically after each).  Processes rather than threads also give
  * each recorder its own memory and OpenCV state and let the kernel spread
  * them over the cores.
  *
@@ -232,6 +232,15 @@ static void read_err(evening *e, rec_proc *p)
 
 /* ------------------------------------------------------------ its end */
 
+/* A camera (its number, a /dev/ device) goes on where the game is: a
+ * recorder started again resumes the record from the board as it stands.
+ * A video would start again from its first frame, behind the record: its
+ * recorder is not restarted (its file holds every move saved). */
+static bool is_camera(const char *source)
+{
+    return strspn(source, "0123456789") == strlen(source) || !strncmp(source, "/dev/", 5);
+}
+
 static void ended(evening *e, rec_proc *p, int wstatus)
 {
     /* what it said last (its pipe ends with it; bounded all the same) */
@@ -246,7 +255,7 @@ static void ended(evening *e, rec_proc *p, int wstatus)
     }
     double secs = (gs_now_ms() - p->started_ms) / 1000.0;
     p->pid = 0;
-    if (WIFSIGNALED(wstatus) && !e->stopping && p->restarts < e->o->restarts) {
+    if (WIFSIGNALED(wstatus) && !e->stopping && is_camera(p->cfg->source) && p->restarts < e->o->restarts) {
         p->restarts++;
         p->restart_at = gs_now_ms() + EVENING_RESTART_MS;
         snprintf(p->status, sizeof p->status, "crashed (signal %d), restarting", WTERMSIG(wstatus));

@@ -6,6 +6,9 @@
 #   - --check prints the plan with the pairing's names;
 #   - each record is exactly the game played, with the pairing's PB PW BR
 #     WR, the handicap and komi, EV RO PC, and its result;
+#   - one recorder killed (SIGSEGV) mid-game: the others and the hall go
+#     on, its file stays valid with every move saved, the feed says
+#     "unfinished";
 #   - the round's feed with curl: names in round.json, an unchanged poll
 #     answers 304 (If-None-Match and If-Modified-Since), the round's SGF
 #     holds the four games with their results;
@@ -66,6 +69,7 @@ source = g2.avi
 source = g3.avi
 [board 4]
 source = g4.avi
+options = --frame-delay 60   # slower: its recorder is killed mid-game
 EOF
 mkdir -p "$work/games"
 plan=$("$gs" hall --config "$work/evening.conf" --check)
@@ -99,15 +103,28 @@ assert names == [("1", "Jörg Müller", "Anna de Vries"), ("2", "Chen Li", "Bram
 assert r["event"] == "Club evening" and r["round"] == "3" and r["place"] == "De Zwarte Steen", r
 PY
 fi
-# every recorder ends (the end of its video); nothing changes after
+# board 4's recorder crashes (SIGSEGV) after a few moves: the evening goes on
+t4=$work/games/round-3-table-4.sgf
+for _ in $(seq 600); do
+  [ -f "$t4" ] && [ "$(grep -o ';[BW]\[' "$t4" | wc -l)" -ge 3 ] && break
+  sleep 0.1
+done
+pid4=$(sed -n 's/^\[table 4\] recorder started (pid \([0-9]*\)).*/\1/p' "$work/hall.err")
+[ -n "$pid4" ] && kill -SEGV "$pid4"
+# every other recorder ends (the end of its video); nothing changes after
 for _ in $(seq 900); do
-  [ "$(grep -c 'recorder ended' "$work/hall.err")" -ge 4 ] && break
+  [ "$(grep -c 'recorder ended' "$work/hall.err")" -ge 3 ] && grep -q '^\[table 4\] recorder crashed' "$work/hall.err" && break
   kill -0 $hpid 2>/dev/null || break
   sleep 0.1
 done
-grep -c 'recorder ended' "$work/hall.err" | grep -qx 4 && ok "four recorders ran at once and ended" \
+grep -c 'recorder ended' "$work/hall.err" | grep -qx 3 && grep -q '^\[table 4\] recorder crashed, given up (signal 11)' "$work/hall.err" \
+  && kill -0 $hpid && ok "four recorders at once; one crashed, the other three and the hall went on" \
   || { bad "the recorders: $(tail -5 "$work/hall.err")"; }
-for n in 1 2 3 4; do
+moves4=$(game_moves "$t4"); full4=$(game_moves "$work/g4.sgf")
+[ -n "$moves4" ] && [ "${full4#"$moves4"}" != "$full4" ] && "$gs" check "$t4" > /dev/null \
+  && ok "table 4's file after the crash: valid, every move saved before it ($(grep -o ';[BW]' <<< "$moves4" | wc -l) of 12)" \
+  || bad "table 4 after the crash: $moves4"
+for n in 1 2 3; do
   f=$work/games/round-3-table-$n.sgf
   want=$(game_moves "$work/g$n.sgf"); got=$(game_moves "$f")
   [ -n "$want" ] && [ "$want" = "$got" ] && ok "table $n: the record is the game played ($(grep -o ';[BW]' <<< "$got" | wc -l) moves)" \
@@ -121,7 +138,7 @@ props "$work/games/round-3-table-1.sgf" 'PB[Jörg Müller]' 'BR[1k]' 'PW[Anna de
   'EV[Club evening]' 'RO[3]' 'PC[De Zwarte Steen]' 'GN[Table 1]' 'RE[' && ok "table 1's SGF: the pairing's game information" || bad "table 1's SGF"
 props "$work/games/round-3-table-3.sgf" 'PB[Daan Bakker]' 'PW[Élodie Martin]' 'HA[2]' 'KM[0.5]' 'AB[cc][gg]' 'RE[' \
   && ok "table 3's SGF: handicap 2, komi 0.5" || bad "table 3's SGF"
-props "$work/games/round-3-table-4.sgf" 'PW[Eva Smit, jr.]' 'WR[10k]' 'KM[7.5]' && ok "table 4's SGF: a name with a comma, the default komi" || bad "table 4's SGF"
+props "$t4" 'PW[Eva Smit, jr.]' 'WR[10k]' 'KM[7.5]' && ok "table 4's SGF: a name with a comma, the default komi" || bad "table 4's SGF"
 
 if [ $net = 1 ]; then
   sleep 0.5 # the hall looks at the files five times a second
@@ -132,8 +149,10 @@ if [ $net = 1 ]; then
   c3=$(curl -s -o /dev/null -w '%{http_code}' -H 'If-None-Match: "0000000000000000"' "$url/round.sgf")
   [ -n "$etag" ] && [ "$c1" = 304 ] && [ "$c2" = 304 ] && [ "$c3" = 200 ] && ok "an unchanged poll answers 304 (ETag $etag)" \
     || bad "304: ETag [$etag] Last-Modified [$lm]: $c1 $c2 $c3"
-  [ "$(grep -c 'GSST\[ended\]' "$work/round.sgf")" = 4 ] && [ "$(grep -c '^(' "$work/round.sgf")" = 4 ] \
-    && ok "round.sgf: the four games, each ended with its RE" || bad "round.sgf: $(head -c 600 "$work/round.sgf")"
+  [ "$(grep -c 'GSST\[ended\]' "$work/round.sgf")" = 3 ] && [ "$(grep -c 'GSST\[unfinished\]' "$work/round.sgf")" = 1 ] \
+    && [ "$(grep -c '^(' "$work/round.sgf")" = 4 ] && [ "$(grep -c 'RE\[' "$work/round.sgf")" = 3 ] \
+    && ok "round.sgf: the four games, three ended with their RE, the crashed one unfinished" \
+    || bad "round.sgf: $(head -c 600 "$work/round.sgf")"
   curl -s "$url/round.json" > "$work/round.json"; python3 "$here/json_vocabulary.py" "$readme" "round.json" "$work/round.json" || fail=1
   curl -s "$url/board/3.json" > "$work/board3.json"; python3 "$here/json_vocabulary.py" "$readme" "/board/T.json" "$work/board3.json" || fail=1
   curl -s -N --max-time 1 "$url/round/events" > "$work/events.txt"; python3 "$here/json_vocabulary.py" "$readme" "/round/events" "$work/events.txt" || fail=1
