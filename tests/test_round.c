@@ -410,6 +410,22 @@ static void test_correction_reaches_feed(void **state)
     assert_int_equal(a.status, 409);
     assert_non_null(strstr(a.body, "no move 9 in the record"));
     free(a.body);
+    /* while a recorder runs, the hall hands a correction to it, after
+     * trying it on a copy of the file: no game can take this one (409 at
+     * once, the recorder never bothered), this one it can (here the
+     * recorder does not answer: 502) */
+    broadcast_hall_round_recorder(f.h, 2, "http://127.0.0.1:9", "recorder-token", true, "recording");
+    http(&f, req, &a);
+    assert_int_equal(a.status, 409);
+    assert_string_equal(a.body, "{\"error\":\"no move 9 in the record (it has 3)\"}\n");
+    free(a.body);
+    body = "{\"ruling\":\"result\",\"result\":\"W+T\"}";
+    snprintf(req, sizeof req, "POST /board/2/api/correct HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+             "Content-Type: application/json\r\nX-Goscribe-Token: " TOKEN "\r\nContent-Length: %zu\r\n\r\n%s",
+             strlen(body), body);
+    http(&f, req, &a);
+    assert_int_equal(a.status, 502);
+    free(a.body);
     stop(&f);
 }
 
