@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -241,7 +242,7 @@ static bool is_camera(const char *source)
     return strspn(source, "0123456789") == strlen(source) || !strncmp(source, "/dev/", 5);
 }
 
-static void ended(evening *e, rec_proc *p, int wstatus)
+static void ended(evening *e, rec_proc *p, int wstatus, const struct rusage *ru)
 {
     /* what it said last (its pipe ends with it; bounded all the same) */
     for (int i = 0; i < 50 && p->err_fd >= 0; i++) {
@@ -269,7 +270,8 @@ static void ended(evening *e, rec_proc *p, int wstatus)
             snprintf(p->status, sizeof p->status, "stopped (exit %d): %.60s", WEXITSTATUS(wstatus), p->last_line);
         else snprintf(p->status, sizeof p->status, "ended");
     }
-    fprintf(stderr, "[table %d] recorder %s after %.1f s%s%s\n", p->cfg->table, p->status, secs,
+    double cpu = ru->ru_utime.tv_sec + ru->ru_stime.tv_sec + (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+    fprintf(stderr, "[table %d] recorder %s after %.1f s (CPU %.1f s)%s%s\n", p->cfg->table, p->status, secs, cpu,
             p->final_line[0] ? ": " : "", p->final_line);
     tell_hall(e, p, false);
 }
@@ -278,9 +280,11 @@ static void reap(evening *e)
 {
     int st;
     pid_t pid;
-    while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+    struct rusage ru;
+    /* wait4: the child's CPU time too (what it costs beside the others) */
+    while ((pid = wait4(-1, &st, WNOHANG, &ru)) > 0)
         for (int i = 0; i < e->n; i++)
-            if (e->p[i].pid == pid) ended(e, &e->p[i], st);
+            if (e->p[i].pid == pid) ended(e, &e->p[i], st, &ru);
 }
 
 /* -------------------------------------------------------------- the loop */

@@ -6,7 +6,9 @@
 # frames per second, how many times real time that is, and whether the
 # record is exactly the game played (its moves against the video's truth:
 # VIDEO's .truth.sgf from `goscribe render`, or the .json of
-# ../shared/tools/composite).  Without VIDEOs, four 9x9 games are rendered
+# ../shared/tools/composite), and each recorder's CPU time: the cores the
+# boards need between them to keep up with their videos, a figure other
+# work on the machine does not change.  Without VIDEOs, four 9x9 games are rendered
 # (tests/hall_games.sh).  Note `uptime` beside the figures: other work on
 # the machine slows every board.
 set -u
@@ -63,13 +65,15 @@ truth_moves() {
 print("".join(";%s[%s%s]" % (c, chr(97 + x), chr(97 + y)) for c, x, y in json.load(open(sys.argv[1]))["moves"]))' "$base.json"
   fi
 }
-printf '%-5s %-22s %7s %5s %8s %8s %7s %-22s\n' board video frames fps wall_s frames/s xreal record
+printf '%-5s %-22s %7s %5s %8s %8s %7s %7s %8s %-22s\n' board video frames fps wall_s frames/s xreal cpu_s fr/cpu_s record
+cores=0
 all_rt=1
 all_exact=1
 for i in $(seq 1 "$n"); do
   v=${videos[$((i - 1))]}
   line=$(grep "^\[table $i\] recorder ended" "$work/hall.err")
   wall=$(sed -n 's/.* after \([0-9.]*\) s.*/\1/p' <<< "$line")
+  cpu=$(sed -n 's/.* (CPU \([0-9.]*\) s).*/\1/p' <<< "$line")
   frames=$(sed -n 's/.* from \([0-9]*\) frames.*/\1/p' <<< "$line")
   vfps=$(/usr/bin/python3 -c 'import cv2,sys; print(round(cv2.VideoCapture(sys.argv[1]).get(cv2.CAP_PROP_FPS), 2))' "$v" 2>/dev/null || echo 0)
   got=$(grep -o ';[BW]\[[a-s]*\]' "$work/games/round-0-table-$i.sgf" 2>/dev/null | tr -d '\n')
@@ -83,8 +87,12 @@ for i in $(seq 1 "$n"); do
   fps=$(python3 -c "print('%.1f' % ($frames / $wall))" 2>/dev/null || echo 0)
   xreal=$(python3 -c "print('%.2f' % ($frames / $wall / $vfps))" 2>/dev/null || echo 0)
   python3 -c "import sys; sys.exit(0 if $xreal >= 1 else 1)" 2>/dev/null || all_rt=0
-  printf '%-5s %-22s %7s %5s %8s %8s %7s %-22s\n' "$i" "$(basename "$v" | cut -c1-22)" "${frames:-?}" "$vfps" "${wall:-?}" "$fps" "$xreal" "$verdict"
+  fcpu=$(python3 -c "print('%.1f' % ($frames / $cpu))" 2>/dev/null || echo 0)
+  # the share of a core this board needs to keep up with its video
+  cores=$(python3 -c "print($cores + $vfps / $fcpu)" 2>/dev/null || echo "$cores")
+  printf '%-5s %-22s %7s %5s %8s %8s %7s %7s %8s %-22s\n' "$i" "$(basename "$v" | cut -c1-22)" "${frames:-?}" "$vfps" "${wall:-?}" "$fps" "$xreal" "${cpu:-?}" "$fcpu" "$verdict"
 done
+printf 'CPU: the boards need %.2f cores between them to record in real time (the machine has %d)\n' "$cores" "$(nproc)"
 printf 'evening: %d boards at once in %.1f s wall; every board at least real time: %s; every record exact: %s\n' \
   "$n" "$(python3 -c "print($t1 - $t0)")" "$([ $all_rt = 1 ] && echo yes || echo NO)" "$([ $all_exact = 1 ] && echo yes || echo NO)"
 [ $rc -eq 0 ] && [ $all_rt = 1 ] && [ $all_exact = 1 ]
