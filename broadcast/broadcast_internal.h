@@ -4,7 +4,6 @@
  * The files, each using only those listed after it (no circles):
  *   lifecycle.c one board: start, stop, accessors
  *   handlers.c  one board's request routing
- *   referee.c   the referee API: token, event list, rulings
  *   viewers.c   SSE viewers reading the message ring
  *   frame.c     camera frame and evidence pictures (JPEG on request)
  *   announce.c  telling a hall about the board
@@ -13,6 +12,8 @@
  *   round.c     a club evening's round: the boards' files watched, the
  *               delay, the public feed, MQTT
  *   round_game.c one state of a board's game: its SGF, JSON, position
+ *   referee.c   the referee API: token, event list, rulings (and reading
+ *               a posted ruling, which the round's corrections share)
  *   publish.c   the recorder's side: state, events, SGF, rulings queue
  *   json.c      the JSON messages viewers, the hall and MQTT get
  *   board.c     plain data: config and state defaults, ruling words
