@@ -26,17 +26,26 @@ size_t broadcast_ruling_describe(const broadcast_ruling *r, char *buf, size_t le
 {
     static const char *const what[RECORD_RULING_COUNT_] = {
         "move void", "stones put back", "dead stones removed", "warning",
-        "move accepted", "move void, counted as a pass", "game ended", "resigns"};
+        "move accepted", "move void, counted as a pass", "game ended", "resigns", "move corrected",
+        "result corrected"};
     time_t t = (time_t)(r->unix_ms / 1000);
     struct tm tm;
     gmtime_r(&t, &tm);
     const char *w = (unsigned)r->kind < RECORD_RULING_COUNT_ ? what[r->kind] : "ruling";
+    const char *sp = r->by[0] ? " " : "";
     int n;
+    if (r->kind == RECORD_RULING_MOVE || r->kind == RECORD_RULING_RESULT) {
+        /* the recorder adds what changed: "...: move 57 is Black Q17 (the record had Q16)" */
+        n = snprintf(buf, len, "Correction%s%s (%02d:%02d:%02d UTC%s%s)", r->by[0] ? " by " : "", r->by,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, r->note[0] ? "; " : "", r->note);
+        return n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
+    }
     if (r->kind == RECORD_RULING_RESIGN)
-        n = snprintf(buf, len, "Referee (%02d:%02d:%02d UTC): %s resigns", tm.tm_hour, tm.tm_min, tm.tm_sec,
-                     color_word(r->color));
+        n = snprintf(buf, len, "Referee%s%s (%02d:%02d:%02d UTC): %s resigns", sp, r->by, tm.tm_hour, tm.tm_min,
+                     tm.tm_sec, color_word(r->color));
     else
-        n = snprintf(buf, len, "Referee (%02d:%02d:%02d UTC): %s", tm.tm_hour, tm.tm_min, tm.tm_sec, w);
+        n = snprintf(buf, len, "Referee%s%s (%02d:%02d:%02d UTC): %s", sp, r->by, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                     w);
     size_t used = n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
     if (r->warning && r->kind != RECORD_RULING_WARN && used < len)
         used += (size_t)snprintf(buf + used, len - used, ", warning");

@@ -99,6 +99,9 @@ typedef struct broadcast_config {
     int request_ms;          /* time a client has to send one request; 0 = 10000 */
     const char *const *allow_hosts; /* more names the Host header may carry (a proxy's, a DNS */
     int nallow_hosts;               /* name of the machine); see "Host header" above */
+    bool private_pages;      /* every page but the console's needs the token too (a
+                                board behind a hall that delays the broadcast: the
+                                hall is the public face, this server the referee's) */
 } broadcast_config;
 
 /* Zeroes cfg: loopback, ephemeral port, generated token, no MQTT. */
@@ -147,7 +150,8 @@ typedef struct broadcast_event {
 /* A referee decision, queued for the recorder by POST /api/ruling.  Its
  * kind is the recorder's (record_ruling_kind, named by record_ruling_name:
  * "void", "restore", "remove_dead", "warn", "accept", "pass", "end",
- * "resign"). */
+ * "resign", and the corrections "move" {"move_number":N,"point":"pd"|""}
+ * and "result" {"result":"B+R"}); "by" names who made it. */
 typedef struct broadcast_ruling {
     int id;                      /* 1, 2, ... in arrival order */
     int event_id;                /* the flagged event it answers, 0 = none */
@@ -161,10 +165,15 @@ typedef struct broadcast_ruling {
     gs_point points[BROADCAST_MAX_POINTS];
     char note[200];              /* referee's words, may be empty */
     int64_t unix_ms;             /* when the ruling was made */
+    int move_number;             /* "move": the move corrected */
+    char result[24];             /* "result": the SGF RE value ("" = none) */
+    char by[48];                 /* who made it ("" = not said) */
 } broadcast_ruling;
 
-/* One-line plain description: "Referee (12:03:22): move void, warning to
- * Black (1st)". Returns the length written (truncated to len-1). */
+/* One-line plain description: "Referee (12:03:22 UTC): move void, warning
+ * to Black (warning 1)", "Referee Ann (...)" when it says who; a
+ * correction is "Correction by Ann (12:03:22 UTC)", the recorder adds
+ * what it changed.  Returns the length written (truncated to len-1). */
 size_t broadcast_ruling_describe(const broadcast_ruling *r, char *buf, size_t len);
 
 /* Starts the server; NULL with err on failure (port taken, bad address,
@@ -226,6 +235,58 @@ typedef struct broadcast_stats {
 } broadcast_stats;
 void broadcast_board_stats(broadcast_board *sb, broadcast_stats *out);
 
+/* ------------------------------------------------------------ the round */
+
+/* One board of a club evening's round: its pairing and the SGF file its
+ * recorder writes (crash-safe, after every move). */
+typedef struct broadcast_round_board {
+    int table;                   /* 1.. (the pairing's board number) */
+    const char *black, *white;   /* names; NULL = "" */
+    const char *black_rank, *white_rank;
+    int handicap;
+    double komi;                 /* used when has_komi */
+    bool has_komi;
+    const char *sgf_path;        /* the record's file (need not exist yet) */
+} broadcast_round_board;
+
+/* The clock of the round, Unix ms (tests inject one; NULL = the wall). */
+typedef int64_t (*broadcast_clock_fn)(void *user);
+
+/* A round served by the hall (broadcast_hall_config.round): one feed for
+ * relays and viewers built from the boards' SGF files, which the hall
+ * looks at every watch_ms.  What the hall serves of it (README, "The round
+ * feed"):
+ *   GET /                  the round page (every board: names, board,
+ *                          captures, move number, last move, result)
+ *   GET /board/T           board T's page (with its move list)
+ *   GET /round.json, /board/T.json   the same as JSON (a board's with its moves)
+ *   GET /round.sgf         every game of the round, one SGF collection
+ *   GET /board/T.sgf       game T alone
+ *   GET /round/events      SSE: {"type":"board",...} for each board that changed
+ *   POST /board/T/api/correct   a correction (the hall's token): forwarded to
+ *                          the board's recorder, or applied to its file once
+ *                          the recorder is gone (record_correct_file)
+ * JSON and SGF answers carry ETag and Last-Modified and answer 304 to a
+ * poll (If-None-Match / If-Modified-Since) that has them already.  MQTT
+ * (when `mqtt` is set), retained: goscribe/round/R/board/T (the board's
+ * JSON) and .../board/T/sgf (its SGF).
+ * The delay: a change of a board's file seen at time t is shown at
+ * t + delay_ms, to every page, stream, feed and MQTT alike; nothing newer
+ * is kept where a client can reach it.  A game still playing has no RE and
+ * GSST[playing] on its root (a private property: "waiting" before the
+ * first move, "playing", "ended" with RE, "unfinished" when its recorder
+ * stopped without a result). */
+typedef struct broadcast_round_config {
+    const char *event, *round, *place, *date;  /* NULL = "" */
+    const broadcast_round_board *boards;
+    int nboards;
+    int delay_ms;                /* broadcast delay; 0 = live */
+    int watch_ms;                /* how often the files are looked at; 0 = 200 */
+    broadcast_clock_fn clock;    /* NULL = the wall clock */
+    void *clock_user;
+    const char *mqtt;            /* "HOST:PORT" broker to publish to; NULL = none */
+} broadcast_round_config;
+
 /* ------------------------------------------------------------- the hall */
 
 /* One page for a club: GET / (the page), GET /state.json (every board
@@ -250,6 +311,8 @@ typedef struct broadcast_hall_config {
     int request_ms;              /* time a client has to send one request; 0 = 10000 */
     const char *const *allow_hosts; /* more names for the Host header, as for a board */
     int nallow_hosts;
+    const broadcast_round_config *round; /* a round to serve (its pages at /, the boards'
+                                            list then at /hall); NULL = none */
 } broadcast_hall_config;
 
 /* Zeroes cfg: loopback, ephemeral port, generated token, the defaults. */
@@ -263,6 +326,17 @@ int broadcast_hall_port(const broadcast_hall *h);
 const char *broadcast_hall_token(const broadcast_hall *h);
 /* Number of boards heard from (polled successfully or seen on MQTT). */
 int broadcast_hall_board_count(broadcast_hall *h);
+
+/* The round's board at `table` is recorded by a recorder serving at url
+ * (its console, for corrections) with that token; running false: it has
+ * stopped (status says how: "ended", "crashed (signal 11), restarting",
+ * ...), its file is final and corrections go to the file. */
+void broadcast_hall_round_recorder(broadcast_hall *h, int table, const char *url, const char *token, bool running,
+                                   const char *status);
+/* Looks at the boards' files and moves the public view on now (the hall's
+ * own thread does it every watch_ms; tests with an injected clock call
+ * it). */
+void broadcast_hall_round_tick(broadcast_hall *h);
 
 #ifdef __cplusplus
 }

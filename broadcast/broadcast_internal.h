@@ -4,11 +4,16 @@
  * The files, each using only those listed after it (no circles):
  *   lifecycle.c one board: start, stop, accessors
  *   handlers.c  one board's request routing
- *   referee.c   the referee API: token, event list, rulings
  *   viewers.c   SSE viewers reading the message ring
  *   frame.c     camera frame and evidence pictures (JPEG on request)
  *   announce.c  telling a hall about the board
  *   hall.c      the club hall
+ *   round_http.c the round's pages, feed, stream and corrections
+ *   round.c     a club evening's round: the boards' files watched, the
+ *               delay, the public feed, MQTT
+ *   round_game.c one state of a board's game: its SGF, JSON, position
+ *   referee.c   the referee API: token, event list, rulings (and reading
+ *               a posted ruling, which the round's corrections share)
  *   publish.c   the recorder's side: state, events, SGF, rulings queue
  *   json.c      the JSON messages viewers, the hall and MQTT get
  *   board.c     plain data: config and state defaults, ruling words
@@ -67,6 +72,8 @@ typedef struct broadcast_resp {
     broadcast_stream_read stream;    /* or a stream: */
     broadcast_stream_done stream_done;
     void *stream_cls;
+    char etag[24];               /* "" = none; else sent with Last-Modified */
+    int64_t modified_ms;         /* Unix ms of Last-Modified */
 } broadcast_resp;
 
 typedef void (*broadcast_handler)(void *ctx, const broadcast_req *req, broadcast_resp *resp);
@@ -113,6 +120,16 @@ void broadcast_resp_error(broadcast_resp *resp, int status, const char *msg);
 /* Answers 200 with the JSON text in b, which the response takes over, or 500
  * when building b ran out of memory (b is then freed). */
 void broadcast_resp_json(broadcast_resp *resp, gs_buf *b, bool no_cache);
+/* An answer a poller may already have: a copy of body (len bytes) with
+ * ETag `etag` (quoted, as broadcast_etag writes it) and Last-Modified
+ * modified_ms, or 304 without a body when the request's If-None-Match
+ * names that ETag (or, without If-None-Match, its If-Modified-Since is not
+ * older than modified_ms).  Cache-Control no-cache: clients ask again
+ * each time, and pay nothing when nothing changed. */
+void broadcast_resp_cached(const broadcast_req *req, broadcast_resp *resp, const char *type, const char *body,
+                           size_t len, const char *etag, int64_t modified_ms);
+/* The ETag of a body: "\"" + 16 hex digits of its FNV-1a hash + "\"". */
+void broadcast_etag(const char *body, size_t len, char out[24]);
 /* Answers GET of `page_path` with page (HTML) and of /app.js, /app.css with
  * the shared script and style; returns false for any other path. */
 bool broadcast_resp_page(const char *path, const char *page_path, const char *page, broadcast_resp *resp);
@@ -122,6 +139,11 @@ bool broadcast_resp_page(const char *path, const char *page_path, const char *pa
 extern const char broadcast_page_board[];
 extern const char broadcast_page_referee[];
 extern const char broadcast_page_hall[];
+/* The round (round_http.c): every board at once, one board with its moves,
+ * the director's corrections. */
+extern const char broadcast_page_round[];
+extern const char broadcast_page_game[];
+extern const char broadcast_page_director[];
 /* Shared drawing code for the board page and the console (JavaScript). */
 extern const char broadcast_page_js[];
 extern const char broadcast_page_css[];
@@ -277,6 +299,7 @@ struct broadcast_board {
     pthread_cond_t cv;
     bool stopping;
     char name[64], id[64], token[72], url[160];
+    bool private_pages;          /* every page but the console's behind the token */
 
     /* last state */
     broadcast_state state;
@@ -351,6 +374,96 @@ void broadcast_board_answer_ruling(broadcast_board *sb, const broadcast_req *req
 /* announce.c: starts the thread announcing sb to the hall at
  * sb->announce_url; false when the thread could not start. */
 bool broadcast_board_announcer_start(broadcast_board *sb);
+
+/* ---------------------------------------------------------------- the round */
+
+/* One state of a board's game as the hall saw it (round_game.c), shown
+ * when the delay has passed; immutable once built. */
+typedef struct round_version {
+    int64_t seen_ms;             /* the round's clock when the file changed */
+    char *sgf;                   /* the game for the feed (GSST on its root) */
+    size_t sgf_len;
+    char *summary;               /* the board's JSON (type "board") */
+    size_t summary_len;
+    char *detail;                /* ... with its moves and rulings */
+    size_t detail_len;
+    char sgf_etag[24], detail_etag[24];
+} round_version;
+
+typedef struct round_board {
+    int table;
+    char black[96], white[96], black_rank[16], white_rank[16];
+    int handicap;
+    double komi;
+    bool has_komi;
+    char path[512];
+    /* the file as last seen */
+    bool have_stat;
+    unsigned long long ino, size;
+    int64_t mtime_ns;
+    char *raw;                   /* its text (NULL = no file yet) */
+    size_t raw_len;
+    char file_error[160];        /* why the last look failed ("" = fine) */
+    /* its recorder (broadcast_hall_round_recorder) */
+    char rec_url[160], rec_token[72], rec_status[96];
+    bool rec_running;
+    bool built_stopped;          /* the newest version saw the recorder stopped */
+    /* versions, oldest first; pub = the one shown (-1: the waiting one) */
+    round_version *v;
+    int nv, capv, pub;
+    round_version waiting;       /* before the file exists */
+    long pub_seq;                /* moves on when what is shown changes */
+    int64_t pub_ms;              /* when it last changed (Last-Modified) */
+} round_board;
+
+/* The round (round.c): its boards, their versions, the public feed.  Only
+ * tick moves the public view (pub) on; every answer is built from it. */
+typedef struct broadcast_round {
+    pthread_mutex_t mu;          /* the boards' versions and recorders, the feed */
+    pthread_cond_t cv;           /* woken when seq moves */
+    pthread_mutex_t tick_mu;     /* one tick at a time */
+    bool stopping;
+    pthread_t watcher;
+    bool has_watcher;
+    char event[128], round[32], place[128], date[16];
+    int delay_ms, watch_ms;
+    broadcast_clock_fn clock;
+    void *clock_user;
+    round_board *boards;
+    int nboards;
+    long seq;
+    char *feed, *json;           /* round.sgf and round.json as shown */
+    size_t feed_len, json_len;
+    char feed_etag[24], json_etag[24];
+    int64_t modified_ms;
+    broadcast_mqtt *mqtt;
+    char topic[96];              /* goscribe/round/R */
+} broadcast_round;
+
+broadcast_round *broadcast_round_start(const broadcast_round_config *cfg, gs_error *err);
+void broadcast_round_stop(broadcast_round *r);
+void broadcast_round_tick(broadcast_round *r);
+int64_t broadcast_round_now(const broadcast_round *r);
+void broadcast_round_set_recorder(broadcast_round *r, int table, const char *url, const char *token, bool running,
+                                  const char *status);
+/* The board at table, NULL when none (mu held or not: the array is fixed). */
+round_board *broadcast_round_board_at(broadcast_round *r, int table);
+/* The version of a board shown now (mu held). */
+const round_version *broadcast_round_shown_locked(const round_board *b);
+
+/* round_game.c: a version of board b from its file's text (NULL: no file
+ * yet); stopped: its recorder has stopped.  False (why said) when the text
+ * is no game. */
+bool round_version_build(const broadcast_round *r, const round_board *b, const char *text, size_t len, bool stopped,
+                         round_version *out, char *why, size_t whylen);
+void round_version_free(round_version *v);
+
+/* round_http.c: the round's paths (false when the path is none of them);
+ * token: the hall's, for corrections. */
+bool broadcast_round_answer(broadcast_round *r, const broadcast_req *req, const char *token, broadcast_resp *resp);
+
+/* referee.c: a posted ruling read into r; the first thing wrong, or NULL. */
+const char *broadcast_ruling_from_json(const gs_json *j, broadcast_ruling *r);
 
 /* ---------------------------------------------------------------- drawing */
 

@@ -70,6 +70,7 @@ struct broadcast_hall {
     int poll_ms, ttl_ms;
     char token[72];
     broadcast_mqtt *mqtt;
+    broadcast_round *round;      /* the round served, NULL = none */
 };
 
 void broadcast_hall_config_init(broadcast_hall_config *cfg)
@@ -419,7 +420,9 @@ static void hall_handler(void *ctx, const broadcast_req *req, broadcast_resp *re
     broadcast_hall *h = ctx;
     const char *p = req->path;
     bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
-    if (get && broadcast_resp_page(p, "/", broadcast_page_hall, resp)) {
+    if (h->round && broadcast_round_answer(h->round, req, h->token, resp)) {
+        /* the round's pages, feed and corrections */
+    } else if (get && broadcast_resp_page(p, h->round ? "/hall" : "/", broadcast_page_hall, resp)) {
         /* page, script or style */
     } else if (get && !strcmp(p, "/state.json")) {
         gs_buf b = {0};
@@ -485,6 +488,10 @@ broadcast_hall *broadcast_hall_start(const broadcast_hall_config *cfg, gs_error 
     if (!h) return NULL;
     broadcast_httpd_opts o = {cfg->bind_addr, cfg->port, 256, cfg->max_per_client > 0 ? cfg->max_per_client : 32,
                               cfg->request_ms > 0 ? cfg->request_ms : 10000, cfg->allow_hosts, cfg->nallow_hosts};
+    if (cfg->round && !(h->round = broadcast_round_start(cfg->round, err))) {
+        broadcast_hall_stop(h);
+        return NULL;
+    }
     if (hall_add_given(h, cfg, err) != GS_OK || !(h->httpd = broadcast_httpd_start(&o, hall_handler, h, err))) {
         broadcast_hall_stop(h);
         return NULL;
@@ -505,10 +512,14 @@ void broadcast_hall_stop(broadcast_hall *h)
 {
     if (!h) return;
     broadcast_sync_stop(&h->mu, &h->cv, &h->stopping);
+    /* the round's SSE streams end now, so the HTTP server has no thread to
+     * wait for */
+    if (h->round) broadcast_sync_stop(&h->round->mu, &h->round->cv, &h->round->stopping);
     /* first what may add boards (their callbacks use h), then the fetchers,
      * each done within one fetch (HALL_FETCH_MS) */
     broadcast_httpd_stop(h->httpd);
     broadcast_mqtt_close(h->mqtt);
+    broadcast_round_stop(h->round);
     for (int i = 0; i < HALL_MAX_BOARDS; i++)
         if (h->boards[i].has_fetcher) pthread_join(h->boards[i].fetcher, NULL);  /* joinable, joined once */
     broadcast_sync_destroy(&h->mu, &h->cv);
@@ -527,4 +538,15 @@ int broadcast_hall_board_count(broadcast_hall *h)
     for (int i = 0; i < HALL_MAX_BOARDS; i++) n += h->boards[i].used && h->boards[i].heard;
     pthread_mutex_unlock(&h->mu);
     return n;
+}
+
+void broadcast_hall_round_recorder(broadcast_hall *h, int table, const char *url, const char *token, bool running,
+                                   const char *status)
+{
+    if (h) broadcast_round_set_recorder(h->round, table, url, token, running, status);
+}
+
+void broadcast_hall_round_tick(broadcast_hall *h)
+{
+    if (h) broadcast_round_tick(h->round);
 }

@@ -77,12 +77,24 @@ static void route_api(broadcast_board *sb, const broadcast_req *req, bool get, b
     }
 }
 
+/* Private pages (broadcast_config.private_pages): only the console's own
+ * page and its script and style are open. */
+static bool private_refused(const broadcast_board *sb, const broadcast_req *req)
+{
+    const char *p = req->path;
+    if (!sb->private_pages || !strncmp(p, "/api/", 5)) return false;
+    if (!strcmp(p, "/referee") || !strcmp(p, "/app.js") || !strcmp(p, "/app.css")) return false;
+    return !broadcast_req_token_ok(req, sb->token);
+}
+
 static void route(broadcast_board *sb, const broadcast_req *req, broadcast_resp *resp)
 {
     const char *p = req->path;
     bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
     bool post = !strcmp(req->method, "POST");
-    if (get && broadcast_resp_page(p, "/", broadcast_page_board, resp)) {
+    if (private_refused(sb, req)) {
+        broadcast_resp_no_token(req, resp, "referee");
+    } else if (get && broadcast_resp_page(p, "/", broadcast_page_board, resp)) {
         /* page, script or style */
     } else if (get && !strcmp(p, "/state.json")) {
         answer_state(sb, resp);

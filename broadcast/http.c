@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__has_include)
@@ -141,6 +142,13 @@ static void stream_free(void *cls)
     free(s);
 }
 
+static void http_date(int64_t unix_ms, char *out, size_t n)
+{
+    time_t t = (time_t)(unix_ms / 1000);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(out, n, "%a, %d %b %Y %H:%M:%S GMT", &tm)) snprintf(out, n, "%s", "");
+}
+
 static enum MHD_Result send_resp(broadcast_httpd *h, struct MHD_Connection *c, broadcast_resp *r)
 {
     struct MHD_Response *resp = NULL;
@@ -167,7 +175,15 @@ static enum MHD_Result send_resp(broadcast_httpd *h, struct MHD_Connection *c, b
      * then goes without that header, which every client survives */
     h->api.add_header(resp, "Content-Type", r->content_type ? r->content_type : "text/plain; charset=utf-8");
     h->api.add_header(resp, "X-Content-Type-Options", "nosniff");
-    if (r->no_cache || r->stream) h->api.add_header(resp, "Cache-Control", "no-store");
+    if (r->etag[0]) {
+        char date[40];
+        http_date(r->modified_ms, date, sizeof date);
+        h->api.add_header(resp, "ETag", r->etag);
+        h->api.add_header(resp, "Last-Modified", date);
+        h->api.add_header(resp, "Cache-Control", "no-cache");
+    } else if (r->no_cache || r->stream) {
+        h->api.add_header(resp, "Cache-Control", "no-store");
+    }
     enum MHD_Result ok = h->api.queue(c, (unsigned)r->status, resp);
     h->api.destroy(resp);
     return ok;
@@ -591,6 +607,74 @@ void broadcast_resp_json(broadcast_resp *resp, gs_buf *b, bool no_cache)
     resp->body = b->p;
     resp->body_len = b->len;
     resp->no_cache = no_cache;
+}
+
+void broadcast_etag(const char *body, size_t len, char out[24])
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64 bits */
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)body[i]) * 1099511628211ULL;
+    snprintf(out, 24, "\"%016llx\"", (unsigned long long)h);
+}
+
+/* An HTTP date ("Sun, 06 Nov 1994 08:49:37 GMT") as Unix seconds; -1
+ * when it is not one. */
+static int64_t parse_http_date(const char *s)
+{
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    char mon[4], gmt[4];
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    int used = 0;
+    if (!s || sscanf(s, "%*3s, %2d %3s %4d %2d:%2d:%2d %3s%n", &tm.tm_mday, mon, &tm.tm_year, &tm.tm_hour, &tm.tm_min,
+                     &tm.tm_sec, gmt, &used) != 7 || s[used] || strcmp(gmt, "GMT"))
+        return -1;
+    const char *m = strstr(months, mon);
+    if (!m || (m - months) % 3) return -1;
+    tm.tm_mon = (int)(m - months) / 3;
+    tm.tm_year -= 1900;
+    return (int64_t)timegm(&tm);
+}
+
+/* Whether the client already has the answer with this ETag and date. */
+static bool client_has(const broadcast_req *req, const char *etag, int64_t modified_ms)
+{
+    const char *inm = broadcast_req_header(req, "If-None-Match");
+    if (inm) {
+        if (!strcmp(inm, "*")) return true;
+        /* a list of tags, each possibly weak (W/"...") */
+        size_t n = strlen(etag);
+        for (const char *p = strstr(inm, etag); p; p = strstr(p + 1, etag)) {
+            bool starts = p == inm || p[-1] == ' ' || p[-1] == ',' || p[-1] == '/';
+            bool ends = !p[n] || p[n] == ',' || p[n] == ' ';
+            if (starts && ends) return true;
+        }
+        return false;
+    }
+    int64_t since = parse_http_date(broadcast_req_header(req, "If-Modified-Since"));
+    return since >= 0 && modified_ms / 1000 <= since;
+}
+
+void broadcast_resp_cached(const broadcast_req *req, broadcast_resp *resp, const char *type, const char *body,
+                           size_t len, const char *etag, int64_t modified_ms)
+{
+    memset(resp, 0, sizeof *resp);
+    resp->content_type = type;
+    snprintf(resp->etag, sizeof resp->etag, "%s", etag);
+    resp->modified_ms = modified_ms;
+    if (client_has(req, etag, modified_ms)) {
+        resp->status = 304;
+        resp->static_body = "";
+        return;
+    }
+    resp->body = malloc(len + 1);
+    if (!resp->body) {
+        broadcast_resp_error(resp, 500, "out of memory");
+        return;
+    }
+    memcpy(resp->body, body, len);
+    resp->body[len] = '\0';
+    resp->body_len = len;
+    resp->status = 200;
 }
 
 bool broadcast_resp_page(const char *path, const char *page_path, const char *page, broadcast_resp *resp)

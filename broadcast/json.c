@@ -163,8 +163,13 @@ void broadcast_ruling_json(gs_buf *b, const broadcast_ruling *r)
                   r->id, r->event_id, record_ruling_name(r->kind), broadcast_color_name(r->color),
                   r->warning ? "true" : "false", r->warnings_black, r->warnings_white,
                   broadcast_color_name(r->loser), (long long)r->unix_ms);
+    if (r->kind == RECORD_RULING_MOVE) {
+        char pt[3];
+        broadcast_point_text(r->npoints ? r->points[0] : (gs_point){-1, -1}, GS_MAX_SIZE, r->npoints == 0, pt);
+        gs_buf_printf(b, "\"move_number\":%d,\"point\":\"%s\",", r->move_number, pt);
+    }
     char words[400];
     broadcast_ruling_describe(r, words, sizeof words);
-    broadcast_json_fields(b, (const broadcast_json_field[]){{"text", words}}, 1);
+    broadcast_json_fields(b, (const broadcast_json_field[]){{"text", words}, {"result", r->result}, {"by", r->by}}, 3);
     gs_buf_puts(b, "}");
 }

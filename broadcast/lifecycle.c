@@ -142,6 +142,7 @@ broadcast_board *broadcast_board_start(const broadcast_config *cfg, gs_error *er
         return NULL;
     }
     board_set_names(sb, cfg);
+    sb->private_pages = cfg->private_pages;
     if (broadcast_token_init(sb->token, sizeof sb->token, cfg->token, "referee", err) != GS_OK) goto fail;
     if (board_set_announce(sb, cfg, err) != GS_OK) goto fail;
     if (board_listen(sb, cfg, err) != GS_OK) goto fail;

@@ -183,7 +183,10 @@ static bool live_poll_ruling(void *user, record_ruling *ru)
     ru->points = sr->points;
     ru->before = le ? &le->before : NULL;
     ru->unix_ms = sr->unix_ms;
-    if (!ru->npoints && le && le->point.x >= 0) {
+    ru->move_number = sr->move_number;
+    ru->result = sr->result;
+    bool correction = sr->kind == RECORD_RULING_MOVE || sr->kind == RECORD_RULING_RESULT;
+    if (!correction && !ru->npoints && le && le->point.x >= 0) {
         ru->npoints = 1;
         ru->points = &le->point;
     }

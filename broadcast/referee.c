@@ -50,18 +50,62 @@ static const char *ruling_points(const gs_json *pts, broadcast_ruling *r)
  * to no event at all. */
 static const char *ruling_unknown_key(const gs_json *j)
 {
-    static const char *const known[] = {"ruling", "event_id", "color", "warning", "points", "note"};
+    static const char *const known[] = {"ruling", "event_id", "color", "warning", "points", "note",
+                                        "move_number", "point", "result", "by"};
     for (int i = 0; i < j->n; i++) {
         bool ok = false;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) ok = ok || !strcmp(j->keys[i], known[k]);
-        if (!ok) return "unknown key in the ruling (known: ruling, event_id, color, warning, points, note)";
+        if (!ok)
+            return "unknown key in the ruling (known: ruling, event_id, color, warning, points, note, move_number, "
+                   "point, result, by)";
+    }
+    return NULL;
+}
+
+/* A string member: absent is fine (""), too long or not a string is not. */
+static bool short_str(const gs_json *j, const char *key, char *out, size_t n)
+{
+    const gs_json *v = gs_json_get(j, key);
+    out[0] = '\0';
+    if (!v) return true;
+    if (v->type != GS_JSON_STR || strlen(v->str) >= n) return false;
+    for (const char *c = v->str; *c; c++)
+        if ((unsigned char)*c < 0x20) return false;
+    snprintf(out, n, "%s", v->str);
+    return true;
+}
+
+/* The fields of a correction ("move", "result"); an error or NULL. */
+static const char *correction_from_json(const gs_json *j, broadcast_ruling *r)
+{
+    const gs_json *mn = gs_json_get(j, "move_number");
+    char point[8];
+    if (!short_str(j, "point", point, sizeof point)) return "\"point\" must be an SGF point like \"pd\", or \"\" for a pass";
+    if (!short_str(j, "result", r->result, sizeof r->result) ||
+        strspn(r->result, "BW+0123456789.RrTtFfDdawVoiesign?") != strlen(r->result))
+        return "\"result\" must be an SGF result such as B+R, W+3.5, 0, B+T, W+F";
+    if (r->kind == RECORD_RULING_MOVE) {
+        if (!mn || mn->type != GS_JSON_NUM || mn->num < 1 || mn->num > 10000 || mn->num != (int)mn->num)
+            return "a move correction needs \"move_number\" (1, 2, ...)";
+        r->move_number = (int)mn->num;
+        if (point[0]) {
+            if (strlen(point) != 2 || point[0] < 'a' || point[0] >= 'a' + GS_MAX_SIZE || point[1] < 'a' ||
+                point[1] >= 'a' + GS_MAX_SIZE)
+                return "\"point\" must be an SGF point like \"pd\", or \"\" for a pass";
+            r->points[0] = (gs_point){(int8_t)(point[0] - 'a'), (int8_t)(point[1] - 'a')};
+            r->npoints = 1;
+        } else {
+            r->npoints = 0;
+        }
+    } else if (r->kind == RECORD_RULING_RESULT && !gs_json_get(j, "result")) {
+        return "a result correction needs \"result\" (\"\" removes it)";
     }
     return NULL;
 }
 
 /* Reads the posted ruling into r (zeroed first): the message of the first
  * thing wrong with it, or NULL. */
-static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
+const char *broadcast_ruling_from_json(const gs_json *j, broadcast_ruling *r)
 {
     memset(r, 0, sizeof *r);
     const gs_json *ev = gs_json_get(j, "event_id");
@@ -73,7 +117,8 @@ static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
     const char *unknown = ruling_unknown_key(j);
     if (unknown) return unknown;
     if (!record_ruling_parse_kind(gs_json_get_str(j, "ruling", NULL), &r->kind))
-        return "\"ruling\" must be one of void, restore, remove_dead, warn, accept, pass, end, resign";
+        return "\"ruling\" must be one of void, restore, remove_dead, warn, accept, pass, end, resign, move, result";
+    if (!short_str(j, "by", r->by, sizeof r->by)) return "\"by\" must be a short name";
     if (ev && (ev->type != GS_JSON_NUM || ev->num < 0 || ev->num > 1e9 || ev->num != (int)ev->num))
         return "\"event_id\" must be an event id";
     if (col && (col->type != GS_JSON_STR || (strcmp(col->str, "B") && strcmp(col->str, "W"))))
@@ -87,6 +132,7 @@ static const char *ruling_from_json(const gs_json *j, broadcast_ruling *r)
     r->warning = warn ? warn->b : r->kind == RECORD_RULING_WARN;
     const char *msg = ruling_points(pts, r);
     if (note) snprintf(r->note, sizeof r->note, "%s", note->str);
+    if (!msg && (r->kind == RECORD_RULING_MOVE || r->kind == RECORD_RULING_RESULT)) msg = correction_from_json(j, r);
     return msg;
 }
 
@@ -151,7 +197,7 @@ void broadcast_board_answer_ruling(broadcast_board *sb, const broadcast_req *req
         return;
     }
     broadcast_ruling r;
-    const char *msg = ruling_from_json(j, &r);
+    const char *msg = broadcast_ruling_from_json(j, &r);
     gs_json_free(j);
     if (msg) {
         broadcast_resp_error(resp, 400, msg);

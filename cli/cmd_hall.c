@@ -1,4 +1,6 @@
-/* cli/cmd_hall.c: `goscribe hall`, one page listing every board of a club. */
+/* cli/cmd_hall.c: `goscribe hall`, one page listing every board of a club;
+ * with --config, one round of a club evening: its pairings, a recorder per
+ * board (cli/hall_evening.c), the round's pages and feed. */
 #include "cli/cli.h"
 #include "broadcast/broadcast.h"
 
@@ -14,6 +16,34 @@ static void hall_usage(FILE *f)
     fprintf(f,
             "usage: goscribe hall --serve [ADDR:]PORT [--board URL]... [--mqtt HOST:PORT] [--poll-ms MS]\n"
             "                     [--token T] [--allow-host NAME]... [--max-per-client N]\n"
+            "       goscribe hall --config EVENING.conf [--serve [ADDR:]PORT] [--check] [--exit-when-done]\n"
+            "                     [--token T] [--allow-host NAME]...\n"
+            "\n"
+            "With --config: one round of a club evening.  The hall reads the round's pairings\n"
+            "(OpenGotha's tournament file or a CSV), starts a `goscribe record` for every\n"
+            "board of the config (its camera or video, the players' names, ranks, handicap\n"
+            "and komi from the pairing; each SGF written as it goes), restarts a camera's\n"
+            "recorder that crashes (--resume), and serves the round: / every board at once (for a\n"
+            "projector), /board/T one board with its moves, /round.sgf and /board/T.sgf (the\n"
+            "feed, with ETag), /round.json, /round/events (SSE), MQTT if the config names a\n"
+            "broker, /board/T/console (corrections, with the token).  The config:\n"
+            "    event = Spring Club Cup     # default: the pairing file's tournament name\n"
+            "    round = 3                   # the pairing file's round (default: its last)\n"
+            "    place = Utrecht             # date = YYYY-MM-DD (default: today)\n"
+            "    pairings = round3.xml       # OpenGotha file or CSV (paths from this file's folder)\n"
+            "    output = games              # where the SGFs go (default: this file's folder)\n"
+            "    delay = 5m                  # broadcast delay: 0, 90s, 5m (default 0)\n"
+            "    mqtt = 127.0.0.1:1883       # also publish the round there\n"
+            "    serve = 0.0.0.0:8080        # where the hall listens (--serve wins)\n"
+            "    options = --settle 0.5      # more `goscribe record` options for every board\n"
+            "    [board 1]                   # the pairing's board 1\n"
+            "    source = /dev/video0        # a camera, a video file or a folder of photos\n"
+            "    sgf = r3-t1.sgf             # default: OUTPUT/round-R-table-T.sgf\n"
+            "    options = --calibration cam1.json --black-side far\n"
+            "  --check              read the config and the pairings, print the plan, exit\n"
+            "  --exit-when-done     stop once every board's recorder has ended (videos)\n"
+            "Exit codes: 0, 1 (a bad config or pairing file: one line FILE:LINE: problem;\n"
+            "with --exit-when-done, also a recorder that failed).\n"
             "\n"
             "Serves one page with every board of the club (table, players, move, result),\n"
             "each linking to its own live page.  Runs until interrupted (Ctrl-C).\n"
@@ -53,6 +83,9 @@ typedef struct hall_opts {
     const char *allow[HALL_MAX_ALLOW];
     int nallow;
     long max_per_client;        /* 0 = the default */
+    const char *config;         /* --config: an evening; NULL = none */
+    bool check, exit_when_done;
+    bool serve_given;           /* --serve was given */
 } hall_opts;
 
 /* Splits --serve [ADDR:]PORT into o->addr and o->port; false with the
@@ -89,6 +122,9 @@ static int hall_parse(int argc, char **argv, hall_opts *o)
         }
         bool has_val = i + 1 < argc;
         if (!strcmp(a, "--serve") && has_val) serve = argv[++i];
+        else if (!strcmp(a, "--config") && has_val) o->config = argv[++i];
+        else if (!strcmp(a, "--check")) o->check = true;
+        else if (!strcmp(a, "--exit-when-done")) o->exit_when_done = true;
         else if (!strcmp(a, "--board") && has_val) o->boards[o->nboards++] = argv[++i];
         else if (!strcmp(a, "--mqtt") && has_val) o->mqtt = argv[++i];
         else if (!strcmp(a, "--token") && has_val) o->token = argv[++i];
@@ -113,6 +149,16 @@ static int hall_parse(int argc, char **argv, hall_opts *o)
             return -1;
         }
     }
+    if ((o->check || o->exit_when_done) && !o->config) {
+        cli_error("hall: --check and --exit-when-done go with --config");
+        return -1;
+    }
+    if (o->config && (o->nboards || o->mqtt)) {
+        cli_error("hall: --board and --mqtt go in the config (its boards, its 'mqtt' key), not beside --config");
+        return -1;
+    }
+    if (!serve && o->config) return 0; /* the config may say where */
+    o->serve_given = serve != NULL;
     if (!serve) {
         cli_error("hall: --serve [ADDR:]PORT is required (try goscribe hall --help)");
         return -1;
@@ -120,15 +166,66 @@ static int hall_parse(int argc, char **argv, hall_opts *o)
     return hall_parse_serve(serve, o) ? 0 : -1;
 }
 
-/* Serves the hall until SIGINT or SIGTERM. */
-static int hall_run(const hall_opts *o)
+/* The round of an evening as the hall serves it (boards holds ev->nboards). */
+static void round_config(const hall_evening *ev, broadcast_round_config *rc, broadcast_round_board *boards)
 {
-    /* Block the stop signals before any thread starts, then wait for them. */
+    memset(rc, 0, sizeof *rc);
+    rc->event = ev->event;
+    rc->round = ev->round;
+    rc->place = ev->place;
+    rc->date = ev->date;
+    rc->delay_ms = ev->delay_ms;
+    rc->mqtt = ev->mqtt[0] ? ev->mqtt : NULL;
+    rc->boards = boards;
+    rc->nboards = ev->nboards;
+    for (int i = 0; i < ev->nboards; i++) {
+        const pairing_board *pb = pairing_board_at(&ev->pr, ev->boards[i].table);
+        boards[i] = (broadcast_round_board){ev->boards[i].table, pb->black, pb->white, pb->black_rank, pb->white_rank,
+                                            pb->handicap, pb->komi, pb->has_komi, ev->boards[i].sgf};
+    }
+}
+
+/* The config read (and printed with --check: then *rc is the exit code
+ * and NULL is returned); NULL with *rc on failure. */
+static hall_evening *load_evening(hall_opts *o, int *rc)
+{
+    hall_evening *ev = calloc(1, sizeof *ev);
+    *rc = GS_EXIT_ERROR;
+    if (!ev) {
+        cli_error("hall: out of memory");
+        return NULL;
+    }
+    if (hall_evening_load(o->config, ev)) {
+        free(ev);
+        return NULL;
+    }
+    if (o->check) {
+        hall_evening_print(ev, stdout);
+        hall_evening_free(ev);
+        free(ev);
+        *rc = GS_EXIT_OK;
+        return NULL;
+    }
+    return ev;
+}
+
+/* Blocks the stop signals (and SIGCHLD for the evening's recorders) before
+ * any thread starts, so they are waited for, not delivered anywhere. */
+static bool block_signals(bool children, sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    if (children) sigaddset(set, SIGCHLD);
+    return pthread_sigmask(SIG_BLOCK, set, NULL) == 0;
+}
+
+/* Serves the hall until SIGINT or SIGTERM (an evening: until its
+ * recorders have stopped). */
+static int hall_run(hall_opts *o, hall_evening *ev)
+{
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    if (pthread_sigmask(SIG_BLOCK, &set, NULL)) {
+    if (!block_signals(ev != NULL, &set)) {
         cli_error("hall: cannot block SIGINT and SIGTERM");
         return GS_EXIT_ERROR;
     }
@@ -144,6 +241,12 @@ static int hall_run(const hall_opts *o)
     cfg.allow_hosts = o->allow;
     cfg.nallow_hosts = o->nallow;
     cfg.max_per_client = (int)o->max_per_client;
+    broadcast_round_config rc;
+    broadcast_round_board boards[HALL_MAX_EVENING_BOARDS];
+    if (ev) {
+        round_config(ev, &rc, boards);
+        cfg.round = &rc;
+    }
     gs_error err = {0};
     broadcast_hall *h = broadcast_hall_start(&cfg, &err);
     if (!h) {
@@ -154,11 +257,21 @@ static int hall_run(const hall_opts *o)
            o->nboards == 1 ? "" : "es", o->mqtt ? ", MQTT " : "", o->mqtt ? o->mqtt : "");
     printf("goscribe hall: announce token %s (recorders: --hall http://ADDR:%d --hall-token %s)\n",
            broadcast_hall_token(h), broadcast_hall_port(h), broadcast_hall_token(h));
+    if (ev)
+        printf("goscribe hall: round %s of %s, %d boards, delay %d s: http://%s:%d/round.sgf\n",
+               ev->round[0] ? ev->round : "-", ev->event[0] ? ev->event : "(no event)", ev->nboards,
+               ev->delay_ms / 1000, o->addr, broadcast_hall_port(h));
     fflush(stdout);
-    int sig = 0;
-    sigwait(&set, &sig);  /* fails only for an invalid set; this one is valid */
+    int code = GS_EXIT_OK;
+    if (ev) {
+        hall_evening_run_opts ro = {broadcast_hall_token(h), o->exit_when_done, 5};
+        code = hall_evening_run(ev, h, &ro);
+    } else {
+        int sig = 0;
+        sigwait(&set, &sig);  /* fails only for an invalid set; this one is valid */
+    }
     broadcast_hall_stop(h);
-    return GS_EXIT_OK;
+    return code;
 }
 
 int cmd_hall(int argc, char **argv)
@@ -170,7 +283,19 @@ int cmd_hall(int argc, char **argv)
         return GS_EXIT_ERROR;
     }
     int parsed = hall_parse(argc, argv, &o);
-    int rc = parsed > 0 ? GS_EXIT_OK : parsed < 0 ? GS_EXIT_ERROR : hall_run(&o);
+    int rc = parsed > 0 ? GS_EXIT_OK : GS_EXIT_ERROR;
+    hall_evening *ev = NULL;
+    if (parsed == 0 && o.config) ev = load_evening(&o, &rc);
+    bool need_serve = parsed == 0 && (!o.config || ev);
+    if (need_serve && ev && !o.serve_given && !ev->serve[0]) {
+        cli_error("hall: where to listen: --serve [ADDR:]PORT or 'serve = ...' in %s", o.config);
+        need_serve = false;
+    } else if (need_serve && ev && !o.serve_given && !hall_parse_serve(ev->serve, &o)) {
+        need_serve = false;
+    }
+    if (need_serve) rc = hall_run(&o, ev);
+    if (ev) hall_evening_free(ev);
+    free(ev);
     free(o.boards);
     return rc;
 }

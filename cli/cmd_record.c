@@ -87,6 +87,9 @@ static void usage(FILE *f)
             "                        headers get 421, against DNS rebinding)\n"
             "  --max-per-client N    connections from one address (default 64; raise it behind\n"
             "                        a proxy, where every viewer has the proxy's address)\n"
+            "  --private             every page but the referee console needs the token too\n"
+            "                        (`goscribe hall` starts its recorders so when it delays\n"
+            "                        the broadcast: the hall is then the public face)\n"
             "  --linger SEC          keep serving the final record SEC seconds after the\n"
             "                        recording ends (default 0; SIGINT ends it early)\n"
             "\n"
@@ -223,6 +226,7 @@ typedef struct record_cmd {
     int nallow_hosts;
     long max_per_client;
     double linger;
+    bool private_pages;
     record_run_options run;
     capture_options cap;
 } record_cmd;
@@ -404,7 +408,8 @@ static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
 }
 
 /* The live broadcast: --serve, --board-name, --token, --mqtt, --hall
- * (--announce), --hall-token, --allow-host, --max-per-client, --linger. */
+ * (--announce), --hall-token, --allow-host, --max-per-client, --private,
+ * --linger. */
 static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -429,6 +434,8 @@ static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
     } else if (!strcmp(a, "--max-per-client")) {
         TAKE_VALUE(v);
         if (cli_parse_int(v, 1, 512, &c->max_per_client)) { cli_error("record: --max-per-client %s: expected 1..512", v); return ARG_BAD; }
+    } else if (!strcmp(a, "--private")) {
+        c->private_pages = true;
     } else if (!strcmp(a, "--linger")) {
         TAKE_VALUE(v);
         if (cli_parse_double(v, 0, 86400, &c->linger)) { cli_error("record: --linger %s: not a number of seconds (0..86400)", v); return ARG_BAD; }
@@ -498,9 +505,9 @@ static bool check_args(record_cmd *c)
         return false;
     }
     if (!c->serve_arg && (c->board_name || c->token || c->mqtt || c->hall || c->hall_token || c->nallow_hosts ||
-                          c->max_per_client || c->linger > 0)) {
-        cli_error("record: --board-name, --token, --mqtt, --hall, --hall-token, --allow-host, --max-per-client "
-                  "and --linger need --serve [ADDR:]PORT");
+                          c->max_per_client || c->linger > 0 || c->private_pages)) {
+        cli_error("record: --board-name, --token, --mqtt, --hall, --hall-token, --allow-host, --max-per-client, "
+                  "--private and --linger need --serve [ADDR:]PORT");
         return false;
     }
     if (c->hall && !c->hall_token) {
@@ -529,6 +536,7 @@ static bool serve_config(const record_cmd *c, broadcast_config *cfg, char *bind,
     cfg->allow_hosts = c->allow_hosts;
     cfg->nallow_hosts = c->nallow_hosts;
     cfg->max_per_client = (int)c->max_per_client;
+    cfg->private_pages = c->private_pages;
     return true;
 }
 

@@ -231,11 +231,14 @@ typedef enum record_ruling_kind {
     RECORD_RULING_PASS,         /* the move is void and counts as a pass */
     RECORD_RULING_END,          /* game over (the count follows) */
     RECORD_RULING_RESIGN,       /* `color` resigns */
+    RECORD_RULING_MOVE,         /* a correction: move `move_number` was at
+                                   points[0] (a pass when npoints is 0) */
+    RECORD_RULING_RESULT,       /* a correction: the result is `result` */
     RECORD_RULING_COUNT_
 } record_ruling_kind;
 
 /* "void", "restore", "remove_dead", "warn", "accept", "pass", "end",
- * "resign" (static storage); NULL for an unknown kind. */
+ * "resign", "move", "result" (static storage); NULL for an unknown kind. */
 const char *record_ruling_name(record_ruling_kind k);
 /* Reverse of the above; false if unknown. */
 bool record_ruling_parse_kind(const char *name, record_ruling_kind *out);
@@ -249,6 +252,9 @@ typedef struct record_ruling {
     const gs_position *before; /* RESTORE: colours to put back (NULL = none) */
     const char *words;         /* plain words for the SGF comment, may be NULL */
     int64_t unix_ms;           /* when it was made (wall clock) */
+    int move_number;           /* MOVE: the move corrected (1..) */
+    const char *result;        /* RESULT: an SGF RE value ("B+R", "W+3.5",
+                                  "0", "B+T", "W+F", "Void", "?"), "" = none */
 } record_ruling;
 
 /* Applies a ruling to the game and writes it into the SGF, then saves.
@@ -270,6 +276,23 @@ typedef struct record_ruling {
  * Before the first settled view there is no game: the ruling is ignored
  * (a note says so).  GS_ERR_IO when the SGF cannot be written. */
 gs_status record_apply_ruling(record *r, const record_ruling *ru, double t_ms, gs_error *err);
+
+/* The corrections of a misread move or of a result (MOVE, RESULT rulings),
+ * applied by record_apply_ruling while recording and by
+ * record_correct_file to a record closed on disk:
+ *  - MOVE rewrites move `move_number` in place (its B[]/W[] value, the
+ *    colour kept) when every later move stays legal (GS_ERR_USAGE
+ *    otherwise, nothing changed); the game goes on from the corrected
+ *    record, and until the camera sees the changed points as the record
+ *    says they are read as the record (as for VOID).  A count already on
+ *    the record (TB/TW, its words and RE) is removed: it counted another
+ *    position;
+ *  - RESULT sets RE (a result "" removes it); the game is over, and the
+ *    end of the recording does not count it again.
+ * Both add `words` (who made it and when, as the console writes them) and
+ * what the record said before to C[] of the node concerned (the move's,
+ * else the last) with GSRL[move|result:COLOR:WB:WW:TIME]. */
+gs_status record_correct_file(const char *path, const record_ruling *ru, gs_error *err);
 
 /* Stones seen on the margin outside the lines in a settled view (see
  * track/track.h): end-of-game signals are flagged, each once, as

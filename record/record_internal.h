@@ -12,6 +12,7 @@
  *   reconcile.c   how a settled view follows from the record (named stages)
  *   absence.c     stones missing from a view: a misread until confirmed
  *   rulings.c     referee rulings and their names
+ *   correct.c     corrections of a misread move or a result
  *   corrected.c   irregular changes undone by the next view: corrected
  *                 violations (seen surely) or misreads
  *   undone.c      ... named by what the undone view showed beyond the next
@@ -178,6 +179,7 @@ struct record {
     bool to_move_guessed;
     gs_color resigned;
     bool forfeit;            /* lost on a second warning: no count */
+    bool result_ruled;       /* RE set by a correction: no count either */
     char result[24];
     int move_offset;         /* moves recorded before the last resync */
     int last_capture_move;   /* number of the last move that captured */
@@ -294,6 +296,9 @@ int rec_playable(const gs_position *view, gs_position *out);
 void rec_keep_left_out(record *r, const gs_position *view, const gs_position *playable, int moves);
 gs_status rec_start_game(record *r, const gs_position *pos, gs_error *err);
 gs_status rec_resume_game(record *r, gs_error *err);
+/* The game rebuilt from the record's own tree (after a correction changed
+ * a move in it): moves, set-up nodes, each move's node, the warnings. */
+gs_status rec_replay_tree(record *r, gs_error *err);
 /* Commits one move (already checked legal) to the game and the SGF. */
 gs_status rec_commit_move(record *r, gs_color c, gs_point p, bool pass, bool announced, gs_error *err);
 /* The record follows obs: a setup node (AB/AW/AE), the game restarted from
@@ -331,6 +336,10 @@ void rec_ghosts_flag(record *r, const char *why);
  * view, after a hand-free view had shown them still there, were lifted
  * with it, not before it: flagged as missed captures. */
 void rec_ghosts_flag_lifted(record *r, int next_move);
+
+/* ------------------------------------------------------------ correct.c */
+/* record_apply_ruling of a MOVE or RESULT ruling (record.h). */
+gs_status rec_apply_correction(record *r, const record_ruling *ru, gs_error *err);
 
 /* ----------------------------------------------------------- absence.c */
 /* Holds stones missing from obs (obs is changed to hold them in place when

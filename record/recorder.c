@@ -437,7 +437,7 @@ gs_status record_finish(record *r, double t_ms, gs_error *err)
                       rec_game_moves(r));
     r->ended = true;
     r->finished = true;
-    if (r->resigned == GS_EMPTY && !r->forfeit && r->have_last_obs) {
+    if (r->resigned == GS_EMPTY && !r->forfeit && !r->result_ruled && r->have_last_obs) {
         if (ended || r->opt.count_anyway) count_game(r);
         else no_result(r);
     }

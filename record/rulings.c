@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const ruling_names[RECORD_RULING_COUNT_] = {"void", "restore", "remove_dead", "warn",
-                                                               "accept", "pass", "end", "resign"};
+static const char *const ruling_names[RECORD_RULING_COUNT_] = {"void", "restore", "remove_dead", "warn", "accept",
+                                                               "pass", "end", "resign", "move", "result"};
 
 const char *record_ruling_name(record_ruling_kind k)
 {
@@ -114,6 +114,7 @@ gs_status record_apply_ruling(record *r, const record_ruling *ru, double t_ms, g
         return GS_OK;
     }
     r->cur_t = t_ms;
+    if (ru->kind == RECORD_RULING_MOVE || ru->kind == RECORD_RULING_RESULT) return rec_apply_correction(r, ru, err);
     gs_status st = ruling_position(r, ru, err);
     if (st != GS_OK) return st;
     /* Stage 2: a pass in place of the void move */

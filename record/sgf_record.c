@@ -265,8 +265,29 @@ static gs_status resume_replay(record *r, sgf_tree *t, const sgf_game *g, gs_err
             break;
         }
     r->sgf.last = sgf_node_main_line_last(r->sgf.root);
-    /* the game goes on: an earlier count (--reopen, --count-anyway) would
-     * stand in the middle of it */
+    return GS_OK;
+}
+
+gs_status rec_replay_tree(record *r, gs_error *err)
+{
+    sgf_game g;
+    gs_error e;
+    if (sgf_game_from_tree(r->sgf.tree, &g, &e) != GS_OK) return gs_error_set(err, e.status, "%s", e.msg);
+    r->captures_before[GS_BLACK] = r->captures_before[GS_WHITE] = 0;
+    r->move_offset = 0;
+    r->have_last_move = false;
+    if (r->sgf.move_node) memset(r->sgf.move_node, 0, (size_t)r->sgf.cap_move_node * sizeof *r->sgf.move_node);
+    r->sgf.n_move_node = 0;
+    gs_status st = resume_replay(r, r->sgf.tree, &g, err);
+    sgf_game_free(&g);
+    return st;
+}
+
+/* The game goes on: an earlier count (--reopen, --count-anyway) would
+ * stand in the middle of it. */
+static gs_status resume_reopen(record *r, const sgf_game *g, gs_error *err)
+{
+    gs_error e;
     if (sgf_node_find(r->sgf.last, "TB") || sgf_node_find(r->sgf.last, "TW") || g->info.result[0]) {
         rec_event_add(r, RECORD_EV_NOTE, "reopen", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                       "%s%s%s: result and count removed, the game goes on", r->sgf.path,
@@ -290,6 +311,7 @@ gs_status rec_resume_game(record *r, gs_error *err)
             r->opt.has_komi = true;
         }
         st = resume_replay(r, t, &g, err);
+        if (st == GS_OK) st = resume_reopen(r, &g, err);
     }
     sgf_game_free(&g);
     if (st != GS_OK) {

@@ -54,7 +54,7 @@ def main():
         args.remove('--strict')
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
     paths = args or [os.path.join(root, d) for d in
-                     ('core', 'cvshim', 'capture', 'vision', 'calib', 'track', 'rules', 'sgf', 'record',
+                     ('core', 'cvshim', 'capture', 'vision', 'calib', 'track', 'rules', 'sgf', 'pairing', 'record',
                       'broadcast', 'gtp', 'samples', 'cli')]
     found, unexplained = [], 0
     for top in paths:

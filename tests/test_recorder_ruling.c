@@ -254,8 +254,9 @@ static void test_ruling_before_the_game(void **state)
 static void test_ruling_names(void **state)
 {
     (void)state;
-    static const char *const names[] = {"void", "restore", "remove_dead", "warn", "accept", "pass", "end", "resign"};
-    assert_int_equal(RECORD_RULING_COUNT_, 8);
+    static const char *const names[] = {"void",  "restore", "remove_dead", "warn", "accept",
+                                        "pass",  "end",     "resign",      "move", "result"};
+    assert_int_equal(RECORD_RULING_COUNT_, 10);
     for (int k = 0; k < RECORD_RULING_COUNT_; k++) {
         assert_string_equal(record_ruling_name((record_ruling_kind)k), names[k]);
         record_ruling_kind back = RECORD_RULING_COUNT_;

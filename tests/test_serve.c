@@ -618,6 +618,36 @@ static void test_hall_two_boards_mqtt(void **state)
     broadcast_board_stop(b);
 }
 
+/* A board behind a hall that delays the broadcast: only the console's page
+ * (and its script and style) is open; the rest needs the token, which the
+ * console sends in its header. */
+static void test_private_pages(void **state)
+{
+    (void)state;
+    broadcast_config cfg;
+    broadcast_config_init(&cfg);
+    cfg.board_name = "Table P";
+    cfg.token = "test-token-123";
+    cfg.private_pages = true;
+    gs_error err = {0};
+    broadcast_board *sb = broadcast_board_start(&cfg, &err);
+    assert_non_null(sb);
+    broadcast_state s;
+    broadcast_state_init(&s, 9);
+    s.move_number = 1;
+    broadcast_board_publish_state(sb, &s);
+    broadcast_board_set_sgf(sb, "(;SZ[9];B[ee])", 14);
+    static const char *const closed[] = {"/", "/state.json", "/game.sgf", "/events", "/frame.jpg"};
+    for (size_t i = 0; i < sizeof closed / sizeof closed[0]; i++)
+        assert_int_equal(req(sb, "GET", closed[i], NULL, NULL, NULL), 403);
+    assert_int_equal(req(sb, "GET", "/referee", NULL, NULL, NULL), 200);
+    assert_int_equal(req(sb, "GET", "/app.js", NULL, NULL, NULL), 200);
+    assert_int_equal(req(sb, "GET", "/state.json", NULL, "X-Goscribe-Token: test-token-123", NULL), 200);
+    assert_int_equal(req(sb, "GET", "/game.sgf", NULL, "X-Goscribe-Token: test-token-123", NULL), 200);
+    assert_int_equal(req(sb, "GET", "/api/events", NULL, "X-Goscribe-Token: test-token-123", NULL), 200);
+    broadcast_board_stop(sb);
+}
+
 static void test_json_reader(void **state)
 {
     (void)state;
@@ -764,6 +794,7 @@ int main(void)
         cmocka_unit_test(test_state_json_bytes),
         cmocka_unit_test(test_grid_overlay),
         cmocka_unit_test(test_pages_and_paths),
+        cmocka_unit_test(test_private_pages),
         cmocka_unit_test(test_referee_token_and_bad_input),
         cmocka_unit_test(test_sse_stream),
         cmocka_unit_test(test_many_viewers_never_block),

@@ -68,17 +68,93 @@ GS.since = function (ms) {
   const s = Math.max(0, Math.floor((Date.now() - ms) / 1000));
   return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
 };
-/* EventSource that reconnects by itself, also after the server was gone. */
-GS.stream = function (url, onMessage, onStatus) {
-  let es = null;
+/* EventSource that reconnects by itself, also after the server was gone.
+ * With a token (a board whose pages are private) the stream is read with
+ * fetch, the token in a header (never in the URL).  Returns {close}. */
+GS.stream = function (url, onMessage, onStatus, token) {
+  let es = null, ctl = null, closed = false;
+  const deliver = function (data) { try { onMessage(JSON.parse(data)); } catch (err) { /* ignore bad message */ } };
+  const openFetch = function () {
+    ctl = new AbortController();
+    fetch(url, {headers: {'X-Goscribe-Token': token}, signal: ctl.signal}).then(function (r) {
+      if (!r.ok) throw new Error('HTTP ' + r.status);
+      onStatus(true);
+      const reader = r.body.getReader(), dec = new TextDecoder();
+      let buf = '';
+      const pump = function () {
+        return reader.read().then(function (x) {
+          if (x.done) throw new Error('closed');
+          buf += dec.decode(x.value, {stream: true});
+          let i;
+          while ((i = buf.indexOf('\n\n')) >= 0) {
+            const msg = buf.slice(0, i); buf = buf.slice(i + 2);
+            const data = msg.split('\n').filter(l => l.startsWith('data: ')).map(l => l.slice(6)).join('\n');
+            if (data) deliver(data);
+          }
+          return pump();
+        });
+      };
+      return pump();
+    }).catch(function () { onStatus(false); if (!closed) setTimeout(openFetch, 2000); });
+  };
   const open = function () {
     es = new EventSource(url);
     es.onopen = function () { onStatus(true); };
-    es.onmessage = function (e) { try { onMessage(JSON.parse(e.data)); } catch (err) { /* ignore bad message */ } };
+    es.onmessage = function (e) { deliver(e.data); };
     es.onerror = function () {
       onStatus(false);
-      if (es.readyState === EventSource.CLOSED) setTimeout(open, 2000);
+      if (es.readyState === EventSource.CLOSED && !closed) setTimeout(open, 2000);
     };
   };
-  open();
+  if (token) openFetch(); else open();
+  return {close: function () { closed = true; if (es) es.close(); if (ctl) ctl.abort(); }};
+};
+/* "Q16" -> "pd" on a size n board, "" for "pass"; null when it is neither. */
+GS.sgfPoint = function (s, n) {
+  s = String(s).trim().toUpperCase();
+  if (s === 'PASS') return '';
+  const m = /^([A-HJ-Z])([0-9]{1,2})$/.exec(s);
+  if (!m) return null;
+  const x = GS.COLS.indexOf(m[1]), y = n - Number(m[2]);
+  if (x < 0 || x >= n || y < 0 || y >= n) return null;
+  return String.fromCharCode(97 + x) + String.fromCharCode(97 + y);
+};
+/* The corrections form (a misread move, the result) in element el: size()
+ * gives the board size, post(body) sends a correction and resolves to
+ * {status, json}; what happened is listed under the form. */
+GS.corrections = function (el, size, post) {
+  el.innerHTML = '<h2>Corrections</h2>' +
+    '<form class="fix-move">Move <input class="move-number" type="number" min="1" size="4"> was at ' +
+    '<input class="move-point" size="5" placeholder="Q16 or pass"> <button>Correct the move</button></form>' +
+    '<form class="fix-result">Result <input class="result" size="8" placeholder="B+R, W+3.5"> ' +
+    '<button>Set the result</button></form>' +
+    '<label>Your name <input class="by" size="14"></label> <label>Note <input class="fix-note" size="20"></label>' +
+    '<ul class="fix-log"></ul>';
+  const by = el.querySelector('.by');
+  by.value = sessionStorage.getItem('gs-by') || '';
+  const say = function (text, ok) {
+    const li = document.createElement('li'); li.textContent = text; li.className = ok ? 'ok' : 'refused';
+    el.querySelector('.fix-log').appendChild(li);
+  };
+  const send = function (body) {
+    sessionStorage.setItem('gs-by', by.value);
+    body.by = by.value;
+    const note = el.querySelector('.fix-note').value;
+    if (note) body.note = note;
+    post(body).then(function (r) {
+      if (r.status === 200) say('correction recorded (' + body.ruling + ')', true);
+      else say('refused (' + r.status + '): ' + (r.json && r.json.error), false);
+    }).catch(function (e) { say('failed: ' + e, false); });
+  };
+  el.querySelector('.fix-move').onsubmit = function (ev) {
+    ev.preventDefault();
+    const n = Number(el.querySelector('.move-number').value);
+    const pt = GS.sgfPoint(el.querySelector('.move-point').value, size());
+    if (!(n >= 1) || pt === null) { say('a move number and a point such as Q16 (or pass) are needed', false); return; }
+    send({ruling: 'move', move_number: n, point: pt});
+  };
+  el.querySelector('.fix-result').onsubmit = function (ev) {
+    ev.preventDefault();
+    send({ruling: 'result', result: el.querySelector('.result').value.trim()});
+  };
 };

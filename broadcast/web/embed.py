@@ -11,7 +11,9 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 PAGES = [('broadcast_page_board', 'board.html'), ('broadcast_page_referee', 'referee.html'),
-         ('broadcast_page_hall', 'hall.html'), ('broadcast_page_js', 'app.js'), ('broadcast_page_css', 'app.css')]
+         ('broadcast_page_hall', 'hall.html'), ('broadcast_page_round', 'round.html'),
+         ('broadcast_page_game', 'game.html'), ('broadcast_page_director', 'director.html'),
+         ('broadcast_page_js', 'app.js'), ('broadcast_page_css', 'app.css')]
 
 
 def c_string(text):

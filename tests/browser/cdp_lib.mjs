@@ -188,13 +188,13 @@ export class Browser {
     });
   }
 
-  async newPage(label) {
+  async newPage(label, width = 1200, height = 900) {
     const { targetId } = await this.send('Target.createTarget', { url: 'about:blank' });
     const { sessionId } = await this.send('Target.attachToTarget', { targetId, flatten: true });
     const page = new Page(this, sessionId, label);
     await page.cmd('Page.enable');
     await page.cmd('Runtime.enable');
-    await page.cmd('Emulation.setDeviceMetricsOverride', { width: 1200, height: 900, deviceScaleFactor: 1, mobile: false });
+    await page.cmd('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false });
     return page;
   }
 
@@ -283,6 +283,7 @@ export class Page {
   }
 
   async screenshot(name) {
+    await this.cmd('Page.bringToFront'); // a page in the background is not painted
     const r = await this.cmd('Page.captureScreenshot', { format: 'png' });
     const path = join(SHOTS, 'goscribe-' + name + '.png');
     writeFileSync(path, Buffer.from(r.data, 'base64'));

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# tests/cli_hall.sh GOSCRIBE [DATA]: `goscribe hall --config`, a club
+# evening from a CSV of pairings (tests/pairings/club-r3.csv): four rendered
+# 9x9 games recorded at once, one recorder process a board, at full speed.
+#   - a bad config or pairing file: exit 1, one line FILE:LINE: problem;
+#   - --check prints the plan with the pairing's names;
+#   - each record is exactly the game played, with the pairing's PB PW BR
+#     WR, the handicap and komi, EV RO PC, and its result;
+#   - one recorder killed (SIGKILL) mid-game: the others and the hall go
+#     on, its file stays valid with every move saved, the feed says
+#     "unfinished";
+#   - the round's feed with curl: names in round.json, an unchanged poll
+#     answers 304 (If-None-Match and If-Modified-Since), the round's SGF
+#     holds the four games with their results;
+#   - the JSON keys are README's (tests/json_vocabulary.py).
+# The network part skips without curl or libmicrohttpd.
+set -u
+gs=${1:?usage: cli_hall.sh GOSCRIBE}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/sgf_corpus.sh"
+. "$here/hall_games.sh"
+readme=$here/../README.md
+work=$(mktemp -d /tmp/gs-hall.XXXXXX)
+hpid=
+fail=0
+cleanup() {
+  [ -n "$hpid" ] && kill -INT "$hpid" 2>/dev/null && wait "$hpid" 2>/dev/null
+  keep_all_sgf "$work/games" cli_hall
+  keep_sgf "$work/round.sgf" cli_hall-round_feed
+  rm -rf "$work"
+}
+trap cleanup EXIT
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+# ---- bad input: one line naming the file and the line, exit 1
+cp "$here/pairings/club-r3.csv" "$work/pairs.csv"
+expect_error() { # LABEL CONFIG-TEXT EXPECTED-START
+  printf '%b' "$2" > "$work/bad.conf"
+  local out rc
+  out=$("$gs" hall --config "$work/bad.conf" --check 2>&1); rc=$?
+  if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && [[ "$out" == "goscribe: $3"* ]]; then ok "$1"
+  else bad "$1: exit $rc: $out"; fi
+}
+expect_error "unknown key" 'pairings = pairs.csv\nsorce = x.avi\n' "$work/bad.conf:2: unknown key 'sorce'"
+expect_error "board not paired" 'pairings = pairs.csv\n[board 9]\nsource = x.avi\n' "$work/bad.conf:2: board 9 is not in the round's pairings"
+expect_error "a board without a source" 'pairings = pairs.csv\n[board 1]\nsgf = a.sgf\n' "$work/bad.conf:2: [board 1] has no source"
+expect_error "the hall's own option" 'pairings = pairs.csv\noptions = --black X\n' "$work/bad.conf:2: options: --black is the hall's to give"
+expect_error "a bad delay" 'delay = 5 hours\n' "$work/bad.conf:1: delay: expected seconds or minutes"
+printf 'board,black,white,handicap\n1,A,B,0\n2,C,D,ten\n' > "$work/badpairs.csv"
+expect_error "a malformed CSV" 'pairings = badpairs.csv\n[board 1]\nsource = x.avi\n' "$work/badpairs.csv:3: handicap is not 0..9: 'ten'"
+printf '<Tournament>\n<Players>\n</Tournament>\n' > "$work/bad.xml"
+expect_error "a malformed OpenGotha file" 'pairings = bad.xml\n[board 1]\nsource = x.avi\n' "$work/bad.xml:3: </Tournament> closes <Players>"
+
+# ---- the evening
+render_games "$gs" "$work" 6 2 || { bad "render"; cat "$work"/render-*.log; exit 1; }
+cat > "$work/evening.conf" <<EOF
+event = Club evening   # the CSV names no event
+round = 3
+place = De Zwarte Steen
+pairings = pairs.csv
+output = games
+serve = 127.0.0.1:0
+[board 1]
+source = g1.avi
+[board 2]
+source = g2.avi
+[board 3]
+source = g3.avi
+[board 4]
+source = g4.avi
+options = --frame-delay 60   # slower: its recorder is killed mid-game
+EOF
+mkdir -p "$work/games"
+plan=$("$gs" hall --config "$work/evening.conf" --check)
+if grep -q '^table 3: Daan Bakker 7k (Black) vs Élodie Martin 5k (White), handicap 2, komi 0.5: ' <<< "$plan" &&
+   grep -q '^table 4: Finn Visser 12k (Black) vs Eva Smit, jr. 10k (White), handicap 0, komi default 7.5' <<< "$plan"; then
+  ok "--check: the plan with the pairing's names"
+else bad "--check: $plan"; fi
+
+"$gs" hall --config "$work/evening.conf" > "$work/hall.out" 2> "$work/hall.err" &
+hpid=$!
+url=
+for _ in $(seq 100); do
+  url=$(sed -n 's/^goscribe hall: \(http:[^ ]*\)\/ .*/\1/p' "$work/hall.out")
+  [ -n "$url" ] && break
+  sleep 0.1
+done
+net=1
+if [ -z "$url" ]; then
+  echo "note: the hall did not start ($(head -1 "$work/hall.err")): the feed not checked"; net=0
+elif ! command -v curl >/dev/null 2>&1; then
+  echo "note: curl absent: the feed not checked"; net=0
+fi
+if [ $net = 1 ]; then
+  curl -s "$url/round.json" > "$work/round-start.json"
+  python3 - "$work/round-start.json" <<'PY' && ok "round.json names every board's players" || bad "round.json at the start: $(cat "$work/round-start.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = [(b["table"], b["players"]["B"]["name"], b["players"]["W"]["name"]) for b in r["boards"]]
+assert names == [("1", "Jörg Müller", "Anna de Vries"), ("2", "Chen Li", "Bram Jansen"),
+                 ("3", "Daan Bakker", "Élodie Martin"), ("4", "Finn Visser", "Eva Smit, jr.")], names
+assert r["event"] == "Club evening" and r["round"] == "3" and r["place"] == "De Zwarte Steen", r
+PY
+fi
+# board 4's recorder dies (SIGKILL, as the kernel kills: a sanitizer build would catch a SIGSEGV itself) after a few moves: the evening goes on
+t4=$work/games/round-3-table-4.sgf
+for _ in $(seq 600); do
+  [ -f "$t4" ] && [ "$(grep -o ';[BW]\[' "$t4" | wc -l)" -ge 3 ] && break
+  sleep 0.1
+done
+pid4=$(sed -n 's/^\[table 4\] recorder started (pid \([0-9]*\)).*/\1/p' "$work/hall.err")
+[ -n "$pid4" ] && kill -KILL "$pid4"
+# every other recorder ends (the end of its video); nothing changes after
+for _ in $(seq 900); do
+  [ "$(grep -c 'recorder ended' "$work/hall.err")" -ge 3 ] && grep -q '^\[table 4\] recorder crashed' "$work/hall.err" && break
+  kill -0 $hpid 2>/dev/null || break
+  sleep 0.1
+done
+grep -c 'recorder ended' "$work/hall.err" | grep -qx 3 && grep -q '^\[table 4\] recorder crashed, given up (signal 9)' "$work/hall.err" \
+  && kill -0 $hpid && ok "four recorders at once; one crashed, the other three and the hall went on" \
+  || { bad "the recorders: $(tail -5 "$work/hall.err")"; }
+moves4=$(game_moves "$t4"); full4=$(game_moves "$work/g4.sgf")
+[ -n "$moves4" ] && [ "${full4#"$moves4"}" != "$full4" ] && "$gs" check "$t4" > /dev/null \
+  && ok "table 4's file after the crash: valid, every move saved before it ($(grep -o ';[BW]' <<< "$moves4" | wc -l) of 12)" \
+  || bad "table 4 after the crash: $moves4"
+for n in 1 2 3; do
+  f=$work/games/round-3-table-$n.sgf
+  want=$(game_moves "$work/g$n.sgf"); got=$(game_moves "$f")
+  [ -n "$want" ] && [ "$want" = "$got" ] && ok "table $n: the record is the game played ($(grep -o ';[BW]' <<< "$got" | wc -l) moves)" \
+    || bad "table $n: recorded $got, played $want"
+done
+props() { # FILE PROP... : each PROP[...] on the root
+  local f=$1 p; shift
+  for p in "$@"; do grep -qF "$p" "$f" || { echo "missing $p"; return 1; }; done
+}
+props "$work/games/round-3-table-1.sgf" 'PB[Jörg Müller]' 'BR[1k]' 'PW[Anna de Vries]' 'WR[2d]' 'KM[6.5]' \
+  'EV[Club evening]' 'RO[3]' 'PC[De Zwarte Steen]' 'GN[Table 1]' 'RE[' && ok "table 1's SGF: the pairing's game information" || bad "table 1's SGF"
+props "$work/games/round-3-table-3.sgf" 'PB[Daan Bakker]' 'PW[Élodie Martin]' 'HA[2]' 'KM[0.5]' 'AB[cc][gg]' 'RE[' \
+  && ok "table 3's SGF: handicap 2, komi 0.5" || bad "table 3's SGF"
+props "$t4" 'PW[Eva Smit, jr.]' 'WR[10k]' 'KM[7.5]' && ok "table 4's SGF: a name with a comma, the default komi" || bad "table 4's SGF"
+
+if [ $net = 1 ]; then
+  sleep 0.5 # the hall looks at the files five times a second
+  curl -s -D "$work/h1" "$url/round.sgf" -o "$work/round.sgf"
+  etag=$(sed -n 's/^ETag: \(.*\)\r$/\1/p' "$work/h1"); lm=$(sed -n 's/^Last-Modified: \(.*\)\r$/\1/p' "$work/h1")
+  c1=$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$url/round.sgf")
+  c2=$(curl -s -o /dev/null -w '%{http_code}' -H "If-Modified-Since: $lm" "$url/round.sgf")
+  c3=$(curl -s -o /dev/null -w '%{http_code}' -H 'If-None-Match: "0000000000000000"' "$url/round.sgf")
+  [ -n "$etag" ] && [ "$c1" = 304 ] && [ "$c2" = 304 ] && [ "$c3" = 200 ] && ok "an unchanged poll answers 304 (ETag $etag)" \
+    || bad "304: ETag [$etag] Last-Modified [$lm]: $c1 $c2 $c3"
+  [ "$(grep -c 'GSST\[ended\]' "$work/round.sgf")" = 3 ] && [ "$(grep -c 'GSST\[unfinished\]' "$work/round.sgf")" = 1 ] \
+    && [ "$(grep -c '^(' "$work/round.sgf")" = 4 ] && [ "$(grep -c 'RE\[' "$work/round.sgf")" = 3 ] \
+    && ok "round.sgf: the four games, three ended with their RE, the crashed one unfinished" \
+    || bad "round.sgf: $(head -c 600 "$work/round.sgf")"
+  curl -s "$url/round.json" > "$work/round.json"; python3 "$here/json_vocabulary.py" "$readme" "round.json" "$work/round.json" || fail=1
+  curl -s "$url/board/3.json" > "$work/board3.json"; python3 "$here/json_vocabulary.py" "$readme" "/board/T.json" "$work/board3.json" || fail=1
+  curl -s -N --max-time 1 "$url/round/events" > "$work/events.txt"; python3 "$here/json_vocabulary.py" "$readme" "/round/events" "$work/events.txt" || fail=1
+  code=$(curl -s -o "$work/refused.json" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+    -d '{"ruling":"result","result":"B+R"}' "$url/board/1/api/correct")
+  [ "$code" = 403 ] && ok "a correction without the token: 403" || bad "a correction without the token: $code"
+fi
+kill -INT $hpid; wait $hpid; rc=$?; hpid=
+[ $rc = 0 ] && ok "the hall stops on SIGINT (exit 0)" || bad "the hall's exit: $rc"
+exit $fail
