@@ -1,7 +1,7 @@
 /* cli/bench_count.c: `goscribe bench count [SGF...]`: time of one count with
  * --dead auto (dead-stone estimate + area count) on the final positions of
  * 19x19 games, one core, as `goscribe count` runs it by default
- * (record_count_estimate, on the position record_count_load_sgf reads). */
+ * (score_count_estimate, on the position score_count_load_sgf reads). */
 #include "cli/cli.h"
 #include "record/record.h"
 
@@ -89,7 +89,7 @@ static double time_count(const gs_position *pos, double komi, int *playouts, int
         rules_count_opts_init(&co);
         co.komi = komi;
         double t0 = gs_now_ms(), c0 = cpu_ms();
-        if (record_count_estimate(pos, NULL, &co, est, cnt, err) == GS_OK) {
+        if (score_count_estimate(pos, NULL, &co, est, cnt, err) == GS_OK) {
             ms = gs_now_ms() - t0;
             *cpu = cpu_ms() - c0;
             *playouts = est->playouts;
@@ -170,10 +170,10 @@ typedef struct bench_sum {
 
 /* Times the count of one file's final position; prints its line.  GS_OK
  * also for a position skipped by size. */
-static gs_status bench_file(const bench_args *a, const char *file, record_count_sgf *in, bench_sum *s)
+static gs_status bench_file(const bench_args *a, const char *file, score_count_sgf *in, bench_sum *s)
 {
     gs_error err = {0};
-    if (record_count_load_sgf(file, in, &err) != GS_OK) {
+    if (score_count_load_sgf(file, in, &err) != GS_OK) {
         cli_error("%s: %s", file, err.msg);
         return err.status;
     }
@@ -232,7 +232,7 @@ int bench_count(int argc, char **argv)
     }
     rc = GS_EXIT_OK;
     bench_sum s = {0};
-    record_count_sgf *in = malloc(sizeof *in);
+    score_count_sgf *in = malloc(sizeof *in);
     if (!in) {
         cli_error("bench count: out of memory");
         bench_args_free(&a);

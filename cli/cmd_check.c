@@ -1,7 +1,7 @@
 /* cli/cmd_check.c: `goscribe check GAME.sgf`: replays the main line through
  * the rules, lists illegal moves and counts the final board with the dead
  * stones taken from the last node's TB/TW marks.  The work is
- * record_check_file (record/record.h); this file parses and prints. */
+ * score_check_file (record/record.h); this file parses and prints. */
 #include "cli/cli.h"
 #include "record/record.h"
 
@@ -30,8 +30,8 @@ static void help(FILE *f)
 /* One finding of the replay: an illegal move (with its rule) or a note. */
 static void json_issue(gs_buf *b, const rules_replay_issue *e, int size, bool illegal)
 {
-    gs_buf_printf(b, "{\"move_number\":%d,\"color\":\"%s\"", e->move_number, record_json_color(e->move.color));
-    record_json_point(b, e->move.pt, e->move.pass, size);
+    gs_buf_printf(b, "{\"move_number\":%d,\"color\":\"%s\"", e->move_number, score_json_color(e->move.color));
+    score_json_point(b, e->move.pt, e->move.pass, size);
     if (illegal) {
         gs_buf_puts(b, ",\"rule\":");
         gs_json_str(b, rules_legality_name(e->why));
@@ -46,20 +46,20 @@ static void json_issue(gs_buf *b, const rules_replay_issue *e, int size, bool il
 }
 
 /* The events (GSEV) and the rulings (GSRL) the file records. */
-static void json_notes(gs_buf *b, const record_check_result *r)
+static void json_notes(gs_buf *b, const score_check_result *r)
 {
-    int n = r->nnotes < RECORD_MAX_NOTES ? r->nnotes : RECORD_MAX_NOTES;
+    int n = r->nnotes < SCORE_MAX_NOTES ? r->nnotes : SCORE_MAX_NOTES;
     for (int pass = 0; pass < 2; pass++) {
         gs_buf_printf(b, ",\"%s\":[", pass ? "rulings" : "events");
         int k = 0;
         for (int i = 0; i < n; i++) {
-            const record_check_note *x = &r->notes[i];
+            const score_check_note *x = &r->notes[i];
             if (x->ruling != (pass == 1)) continue;
             gs_buf_printf(b, "%s{\"move_number\":%d,\"%s\":", k++ ? "," : "", x->move_number,
                           x->ruling ? "ruling" : "code");
             gs_json_str(b, x->code);
             if (x->ruling) {
-                gs_buf_printf(b, ",\"color\":\"%s\",\"warning\":%s}", record_json_color(x->color),
+                gs_buf_printf(b, ",\"color\":\"%s\",\"warning\":%s}", score_json_color(x->color),
                               x->warned ? "true" : "false");
             } else {
                 gs_buf_puts(b, ",\"detail\":");
@@ -75,7 +75,7 @@ static void json_notes(gs_buf *b, const record_check_result *r)
 typedef struct check_args {
     const char *path;
     bool json;
-    record_check_options lib;
+    score_check_options lib;
 } check_args;
 
 /* Parses argv into args; returns -1 to go on, else the exit code. */
@@ -121,7 +121,7 @@ static int parse_args(int argc, char **argv, check_args *a)
     return -1;
 }
 
-static void print_json(const char *path, const record_check_result *r)
+static void print_json(const char *path, const score_check_result *r)
 {
     const rules_replay_report *rep = &r->report;
     int nil = rep->nillegal < RULES_REPLAY_MAX_ITEMS ? rep->nillegal : RULES_REPLAY_MAX_ITEMS;
@@ -130,9 +130,9 @@ static void print_json(const char *path, const record_check_result *r)
     gs_buf_puts(&b, "{\"input\":");
     gs_json_str(&b, path);
     gs_buf_printf(&b, ",\"size\":%d,\"moves\":%zu,\"setup_nodes\":%d", r->size, r->moves, r->setup_steps);
-    record_json_count(&b, &rep->count, r->handicap >= 2 ? r->handicap : 0, r->warnings_black, r->warnings_white);
+    score_json_count(&b, &rep->count, r->handicap >= 2 ? r->handicap : 0, r->warnings_black, r->warnings_white);
     gs_buf_printf(&b, ",\"dead_from_marks\":%s", rep->dead_from_marks ? "true" : "false");
-    record_json_points(&b, "dead_points", &rep->final_position, r->dead, GS_EMPTY);
+    score_json_points(&b, "dead_points", &rep->final_position, r->dead, GS_EMPTY);
     gs_buf_printf(&b, ",\"finished\":%s,\"not_finished\":", r->looks_finished ? "true" : "false");
     gs_json_str(&b, r->not_finished);
     gs_buf_puts(&b, ",\"recorded_result\":");
@@ -158,7 +158,7 @@ static void print_json(const char *path, const record_check_result *r)
     gs_buf_free(&b);
 }
 
-static void print_text(const char *path, const record_check_result *r)
+static void print_text(const char *path, const score_check_result *r)
 {
     const rules_replay_report *rep = &r->report;
     const rules_count *c = &rep->count;
@@ -171,14 +171,14 @@ static void print_text(const char *path, const record_check_result *r)
     for (int i = 0; i < nil; i++) printf("  %s [%s]\n", rep->illegal[i].text, rep->illegal[i].article);
     for (int i = 0; i < nev; i++) printf("  note: %s [%s]\n", rep->events[i].text, rep->events[i].article);
     int ngsev = 0, ngsrl = 0;
-    for (int i = 0; i < r->nnotes && i < RECORD_MAX_NOTES; i++) {
+    for (int i = 0; i < r->nnotes && i < SCORE_MAX_NOTES; i++) {
         if (r->notes[i].ruling) ngsrl++;
         else ngsev++;
     }
     if (ngsev || ngsrl) printf("recorded: %d referee event%s, %d ruling%s\n", ngsev, ngsev == 1 ? "" : "s", ngsrl,
                                ngsrl == 1 ? "" : "s");
     if (r->setup_steps) printf("set-up nodes after the root: %d (replayed in order)\n", r->setup_steps);
-    for (int i = 0; i < r->nwarnings && i < RECORD_MAX_WARNINGS; i++)
+    for (int i = 0; i < r->nwarnings && i < SCORE_MAX_WARNINGS; i++)
         printf("warning: %s at move %d (ruling %s): 1 stone at the count\n", rules_color_name(r->warnings[i].color),
                r->warnings[i].move_number, r->warnings[i].ruling);
     if (!r->looks_finished) printf("not finished? %s\n", r->not_finished);
@@ -199,13 +199,13 @@ int cmd_check(int argc, char **argv)
     check_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0) return rc;
-    record_check_result *r = malloc(sizeof *r);
+    score_check_result *r = malloc(sizeof *r);
     if (!r) {
         cli_error("%s: out of memory", a.path);
         return GS_EXIT_ERROR;
     }
     gs_error err = {0};
-    gs_status s = record_check_file(a.path, &a.lib, r, &err);
+    gs_status s = score_check_file(a.path, &a.lib, r, &err);
     if (s != GS_OK) {
         cli_error("%s: %s", a.path, err.msg);
         free(r);

@@ -2,7 +2,7 @@
  * board under the Chinese rules (area, in stones), with the dead stones
  * given by the players, taken from the SGF's TB/TW marks, or estimated
  * (rules_estimate_dead) and then clearly marked as an estimate to confirm.
- * The work is record_count_run (record/record.h); this file parses the
+ * The work is score_count_run (record/record.h); this file parses the
  * options and prints the count as text or JSON. */
 #include "cli/cli.h"
 #include "record/record.h"
@@ -61,7 +61,7 @@ static void count_usage(FILE *f)
 
 /* The command line: the library's options plus how to print. */
 typedef struct count_args {
-    record_count_options lib;
+    score_count_options lib;
     bool json;
 } count_args;
 
@@ -69,7 +69,7 @@ typedef struct count_args {
  * it is fine, else the exit code (the error printed). */
 static int parse_value(const char *a, const char *v, count_args *args)
 {
-    record_count_options *o = &args->lib;
+    score_count_options *o = &args->lib;
     long n;
     if (!strcmp(a, "--komi")) {
         if (cli_parse_double(v, -1000, 1000, &o->komi) != 0) {
@@ -84,11 +84,11 @@ static int parse_value(const char *a, const char *v, count_args *args)
         }
         o->handicap = (int)n;
     } else if (!strcmp(a, "--dead")) {
-        o->dead = !strcmp(v, "none")    ? RECORD_COUNT_DEAD_NONE
-                  : !strcmp(v, "marks") ? RECORD_COUNT_DEAD_MARKS
-                  : !strcmp(v, "auto")  ? RECORD_COUNT_DEAD_AUTO
-                                        : RECORD_COUNT_DEAD_POINTS;
-        o->dead_points = o->dead == RECORD_COUNT_DEAD_POINTS ? v : NULL;
+        o->dead = !strcmp(v, "none")    ? SCORE_COUNT_DEAD_NONE
+                  : !strcmp(v, "marks") ? SCORE_COUNT_DEAD_MARKS
+                  : !strcmp(v, "auto")  ? SCORE_COUNT_DEAD_AUTO
+                                        : SCORE_COUNT_DEAD_POINTS;
+        o->dead_points = o->dead == SCORE_COUNT_DEAD_POINTS ? v : NULL;
     } else if (!strcmp(a, "--overlay")) {
         o->overlay_path = v;
     } else if (!strcmp(a, "--sgf")) {
@@ -126,7 +126,7 @@ static int parse_value(const char *a, const char *v, count_args *args)
 static int parse_args(int argc, char **argv, count_args *args)
 {
     memset(args, 0, sizeof *args);
-    record_count_options_init(&args->lib);
+    score_count_options_init(&args->lib);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
@@ -190,10 +190,10 @@ static void print_mask(const gs_position *pos, const uint8_t *mask)
 }
 
 /* The Score line: the result over the readings the doubt allows
- * (record_count_range): sure, or its range and whether the winner is. */
-static void print_score(const record_count_result *r)
+ * (score_count_range): sure, or its range and whether the winner is. */
+static void print_score(const score_count_result *r)
 {
-    const record_count_range *g = &r->range;
+    const score_count_range *g = &r->range;
     const char *base = r->count.sgf;
     if (g->sure) {
         printf("Score: %s (sure)\n", base);
@@ -216,9 +216,9 @@ static void print_score(const record_count_result *r)
 
 /* ---------------------------------------------------------------- print */
 
-static void print_text(const count_args *args, const record_count_result *r)
+static void print_text(const count_args *args, const score_count_result *r)
 {
-    record_count_dead mode = r->dead_used;
+    score_count_dead mode = r->dead_used;
     const rules_count *c = &r->count;
     char a[32], b[32], k[32];
     printf("Count of %s (%dx%d, from %s)\n", args->lib.input, c->size, c->size, r->source);
@@ -243,8 +243,8 @@ static void print_text(const count_args *args, const record_count_result *r)
                    r->est.playouts);
         }
     } else {
-        printf("Dead stones: %s\n", mode == RECORD_COUNT_DEAD_NONE    ? "none (all stones on the board are alive)"
-                                  : mode == RECORD_COUNT_DEAD_MARKS ? "as the SGF's TB/TW marks say"
+        printf("Dead stones: %s\n", mode == SCORE_COUNT_DEAD_NONE    ? "none (all stones on the board are alive)"
+                                  : mode == SCORE_COUNT_DEAD_MARKS ? "as the SGF's TB/TW marks say"
                                                                     : "as the players decided");
     }
     if (r->estimate && r->est.captured_stones)
@@ -270,66 +270,66 @@ static void print_text(const count_args *args, const record_count_result *r)
         print_points(&r->pos, r->seki, GS_WHITE);
         printf("\n");
     }
-    record_count_stones_format(c->black, a, sizeof a);
+    score_count_stones_format(c->black, a, sizeof a);
     printf("Black: %d stone%s + %d point%s surrounded%s = %s\n", c->black_stones, c->black_stones == 1 ? "" : "s",
            c->black_territory, c->black_territory == 1 ? "" : "s",
            c->dame ? " + half the dame" : "", a);
-    record_count_stones_format(c->white, b, sizeof b);
+    score_count_stones_format(c->white, b, sizeof b);
     printf("White: %d stone%s + %d point%s surrounded%s = %s\n", c->white_stones, c->white_stones == 1 ? "" : "s",
            c->white_territory, c->white_territory == 1 ? "" : "s",
            c->dame ? " + half the dame" : "", b);
     printf("Dame: %d\n", c->dame);
-    record_count_stones_format(c->komi / 2, k, sizeof k);
+    score_count_stones_format(c->komi / 2, k, sizeof k);
     printf("Komi: %s stone%s (KM %.1f)", k, fabs(c->komi / 2 - 1) < 1e-9 ? "" : "s", c->komi);
     if (r->handicap > 0) {
         char h[32];
-        record_count_stones_format(r->handicap / 2.0, h, sizeof h);
+        score_count_stones_format(r->handicap / 2.0, h, sizeof h);
         printf("; handicap %d: Black gives back %s", r->handicap, h);
     }
     printf("\n");
-    for (int i = 0; i < r->nwarnings && i < RECORD_MAX_WARNINGS; i++)
+    for (int i = 0; i < r->nwarnings && i < SCORE_MAX_WARNINGS; i++)
         printf("Warning: %s at move %d (ruling %s): 1 stone\n", rules_color_name(r->warnings[i].color),
                r->warnings[i].move_number, r->warnings[i].ruling);
     char half[32];
-    record_count_stones_format(c->size * c->size / 2.0, half, sizeof half);
+    score_count_stones_format(c->size * c->size / 2.0, half, sizeof half);
     printf("Result: %s (%s)%s\n", c->text, c->sgf, r->estimate && ndead ? " \xe2\x80\x94 ESTIMATE" : "");
     print_score(r);
     printf("Rule: Chinese rules, area counting in stones (Art. 9, 11): break-even %s\n", half);
 }
 
-static void print_json(const count_args *args, const record_count_result *r)
+static void print_json(const count_args *args, const score_count_result *r)
 {
     const rules_count *c = &r->count;
     gs_buf b = {0};
     gs_buf_puts(&b, "{\"input\":");
     gs_json_str(&b, args->lib.input);
     gs_buf_printf(&b, ",\"source\":\"%s\",\"size\":%d,\"rules\":\"chinese-area\",\"dead_mode\":\"%s\",\"estimate\":%s",
-                  r->source, c->size, record_count_dead_name(r->dead_used), r->estimate ? "true" : "false");
+                  r->source, c->size, score_count_dead_name(r->dead_used), r->estimate ? "true" : "false");
     gs_buf_printf(&b, ",\"finished\":%s,\"not_finished\":", r->looks_finished ? "true" : "false");
     gs_json_str(&b, r->not_finished);
     int wb = 0, ww = 0;
-    for (int i = 0; i < r->nwarnings && i < RECORD_MAX_WARNINGS; i++) {
+    for (int i = 0; i < r->nwarnings && i < SCORE_MAX_WARNINGS; i++) {
         wb += r->warnings[i].color == GS_BLACK;
         ww += r->warnings[i].color == GS_WHITE;
     }
-    record_json_count(&b, c, r->handicap, wb, ww);
-    record_json_points(&b, "dead_points", &r->pos, r->dead, GS_EMPTY);
-    record_json_points(&b, "seki_points", &r->pos, r->seki, GS_EMPTY);
+    score_json_count(&b, c, r->handicap, wb, ww);
+    score_json_points(&b, "dead_points", &r->pos, r->dead, GS_EMPTY);
+    score_json_points(&b, "seki_points", &r->pos, r->seki, GS_EMPTY);
     if (!strcmp(r->source, "photo")) {
         gs_buf_printf(&b, ",\"read_uncertain_count\":%d", r->read_uncertain);
-        record_json_points(&b, "read_uncertain", &r->pos, r->read_unsure, GS_EMPTY);
+        score_json_points(&b, "read_uncertain", &r->pos, r->read_unsure, GS_EMPTY);
     }
-    const record_count_range *g = &r->range;
+    const score_count_range *g = &r->range;
     gs_buf_printf(&b, ",\"result_low\":\"%s\",\"result_high\":\"%s\",\"result_sure\":%s,\"winner_sure\":%s", g->low_sgf,
                   g->high_sgf, g->sure ? "true" : "false", g->winner_sure ? "true" : "false");
     gs_buf_printf(&b, ",\"range_unbounded\":%s,\"range_readings\":%d,\"range_reruns\":%d,\"range_ms\":%.1f,\"range_cpu_ms\":%.1f",
                   g->unbounded ? "true" : "false", g->readings, g->reruns, g->ms, g->cpu_ms);
-    record_json_points(&b, "check_points", &r->pos, g->check, GS_EMPTY);
-    record_json_points(&b, "winner_points", &r->pos, g->winner, GS_EMPTY);
+    score_json_points(&b, "check_points", &r->pos, g->check, GS_EMPTY);
+    score_json_points(&b, "winner_points", &r->pos, g->winner, GS_EMPTY);
     if (r->estimate) {
         gs_buf_printf(&b, ",\"playouts\":%d,\"estimate_ms\":%.1f,\"uncertain_chains\":%d", r->est.playouts, r->est.ms,
                       r->est.uncertain_chains);
-        record_json_points(&b, "uncertain_points", &r->pos, r->est.uncertain, GS_EMPTY);
+        score_json_points(&b, "uncertain_points", &r->pos, r->est.uncertain, GS_EMPTY);
         /* mean area owner per point over the playouts, +1 Black .. -1 White */
         gs_buf_puts(&b, ",\"ownership\":[");
         for (int y = 0; y < c->size; y++) {
@@ -339,7 +339,7 @@ static void print_json(const count_args *args, const record_count_result *r)
         }
         gs_buf_puts(&b, "]");
     }
-    if (!strcmp(r->source, "photo")) record_json_sides(&b, "read", r->read_black, r->read_white);
+    if (!strcmp(r->source, "photo")) score_json_sides(&b, "read", r->read_black, r->read_white);
     gs_buf_puts(&b, ",\"recorded_result\":");
     gs_json_str(&b, r->file_result);
     gs_buf_printf(&b, ",\"ms\":%.1f}\n", r->ms);
@@ -353,13 +353,13 @@ int cmd_count(int argc, char **argv)
     count_args args;
     int rc = parse_args(argc, argv, &args);
     if (rc >= 0) return rc;
-    record_count_result *r = calloc(1, sizeof *r);
+    score_count_result *r = calloc(1, sizeof *r);
     if (!r) {
         cli_error("count: out of memory");
         return GS_EXIT_ERROR;
     }
     gs_error err = {0};
-    gs_status st = record_count_run(&args.lib, r, &err);
+    gs_status st = score_count_run(&args.lib, r, &err);
     if (st != GS_OK) {
         if (r->error_file) cli_error("%s: %s", r->error_file, err.msg);
         else cli_error("%s", err.msg);

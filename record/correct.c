@@ -44,14 +44,14 @@ static sgf_node *nth_move_node(const sgf_tree *t, int n, int *count)
     return found;
 }
 
-/* Illegal moves of the tree's main line (record_check_tree); -1 when it
+/* Illegal moves of the tree's main line (score_check_tree); -1 when it
  * cannot be replayed at all. */
 static int illegal_moves(const sgf_tree *t, int *first)
 {
-    record_check_result *chk = malloc(sizeof *chk);
+    score_check_result *chk = malloc(sizeof *chk);
     if (!chk) return -1;
     gs_error e;
-    int n = record_check_tree(t, NULL, chk, &e) == GS_OK ? chk->report.nillegal : -1;
+    int n = score_check_tree(t, NULL, chk, &e) == GS_OK ? chk->report.nillegal : -1;
     *first = n > 0 ? chk->report.illegal[0].move_number : 0;
     free(chk);
     return n;
@@ -215,8 +215,8 @@ gs_status record_correct_file(const char *path, const record_ruling *ru, gs_erro
     sgf_tree *t = NULL;
     gs_error e;
     if (sgf_load(path, &t, &e) != GS_OK) return gs_error_set(err, e.status, "%s: %s", path, e.msg);
-    record_check_result *chk = malloc(sizeof *chk);
-    gs_status st = chk ? record_check_tree(t, NULL, chk, &e) : gs_error_set(&e, GS_ERR_NOMEM, "out of memory");
+    score_check_result *chk = malloc(sizeof *chk);
+    gs_status st = chk ? score_check_tree(t, NULL, chk, &e) : gs_error_set(&e, GS_ERR_NOMEM, "out of memory");
     char words[480];
     corr_fx fx;
     if (st == GS_OK) st = correct_tree(t, ru, chk->warnings_black, chk->warnings_white, words, sizeof words, &fx, &e);

@@ -94,10 +94,10 @@ static void print_json(const record *r, FILE *f, const record_event *ev)
     gs_buf_printf(&b, "{\"t_ms\":%.0f,\"unix_ms\":%lld,\"kind\":\"%s\",\"code\":", ev->t_ms, (long long)ev->unix_ms,
                   kind_names[ev->kind]);
     gs_json_str(&b, ev->code);
-    gs_buf_printf(&b, ",\"move_number\":%d,\"color\":\"%s\"", ev->move_number, record_json_color(ev->color));
-    if (ev->point.x >= 0 && r->size > 0) record_json_point(&b, ev->point, false, r->size);
+    gs_buf_printf(&b, ",\"move_number\":%d,\"color\":\"%s\"", ev->move_number, score_json_color(ev->color));
+    if (ev->point.x >= 0 && r->size > 0) score_json_point(&b, ev->point, false, r->size);
     if (ev->kind == RECORD_EV_COUNT && r->have_count)
-        record_json_count(&b, &r->count, r->count_handicap, r->count_warnings[GS_BLACK], r->count_warnings[GS_WHITE]);
+        score_json_count(&b, &r->count, r->count_handicap, r->count_warnings[GS_BLACK], r->count_warnings[GS_WHITE]);
     if (ev->evidence[0]) {
         gs_buf_puts(&b, ",\"evidence\":");
         gs_json_str(&b, ev->evidence);

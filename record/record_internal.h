@@ -215,7 +215,7 @@ struct record {
     int64_t clock_ms;
     /* stones captured in games the record restarted from (set-up nodes) */
     int captures_before[3];
-    /* the final count (record_check_tree of the record), for the JSON of
+    /* the final count (score_check_tree of the record), for the JSON of
      * its event */
     bool have_count;
     rules_count count;

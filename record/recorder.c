@@ -363,7 +363,7 @@ static void lifted_stones(const record *r, const gs_position *rec, uint8_t *dead
 }
 
 /* The count of the record's last position, the lifted stones dead: TB/TW
- * on the last node, then RE and the words from record_check_tree of the
+ * on the last node, then RE and the words from score_check_tree of the
  * record itself (the one count `check` makes of the file). */
 static void count_game(record *r)
 {
@@ -373,14 +373,14 @@ static void count_game(record *r)
     lifted_stones(r, &rec, dead);
     gs_error e;
     rules_count *cnt = malloc(sizeof *cnt);
-    record_check_result *chk = malloc(sizeof *chk);
+    score_check_result *chk = malloc(sizeof *chk);
     gs_status st = cnt && chk ? rules_count_position(&rec, dead, NULL, cnt, &e)
                               : gs_error_set(&e, GS_ERR_NOMEM, "out of memory for the count");
     if (st == GS_OK) {
-        record_count_marks(&rec, dead, cnt, &marks);
+        score_count_marks(&rec, dead, cnt, &marks);
         st = sgf_set_final_count(r->sgf.last, &marks, NULL, NULL, &e);
     }
-    if (st == GS_OK) st = record_check_tree(r->sgf.tree, NULL, chk, &e);
+    if (st == GS_OK) st = score_check_tree(r->sgf.tree, NULL, chk, &e);
     if (st == GS_OK) {
         const rules_count *c = &chk->report.count;
         snprintf(r->result, sizeof r->result, "%s", c->sgf);
@@ -390,8 +390,8 @@ static void count_game(record *r)
         r->count_warnings[GS_BLACK] = chk->warnings_black;
         r->count_warnings[GS_WHITE] = chk->warnings_white;
         char a[32], b[32];
-        record_count_stones_format(c->black, a, sizeof a);
-        record_count_stones_format(c->white, b, sizeof b);
+        score_count_stones_format(c->black, a, sizeof a);
+        score_count_stones_format(c->white, b, sizeof b);
         rec_event_add(r, RECORD_EV_COUNT, "count", rec_game_moves(r), c->winner, (gs_point){-1, -1},
                       "count (area, Chinese rules): Black %s, White %s stones, %d dead stones lifted, warnings "
                       "Black %d White %d: %s (RE %s)", a, b, c->dead_black + c->dead_white, chk->warnings_black,

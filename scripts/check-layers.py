@@ -32,6 +32,7 @@ STAGES = [
     ('track', 'track/track.h'),       # frames over time -> settled views
     ('rules', 'rules/rules.h'),       # Chinese rules, referee, counting
     ('sgf', 'sgf/sgf.h'),             # the record's file format
+    ('score', 'score/score.h'),       # a finished board counted, a game checked, the JSON words
     ('pairing', 'pairing/pairing.h'), # a round's pairings (the records' players)
     ('record', 'record/record.h'),    # settled views -> the game record
     ('broadcast', 'broadcast/broadcast.h'),  # pages, SSE, referee console, hall, MQTT

@@ -1,5 +1,5 @@
-/* tests/test_count.c: the count and check of record/ (record_count_*,
- * record_check_file) on small files written here: the SGF replay, each way
+/* tests/test_count.c: the count and check of record/ (score_count_*,
+ * score_check_file) on small files written here: the SGF replay, each way
  * of naming the dead stones, the errors and the file each is about, the
  * count SGF read back, and the check of illegal moves against RE. */
 #include "tests/testutil.h"
@@ -57,62 +57,62 @@ static void test_stones_format(void **state)
 {
     (void)state;
     char b[32];
-    record_count_stones_format(184.5, b, sizeof b);
+    score_count_stones_format(184.5, b, sizeof b);
     assert_string_equal(b, "184 1/2");
-    record_count_stones_format(0.75, b, sizeof b);
+    score_count_stones_format(0.75, b, sizeof b);
     assert_string_equal(b, "3/4");
-    record_count_stones_format(12, b, sizeof b);
+    score_count_stones_format(12, b, sizeof b);
     assert_string_equal(b, "12");
-    record_count_stones_format(-0.25, b, sizeof b);
+    score_count_stones_format(-0.25, b, sizeof b);
     assert_string_equal(b, "-1/4");
-    assert_string_equal(record_count_dead_name(RECORD_COUNT_DEAD_POINTS), "points");
+    assert_string_equal(score_count_dead_name(SCORE_COUNT_DEAD_POINTS), "points");
 }
 
 static void test_grid_dead_points(void **state)
 {
     (void)state;
     char path[128];
-    record_count_options o;
-    record_count_options_init(&o);
+    score_count_options o;
+    score_count_options_init(&o);
     o.input = put("g.txt", GRID, path, sizeof path);
-    record_count_result *r = calloc(1, sizeof *r);
+    score_count_result *r = calloc(1, sizeof *r);
     assert_non_null(r);
     gs_error e = {0};
 
     /* all alive: the white stone at B5 keeps its points from Black */
-    o.dead = RECORD_COUNT_DEAD_NONE;
-    assert_int_equal(record_count_run(&o, r, &e), GS_OK);
+    o.dead = SCORE_COUNT_DEAD_NONE;
+    assert_int_equal(score_count_run(&o, r, &e), GS_OK);
     assert_string_equal(r->source, "grid");
     assert_int_equal(r->count.dead_white, 0);
     assert_false(r->estimate);
     double alive_margin = r->count.margin_stones;
 
     /* the players' list, in SGF and in board coordinates */
-    o.dead = RECORD_COUNT_DEAD_POINTS;
+    o.dead = SCORE_COUNT_DEAD_POINTS;
     o.dead_points = "be";
-    assert_int_equal(record_count_run(&o, r, &e), GS_OK);
+    assert_int_equal(score_count_run(&o, r, &e), GS_OK);
     assert_int_equal(r->count.dead_white, 1);
     assert_int_equal(r->dead[4 * 9 + 1], 1);
     assert_true(r->count.margin_stones > alive_margin);
     o.dead_points = "B5";
-    assert_int_equal(record_count_run(&o, r, &e), GS_OK);
+    assert_int_equal(score_count_run(&o, r, &e), GS_OK);
     assert_int_equal(r->count.dead_white, 1);
     /* a whole chain goes with the stone named */
     o.dead_points = "G9";
-    assert_int_equal(record_count_run(&o, r, &e), GS_OK);
+    assert_int_equal(score_count_run(&o, r, &e), GS_OK);
     assert_int_equal(r->count.dead_white, 9);
 
     /* errors say which file they are about */
     o.dead_points = "A1";
-    assert_int_equal(record_count_run(&o, r, &e), GS_ERR_USAGE);
+    assert_int_equal(score_count_run(&o, r, &e), GS_ERR_USAGE);
     assert_ptr_equal(r->error_file, o.input);
     assert_non_null(strstr(e.msg, "no stone at A1"));
-    o.dead = RECORD_COUNT_DEAD_MARKS;
-    assert_int_equal(record_count_run(&o, r, &e), GS_ERR_USAGE);
+    o.dead = SCORE_COUNT_DEAD_MARKS;
+    assert_int_equal(score_count_run(&o, r, &e), GS_ERR_USAGE);
     assert_ptr_equal(r->error_file, o.input);
-    o.dead = RECORD_COUNT_DEAD_NONE;
+    o.dead = SCORE_COUNT_DEAD_NONE;
     o.overlay_path = "x.png";
-    assert_int_equal(record_count_run(&o, r, &e), GS_ERR_USAGE);
+    assert_int_equal(score_count_run(&o, r, &e), GS_ERR_USAGE);
     assert_null(r->error_file);
     assert_non_null(strstr(e.msg, "--overlay needs a photo"));
     free(r);
@@ -122,28 +122,28 @@ static void test_estimate_and_sgf_round_trip(void **state)
 {
     (void)state;
     char path[128], out[128];
-    record_count_options o;
-    record_count_options_init(&o);
+    score_count_options o;
+    score_count_options_init(&o);
     o.input = put("g.txt", GRID, path, sizeof path);
     o.playouts = 100;
     snprintf(out, sizeof out, "%s/count.sgf", dir);
     o.sgf_path = out;
-    record_count_result *r = calloc(1, sizeof *r), *back = calloc(1, sizeof *back);
+    score_count_result *r = calloc(1, sizeof *r), *back = calloc(1, sizeof *back);
     assert_non_null(r);
     assert_non_null(back);
     gs_error e = {0};
-    assert_int_equal(record_count_run(&o, r, &e), GS_OK);
+    assert_int_equal(score_count_run(&o, r, &e), GS_OK);
     assert_true(r->estimate);
     assert_int_equal(r->est.playouts, 100);
     assert_int_equal(r->count.dead_white, 1); /* B5 */
     assert_true(r->count.komi == RULES_DEFAULT_KOMI);
 
     /* the count SGF's TB/TW give the same dead stones and result back */
-    record_count_options o2;
-    record_count_options_init(&o2);
+    score_count_options o2;
+    score_count_options_init(&o2);
     o2.input = out;
-    o2.dead = RECORD_COUNT_DEAD_MARKS;
-    assert_int_equal(record_count_run(&o2, back, &e), GS_OK);
+    o2.dead = SCORE_COUNT_DEAD_MARKS;
+    assert_int_equal(score_count_run(&o2, back, &e), GS_OK);
     assert_string_equal(back->source, "sgf");
     assert_int_equal(back->count.dead_white, r->count.dead_white);
     assert_int_equal(back->count.dead_black, r->count.dead_black);
@@ -160,7 +160,7 @@ static void test_estimate_and_sgf_round_trip(void **state)
     rules_estimate_default_options(&eo);
     eo.playouts = 100;
     eo.time_budget_ms = -1;
-    assert_int_equal(record_count_estimate(&r->pos, &eo, NULL, est, cnt, &e), GS_OK);
+    assert_int_equal(score_count_estimate(&r->pos, &eo, NULL, est, cnt, &e), GS_OK);
     assert_true(cnt->margin_stones == r->count.margin_stones);
     free(est);
     free(cnt);
@@ -172,12 +172,12 @@ static void test_load_sgf(void **state)
 {
     (void)state;
     char path[128];
-    record_count_sgf *in = malloc(sizeof *in);
+    score_count_sgf *in = malloc(sizeof *in);
     assert_non_null(in);
     gs_error e = {0};
     /* a capture in the corner: Black's stone at aa is taken */
     put("cap.sgf", "(;GM[1]SZ[9]KM[6.5]HA[0]RE[W+3.5];B[aa];W[ba];B[ee];W[ab])", path, sizeof path);
-    assert_int_equal(record_count_load_sgf(path, in, &e), GS_OK);
+    assert_int_equal(score_count_load_sgf(path, in, &e), GS_OK);
     assert_int_equal(gs_position_get(&in->pos, 0, 0), GS_EMPTY);
     assert_int_equal(gs_position_get(&in->pos, 1, 0), GS_WHITE);
     assert_true(in->has_komi && in->komi == 6.5);
@@ -185,10 +185,10 @@ static void test_load_sgf(void **state)
     assert_false(in->has_marks);
     /* an illegal move is named with its line */
     put("bad.sgf", "(;GM[1]SZ[9]\n;B[ee]\n;W[ee])", path, sizeof path);
-    assert_int_equal(record_count_load_sgf(path, in, &e), GS_ERR_FORMAT);
+    assert_int_equal(score_count_load_sgf(path, in, &e), GS_ERR_FORMAT);
     assert_non_null(strstr(e.msg, "line 3: move 2 W[ee] is illegal"));
     put("small.sgf", "(;GM[1]SZ[3];B[aa])", path, sizeof path);
-    assert_int_equal(record_count_load_sgf(path, in, &e), GS_ERR_NOBOARD);
+    assert_int_equal(score_count_load_sgf(path, in, &e), GS_ERR_NOBOARD);
     free(in);
 }
 
@@ -196,13 +196,13 @@ static void test_check(void **state)
 {
     (void)state;
     char path[128];
-    record_check_result *r = malloc(sizeof *r);
+    score_check_result *r = malloc(sizeof *r);
     assert_non_null(r);
     gs_error e = {0};
     /* a ko: Black takes at cb, White retakes at once (illegal, void) */
     put("ko.sgf", "(;GM[1]SZ[5]KM[0]RE[B+1]AB[ba][ab][bc]AW[ca][db][cc][bb];B[cb];W[bb])", path, sizeof path);
-    record_check_options o = {.ko_policy = RULES_KO_FORBID};
-    assert_int_equal(record_check_file(path, &o, r, &e), GS_OK);
+    score_check_options o = {.ko_policy = RULES_KO_FORBID};
+    assert_int_equal(score_check_file(path, &o, r, &e), GS_OK);
     assert_int_equal(r->size, 5);
     assert_int_equal((int)r->moves, 2);
     assert_string_equal(r->recorded_result, "B+1");
@@ -215,14 +215,14 @@ static void test_check(void **state)
     /* the komi option wins over the file's */
     o.has_komi = true;
     o.komi = 7.5;
-    assert_int_equal(record_check_file(path, &o, r, &e), GS_OK);
+    assert_int_equal(score_check_file(path, &o, r, &e), GS_OK);
     assert_true(r->komi == 7.5);
     /* no board to check */
     put("small.sgf", "(;GM[1]SZ[3];B[aa])", path, sizeof path);
-    assert_int_equal(record_check_file(path, NULL, r, &e), GS_ERR_NOBOARD);
+    assert_int_equal(score_check_file(path, NULL, r, &e), GS_ERR_NOBOARD);
     /* a set-up the rules cannot start from: no game to check either */
     put("dead.sgf", "(;GM[1]SZ[9]AB[aa][ba]AW[ab][bb][ca])", path, sizeof path);
-    assert_int_equal(record_check_file(path, NULL, r, &e), GS_ERR_NOBOARD);
+    assert_int_equal(score_check_file(path, NULL, r, &e), GS_ERR_NOBOARD);
     assert_int_equal(e.status, GS_ERR_NOBOARD);
     free(r);
 }

@@ -51,14 +51,14 @@ static int matching_symmetry(const gs_position *read, const gs_position *truth)
 }
 
 /* Counts the PNG at path (dead stones: none, the board is finished). */
-static void count_photo(const char *path, record_count_result *r)
+static void count_photo(const char *path, score_count_result *r)
 {
-    record_count_options o;
-    record_count_options_init(&o);
+    score_count_options o;
+    score_count_options_init(&o);
     o.input = path;
-    o.dead = RECORD_COUNT_DEAD_NONE;
+    o.dead = SCORE_COUNT_DEAD_NONE;
     gs_error err = {0};
-    gs_status st = record_count_run(&o, r, &err);
+    gs_status st = score_count_run(&o, r, &err);
     if (st != GS_OK) print_message("count: %s\n", err.msg);
     assert_int_equal(st, GS_OK);
     assert_int_equal(r->pos.size, 9);
@@ -76,7 +76,7 @@ static void test_blot_is_doubt(void **state)
     snprintf(path, sizeof path, "/tmp/gs-count-doubt-%d.png", (int)getpid());
     assert_int_equal(gs_image_write_png(img, path, &e), GS_OK);
 
-    record_count_result *r = calloc(1, sizeof *r);
+    score_count_result *r = calloc(1, sizeof *r);
     assert_non_null(r);
     count_photo(path, r);
     assert_int_equal(r->read_uncertain, 0);

@@ -82,7 +82,7 @@ static void test_photo_count_matches_grid(void **state)
     }
 }
 
-/* The whole `goscribe count PHOTO` path (record_count_run): the photo
+/* The whole `goscribe count PHOTO` path (score_count_run): the photo
  * counted like its grid file, and the overlay written as a PNG of the
  * photo's size. */
 static void test_count_run_photo(void **state)
@@ -93,22 +93,22 @@ static void test_count_run_photo(void **state)
     snprintf(img_path, sizeof img_path, "%s/%s.jpg", dir, PHOTOS[0]);
     snprintf(txt_path, sizeof txt_path, "%s/%s.txt", dir, PHOTOS[0]);
     snprintf(png, sizeof png, "/tmp/gs-test-count-photo-%d.png", (int)getpid());
-    record_count_result *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    score_count_result *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     assert_non_null(a);
     assert_non_null(b);
-    record_count_options o;
-    record_count_options_init(&o);
-    o.dead = RECORD_COUNT_DEAD_NONE;
+    score_count_options o;
+    score_count_options_init(&o);
+    o.dead = SCORE_COUNT_DEAD_NONE;
     o.input = img_path;
     o.overlay_path = png;
     gs_error e = {0};
-    gs_status st = record_count_run(&o, a, &e);
+    gs_status st = score_count_run(&o, a, &e);
     if (st != GS_OK) print_message("%s\n", e.msg);
     assert_int_equal(st, GS_OK);
     assert_string_equal(a->source, "photo");
     o.input = txt_path;
     o.overlay_path = NULL;
-    assert_int_equal(record_count_run(&o, b, &e), GS_OK);
+    assert_int_equal(score_count_run(&o, b, &e), GS_OK);
     assert_string_equal(a->count.sgf, b->count.sgf);
     assert_true(a->count.black == b->count.black);
     gs_image *ov = cvshim_image_load(png, &e), *img = cvshim_image_load(img_path, &e);

@@ -1,5 +1,5 @@
 /* tests/test_count_range.c: the range of a count over the readings its
- * doubt allows (record_count_range_run).  Each case is a board as read,
+ * doubt allows (score_count_range_run).  Each case is a board as read,
  * with its doubtful points written "X/Y" (read X, next likeliest Y), and
  * the result it must give: the lowest and highest result, whether it is
  * sure, whether the winner is, and the points that can turn the winner. */
@@ -179,7 +179,7 @@ static void run_case(const range_case *c)
     gs_color second[RULES_MAX_POINTS];
     parse_board(c->board, &pos, doubt, second);
     rules_estimate_result *est = calloc(1, sizeof *est);
-    record_count_range *r = calloc(1, sizeof *r);
+    score_count_range *r = calloc(1, sizeof *r);
     assert_non_null(est);
     assert_non_null(r);
     rules_estimate_options eo;
@@ -187,7 +187,7 @@ static void run_case(const range_case *c)
     eo.playouts = 500;
     eo.time_budget_ms = -1; /* the same verdicts on every machine, sanitized or not */
     gs_error err = {0};
-    record_range_input in = {.pos = &pos, .dead = dead, .eo = &eo, .doubt = doubt, .second = second};
+    score_range_input in = {.pos = &pos, .dead = dead, .eo = &eo, .doubt = doubt, .second = second};
     rules_count_opts_init(&in.count);
     in.count.komi = c->komi;
     if (c->estimate) {
@@ -202,7 +202,7 @@ static void run_case(const range_case *c)
     } else {
         mark_points(&pos, c->dead, true, dead);
     }
-    assert_int_equal(record_count_range_run(&in, r, &err), GS_OK);
+    assert_int_equal(score_count_range_run(&in, r, &err), GS_OK);
     char winners[256];
     points_text(&pos, r->winner, winners, sizeof winners);
     print_message("%-42s %s to %s%s%s, winner points [%s], %d readings, %d reruns\n", c->name, r->low_sgf,
@@ -233,12 +233,12 @@ static void test_no_second(void **state)
     gs_position pos;
     gs_position_clear(&pos, 9);
     uint8_t doubt[RULES_MAX_POINTS] = {1};
-    record_range_input in = {.pos = &pos, .doubt = doubt};
+    score_range_input in = {.pos = &pos, .doubt = doubt};
     rules_count_opts_init(&in.count);
-    record_count_range *r = calloc(1, sizeof *r);
+    score_count_range *r = calloc(1, sizeof *r);
     assert_non_null(r);
     gs_error err = {0};
-    assert_int_equal(record_count_range_run(&in, r, &err), GS_ERR_USAGE);
+    assert_int_equal(score_count_range_run(&in, r, &err), GS_ERR_USAGE);
     assert_non_null(strstr(err.msg, "second"));
     free(r);
 }
@@ -253,12 +253,12 @@ static void test_whole_board(void **state)
     gs_color second[RULES_MAX_POINTS];
     memset(doubt, 1, sizeof doubt);
     for (int i = 0; i < RULES_MAX_POINTS; i++) second[i] = GS_BLACK;
-    record_range_input in = {.pos = &pos, .doubt = doubt, .second = second};
+    score_range_input in = {.pos = &pos, .doubt = doubt, .second = second};
     rules_count_opts_init(&in.count);
-    record_count_range *r = calloc(1, sizeof *r);
+    score_count_range *r = calloc(1, sizeof *r);
     assert_non_null(r);
     gs_error err = {0};
-    assert_int_equal(record_count_range_run(&in, r, &err), GS_OK);
+    assert_int_equal(score_count_range_run(&in, r, &err), GS_OK);
     assert_true(r->unbounded);
     assert_string_equal(r->low_sgf, "W+88.5"); /* 81 points and komi 7.5 */
     assert_string_equal(r->high_sgf, "B+73.5");

@@ -207,9 +207,9 @@ static void test_closed_record_corrected(void **state)
     ru.result = "B+4.5";
     ru.words = "Correction by Anna (22:15:00 UTC)";
     assert_int_equal(record_correct_file(f.sgf, &ru, &err), GS_OK);
-    record_check_result *chk = malloc(sizeof *chk);
+    score_check_result *chk = malloc(sizeof *chk);
     assert_non_null(chk);
-    assert_int_equal(record_check_file(f.sgf, NULL, chk, &err), GS_OK);
+    assert_int_equal(score_check_file(f.sgf, NULL, chk, &err), GS_OK);
     assert_string_equal(chk->recorded_result, "B+4.5");
     assert_int_equal(chk->report.nillegal, 0);
     assert_int_equal((int)chk->moves, 5);

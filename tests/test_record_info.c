@@ -174,9 +174,9 @@ static void test_every_ruling_resumed(void **state)
     assert_string_equal(record_result(r), "B+R");
     record_destroy(r);
     /* check of the file: the set-up nodes replayed, the warning counted */
-    record_check_result *chk = malloc(sizeof *chk);
+    score_check_result *chk = malloc(sizeof *chk);
     assert_non_null(chk);
-    assert_int_equal(record_check_file(g.sgf, NULL, chk, &err), GS_OK);
+    assert_int_equal(score_check_file(g.sgf, NULL, chk, &err), GS_OK);
     assert_int_equal(chk->report.nillegal, 0);
     assert_true(chk->setup_steps >= 2);
     assert_int_equal(chk->warnings_white, 1);

@@ -275,9 +275,9 @@ static void run_case(const rcase *c, const char *sgf, bool sure, const char *wan
         assert_int_equal((int)g.move_count, record_move_count(r));
         sgf_game_free(&g);
         /* ... and replays, set-up nodes too, to the record's position */
-        record_check_result *chk = malloc(sizeof *chk);
+        score_check_result *chk = malloc(sizeof *chk);
         assert_non_null(chk);
-        assert_int_equal(record_check_file(sgf, NULL, chk, &err), GS_OK);
+        assert_int_equal(score_check_file(sgf, NULL, chk, &err), GS_OK);
         gs_position mine;
         record_position(r, &mine);
         assert_memory_equal(chk->report.final_position.cell, mine.cell, 81);

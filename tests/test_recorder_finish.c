@@ -135,21 +135,21 @@ static char *file_text(const char *path)
 /* The recorder's RE = check's = count's of the file = the expected one. */
 static void assert_one_count(const char *sgf, const record_run_stats *stats, const char *want)
 {
-    record_check_result *chk = malloc(sizeof *chk);
+    score_check_result *chk = malloc(sizeof *chk);
     assert_non_null(chk);
     gs_error e;
-    assert_int_equal(record_check_file(sgf, NULL, chk, &e), GS_OK);
+    assert_int_equal(score_check_file(sgf, NULL, chk, &e), GS_OK);
     print_message("recorded %s, check %s, expected %s\n", stats->result, chk->report.count.sgf, want);
     assert_string_equal(stats->result, chk->report.count.sgf);
     assert_string_equal(chk->report.count.sgf, want);
     assert_true(chk->matches_record);
     assert_int_equal(chk->report.count.dead_black + chk->report.count.dead_white, 2);
-    record_count_options co;
-    record_count_options_init(&co);
+    score_count_options co;
+    score_count_options_init(&co);
     co.input = sgf;
-    record_count_result *cr = calloc(1, sizeof *cr);
+    score_count_result *cr = calloc(1, sizeof *cr);
     assert_non_null(cr);
-    assert_int_equal(record_count_run(&co, cr, &e), GS_OK);
+    assert_int_equal(score_count_run(&co, cr, &e), GS_OK);
     assert_string_equal(cr->count.sgf, want);
     free(cr);
     free(chk);
@@ -247,10 +247,10 @@ static void test_unfinished_game(void **state)
     /* counted when asked: every stone still on the board is alive */
     memset(&t, 0, sizeof t);
     record_game(&f, sgf, &t, true, &stats);
-    record_check_result *chk = malloc(sizeof *chk);
+    score_check_result *chk = malloc(sizeof *chk);
     assert_non_null(chk);
     gs_error e;
-    assert_int_equal(record_check_file(sgf, NULL, chk, &e), GS_OK);
+    assert_int_equal(score_check_file(sgf, NULL, chk, &e), GS_OK);
     assert_string_equal(stats.result, chk->report.count.sgf);
     assert_true(stats.result[0] != 0);
     free(chk);

@@ -517,7 +517,7 @@ static void contacts_of_games(const char *dir, int *n, double *lo, double *hi)
     DIR *d = opendir(dir);
     if (!d) return;
     struct dirent *de;
-    record_check_result *res = malloc(sizeof *res);
+    score_check_result *res = malloc(sizeof *res);
     assert_non_null(res);
     while ((de = readdir(d)) != NULL) {
         if (de->d_name[0] == '.') continue;
@@ -528,9 +528,9 @@ static void contacts_of_games(const char *dir, int *n, double *lo, double *hi)
             contacts_of_games(path, n, lo, hi); /* a folder, or skipped */
             continue;
         }
-        record_check_options o = {0};
+        score_check_options o = {0};
         gs_error e;
-        if (record_check_file(path, &o, res, &e) != GS_OK || !res->looks_finished) continue;
+        if (score_check_file(path, &o, res, &e) != GS_OK || !res->looks_finished) continue;
         double same = vision_contacts_same(&res->report.final_position);
         print_message("%s: %.3f of the contacts of one colour\n", de->d_name, same);
         (*n)++;

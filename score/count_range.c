@@ -1,5 +1,5 @@
-/* record/count_range.c: the range of a count over the readings its doubt
- * allows (record.h, record_count_range_run).
+/* score/count_range.c: the range of a count over the readings its doubt
+ * allows (record.h, score_count_range_run).
  *
  * The board as read is counted; then each other reading one doubt away:
  * a point read with doubt as its next likeliest colour, a chain of such
@@ -15,7 +15,7 @@
  * The work is fixed by the input (playouts, not time): the same range on
  * every machine.
  */
-#include "record/record.h"
+#include "score/score.h"
 
 #include "rules/rules.h"
 
@@ -46,10 +46,10 @@ enum { NP = RULES_MAX_POINTS };
 /* The work of one range: its input, the margin as read, the answer so
  * far and scratch space (an estimate result is a few KB). */
 typedef struct range_work {
-    const record_range_input *in;
+    const score_range_input *in;
     int size, n;
     rules_estimate_options eo;   /* of the reruns */
-    record_count_range *out;
+    score_count_range *out;
     rules_estimate_result *est;  /* a rerun's */
 } range_work;
 
@@ -100,7 +100,7 @@ static gs_status margin_of(const range_work *w, const gs_position *pos, const ui
  * (nb) read or judged otherwise than on the board as read. */
 static void consider(range_work *w, double m, const int *a, int na, const int *b, int nb)
 {
-    record_count_range *r = w->out;
+    score_count_range *r = w->out;
     r->readings++;
     r->low = fmin(r->low, m);
     r->high = fmax(r->high, m);
@@ -235,7 +235,7 @@ static void reading_add(const range_work *w, reading_set *s, const int *list, in
  * of them (its points that have another colour to take) at once. */
 static gs_status readings_list(const range_work *w, reading_set *s, gs_error *err)
 {
-    const record_range_input *in = w->in;
+    const score_range_input *in = w->in;
     memset(s, 0, sizeof *s);
     size_t most = 2 * (size_t)w->n;
     s->changed = malloc(sizeof *s->changed * most);
@@ -409,7 +409,7 @@ static gs_status whole_board(range_work *w, gs_error *err)
 }
 
 /* The summary fields of out from its low, high and masks. */
-static void range_finish(record_count_range *r, int n)
+static void range_finish(score_count_range *r, int n)
 {
     char text[96];
     rules_result_format(r->low, r->low_sgf, text);
@@ -431,7 +431,7 @@ static double thread_cpu_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-gs_status record_count_range_run(const record_range_input *in, record_count_range *out, gs_error *err)
+gs_status score_count_range_run(const score_range_input *in, score_count_range *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!in || !in->pos || in->pos->size < RULES_MIN_SIZE || in->pos->size > RULES_MAX_SIZE)
@@ -441,7 +441,7 @@ gs_status record_count_range_run(const record_range_input *in, record_count_rang
     double t0 = gs_now_ms(), c0 = thread_cpu_ms();
     range_work w = {.in = in, .size = in->pos->size, .n = in->pos->size * in->pos->size, .out = out};
     uint8_t none[NP] = {0};
-    record_range_input given = *in;
+    score_range_input given = *in;
     if (!given.dead) given.dead = none;
     w.in = &given;
     rules_estimate_default_options(&w.eo);

@@ -1,8 +1,8 @@
-/* record/json.c: the members every JSON of goscribe shares (record.h,
+/* score/json.c: the members every JSON of goscribe shares (score.h,
  * "The JSON of goscribe"): points, colours, per-side numbers, a count.
  * The commands (cli/) and the pages (broadcast/) write them through here,
  * so a field has one name and one form everywhere. */
-#include "record/record.h"
+#include "score/score.h"
 
 #include "rules/rules.h"
 #include "sgf/sgf.h"
@@ -10,9 +10,9 @@
 #include <math.h>
 #include <stdio.h>
 
-const char *record_json_color(gs_color c) { return c == GS_BLACK ? "B" : c == GS_WHITE ? "W" : ""; }
+const char *score_json_color(gs_color c) { return c == GS_BLACK ? "B" : c == GS_WHITE ? "W" : ""; }
 
-void record_json_point(gs_buf *b, gs_point p, bool pass, int size)
+void score_json_point(gs_buf *b, gs_point p, bool pass, int size)
 {
     bool on = !pass && p.x >= 0 && p.y >= 0 && p.x < size && p.y < size;
     char s[3] = "", h[8] = "pass";
@@ -23,7 +23,7 @@ void record_json_point(gs_buf *b, gs_point p, bool pass, int size)
     gs_buf_printf(b, ",\"point\":\"%s\",\"point_human\":\"%s\"", s, h);
 }
 
-void record_json_points(gs_buf *b, const char *key, const gs_position *pos, const uint8_t *mask, gs_color c)
+void score_json_points(gs_buf *b, const char *key, const gs_position *pos, const uint8_t *mask, gs_color c)
 {
     gs_buf_printf(b, ",\"%s\":[", key);
     int n = pos->size, k = 0;
@@ -38,22 +38,22 @@ void record_json_points(gs_buf *b, const char *key, const gs_position *pos, cons
     gs_buf_puts(b, "]");
 }
 
-void record_json_sides(gs_buf *b, const char *key, double black, double white)
+void score_json_sides(gs_buf *b, const char *key, double black, double white)
 {
     gs_buf_printf(b, ",\"%s\":{\"B\":%g,\"W\":%g}", key, isfinite(black) ? black : 0, isfinite(white) ? white : 0);
 }
 
-void record_json_count(gs_buf *b, const rules_count *c, int handicap, int warnings_black, int warnings_white)
+void score_json_count(gs_buf *b, const rules_count *c, int handicap, int warnings_black, int warnings_white)
 {
     gs_buf_puts(b, ",\"result\":");
     gs_json_str(b, c->sgf);
     gs_buf_puts(b, ",\"result_text\":");
     gs_json_str(b, c->text);
     gs_buf_printf(b, ",\"margin_stones\":%g", c->margin_stones);
-    record_json_sides(b, "area", c->black, c->white);
-    record_json_sides(b, "stones", c->black_stones, c->white_stones);
-    record_json_sides(b, "territory", c->black_territory, c->white_territory);
-    record_json_sides(b, "dead", c->dead_black, c->dead_white);
+    score_json_sides(b, "area", c->black, c->white);
+    score_json_sides(b, "stones", c->black_stones, c->white_stones);
+    score_json_sides(b, "territory", c->black_territory, c->white_territory);
+    score_json_sides(b, "dead", c->dead_black, c->dead_white);
     gs_buf_printf(b, ",\"dame\":%d,\"komi\":%g,\"handicap\":%d", c->dame, c->komi, handicap);
-    record_json_sides(b, "warnings", warnings_black, warnings_white);
+    score_json_sides(b, "warnings", warnings_black, warnings_white);
 }

@@ -1,8 +1,8 @@
-/* record/count.c: the count of a finished board (record.h, record_count_*):
+/* score/count.c: the count of a finished board (score.h, score_count_*):
  * a photo, an SGF or a grid file in; the dead stones (estimated, none,
  * from the SGF's marks or the players' list); the area count under the
  * Chinese rules; the count written as SGF and drawn over the photo. */
-#include "record/record.h"
+#include "score/score.h"
 
 #include "cvshim/cvshim.h"
 #include "rules/rules.h"
@@ -16,26 +16,26 @@
 #include <string.h>
 #include <strings.h>
 
-void record_count_options_init(record_count_options *o)
+void score_count_options_init(score_count_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->dead = RECORD_COUNT_DEAD_DEFAULT;
+    o->dead = SCORE_COUNT_DEAD_DEFAULT;
     o->handicap = -1;
 }
 
-const char *record_count_dead_name(record_count_dead d)
+const char *score_count_dead_name(score_count_dead d)
 {
     switch (d) {
-    case RECORD_COUNT_DEAD_AUTO: return "auto";
-    case RECORD_COUNT_DEAD_NONE: return "none";
-    case RECORD_COUNT_DEAD_MARKS: return "marks";
-    case RECORD_COUNT_DEAD_POINTS: return "points";
-    case RECORD_COUNT_DEAD_DEFAULT: return "default";
+    case SCORE_COUNT_DEAD_AUTO: return "auto";
+    case SCORE_COUNT_DEAD_NONE: return "none";
+    case SCORE_COUNT_DEAD_MARKS: return "marks";
+    case SCORE_COUNT_DEAD_POINTS: return "points";
+    case SCORE_COUNT_DEAD_DEFAULT: return "default";
     }
     return "?";
 }
 
-void record_count_stones_format(double v, char *buf, size_t len)
+void score_count_stones_format(double v, char *buf, size_t len)
 {
     long q = lround(fabs(v) * 4);
     long whole = q / 4, frac = q % 4;
@@ -52,7 +52,7 @@ void record_count_stones_format(double v, char *buf, size_t len)
 static const char *stones_noun(int n) { return n == 1 ? "stone" : "stones"; }
 
 /* The warnings of the count in words: who, when, the ruling, the cost. */
-static void warnings_words(gs_buf *b, const record_warning *w, int n)
+static void warnings_words(gs_buf *b, const score_warning *w, int n)
 {
     if (n <= 0 || !w) return;
     int nb = 0, nw = 0;
@@ -73,13 +73,13 @@ static void warnings_words(gs_buf *b, const record_warning *w, int n)
     if (nw) gs_buf_printf(b, "%s White gives %d %s", nb ? "," : ";", nw, stones_noun(nw));
 }
 
-char *record_count_words(const rules_count *c, int handicap, const record_warning *w, int n, bool estimate,
+char *score_count_words(const rules_count *c, int handicap, const score_warning *w, int n, bool estimate,
                          char *buf, size_t len)
 {
     char a[32], b[32], k[32];
-    record_count_stones_format(c->black, a, sizeof a);
-    record_count_stones_format(c->white, b, sizeof b);
-    record_count_stones_format(c->komi / 2, k, sizeof k);
+    score_count_stones_format(c->black, a, sizeof a);
+    score_count_stones_format(c->white, b, sizeof b);
+    score_count_stones_format(c->komi / 2, k, sizeof k);
     gs_buf t = {0};
     gs_buf_printf(&t, SGF_COUNT_WORDS_PREFIX "area, Chinese rules): Black %s (%d stones + %d points), White %s "
                   "(%d + %d), dame %d", a, c->black_stones, c->black_territory, b, c->white_stones,
@@ -90,7 +90,7 @@ char *record_count_words(const rules_count *c, int handicap, const record_warnin
     gs_buf_printf(&t, "; komi %s stones", k);
     if (handicap > 0) {
         char h[32];
-        record_count_stones_format(handicap / 2.0, h, sizeof h);
+        score_count_stones_format(handicap / 2.0, h, sizeof h);
         gs_buf_printf(&t, "; handicap %d: Black gives back %s", handicap, h);
     }
     warnings_words(&t, w, n);
@@ -100,7 +100,7 @@ char *record_count_words(const rules_count *c, int handicap, const record_warnin
     return buf;
 }
 
-bool record_count_looks_finished(const rules_count *c, const rules_estimate_result *est, char *why, size_t len)
+bool score_count_looks_finished(const rules_count *c, const rules_estimate_result *est, char *why, size_t len)
 {
     why[0] = 0;
     /* players fill the dame before counting (area counting gains nothing
@@ -138,12 +138,12 @@ static gs_status illegal_move_error(const char *path, const rules_replay_issue *
                         rules_legality_name(is->why));
 }
 
-gs_status record_count_load_sgf(const char *path, record_count_sgf *out, gs_error *err)
+gs_status score_count_load_sgf(const char *path, score_count_sgf *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
-    record_check_result *r = malloc(sizeof *r);
+    score_check_result *r = malloc(sizeof *r);
     if (!r) return gs_error_set(err, GS_ERR_NOMEM, "count: out of memory");
-    gs_status st = record_check_file(path, NULL, r, err);
+    gs_status st = score_check_file(path, NULL, r, err);
     if (st == GS_OK && r->report.nillegal > 0) st = illegal_move_error(path, &r->report.illegal[0], err);
     if (st == GS_OK) {
         out->pos = r->report.final_position;
@@ -170,7 +170,7 @@ static bool has_suffix(const char *s, const char *suf)
 
 /* What the reading of the input leaves for the later stages. */
 typedef struct count_input {
-    record_count_sgf *sgf;     /* an SGF input: what the file says */
+    score_count_sgf *sgf;     /* an SGF input: what the file says */
     gs_image *img;             /* a photo input: the photo (for the overlay) */
     vision_result *scan;       /* ... and its reading (the grid) */
     double komi;               /* the komi to count with (points) */
@@ -186,7 +186,7 @@ static void count_input_free(count_input *in)
 static gs_status nomem(gs_error *err) { return gs_error_set(err, GS_ERR_NOMEM, "count: out of memory"); }
 
 /* The photo: loaded, its board found and read into out->pos. */
-static gs_status read_photo(const record_count_options *o, count_input *in, record_count_result *out, gs_error *err)
+static gs_status read_photo(const score_count_options *o, count_input *in, score_count_result *out, gs_error *err)
 {
     in->img = cvshim_image_load_max(o->input, o->max_pixels, err);
     if (!in->img) return err ? err->status : GS_ERR_IO;
@@ -213,7 +213,7 @@ static gs_status read_photo(const record_count_options *o, count_input *in, reco
  * SGF's) into in->komi and out->handicap. */
 /* out->error_file names the input for the messages about it; the photo
  * loader's and the usage messages stand alone. */
-static gs_status read_input(const record_count_options *o, count_input *in, record_count_result *out,
+static gs_status read_input(const score_count_options *o, count_input *in, score_count_result *out,
                             gs_error *err)
 {
     gs_status st;
@@ -224,7 +224,7 @@ static gs_status read_input(const record_count_options *o, count_input *in, reco
         out->source = "sgf";
         if (!(in->sgf = calloc(1, sizeof *in->sgf))) return nomem(err);
         out->error_file = o->input;
-        st = record_count_load_sgf(o->input, in->sgf, err);
+        st = score_count_load_sgf(o->input, in->sgf, err);
         if (st != GS_OK) return st;
         out->pos = in->sgf->pos;
         file_komi = in->sgf->komi;
@@ -302,11 +302,11 @@ static gs_status parse_dead_points(const char *list, const gs_position *pos, uin
 
 /* The range of the count over the readings its doubt allows (a photo's
  * points read with doubt, the estimate's unsettled chains:
- * record_count_range_run); eo: the estimate's options, NULL without one. */
-static gs_status count_range(const record_count_options *o, const count_input *in, const rules_count_opts *co,
-                             const rules_estimate_options *eo, record_count_result *out, gs_error *err)
+ * score_count_range_run); eo: the estimate's options, NULL without one. */
+static gs_status count_range(const score_count_options *o, const count_input *in, const rules_count_opts *co,
+                             const rules_estimate_options *eo, score_count_result *out, gs_error *err)
 {
-    record_range_input ri = {.pos = &out->pos, .dead = out->dead, .est = out->estimate ? &out->est : NULL, .eo = eo,
+    score_range_input ri = {.pos = &out->pos, .dead = out->dead, .est = out->estimate ? &out->est : NULL, .eo = eo,
                              .count = *co};
     uint8_t doubt[RULES_MAX_POINTS] = {0};
     if (in->scan && out->read_uncertain) {
@@ -316,10 +316,10 @@ static gs_status count_range(const record_count_options *o, const count_input *i
         ri.doubt = doubt;
         ri.second = rd->second;
     }
-    return record_count_range_run(&ri, &out->range, err);
+    return score_count_range_run(&ri, &out->range, err);
 }
 
-gs_status record_count_estimate(const gs_position *pos, const rules_estimate_options *eo,
+gs_status score_count_estimate(const gs_position *pos, const rules_estimate_options *eo,
                                 const rules_count_opts *co, rules_estimate_result *est, rules_count *cnt,
                                 gs_error *err)
 {
@@ -329,7 +329,7 @@ gs_status record_count_estimate(const gs_position *pos, const rules_estimate_opt
 }
 
 /* The dead stones o->dead asks for, then the count with them removed. */
-static gs_status dead_and_count(const record_count_options *o, const count_input *in, record_count_result *out,
+static gs_status dead_and_count(const score_count_options *o, const count_input *in, score_count_result *out,
                                 gs_error *err)
 {
     rules_count_opts co;
@@ -344,30 +344,30 @@ static gs_status dead_and_count(const record_count_options *o, const count_input
     }
     out->error_file = o->input;
     out->dead_used = o->dead;
-    if (o->dead == RECORD_COUNT_DEAD_DEFAULT) {
+    if (o->dead == SCORE_COUNT_DEAD_DEFAULT) {
         /* a file that records a counted result is counted as `check`
          * counts it: its marks, or (none) every stone alive */
         double margin;
         bool counted = in->sgf && rules_parse_result_points(in->sgf->result, &margin);
-        out->dead_used = in->sgf && in->sgf->has_marks ? RECORD_COUNT_DEAD_MARKS
-                         : counted                     ? RECORD_COUNT_DEAD_NONE
-                                                       : RECORD_COUNT_DEAD_AUTO;
+        out->dead_used = in->sgf && in->sgf->has_marks ? SCORE_COUNT_DEAD_MARKS
+                         : counted                     ? SCORE_COUNT_DEAD_NONE
+                                                       : SCORE_COUNT_DEAD_AUTO;
     }
     switch (out->dead_used) {
-    case RECORD_COUNT_DEAD_DEFAULT: /* (resolved above) */
-    case RECORD_COUNT_DEAD_NONE:
+    case SCORE_COUNT_DEAD_DEFAULT: /* (resolved above) */
+    case SCORE_COUNT_DEAD_NONE:
         break;
-    case RECORD_COUNT_DEAD_MARKS:
+    case SCORE_COUNT_DEAD_MARKS:
         if (!in->sgf || !in->sgf->has_marks)
             return gs_error_set(err, GS_ERR_USAGE, "--dead marks needs an SGF whose last node has TB/TW marks");
         memcpy(out->dead, in->sgf->marks_dead, sizeof out->dead);
         break;
-    case RECORD_COUNT_DEAD_POINTS: {
+    case SCORE_COUNT_DEAD_POINTS: {
         gs_status st = parse_dead_points(o->dead_points ? o->dead_points : "", &out->pos, out->dead, err);
         if (st != GS_OK) return st;
         break;
     }
-    case RECORD_COUNT_DEAD_AUTO: {
+    case SCORE_COUNT_DEAD_AUTO: {
         rules_estimate_options eo;
         rules_estimate_default_options(&eo);
         if (o->playouts > 0) {
@@ -375,7 +375,7 @@ static gs_status dead_and_count(const record_count_options *o, const count_input
             eo.time_budget_ms = -1; /* an explicit number of playouts is run in full */
         }
         if (o->seed) eo.seed = o->seed;
-        gs_status st = record_count_estimate(&out->pos, &eo, &co, &out->est, &out->count, err);
+        gs_status st = score_count_estimate(&out->pos, &eo, &co, &out->est, &out->count, err);
         if (st != GS_OK) return st;
         out->estimate = true;
         int n = out->pos.size * out->pos.size;
@@ -397,7 +397,7 @@ static gs_status dead_and_count(const record_count_options *o, const count_input
  * stands, a small square on dame, a red cross on a dead stone, a ring on
  * seki, and on every stone read a dot of the colour read (so a misread
  * stone shows at once). */
-static void draw_point(gs_image *img, const record_count_result *r, int i, double px, double py, double pitch)
+static void draw_point(gs_image *img, const score_count_result *r, int i, double px, double py, double pitch)
 {
     static const gs_bgr black = {20, 20, 20}, white = {245, 245, 245}, red = {0, 0, 255}, grey = {160, 120, 40},
                         seki = {0, 200, 255};
@@ -424,7 +424,7 @@ static void draw_point(gs_image *img, const record_count_result *r, int i, doubl
 
 /* The legend in the photo's top-left corner: what each mark means, and
  * the stones read. */
-static void draw_legend(gs_image *img, const record_count_result *r)
+static void draw_legend(gs_image *img, const score_count_result *r)
 {
     static const gs_bgr black = {20, 20, 20}, white = {245, 245, 245}, red = {0, 0, 255}, grey = {160, 120, 40},
                         seki = {0, 200, 255}, paper = {235, 235, 235};
@@ -454,7 +454,7 @@ static void draw_legend(gs_image *img, const record_count_result *r)
 }
 
 /* Each point's marks (draw_point) on the photo, and the legend. */
-static void draw_overlay(gs_image *img, const vision_grid *g, const record_count_result *r)
+static void draw_overlay(gs_image *img, const vision_grid *g, const score_count_result *r)
 {
     int size = r->pos.size;
     for (int y = 0; y < size; y++)
@@ -469,7 +469,7 @@ static void draw_overlay(gs_image *img, const vision_grid *g, const record_count
 
 /* ------------------------------------------------------------------ sgf */
 
-void record_count_marks(const gs_position *pos, const uint8_t *dead, const rules_count *c, gs_position *marks)
+void score_count_marks(const gs_position *pos, const uint8_t *dead, const rules_count *c, gs_position *marks)
 {
     gs_position_clear(marks, pos->size);
     for (int i = 0; i < pos->size * pos->size; i++) {
@@ -484,7 +484,7 @@ void record_count_marks(const gs_position *pos, const uint8_t *dead, const rules
 
 /* The position (AB/AW) with the count: TB/TW, KM, RE and the count in
  * words as the root's comment. */
-static gs_status write_sgf(const char *path, const record_count_result *r, gs_error *err)
+static gs_status write_sgf(const char *path, const score_count_result *r, gs_error *err)
 {
     sgf_game_info info;
     sgf_game_info_init(&info);
@@ -498,10 +498,10 @@ static gs_status write_sgf(const char *path, const record_count_result *r, gs_er
     sgf_tree *t = sgf_new_game(&info, &r->pos, &root, err);
     if (!t) return err ? err->status : GS_ERR_NOMEM;
     gs_position terr;
-    record_count_marks(&r->pos, r->dead, &r->count, &terr);
+    score_count_marks(&r->pos, r->dead, &r->count, &terr);
     char words[600];
-    int nw = r->nwarnings < RECORD_MAX_WARNINGS ? r->nwarnings : RECORD_MAX_WARNINGS;
-    record_count_words(&r->count, r->handicap, r->warnings, nw, r->estimate, words, sizeof words);
+    int nw = r->nwarnings < SCORE_MAX_WARNINGS ? r->nwarnings : SCORE_MAX_WARNINGS;
+    score_count_words(&r->count, r->handicap, r->warnings, nw, r->estimate, words, sizeof words);
     gs_status st = GS_OK;
     /* the warnings the count took, so that `check` of this file takes them */
     int wb = 0, ww = 0;
@@ -519,7 +519,7 @@ static gs_status write_sgf(const char *path, const record_count_result *r, gs_er
 
 /* ------------------------------------------------------------------ run */
 
-gs_status record_count_run(const record_count_options *o, record_count_result *out, gs_error *err)
+gs_status score_count_run(const score_count_options *o, score_count_result *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!o || !o->input) return gs_error_set(err, GS_ERR_USAGE, "count: no input given");
@@ -530,7 +530,7 @@ gs_status record_count_run(const record_count_options *o, record_count_result *o
     if (st == GS_OK) {
         out->ms = gs_now_ms() - t0;
         out->error_file = NULL;
-        out->looks_finished = record_count_looks_finished(&out->count, out->estimate ? &out->est : NULL,
+        out->looks_finished = score_count_looks_finished(&out->count, out->estimate ? &out->est : NULL,
                                                           out->not_finished, sizeof out->not_finished);
     }
     if (st == GS_OK && o->overlay_path) {

@@ -1,11 +1,11 @@
-/* record/check.c: the one count of a recorded game (record.h,
- * record_check_tree): the recorder's own at the end of a game, `goscribe
+/* score/check.c: the one count of a recorded game (score.h,
+ * score_check_tree): the recorder's own at the end of a game, `goscribe
  * check` and `goscribe count` of an SGF.  The main line is replayed under
  * the Chinese rules (rules_replay), part by part between the set-up nodes
  * the recorder writes when it follows the board; the final position is
  * counted with the dead stones of the last node's TB/TW marks and the
  * warnings of the referee's rulings (GSRL). */
-#include "record/record.h"
+#include "score/score.h"
 
 #include "rules/rules.h"
 #include "sgf/sgf.h"
@@ -29,7 +29,7 @@ static void merge_issues(rules_replay_issue *all, int *nall, const rules_replay_
 
 /* One part of the main line: moves [from, to) from pos; pos becomes the
  * position after them. */
-static gs_status replay_part(const sgf_game *g, size_t from, size_t to, const record_check_result *out,
+static gs_status replay_part(const sgf_game *g, size_t from, size_t to, const score_check_result *out,
                              rules_ko_policy ko, gs_position *pos, rules_replay_report *part, gs_error *err)
 {
     rules_replay_input in = {
@@ -63,7 +63,7 @@ static void apply_step(const sgf_setup_step *st, gs_position *pos)
 }
 
 /* The whole main line, part by part, into out->report. */
-static gs_status replay_main_line(const sgf_game *g, rules_ko_policy ko, record_check_result *out, gs_error *err)
+static gs_status replay_main_line(const sgf_game *g, rules_ko_policy ko, score_check_result *out, gs_error *err)
 {
     rules_replay_report *whole = &out->report, *part = malloc(sizeof *part);
     if (!part) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
@@ -88,12 +88,12 @@ static gs_status replay_main_line(const sgf_game *g, rules_ko_policy ko, record_
 
 /* ------------------------------------------------- warnings and notes */
 
-static void take_notes(const sgf_game *g, record_check_result *out)
+static void take_notes(const sgf_game *g, score_check_result *out)
 {
     for (size_t i = 0; i < g->note_count; i++) {
         const sgf_game_note *n = &g->notes[i];
-        if (out->nnotes < RECORD_MAX_NOTES) {
-            record_check_note *c = &out->notes[out->nnotes];
+        if (out->nnotes < SCORE_MAX_NOTES) {
+            score_check_note *c = &out->notes[out->nnotes];
             c->ruling = n->ruling;
             c->move_number = (int)n->after_moves;
             snprintf(c->code, sizeof c->code, "%s", n->code);
@@ -106,8 +106,8 @@ static void take_notes(const sgf_game *g, record_check_result *out)
         out->warnings_black = n->warnings_black;
         out->warnings_white = n->warnings_white;
         if (!n->warned) continue;
-        if (out->nwarnings < RECORD_MAX_WARNINGS) {
-            record_warning *w = &out->warnings[out->nwarnings];
+        if (out->nwarnings < SCORE_MAX_WARNINGS) {
+            score_warning *w = &out->warnings[out->nwarnings];
             w->color = n->color;
             w->move_number = (int)n->after_moves;
             w->unix_ms = n->time_ms;
@@ -119,7 +119,7 @@ static void take_notes(const sgf_game *g, record_check_result *out)
 
 /* ------------------------------------------------------------ the count */
 
-static gs_status count_final(const sgf_game *g, record_check_result *out, gs_error *err)
+static gs_status count_final(const sgf_game *g, score_check_result *out, gs_error *err)
 {
     rules_replay_report *rep = &out->report;
     memset(out->dead, 0, sizeof out->dead);
@@ -135,16 +135,16 @@ static gs_status count_final(const sgf_game *g, record_check_result *out, gs_err
     o.warnings_white = out->warnings_white;
     gs_status s = rules_count_position(&rep->final_position, out->dead, &o, &rep->count, err);
     if (s != GS_OK) return s;
-    int nw = out->nwarnings < RECORD_MAX_WARNINGS ? out->nwarnings : RECORD_MAX_WARNINGS;
-    record_count_words(&rep->count, o.handicap, out->warnings, nw, false, out->words, sizeof out->words);
-    out->looks_finished = record_count_looks_finished(&rep->count, NULL, out->not_finished, sizeof out->not_finished);
+    int nw = out->nwarnings < SCORE_MAX_WARNINGS ? out->nwarnings : SCORE_MAX_WARNINGS;
+    score_count_words(&rep->count, o.handicap, out->warnings, nw, false, out->words, sizeof out->words);
+    out->looks_finished = score_count_looks_finished(&rep->count, NULL, out->not_finished, sizeof out->not_finished);
     double rec;
     out->recorded_numeric = rules_parse_result_points(out->recorded_result, &rec);
     out->matches_record = out->recorded_numeric && fabs(rec - rep->count.margin_stones * 2) < 1e-6;
     return GS_OK;
 }
 
-static gs_status check_game(const sgf_game *g, const record_check_options *o, record_check_result *out,
+static gs_status check_game(const sgf_game *g, const score_check_options *o, score_check_result *out,
                             gs_error *err)
 {
     out->size = g->info.size;
@@ -168,7 +168,7 @@ static gs_status check_game(const sgf_game *g, const record_check_options *o, re
     return count_final(g, out, err);
 }
 
-gs_status record_check_tree(const sgf_tree *t, const record_check_options *o, record_check_result *out,
+gs_status score_check_tree(const sgf_tree *t, const score_check_options *o, score_check_result *out,
                             gs_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -199,14 +199,14 @@ static bool looks_like_sgf(const char *path)
     return n == sizeof buf; /* a long file: the reader decides */
 }
 
-gs_status record_check_file(const char *path, const record_check_options *o, record_check_result *out,
+gs_status score_check_file(const char *path, const score_check_options *o, score_check_result *out,
                             gs_error *err)
 {
     memset(out, 0, sizeof *out);
     sgf_tree *t = NULL;
     gs_status s = sgf_load(path, &t, err);
     if (s == GS_ERR_FORMAT && !looks_like_sgf(path)) s = gs_error_set(err, GS_ERR_FORMAT, "not an SGF file");
-    if (s == GS_OK) s = record_check_tree(t, o, out, err);
+    if (s == GS_OK) s = score_check_tree(t, o, out, err);
     sgf_tree_destroy(t);
     return s;
 }
