@@ -273,6 +273,30 @@ static void keep_rivals(const vision_work *w, const gs_image *img, const vision_
     }
 }
 
+/* Two grids that rank about as well leave the photo undecided when they
+ * are of different sizes, or when they read rival_whole of the points or
+ * more otherwise (a lattice a line off: every point in doubt).  A
+ * runner-up of the same size that reads fewer points otherwise (a side
+ * moved, the lattice a fraction of a cell over) is kept among the rivals
+ * instead, and the points it reads otherwise are marked (detect.c), as
+ * for any runner-up within rival_gap.  1 undecided, 0 not, -1 out of
+ * memory. */
+static int tie_undecided(const vision_work *w, const gs_image *img, const vision_cand *a, const vision_cand *b)
+{
+    if (a->n != b->n) return 1;
+    vision_grid ga, gb;
+    vision_cand_grid(w, img, a, &ga);
+    vision_cand_grid(w, img, b, &gb);
+    vision_reading *ra = malloc(sizeof *ra), *rb = malloc(sizeof *rb);
+    gs_error e;
+    int ok = ra && rb && vision_read(w->P, img, &ga, ra, &e) == GS_OK && vision_read(w->P, img, &gb, rb, &e) == GS_OK;
+    int differ = 0;
+    for (int i = 0; ok && i < a->n * a->n; i++) differ += ra->pos.cell[i] != rb->pos.cell[i];
+    free(ra);
+    free(rb);
+    return !ok ? -1 : differ >= w->P->rival_whole * a->n * a->n;
+}
+
 /* Stage 6: the best hypothesis becomes the grid, or the photo is refused:
  * when a different grid ranks about as well, or when its lines do not
  * show on its open stretches clearly more than half a cell off (ruled
@@ -300,9 +324,15 @@ static gs_status decide(const vision_work *w, const gs_image *img, const vision_
     fprintf(stderr, "DECIDE n %d rank %.3f second %.3f map %.3f clear %.3f frac %.3f stones %.3f\n", c->n, c->score,
             second >= 0 ? L->c[second].score : -9, c->map, c->clear, frac, -1.0);
 #endif
-    if (second >= 0 && c->score - L->c[second].score < P->rank_margin)
-        return gs_error_set(err, GS_ERR_NOBOARD, "no board found (a %dx%d and a %dx%d grid fit about equally well)", c->n,
-                            c->n, L->c[second].n, L->c[second].n);
+    info->crowded = 0;
+    info->rank_gap = second >= 0 ? c->score - L->c[second].score : 1;
+    if (second >= 0 && c->score - L->c[second].score < P->rank_margin) {
+        int tie = tie_undecided(w, img, c, &L->c[second]);
+        if (tie < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        if (tie)
+            return gs_error_set(err, GS_ERR_NOBOARD, "no board found (a %dx%d and a %dx%d grid fit about equally well)",
+                                c->n, c->n, L->c[second].n, L->c[second].n);
+    }
     keep_rivals(w, img, L, best, out->confidence, info);
     /* a 9x9 or 13x13 whose lattice goes on past a side is a part of a
      * bigger board (right grids show at most about 0.5 there, their board
@@ -319,6 +349,7 @@ static gs_status decide(const vision_work *w, const gs_image *img, const vision_
                 v->unsure, v->edge_run, v->line_run, crowded);
 #endif
         if (crowded < 0) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        info->crowded = crowded;
         if (crowded) return GS_OK;
     }
     vision_score sc;

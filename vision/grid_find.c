@@ -190,12 +190,17 @@ static gs_status find_at_side(const vision_params *P, const gs_image *img, int s
  * on larger working copies, each one the photo is big enough for.  What
  * is looked for there is a small board whose lines now show, so a grid
  * found there counts only when it lies in the photo (ruled notes enlarged
- * gave a 19x19 mostly beyond the image) and its lines are clearly seen
- * (wider_clear).  When they fail too, the first reason stands. */
+ * gave a 19x19 mostly beyond the image) and either its lines are clearly
+ * seen (wider_clear) or it was taken as a crowded board by its stones (a
+ * crowded board seen obliquely or through a flash, whose far lines thin to
+ * nothing) and no different grid ranks within rival_gap of it (the wider
+ * look then saw one lattice, not a choice of several).  When they fail
+ * too, the first reason stands. */
 static int wider_grid_ok(const vision_params *P, const gs_image *img, const vision_grid *g,
                          const vision_grid_find_info *info)
 {
-    if (info->line_map < P->wider_clear || info->line_clear < P->wider_clear) return 0;
+    int clear = info->line_map >= P->wider_clear && info->line_clear >= P->wider_clear;
+    if (!clear && !(info->crowded && info->rank_gap >= P->rival_gap)) return 0;
     for (int i = 0; i < 4; i++)
         if (g->corners[i][0] < 0 || g->corners[i][1] < 0 || g->corners[i][0] > img->width - 1 ||
             g->corners[i][1] > img->height - 1)

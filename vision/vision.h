@@ -316,6 +316,11 @@ typedef struct vision_grid_find_info {
      * takes it instead of reading that grid again */
     int have_reading;
     vision_reading reading;
+    /* how the grid was taken: as a crowded board by its stones (its lines
+     * hidden), and how far it ranked above the best different grid (1
+     * when there was none): the wider look trusts such a grid too */
+    int crowded;
+    double rank_gap;
 } vision_grid_find_info;
 
 /* What a detection gives.  Plain data, owned by the caller. */
