@@ -1,6 +1,6 @@
 /* record/events.c: the recorder's event log: each event appended, printed
  * as one readable line (or one JSON object) once the SGF holding it is
- * saved, and referee flags (line + evidence + SGF GSEV). */
+ * saved (flags with their evidence and GSEV: flag.c). */
 #include "record/record_internal.h"
 
 #include <stdarg.h>
@@ -73,16 +73,8 @@ record_event *rec_event_add(record *r, record_event_kind kind, const char *code,
         ev->have_seen = r->have_last_obs;
         if (r->have_last_obs) ev->seen = r->last_obs;
         L->n_referee += kind == RECORD_EV_REFEREE;
-        rec_evidence_keep(r, move_number, code, pt, L->n, ev->evidence);
     }
-    size_t at = L->n++;
-    if (r->evid.dropped[0]) { /* why the evidence is missing, after its event */
-        char why[sizeof r->evid.dropped];
-        memcpy(why, r->evid.dropped, sizeof why);
-        r->evid.dropped[0] = 0;
-        rec_event_add(r, RECORD_EV_NOTE, "evidence_dropped", move_number, GS_EMPTY, (gs_point){-1, -1}, "%s", why);
-    }
-    return &L->ev[at]; /* (the note may have moved the log) */
+    return &L->ev[L->n++];
 }
 
 static const char *const kind_names[] = {"start", "move", "pass", "resign", "referee",
@@ -135,20 +127,4 @@ void rec_events_print(record *r)
     if (f) fflush(f);
 }
 
-void rec_flag(record *r, const char *code, int move_number, gs_color c, gs_point pt, const char *words,
-              const char *detail)
-{
-    for (size_t i = 0; i < r->log.n; i++) {
-        const record_event *ev = &r->log.ev[i];
-        if (ev->kind == RECORD_EV_REFEREE && ev->move_number == move_number && !strcmp(ev->code, code) &&
-            ev->point.x == pt.x && ev->point.y == pt.y)
-            return;
-    }
-    char h[8] = "";
-    if (pt.x >= 0) rules_point_human(pt, r->size, h);
-    rec_event_add(r, RECORD_EV_REFEREE, code, move_number, c, pt, "%s at move %d%s%s: %s", code, move_number,
-                  h[0] ? " " : "", h, words);
-    sgf_node *n = rec_node_of_move(r, move_number);
-    gs_error e;
-    if (n) rec_check(r, sgf_add_event(n, code, detail, words, &e), &e);
-}
+int64_t rec_now_ms(const record *r) { return r->clock_ms >= 0 ? r->clock_ms : gs_wall_ms(); }

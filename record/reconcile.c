@@ -314,21 +314,6 @@ static bool pending_confirmed(record *r, const gs_position *obs)
 
 /* --------------------------------------------------- referee events */
 
-int rec_event_move(const record *r, const rules_event *ev, int base_move)
-{
-    int mv = ev->move_number > 0 ? r->move_offset + ev->move_number : base_move;
-    /* a stone shifted or knocked off between moves belongs to the move
-     * after which it happened (the node the referee looks at) */
-    if (ev->move_number <= 0 && (ev->type == RULES_EV_MOVED_STONE || ev->type == RULES_EV_STONE_REMOVED ||
-                                 ev->type == RULES_EV_BOARD_DISTURBED || ev->type == RULES_EV_COLOR_CHANGED) &&
-        rec_game_moves(r) > 0 && base_move == rec_game_moves(r) + 1)
-        mv = rec_game_moves(r);
-    /* a moved stone is numbered by the stone that appeared (the move it
-     * would have been): the shift happened after the move before it */
-    if (ev->type == RULES_EV_MOVED_STONE && ev->move_number > 1) mv = r->move_offset + ev->move_number - 1;
-    return mv;
-}
-
 /* The same stones, still away: flagged once. */
 static bool removal_flagged(const record *r, const rules_event *ev)
 {

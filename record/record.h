@@ -391,6 +391,9 @@ const char *record_black_side_name(record_black_side s);
 bool record_black_side_parse(const char *name, record_black_side *out);
 /* The record's point for the picture's point (u, v) of a board of `size`
  * (and back): the turn record_run applies to every view. */
+/* The same turn of a point (u, v) in cells of a board whose last line is
+ * m (size - 1), for points off the lines (margin stones). */
+void record_orient_uv(record_black_side s, double m, double u, double v, double *ou, double *ov);
 gs_point record_orient_point(record_black_side s, int size, gs_point picture);
 gs_point record_orient_point_back(record_black_side s, int size, gs_point record_pt);
 

@@ -253,6 +253,10 @@ record_event *rec_event_add(record *r, record_event_kind kind, const char *code,
 void rec_events_print(record *r);
 /* A referee event: line, evidence, SGF GSEV + comment on the node of the
  * move concerned; one irregularity seen in several views is flagged once. */
+/* A flag or a signal appended with its evidence (flag.c): the frames kept,
+ * or a note saying why not. */
+record_event *rec_event_kept(record *r, record_event_kind kind, const char *code, int move_number, gs_color color,
+                             gs_point pt, const char *text);
 void rec_flag(record *r, const char *code, int move_number, gs_color c, gs_point pt, const char *words,
               const char *detail);
 

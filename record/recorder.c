@@ -126,8 +126,6 @@ void record_destroy(record *r)
 
 void record_set_clock(record *r, int64_t unix_ms) { r->clock_ms = unix_ms; }
 
-int64_t rec_now_ms(const record *r) { return r->clock_ms >= 0 ? r->clock_ms : gs_wall_ms(); }
-
 static void keep_frame(record *r, const gs_image *frame, double t_ms)
 {
     /* prev = the settled view before this one, cur = this one */

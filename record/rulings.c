@@ -6,23 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const ruling_names[RECORD_RULING_COUNT_] = {"void", "restore", "remove_dead", "warn", "accept",
-                                                               "pass", "end", "resign", "move", "result"};
-
-const char *record_ruling_name(record_ruling_kind k)
-{
-    return (unsigned)k < RECORD_RULING_COUNT_ ? ruling_names[k] : NULL;
-}
-
-bool record_ruling_parse_kind(const char *name, record_ruling_kind *out)
-{
-    for (int i = 0; name && i < RECORD_RULING_COUNT_; i++)
-        if (!strcmp(name, ruling_names[i])) {
-            *out = (record_ruling_kind)i;
-            return true;
-        }
-    return false;
-}
 
 /* Stage 1: the position the referee asks for (stones off or back at the
  * ruling's points); the record follows it, and the board is expected to. */

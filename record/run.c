@@ -19,50 +19,6 @@ void record_run_options_init(record_run_options *o)
 
 /* ------------------------------------------------------ orientation */
 
-static const char *const side_names[] = {"near", "far", "left", "right"};
-
-const char *record_black_side_name(record_black_side s)
-{
-    return (unsigned)s < 4 ? side_names[s] : "near";
-}
-
-bool record_black_side_parse(const char *name, record_black_side *out)
-{
-    for (int i = 0; name && i < 4; i++)
-        if (!strcmp(name, side_names[i])) {
-            *out = (record_black_side)i;
-            return true;
-        }
-    return false;
-}
-
-/* (u, v) of the picture -> the record, Black's side at the bottom; m =
- * size - 1.  Black at the left edge looks right: his left hand is the
- * picture's top, so the picture's top-left is his near-left corner, the
- * record's bottom-left. */
-static void orient_uv(record_black_side s, double m, double u, double v, double *ou, double *ov)
-{
-    switch (s) {
-    case RECORD_BLACK_FAR: *ou = m - u; *ov = m - v; break;
-    case RECORD_BLACK_LEFT: *ou = v; *ov = m - u; break;
-    case RECORD_BLACK_RIGHT: *ou = m - v; *ov = u; break;
-    default: *ou = u; *ov = v; break;
-    }
-}
-
-gs_point record_orient_point(record_black_side s, int size, gs_point p)
-{
-    double u, v;
-    orient_uv(s, size - 1, p.x, p.y, &u, &v);
-    return (gs_point){(int8_t)u, (int8_t)v};
-}
-
-gs_point record_orient_point_back(record_black_side s, int size, gs_point p)
-{
-    /* left and right undo each other; near and far undo themselves */
-    record_black_side inv = s == RECORD_BLACK_LEFT ? RECORD_BLACK_RIGHT : s == RECORD_BLACK_RIGHT ? RECORD_BLACK_LEFT : s;
-    return record_orient_point(inv, size, p);
-}
 
 /* A view's points (elements of elem bytes: readings, confidences) turned
  * into the record's orientation (in place). */
@@ -87,12 +43,12 @@ static void orient_margin(record_black_side s, int size, track_margin_view *m)
     double mx = size - 1;
     for (int i = 0; i < m->n; i++) {
         track_margin_stone *st = &m->stones[i];
-        orient_uv(s, mx, st->u, st->v, &st->u, &st->v);
+        record_orient_uv(s, mx, st->u, st->v, &st->u, &st->v);
         st->side = st->v < 0 ? TRACK_MARGIN_TOP : st->v > mx ? TRACK_MARGIN_BOTTOM : st->u < 0 ? TRACK_MARGIN_LEFT
                                                                                                : TRACK_MARGIN_RIGHT;
         static const int cu[4] = {0, 1, 1, 0}, cv[4] = {0, 0, 1, 1}; /* vision_grid corner order */
         double u, v;
-        orient_uv(s, mx, cu[st->corner_index & 3] * mx, cv[st->corner_index & 3] * mx, &u, &v);
+        record_orient_uv(s, mx, cu[st->corner_index & 3] * mx, cv[st->corner_index & 3] * mx, &u, &v);
         for (int k = 0; k < 4; k++)
             if (cu[k] == (u > 0) && cv[k] == (v > 0)) st->corner_index = k;
     }

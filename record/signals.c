@@ -110,7 +110,7 @@ static bool counts(const rec_margin_blob *b) { return !b->baseline && !b->flagge
 
 static void add_signal(record *r, const char *code, gs_color col, const char *words)
 {
-    rec_event_add(r, RECORD_EV_SIGNAL, code, rec_game_moves(r), col, (gs_point){-1, -1}, "%s", words);
+    rec_event_kept(r, RECORD_EV_SIGNAL, code, rec_game_moves(r), col, (gs_point){-1, -1}, words);
     gs_error e;
     rec_check(r, sgf_add_event(r->sgf.last, code, rec_color_letter(col), words, &e), &e);
 }
