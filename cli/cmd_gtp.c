@@ -122,7 +122,8 @@ int cmd_gtp(int argc, char **argv)
     if (!rest) return GS_EXIT_ERROR;
     int nrest, rc = parse_own(argc, argv, &o, rest, &nrest);
     capture_source *src = NULL;
-    if (rc < 0) rc = cli_record_prepare(nrest, rest, &o.run, &src);
+    cli_players players; /* o.run's names point here until the end */
+    if (rc < 0) rc = cli_record_prepare(nrest, rest, &players, &o.run, &src);
     free(rest);
     if (rc >= 0) return rc;
     record_options *ro = &o.run.recorder;

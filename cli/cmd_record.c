@@ -216,7 +216,7 @@ typedef struct record_cmd {
     const char *source, *out, *calfile, *corners, *final_path, *resume_file;
     bool no_stdin, quiet, no_evidence;
     long size;
-    char black[128], white[128], black_rank[32], white_rank[32]; /* NAME[,RANK] split */
+    cli_players players;      /* --black / --white, NAME[,RANK] split */
     /* live broadcast */
     const char *serve_arg, *board_name, *token, *mqtt, *hall, *hall_token;
     const char *allow_hosts[15];
@@ -291,8 +291,9 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
     if (!strcmp(a, "--black") || !strcmp(a, "--white")) {
         TAKE_VALUE(v);
         bool b = a[2] == 'b';
-        if (!parse_player(a, v, b ? c->black : c->white, sizeof c->black, b ? c->black_rank : c->white_rank,
-                          sizeof c->black_rank))
+        cli_players *p = &c->players;
+        if (!parse_player(a, v, b ? p->black : p->white, sizeof p->black, b ? p->black_rank : p->white_rank,
+                          sizeof p->black_rank))
             return ARG_BAD;
     } else if (!strcmp(a, "--event")) {
         TAKE_VALUE(ro->event);
@@ -634,16 +635,22 @@ static bool write_final(const char *path, const gs_position *pos)
     return ok;
 }
 
+/* The recorder's player names pointed at players (which must outlive the
+ * recording). */
+static void point_players(record_options *ro, const cli_players *players)
+{
+    ro->black = players->black;
+    ro->white = players->white;
+    ro->black_rank = players->black_rank;
+    ro->white_rank = players->white_rank;
+}
+
 /* The recorder's options from c, the grid and the source opened; NULL
  * when they cannot be had (said, *rc the exit code). */
 static capture_source *open_recording(record_cmd *c, int *rc)
 {
     record_options *ro = &c->run.recorder;
     if (c->no_evidence) ro->evidence_dir = "";
-    ro->black = c->black;
-    ro->white = c->white;
-    ro->black_rank = c->black_rank;
-    ro->white_rank = c->white_rank;
     ro->sgf_path = c->out;
     ro->size = (int)c->size;
     ro->out = stdout;
@@ -659,7 +666,8 @@ static capture_source *open_recording(record_cmd *c, int *rc)
     return src;
 }
 
-int cli_record_prepare(int argc, char **argv, struct record_run_options *run, struct capture_source **src)
+int cli_record_prepare(int argc, char **argv, cli_players *players, struct record_run_options *run,
+                       struct capture_source **src)
 {
     record_cmd c;
     int rc = parse_args(argc, argv, &c);
@@ -671,7 +679,10 @@ int cli_record_prepare(int argc, char **argv, struct record_run_options *run, st
     }
     if (!check_args(&c)) return GS_EXIT_ERROR;
     if (!(*src = open_recording(&c, &rc))) return rc;
+    /* c dies here: the names move to the caller's storage */
+    *players = c.players;
     *run = c.run;
+    point_players(&run->recorder, players);
     return -1;
 }
 
@@ -685,6 +696,7 @@ int cmd_record(int argc, char **argv)
     if (!check_args(&c) || !serve_config(&c, &scfg, bind, sizeof bind)) return GS_EXIT_ERROR;
     capture_source *src = open_recording(&c, &rc);
     if (!src) return rc;
+    point_players(&c.run.recorder, &c.players);
     gs_error err = {0};
     broadcast_board *sb = NULL;
     broadcast_live *live = NULL;

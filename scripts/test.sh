@@ -12,5 +12,5 @@ python3 "$root/scripts/check-layers.py" "$root"
 (cd "$root/build" && ctest --output-on-failure -j "$(nproc)")
 echo "== again under AddressSanitizer + UBSan =="
 "$root/scripts/build.sh" --asan
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd "$root/build-asan" && GS_SANITIZED=1 ctest --output-on-failure -j "$(nproc)")
