@@ -435,7 +435,9 @@ gs_status record_finish(record *r, double t_ms, gs_error *err)
         rec_event_add(r, RECORD_EV_END, "end", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                       "end of the recording after %d moves, counted as the end of the game (--count-anyway)",
                       rec_game_moves(r));
-    r->ended = true;
+    /* the end of the input is the end of the recording, not of the game:
+     * only a count the operator asked for makes it one */
+    if (r->opt.count_anyway) r->ended = true;
     r->finished = true;
     if (r->resigned == GS_EMPTY && !r->forfeit && r->have_last_obs) {
         if (ended || r->opt.count_anyway) count_game(r);

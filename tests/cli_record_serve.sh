@@ -92,7 +92,9 @@ for _ in $(seq 300); do
     sleep 0.1
 done
 check "recording ended" 'grep -q "recording over" "$work/err"'
-check "state.json says ended" 'curl -s "$url/state.json" | grep -q "\"status\":\"ended\""'
+# the video simply ends: the recording is over, the game is not (no result)
+check "state.json says unfinished" 'curl -s "$url/state.json" | grep -q "\"status\":\"unfinished\""'
+check "state.json: no result" 'curl -s "$url/state.json" | grep -q "\"result\":\"\""'
 check "state.json: no side to move after the end" 'curl -s "$url/state.json" | grep -q "\"to_move\":\"\""'
 check "state.json: the warning counted" 'curl -s "$url/state.json" | grep -q "\"warnings\":{\"B\":1,\"W\":0}"'
 # while the recorder lingers the record is closed: a ruling is refused, with why
