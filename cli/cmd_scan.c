@@ -162,8 +162,9 @@ static int scan_parse(int argc, char **argv, scan_args *a)
     return -1;
 }
 
-/* The grid from the calibration file, scaled to img, then the reading (with
- * the look a photo's reading gets, as vision_scan's). */
+/* The grid from the calibration file, scaled to img, then the photo's
+ * reading on it (vision_scan without the search: as `record --calibration`
+ * reads a photo). */
 static gs_status scan_calibrated(const scan_args *a, const gs_image *img, vision_scan_result *res, gs_error *err)
 {
     calib_data cal;
@@ -173,12 +174,8 @@ static gs_status scan_calibrated(const scan_args *a, const gs_image *img, vision
     if (a->size && a->size != cal.grid.size)
         return gs_error_set(err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", a->calfile,
                             cal.grid.size, cal.grid.size, a->size);
-    res->grid = cal.grid;
-    double t1 = gs_now_ms();
-    st = vision_read(img, &res->grid, &res->reading, err);
-    if (st == GS_OK) st = vision_read_shade(img, &res->grid, &res->reading, err);
-    res->ms_read = gs_now_ms() - t1;
-    return st;
+    vision_scan_options opt = {.size_hint = cal.grid.size, .grid = &cal.grid};
+    return vision_scan(img, &opt, res, err);
 }
 
 /* The overlay, then the reading printed and the doubt said; the exit code. */

@@ -362,10 +362,27 @@ static void lifted_stones(const record *r, const gs_position *rec, uint8_t *dead
     for (int i = 0; i < n; i++) dead[i] = rec->cell[i] != GS_EMPTY && r->last_obs.cell[i] == GS_EMPTY;
 }
 
-/* The count of the record's last position, the lifted stones dead: TB/TW
- * on the last node, then RE and the words from record_check_tree of the
- * record itself (the one count `check` makes of the file). */
-static void count_game(record *r)
+/* A game counted though it did not end (--count-anyway): its dead stones
+ * were never lifted, so they are estimated as `goscribe count` estimates
+ * them (rules_estimate_dead, default options: the same answer as `count`
+ * of the same board) and added to dead.  GS_OK or why not. */
+static gs_status estimate_dead(const gs_position *rec, uint8_t *dead, gs_error *err)
+{
+    rules_estimate_result *est = malloc(sizeof *est);
+    if (!est) return gs_error_set(err, GS_ERR_NOMEM, "out of memory for the dead-stone estimate");
+    rules_estimate_options eo;
+    rules_estimate_default_options(&eo);
+    gs_status st = rules_estimate_dead(rec, &eo, est, err);
+    for (int i = 0; st == GS_OK && i < rec->size * rec->size; i++) dead[i] |= est->dead[i];
+    free(est);
+    return st;
+}
+
+/* The count of the record's last position, the lifted stones dead (or,
+ * estimate: the stones an estimate finds dead): TB/TW on the last node,
+ * then RE and the words from record_check_tree of the record itself (the
+ * one count `check` makes of the file). */
+static void count_game(record *r, bool estimate)
 {
     gs_position rec, marks;
     rules_game_position(r->game, &rec);
@@ -374,8 +391,9 @@ static void count_game(record *r)
     gs_error e;
     rules_count *cnt = malloc(sizeof *cnt);
     record_check_result *chk = malloc(sizeof *chk);
-    gs_status st = cnt && chk ? rules_count_position(&rec, dead, NULL, cnt, &e)
-                              : gs_error_set(&e, GS_ERR_NOMEM, "out of memory for the count");
+    gs_status st = cnt && chk ? GS_OK : gs_error_set(&e, GS_ERR_NOMEM, "out of memory for the count");
+    if (st == GS_OK && estimate) st = estimate_dead(&rec, dead, &e);
+    if (st == GS_OK) st = rules_count_position(&rec, dead, NULL, cnt, &e);
     if (st == GS_OK) {
         record_count_marks(&rec, dead, cnt, &marks);
         st = sgf_set_final_count(r->sgf.last, &marks, NULL, NULL, &e);
@@ -393,12 +411,17 @@ static void count_game(record *r)
         record_count_stones_format(c->black, a, sizeof a);
         record_count_stones_format(c->white, b, sizeof b);
         rec_event_add(r, RECORD_EV_COUNT, "count", rec_game_moves(r), c->winner, (gs_point){-1, -1},
-                      "count (area, Chinese rules): Black %s, White %s stones, %d dead stones lifted, warnings "
-                      "Black %d White %d: %s (RE %s)", a, b, c->dead_black + c->dead_white, chk->warnings_black,
-                      chk->warnings_white, c->text, c->sgf);
+                      "count (area, Chinese rules): Black %s, White %s stones, %d dead stones %s, warnings "
+                      "Black %d White %d: %s (RE %s)", a, b, c->dead_black + c->dead_white,
+                      estimate ? "by an ESTIMATE (not lifted: the players must confirm)" : "lifted",
+                      chk->warnings_black, chk->warnings_white, c->text, c->sgf);
         if (!chk->looks_finished)
             rec_event_add(r, RECORD_EV_NOTE, "not_finished", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                           "the count stands as the board is, but %s", chk->not_finished);
+        if (estimate) /* the words say the dead stones are an estimate */
+            record_count_words(c, r->count_handicap, chk->warnings,
+                               chk->nwarnings < RECORD_MAX_WARNINGS ? chk->nwarnings : RECORD_MAX_WARNINGS, true,
+                               chk->words, sizeof chk->words);
         st = sgf_set_final_count(r->sgf.last, NULL, chk->words, c->sgf, &e);
     }
     rec_check(r, st, &e); /* no count in the SGF: the save says so */
@@ -440,7 +463,7 @@ gs_status record_finish(record *r, double t_ms, gs_error *err)
     if (r->opt.count_anyway) r->ended = true;
     r->finished = true;
     if (r->resigned == GS_EMPTY && !r->forfeit && r->have_last_obs) {
-        if (ended || r->opt.count_anyway) count_game(r);
+        if (ended || r->opt.count_anyway) count_game(r, !ended);
         else no_result(r);
     }
     /* saved and counted even when settling the last view failed: the

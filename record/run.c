@@ -396,7 +396,10 @@ static gs_status run_open(run_ctx *c, gs_error *err)
     c->oc = track_hands_create();
     if (!c->up || !c->oc) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     if (c->o->decode_only) return GS_OK;
-    c->tr = track_create(&c->o->tracker, err);
+    /* a folder's frames are photos: read as `goscribe scan` reads a photo */
+    track_options topt = c->o->tracker;
+    topt.photos = topt.photos || capture_get_kind(c->src) == CAPTURE_FOLDER;
+    c->tr = track_create(&topt, err);
     if (!c->tr) return err ? err->status : GS_ERR_NOMEM;
     c->rec = record_create(&c->o->recorder, err);
     if (!c->rec) return err ? err->status : GS_ERR_NOMEM;

@@ -167,7 +167,10 @@ gs_status vision_scan(const gs_image *img, const vision_scan_options *opt, visio
     vision_grid_find_info info;
     memset(&info, 0, sizeof info);
     gs_status st;
-    if (opt && opt->corners) {
+    if (opt && opt->grid) {
+        out->grid = *opt->grid;
+        st = GS_OK;
+    } else if (opt && opt->corners) {
         double c[4][2];
         memcpy(c, opt->corners, sizeof c);
         st = vision_grid_from_corners(&out->grid, hint ? hint : 19, (const double (*)[2])c, err);

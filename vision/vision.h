@@ -123,6 +123,9 @@ double vision_contacts_same(const gs_position *p);
 typedef struct vision_scan_options {
     int size_hint;              /* 0 = auto */
     const double (*corners)[2]; /* NULL = auto, else 4 points as above */
+    const vision_grid *grid;    /* a grid known already (a calibration, the
+                                   one a recording follows): no search, the
+                                   photo's reading on it; NULL = none */
 } vision_scan_options;
 
 typedef struct vision_scan_result {
