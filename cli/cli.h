@@ -5,6 +5,7 @@
 #define CLI_H
 
 #include "core/gs.h"
+#include "record/record.h"
 
 /* Prints "goscribe: " + message + newline on stderr: the one-line error. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -39,23 +40,28 @@ int cmd_devices(int argc, char **argv);
 int cmd_hall(int argc, char **argv);
 int cmd_gtp(int argc, char **argv);
 
-/* --black / --white NAME[,RANK] split into name and rank: the storage the
- * recorder's options point at (record_options black, white, black_rank,
- * white_rank), so it must live as long as those options are used. */
-typedef struct cli_players {
+/* What the recording's options point at that is not in argv: --black /
+ * --white NAME[,RANK] split into name and rank (record_options black,
+ * white, black_rank, white_rank) and the --pass-at announcements
+ * (record_run_options passes), so it must live as long as those options
+ * are used. */
+#define CLI_MAX_PASSES 256
+typedef struct cli_record_store {
     char black[128], white[128], black_rank[32], white_rank[32];
-} cli_players;
+    struct record_run_pass passes[CLI_MAX_PASSES];
+    int npasses;
+} cli_record_store;
 
 /* `record`'s recording options (all but the live broadcast and --final)
  * for another command that runs the recording loop (`gtp`): argv[0] is
  * that command, then SOURCE, -o GAME.sgf and the options of `goscribe
  * record --help`.  Fills *run (the recorder writing event lines to stdout,
- * the tracker, the grid; its player names pointing into *players, which
+ * the tracker, the grid; its names and passes pointing into *store, which
  * the caller keeps while it uses *run) and opens *src (the caller closes
  * it); returns -1, or else the exit code after saying why in one line. */
 struct record_run_options;
 struct capture_source;
-int cli_record_prepare(int argc, char **argv, cli_players *players, struct record_run_options *run,
+int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct record_run_options *run,
                        struct capture_source **src);
 
 /* `goscribe bench MODE`: each mode lives in cli/bench_MODE.c. */

@@ -164,19 +164,24 @@ static void print_text(const char *path, const record_check_result *r)
     const rules_count *c = &rep->count;
     int nil = rep->nillegal < RULES_REPLAY_MAX_ITEMS ? rep->nillegal : RULES_REPLAY_MAX_ITEMS;
     int nev = rep->nevents < RULES_REPLAY_MAX_ITEMS ? rep->nevents : RULES_REPLAY_MAX_ITEMS;
-    printf("%s: %dx%d, %zu moves, komi %g (%g stones)%s%s\n", path, r->size, r->size, r->moves, r->komi,
-           r->komi / 2, r->handicap ? ", handicap " : "", r->handicap ? "yes" : "");
+    printf("%s: %dx%d, %zu moves, komi %g (%g stones)", path, r->size, r->size, r->moves, r->komi, r->komi / 2);
+    if (r->handicap >= 2) printf(", handicap %d stones", r->handicap);
+    printf("\n");
     if (rep->nillegal == 0) printf("illegal moves: none\n");
     else printf("illegal moves: %d\n", rep->nillegal);
     for (int i = 0; i < nil; i++) printf("  %s [%s]\n", rep->illegal[i].text, rep->illegal[i].article);
     for (int i = 0; i < nev; i++) printf("  note: %s [%s]\n", rep->events[i].text, rep->events[i].article);
-    int ngsev = 0, ngsrl = 0;
+    /* the recorder's words: flagged referee events, end-of-game signals
+     * (both GSEV in the file) and rulings (GSRL), counted apart */
+    int nflag = 0, nsig = 0, ngsrl = 0;
     for (int i = 0; i < r->nnotes && i < RECORD_MAX_NOTES; i++) {
         if (r->notes[i].ruling) ngsrl++;
-        else ngsev++;
+        else if (record_event_is_signal(r->notes[i].code)) nsig++;
+        else nflag++;
     }
-    if (ngsev || ngsrl) printf("recorded: %d referee event%s, %d ruling%s\n", ngsev, ngsev == 1 ? "" : "s", ngsrl,
-                               ngsrl == 1 ? "" : "s");
+    if (nflag || nsig || ngsrl)
+        printf("recorded: %d flagged (referee event%s), %d end-of-game signal%s, %d ruling%s\n", nflag,
+               nflag == 1 ? "" : "s", nsig, nsig == 1 ? "" : "s", ngsrl, ngsrl == 1 ? "" : "s");
     if (r->setup_steps) printf("set-up nodes after the root: %d (replayed in order)\n", r->setup_steps);
     for (int i = 0; i < r->nwarnings && i < RECORD_MAX_WARNINGS; i++)
         printf("warning: %s at move %d (ruling %s): 1 stone at the count\n", rules_color_name(r->warnings[i].color),
@@ -187,7 +192,8 @@ static void print_text(const char *path, const record_check_result *r)
            c->black_territory, c->dame, c->white, c->white_stones, c->white_territory, c->dame);
     if (c->dead_black || c->dead_white)
         printf("dead stones removed: %d black, %d white\n", c->dead_black, c->dead_white);
-    printf("result: %s (%s)", c->sgf, c->text);
+    if (c->winner == GS_EMPTY) printf("result: RE[%s], a draw (the count equals the break-even)", c->sgf);
+    else printf("result: RE[%s], %s", c->sgf, c->text);
     if (r->recorded_result[0])
         printf("; recorded RE[%s]%s", r->recorded_result,
                r->recorded_numeric ? (r->matches_record ? ": matches" : ": DIFFERS") : "");

@@ -109,9 +109,9 @@ static void print_summary(const gtp_stats *st, const char *sgf)
     const record_run_stats *r = &st->run;
     fprintf(stderr,
             "goscribe gtp: %ld commands (%ld answered with an error), ended by %s; recorded %d moves from %ld "
-            "frames, %d flagged, %s%s -> %s\n",
-            st->commands, st->errors, st->end ? st->end : "?", r->moves, r->frames, r->referee_events,
-            r->result[0] ? "result " : "no result", r->result, sgf);
+            "frames, %d flagged (referee events), %d end-of-game signal%s, %s%s -> %s\n",
+            st->commands, st->errors, st->end ? st->end : "?", r->moves, r->frames, r->referee_events, r->signals,
+            r->signals == 1 ? "" : "s", r->result[0] ? "result " : "no result", r->result, sgf);
 }
 
 int cmd_gtp(int argc, char **argv)
@@ -122,8 +122,8 @@ int cmd_gtp(int argc, char **argv)
     if (!rest) return GS_EXIT_ERROR;
     int nrest, rc = parse_own(argc, argv, &o, rest, &nrest);
     capture_source *src = NULL;
-    cli_players players; /* o.run's names point here until the end */
-    if (rc < 0) rc = cli_record_prepare(nrest, rest, &players, &o.run, &src);
+    cli_record_store store; /* o.run's names and passes point here until the end */
+    if (rc < 0) rc = cli_record_prepare(nrest, rest, &store, &o.run, &src);
     free(rest);
     if (rc >= 0) return rc;
     record_options *ro = &o.run.recorder;

@@ -46,6 +46,8 @@ static void usage(FILE *f)
             "  --event TEXT --round TEXT --place TEXT --table TEXT\n"
             "                        the event (EV), round (RO), place (PC), table (GN \"Table T\";\n"
             "                        also the board's name on the pages and in the hall)\n"
+            "  --pass-at SEC:B|W[,...]  a pass announced at SEC seconds of the source (a video's\n"
+            "                        time), as `pass B|W` typed then (repeatable)\n"
             "  --black-side near|far|left|right\n"
             "                        where Black sits in the camera's picture (default near: at\n"
             "                        its bottom edge); the record is turned so that Black's side\n"
@@ -216,7 +218,7 @@ typedef struct record_cmd {
     const char *source, *out, *calfile, *corners, *final_path, *resume_file;
     bool no_stdin, quiet, no_evidence;
     long size;
-    cli_players players;      /* --black / --white, NAME[,RANK] split */
+    cli_record_store store;   /* --black / --white split, --pass-at */
     /* live broadcast */
     const char *serve_arg, *board_name, *token, *mqtt, *hall, *hall_token;
     const char *allow_hosts[15];
@@ -282,8 +284,38 @@ static bool parse_player(const char *opt, const char *v, char *name, size_t nl, 
     return true;
 }
 
+static int pass_cmp(const void *a, const void *b)
+{
+    double x = ((const record_run_pass *)a)->t_ms, y = ((const record_run_pass *)b)->t_ms;
+    return x < y ? -1 : x > y;
+}
+
+/* --pass-at SEC:B|W[,SEC:B|W...] into store->passes, kept in time order;
+ * false when it cannot be read (said). */
+static bool parse_pass_at(cli_record_store *st, const char *v)
+{
+    const char *p = v;
+    while (*p) {
+        char *end;
+        double sec = strtod(p, &end);
+        char col = end[0] == ':' ? end[1] : 0;
+        if (end == p || !(sec >= 0 && sec <= 1e7) || (col != 'B' && col != 'W') || (end[2] && end[2] != ',')) {
+            cli_error("record: --pass-at %s: expected SEC:B or SEC:W (seconds of the source), comma separated", v);
+            return false;
+        }
+        if (st->npasses == CLI_MAX_PASSES) {
+            cli_error("record: --pass-at: at most %d passes", CLI_MAX_PASSES);
+            return false;
+        }
+        st->passes[st->npasses++] = (record_run_pass){sec * 1000.0, col == 'B' ? GS_BLACK : GS_WHITE};
+        p = end + 2 + (end[2] == ',');
+    }
+    qsort(st->passes, (size_t)st->npasses, sizeof st->passes[0], pass_cmp);
+    return true;
+}
+
 /* The game information: --black, --white, --event, --round, --place,
- * --table, --black-side. */
+ * --table, --pass-at, --black-side. */
 static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -291,7 +323,7 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
     if (!strcmp(a, "--black") || !strcmp(a, "--white")) {
         TAKE_VALUE(v);
         bool b = a[2] == 'b';
-        cli_players *p = &c->players;
+        cli_record_store *p = &c->store;
         if (!parse_player(a, v, b ? p->black : p->white, sizeof p->black, b ? p->black_rank : p->white_rank,
                           sizeof p->black_rank))
             return ARG_BAD;
@@ -304,6 +336,9 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
     } else if (!strcmp(a, "--table")) {
         TAKE_VALUE(ro->table);
         if (!ro->table[0] || strlen(ro->table) > 60) { cli_error("record: --table: expected 1..60 characters"); return ARG_BAD; }
+    } else if (!strcmp(a, "--pass-at")) {
+        TAKE_VALUE(v);
+        if (!parse_pass_at(&c->store, v)) return ARG_BAD;
     } else if (!strcmp(a, "--black-side")) {
         TAKE_VALUE(v);
         if (!record_black_side_parse(v, &c->run.black_side)) { cli_error("record: --black-side %s: expected near, far, left or right", v); return ARG_BAD; }
@@ -635,14 +670,16 @@ static bool write_final(const char *path, const gs_position *pos)
     return ok;
 }
 
-/* The recorder's player names pointed at players (which must outlive the
- * recording). */
-static void point_players(record_options *ro, const cli_players *players)
+/* The recording's names and passes pointed at store (which must outlive
+ * the recording). */
+static void point_store(record_run_options *run, const cli_record_store *store)
 {
-    ro->black = players->black;
-    ro->white = players->white;
-    ro->black_rank = players->black_rank;
-    ro->white_rank = players->white_rank;
+    run->recorder.black = store->black;
+    run->recorder.white = store->white;
+    run->recorder.black_rank = store->black_rank;
+    run->recorder.white_rank = store->white_rank;
+    run->passes = store->passes;
+    run->npasses = store->npasses;
 }
 
 /* The recorder's options from c, the grid and the source opened; NULL
@@ -666,7 +703,7 @@ static capture_source *open_recording(record_cmd *c, int *rc)
     return src;
 }
 
-int cli_record_prepare(int argc, char **argv, cli_players *players, struct record_run_options *run,
+int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct record_run_options *run,
                        struct capture_source **src)
 {
     record_cmd c;
@@ -679,10 +716,10 @@ int cli_record_prepare(int argc, char **argv, cli_players *players, struct recor
     }
     if (!check_args(&c)) return GS_EXIT_ERROR;
     if (!(*src = open_recording(&c, &rc))) return rc;
-    /* c dies here: the names move to the caller's storage */
-    *players = c.players;
+    /* c dies here: the names and passes move to the caller's storage */
+    *store = c.store;
     *run = c.run;
-    point_players(&run->recorder, players);
+    point_store(run, store);
     return -1;
 }
 
@@ -696,7 +733,7 @@ int cmd_record(int argc, char **argv)
     if (!check_args(&c) || !serve_config(&c, &scfg, bind, sizeof bind)) return GS_EXIT_ERROR;
     capture_source *src = open_recording(&c, &rc);
     if (!src) return rc;
-    point_players(&c.run.recorder, &c.players);
+    point_store(&c.run, &c.store);
     gs_error err = {0};
     broadcast_board *sb = NULL;
     broadcast_live *live = NULL;
@@ -733,8 +770,8 @@ int cmd_record(int argc, char **argv)
         snprintf(skipped, sizeof skipped, ", %ld broken frame%s skipped", stats.skipped_frames,
                  stats.skipped_frames == 1 ? "" : "s");
     if (!c.quiet)
-        fprintf(stderr, "recorded %d moves from %ld frames (%s%s), %d flagged, %s%s -> %s\n", stats.moves, stats.frames,
-                stats.stop_reason, skipped, stats.referee_events,
-                stats.result[0] ? "result " : "no result", stats.result, c.out);
+        fprintf(stderr, "recorded %d moves from %ld frames (%s%s), %d flagged (referee events), %d end-of-game signal%s, "
+                "%s%s -> %s\n", stats.moves, stats.frames, stats.stop_reason, skipped, stats.referee_events, stats.signals,
+                stats.signals == 1 ? "" : "s", stats.result[0] ? "result " : "no result", stats.result, c.out);
     return GS_EXIT_OK;
 }

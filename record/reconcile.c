@@ -144,7 +144,7 @@ static int plan_additions(record *r, const gs_position *obs, plan_move *plan, in
 }
 
 /* Commits a plan of plan_additions (stones out of alternation), flagging
- * each inserted pass as a double move. */
+ * each inserted pass as a double move unless its side announced it. */
 static gs_status commit_plan(record *r, const gs_position *obs, const plan_move *plan, int np, gs_error *err)
 {
     char when[64];
@@ -154,14 +154,17 @@ static gs_status commit_plan(record *r, const gs_position *obs, const plan_move 
     for (int i = 0; i < np; i++) adds += !plan[i].pass;
     for (int i = 0; i < np; i++) {
         int num = rec_game_moves(r) + 1;
-        gs_status st = rec_commit_move(r, plan[i].c, plan[i].p, plan[i].pass, false, err);
+        /* a pass its side announced is no double move: the players said so */
+        bool announced = plan[i].pass && r->announced_pass[plan[i].c] > 0;
+        if (announced) r->announced_pass[plan[i].c]--;
+        gs_status st = rec_commit_move(r, plan[i].c, plan[i].p, plan[i].pass, announced, err);
         if (st != GS_OK) return st;
-        if (!plan[i].pass) continue;
+        if (!plan[i].pass || announced) continue;
         char words[200];
         snprintf(words, sizeof words,
-                 "%s played twice in a row (%d stones appeared at once); "
+                 "%s played twice in a row (%d stone%s appeared at once); "
                  "recorded as an unannounced pass by %s (Art. 18: double move, warning)",
-                 rules_color_name(gs_color_other(plan[i].c)), adds, rules_color_name(plan[i].c));
+                 rules_color_name(gs_color_other(plan[i].c)), adds, adds == 1 ? "" : "s", rules_color_name(plan[i].c));
         /* the point is the second stone in a row: what a "void" ruling takes off */
         gs_point second = i + 1 < np && !plan[i + 1].pass ? plan[i + 1].p : (gs_point){-1, -1};
         char detail[4] = "";

@@ -226,6 +226,8 @@ gs_status record_observe_view(record *r, const record_view *v, double t_ms, cons
     if (!v || !v->pos) return gs_error_set(err, GS_ERR_USAGE, "no view");
     note_seen(r, v);
     gs_status st = observe_view(r, v->pos, v->uncertain, t_ms, frame, err);
+    /* the move announced passes waited for may be in now */
+    if (st == GS_OK) st = rec_announced_passes(r, err);
     rec_events_print(r); /* lines of events that needed no save */
     return st;
 }
@@ -270,13 +272,40 @@ void rec_end(record *r, const char *how)
                   rec_game_moves(r));
 }
 
+gs_status rec_announced_passes(record *r, gs_error *err)
+{
+    bool any = false;
+    while (r->started && !r->finished && !r->ended && r->announced_pass[rules_game_to_move(r->game)] > 0) {
+        gs_color c = rules_game_to_move(r->game);
+        r->announced_pass[c]--;
+        gs_status st = rec_commit_move(r, c, (gs_point){-1, -1}, true, true, err);
+        if (st != GS_OK) return st;
+        any = true;
+    }
+    return any ? rec_save(r, err) : GS_OK;
+}
+
 gs_status record_pass(record *r, gs_color c, double t_ms, gs_error *err)
 {
     if (!r->started || r->finished || r->ended) return GS_OK;
     r->cur_t = t_ms;
-    gs_status st = rec_commit_pass(r, c, err);
-    if (st != GS_OK) return st;
-    return rec_save(r, err);
+    gs_color tm = rules_game_to_move(r->game);
+    if (c != GS_EMPTY && c != tm) {
+        /* said before the other side's last stone was seen settled (a
+         * player passes as soon as the opponent has played): it is c's
+         * next move */
+        r->announced_pass[c]++;
+        rec_event_add(r, RECORD_EV_NOTE, "pass_announced", rec_game_moves(r), c, (gs_point){-1, -1},
+                      "%s passes: recorded after %s's move, not seen settled yet", rules_color_name(c),
+                      rules_color_name(tm));
+        rec_events_print(r);
+        return GS_OK;
+    }
+    gs_status st = rec_commit_move(r, tm, (gs_point){-1, -1}, true, true, err);
+    if (st == GS_OK) st = rec_save(r, err);
+    /* the other side may have announced its pass already */
+    if (st == GS_OK) st = rec_announced_passes(r, err);
+    return st;
 }
 
 gs_status record_resign(record *r, gs_color c, double t_ms, gs_error *err)
@@ -503,6 +532,18 @@ size_t record_events(const record *r, const record_event **ev)
 }
 
 int record_referee_count(const record *r) { return r->log.n_referee; }
+
+int record_signal_count(const record *r)
+{
+    int n = 0;
+    for (size_t i = 0; i < r->log.n; i++) n += r->log.ev[i].kind == RECORD_EV_SIGNAL;
+    return n;
+}
+
+bool record_event_is_signal(const char *code)
+{
+    return code && (!strcmp(code, "confirm_signal") || !strcmp(code, "resign_signal"));
+}
 
 int record_captures(const record *r, gs_color by)
 {

@@ -122,6 +122,7 @@ typedef struct run_ctx {
     gs_position before;        /* the record before the last settled view */
     gs_position seen;          /* the last settled view */
     bool have_seen;
+    int next_pass;             /* the first of o->passes not announced yet */
 } run_ctx;
 
 /* ---------------------------------------------------------- commands */
@@ -333,9 +334,23 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     return st;
 }
 
+/* The passes announced by the source's clock (o->passes) up to t_ms,
+ * once the game has started: as if the operator said them then. */
+static gs_status run_timed_passes(run_ctx *c, double t_ms, gs_error *err)
+{
+    const record_run_options *o = c->o;
+    while (c->next_pass < o->npasses && o->passes[c->next_pass].t_ms <= t_ms && record_started(c->rec)) {
+        gs_status st = record_pass(c->rec, o->passes[c->next_pass++].color, t_ms, err);
+        if (st != GS_OK) return st;
+    }
+    return GS_OK;
+}
+
 /* One frame through the tracker (and, settled, to the record). */
 static gs_status run_track(run_ctx *c, const gs_image *frame, const capture_info *info, gs_error *err)
 {
+    gs_status pst = run_timed_passes(c, info->t_ms, err);
+    if (pst != GS_OK) return pst;
     const record_hooks *h = c->o->hooks;
     if (h && h->frame) h->frame(c->o->hooks_user, frame, track_grid(c->tr));
     track_update *up = c->up;
@@ -467,6 +482,7 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
     }
     stats->moves = record_move_count(rec);
     stats->referee_events = record_referee_count(rec);
+    stats->signals = record_signal_count(rec);
     if (record_started(rec)) {
         stats->have_final = true;
         record_position(rec, &stats->final_pos);

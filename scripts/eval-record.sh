@@ -156,7 +156,11 @@ else
         fi
         t1=$(date +%s)
         echo "  $name: recording the video ..." >&2
-        "$bin" record "$work/$name.mp4" -o "$work/$name.sgf" --no-stdin -q > "$work/$name.log" 2>&1
+        # the passes of the game, announced as its players did (a pass is
+        # a pause on camera: only the word tells it from a double move)
+        passes=$(python3 "$root/scripts/truth-passes.py" "$work/$name.truth.jsonl" "$work/$name.truth.sgf")
+        "$bin" record "$work/$name.mp4" -o "$work/$name.sgf" --no-stdin -q ${passes:+--pass-at "$passes"} \
+            > "$work/$name.log" 2>&1
         t2=$(date +%s)
         "$bin" check "$work/$name.sgf" > "$work/$name.check" 2>&1
         n=$(grep -o 'SZ\[[0-9]*\]' "$game" | head -1 | tr -dc 0-9)
