@@ -126,15 +126,13 @@ static int parse_args(int argc, char **argv, bench_args *a)
         if (cli_is_help(argv[i])) {
             help(stdout);
             return GS_EXIT_OK;
-        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], 1, 1000, &a->repeat)) {
-                cli_error("bench count: --repeat wants 1..1000");
-                return GS_EXIT_ERROR;
-            }
+        } else if (!strcmp(argv[i], "--repeat")) {
+            const char *v = cli_value("bench count", argc, argv, &i);
+            if (!v || cli_parse_whole("bench count", "--repeat", v, 1, 1000, &a->repeat)) return GS_EXIT_ERROR;
         } else if (!strcmp(argv[i], "--all-sizes")) {
             a->all_sizes = true;
         } else if (argv[i][0] == '-') {
-            cli_error("bench count: unknown option '%s' (try --help)", argv[i]);
+            cli_error("bench count: unknown option %s (see goscribe bench count --help)", argv[i]);
             return GS_EXIT_ERROR;
         } else {
             if (a->nfiles == cap) {

@@ -68,22 +68,21 @@ static int parse_args(int argc, char **argv, bench_args *a)
         if (cli_is_help(argv[i])) {
             help(stdout);
             return GS_EXIT_OK;
-        } else if (!strcmp(argv[i], "--settle") && i + 1 < argc) {
-            if (cli_parse_double(argv[++i], 0.01, 60, &a->settle)) {
-                cli_error("bench record: --settle wants seconds 0.01..60");
-                return GS_EXIT_ERROR;
-            }
-        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], 5, GS_MAX_SIZE, &a->size)) {
-                cli_error("bench record: --size wants 5..%d", GS_MAX_SIZE);
-                return GS_EXIT_ERROR;
+        } else if (!strcmp(argv[i], "--settle") || !strcmp(argv[i], "--size")) {
+            const char *o = argv[i], *v = cli_value("bench record", argc, argv, &i);
+            double ms = 0;
+            if (!v) return GS_EXIT_ERROR;
+            if (!strcmp(o, "--size") && cli_parse_size("bench record", v, CLI_SIZE_FOUND, &a->size)) return GS_EXIT_ERROR;
+            if (!strcmp(o, "--settle")) {
+                if (cli_parse_settle("bench record", v, &ms)) return GS_EXIT_ERROR;
+                a->settle = ms / 1000.0;
             }
         } else if (!strcmp(argv[i], "--expect") && i + 1 < argc) {
             a->expect = argv[++i];
         } else if (!strcmp(argv[i], "--all-cores")) {
             a->all_cores = true;
         } else if (argv[i][0] == '-') {
-            cli_error("bench record: unknown option %s", argv[i]);
+            cli_error("bench record: unknown option %s (see goscribe bench record --help)", argv[i]);
             return GS_EXIT_ERROR;
         } else if (!a->video) {
             a->video = argv[i];

@@ -26,23 +26,17 @@ int bench_rules(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             help(stdout);
             return GS_EXIT_OK;
-        } else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
-            if (cli_parse_double(argv[++i], 0.01, 3600, &seconds)) {
-                cli_error("bench rules: --seconds wants a number 0.01..3600");
-                return GS_EXIT_ERROR;
-            }
-        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], RULES_MIN_SIZE, RULES_MAX_SIZE, &size)) {
-                cli_error("bench rules: --size wants 5..25");
-                return GS_EXIT_ERROR;
-            }
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], 0, 2147483647L, &seed)) {
-                cli_error("bench rules: --seed wants a non-negative integer");
-                return GS_EXIT_ERROR;
-            }
+        } else if (!strcmp(argv[i], "--seconds") || !strcmp(argv[i], "--size") || !strcmp(argv[i], "--seed")) {
+            const char *a = argv[i], *v = cli_value("bench rules", argc, argv, &i);
+            uint64_t sd = 0;
+            int bad = !v                         ? -1
+                      : !strcmp(a, "--seconds") ? cli_parse_number("bench rules", a, v, 0.01, 3600, &seconds)
+                      : !strcmp(a, "--size")    ? cli_parse_size("bench rules", v, CLI_SIZE_ANY, &size)
+                                                : cli_parse_seed("bench rules", v, &sd);
+            if (bad) return GS_EXIT_ERROR;
+            if (!strcmp(a, "--seed")) seed = (long)sd;
         } else {
-            cli_error("bench rules: unknown option '%s' (try --help)", argv[i]);
+            cli_error("bench rules: unknown option %s (see goscribe bench rules --help)", argv[i]);
             return GS_EXIT_ERROR;
         }
     }

@@ -109,13 +109,13 @@ static int bench_scan_parse(int argc, char **argv, bench_scan_options *o)
             return 1;
         }
         if (!strcmp(argv[i], "--repeat")) {
-            if (i + 1 < argc && cli_parse_int(argv[++i], 1, 1000, &o->repeat) == 0) continue;
-            cli_error("bench scan: --repeat needs a whole number 1..1000");
+            const char *v = cli_value("bench scan", argc, argv, &i);
+            if (v && cli_parse_whole("bench scan", "--repeat", v, 1, 1000, &o->repeat) == 0) continue;
             return -1;
         }
         if (!strcmp(argv[i], "--upscale")) {
-            if (i + 1 < argc && cli_parse_double(argv[++i], 1, 8, &o->upscale) == 0) continue;
-            cli_error("bench scan: --upscale needs a factor 1..8");
+            const char *v = cli_value("bench scan", argc, argv, &i);
+            if (v && cli_parse_number("bench scan", "--upscale", v, 1, 8, &o->upscale) == 0) continue;
             return -1;
         }
         struct stat st;

@@ -13,18 +13,75 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* True when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);
 
-/* Parses a whole decimal integer / number; returns 0 on success. */
+/* Parses a whole decimal integer / number; returns 0 on success (silent:
+ * the cli_parse_* below say what is wrong). */
 int cli_parse_int(const char *s, long lo, long hi, long *out);
 int cli_parse_double(const char *s, double lo, double hi, double *out);
 
-/* --max-pixels N of `cmd` (scan, count, calibrate, record): the pixel
- * budget of a photo or frame, 1..10^12; 0 on success, else -1 with the
- * error printed. */
+/* ---- the options commands share (cli/opts.c): each is read and checked
+ * in one place, with one wording of its error; every parser returns 0, or
+ * -1 after printing one line naming the command (cmd) and what it accepts. */
+
+/* The value of option argv[*i] (moving *i on); NULL, said, when none. */
+const char *cli_value(const char *cmd, int argc, char **argv, int *i);
+/* An option's whole number lo..hi / number lo..hi. */
+int cli_parse_whole(const char *cmd, const char *opt, const char *v, long lo, long hi, long *out);
+int cli_parse_number(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out);
+
+/* --size N: a board size.  The board search finds 9, 13 and 19 only; a
+ * grid given (--corners, --calibration) may be 5..25; a command that
+ * finds no board (bench rules) takes 5..25. */
+typedef enum cli_size_rule {
+    CLI_SIZE_FOUND, /* 9, 13, 19 (count, bench record: no grid option) */
+    CLI_SIZE_GRID,  /* 5..25 here, 9/13/19 unless a grid is given (cli_check_size):
+                       --corners or --calibration */
+    CLI_SIZE_CORNERS, /* the same, the grid given by --corners only (calibrate) */
+    CLI_SIZE_ANY    /* 5..25 */
+} cli_size_rule;
+int cli_parse_size(const char *cmd, const char *v, cli_size_rule rule, long *out);
+/* After the options (CLI_SIZE_GRID, _CORNERS): a size other than 9, 13, 19 without
+ * a grid given is refused. */
+int cli_check_size(const char *cmd, long size, cli_size_rule rule, bool grid_given);
+/* --corners X1,Y1,...,X4,Y4 (commas and/or spaces). */
+int cli_parse_corners(const char *cmd, const char *v, double c[4][2]);
+/* --komi K, in SGF points (7.5 = 3 3/4 stones). */
+int cli_parse_komi(const char *cmd, const char *v, double *out);
+/* --max-pixels N: the pixel budget of a photo or frame, 1..10^12. */
 int cli_parse_max_pixels(const char *cmd, const char *s, long long *out);
-/* Its line in a usage text. */
+/* --seed S: 0..2^31-1. */
+int cli_parse_seed(const char *cmd, const char *v, uint64_t *out);
+/* --settle SEC (0.01..60) into milliseconds. */
+int cli_parse_settle(const char *cmd, const char *v, double *ms);
+/* --fps F: frames per second, 1..240. */
+int cli_parse_fps(const char *cmd, const char *v, double *out);
+/* --frame-size WxH: a picture's size in pixels (render, bench render). */
+int cli_parse_frame_size(const char *cmd, const char *v, int *w, int *h);
+/* --black-side near|far|left|right. */
+int cli_parse_black_side(const char *cmd, const char *v, record_black_side *out);
+/* --serve [ADDR:]PORT ([::1]:8080 too): bind "" = the default address. */
+int cli_parse_serve(const char *cmd, const char *v, char *bind, size_t bindlen, int *port);
+/* --allow-host NAME, repeatable (at most CLI_MAX_ALLOW_HOSTS). */
+#define CLI_MAX_ALLOW_HOSTS 16
+int cli_add_allow_host(const char *cmd, const char *v, const char **list, int *n);
+/* --max-per-client N: connections from one address, 1..512. */
+int cli_parse_max_per_client(const char *cmd, const char *v, long *out);
+
+/* Their lines in a usage text, one wording for every command. */
+#define CLI_SIZE_GRID_HELP \
+    "  --size N             board size: 9, 13 or 19 (default: found); 5..25 with\n" \
+    "                       --corners or --calibration\n"
+#define CLI_SIZE_FOUND_HELP \
+    "  --size N             board size: 9, 13 or 19 (default: found)\n"
+#define CLI_CORNERS_HELP \
+    "  --corners X1,Y1,X2,Y2,X3,Y3,X4,Y4\n" \
+    "                       the outer intersections in image pixels (top-left,\n" \
+    "                       top-right, bottom-right, bottom-left): no board search\n"
+#define CLI_CALIBRATION_HELP \
+    "  --calibration FILE   the board's grid from `goscribe calibrate`: no board search\n"
 #define CLI_MAX_PIXELS_HELP \
-    "  --max-pixels N    refuse photos and frames of more than N pixels, before\n" \
-    "                    decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
+    "  --max-pixels N       refuse photos and frames of more than N pixels, before\n" \
+    "                       decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
+#define CLI_KOMI_HELP_TAIL "komi in SGF points (7.5 = 3 3/4 stones)"
 
 /* Reports a subcommand that a later change will provide: one line, exit 1. */
 int cli_not_built(const char *name);

@@ -90,22 +90,19 @@ static int parse_args(int argc, char **argv, check_args *a)
         } else if (!strcmp(argv[i], "--json")) {
             a->json = true;
         } else if (!strcmp(argv[i], "--komi")) {
-            if (i + 1 >= argc || cli_parse_double(argv[i + 1], -1000, 1000, &a->lib.komi)) {
-                cli_error("check: --komi wants a number of points (e.g. 7.5)");
-                return GS_EXIT_ERROR;
-            }
-            i++;
+            const char *v = cli_value("check", argc, argv, &i);
+            if (!v || cli_parse_komi("check", v, &a->lib.komi)) return GS_EXIT_ERROR;
             a->lib.has_komi = true;
         } else if (!strcmp(argv[i], "--cycles")) {
-            if (i + 1 < argc && !strcmp(argv[i + 1], "forbid")) a->lib.ko_policy = RULES_KO_FORBID;
-            else if (i + 1 < argc && !strcmp(argv[i + 1], "flag")) a->lib.ko_policy = RULES_KO_FLAG_CYCLE;
+            const char *v = cli_value("check", argc, argv, &i);
+            if (v && !strcmp(v, "forbid")) a->lib.ko_policy = RULES_KO_FORBID;
+            else if (v && !strcmp(v, "flag")) a->lib.ko_policy = RULES_KO_FLAG_CYCLE;
             else {
-                cli_error("check: --cycles wants forbid or flag");
+                if (v) cli_error("check: --cycles %s: expected forbid or flag", v);
                 return GS_EXIT_ERROR;
             }
-            i++;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_error("check: unknown option '%s' (try goscribe check --help)", argv[i]);
+            cli_error("check: unknown option %s (see goscribe check --help)", argv[i]);
             return GS_EXIT_ERROR;
         } else if (!a->path) {
             a->path = argv[i];
@@ -115,7 +112,7 @@ static int parse_args(int argc, char **argv, check_args *a)
         }
     }
     if (!a->path) {
-        cli_error("check: no SGF file given (usage: goscribe check GAME.sgf [--json] [--komi K])");
+        cli_error("check: no SGF file given (see goscribe check --help)");
         return GS_EXIT_ERROR;
     }
     return -1;

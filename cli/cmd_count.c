@@ -17,7 +17,7 @@ static void count_usage(FILE *f)
     fprintf(f,
             "usage: goscribe count PHOTO|GAME.sgf|GRID.txt [--komi K] [--handicap N]\n"
             "                      [--dead auto|none|marks|POINTS] [--overlay OUT.png]\n"
-            "                      [--sgf OUT.sgf] [--json] [--size 9|13|19]\n"
+            "                      [--sgf OUT.sgf] [--json] [--size N]\n"
             "                      [--playouts N] [--seed S] [--max-pixels N]\n"
             "\n"
             "Counts a finished board under the Chinese rules: each side's living stones\n"
@@ -42,7 +42,7 @@ static void count_usage(FILE *f)
             "  --overlay F.png draw each side's area and the dead stones on the photo\n"
             "  --sgf OUT.sgf   write the position (AB/AW) with TB/TW, KM and RE\n"
             "  --json          print the count as one JSON object\n"
-            "  --size N        board size hint for a photo\n"
+            "  --size N        a photo's board size: 9, 13 or 19 (default: found)\n"
             "  --playouts N    playouts for --dead auto (default 1000, at most 0.5 s CPU)\n"
             "  --seed S        random seed for --dead auto (default fixed: repeatable)\n"
             CLI_MAX_PIXELS_HELP
@@ -56,23 +56,18 @@ typedef struct count_args {
     bool json;
 } count_args;
 
-/* Reads the value of option a (argv[*i + 1]) into args; returns -1 when
- * it is fine, else the exit code (the error printed). */
+/* Reads the value v of option a into args; returns -1 when it is fine,
+ * else the exit code (the error printed). */
 static int parse_value(const char *a, const char *v, count_args *args)
 {
     record_count_options *o = &args->lib;
-    long n;
+    long n = 0;
+    int bad = 0;
     if (!strcmp(a, "--komi")) {
-        if (cli_parse_double(v, -1000, 1000, &o->komi) != 0) {
-            cli_error("count: --komi %s: expected a number of points (7.5 = 3 3/4 stones)", v);
-            return GS_EXIT_ERROR;
-        }
+        bad = cli_parse_komi("count", v, &o->komi);
         o->has_komi = true;
     } else if (!strcmp(a, "--handicap")) {
-        if (cli_parse_int(v, 0, 9, &n) != 0) {
-            cli_error("count: --handicap %s: expected 0..9 handicap stones", v);
-            return GS_EXIT_ERROR;
-        }
+        bad = cli_parse_whole("count", a, v, 0, 9, &n);
         o->handicap = (int)n;
     } else if (!strcmp(a, "--dead")) {
         o->dead = !strcmp(v, "none")    ? RECORD_COUNT_DEAD_NONE
@@ -85,27 +80,17 @@ static int parse_value(const char *a, const char *v, count_args *args)
     } else if (!strcmp(a, "--sgf")) {
         o->sgf_path = v;
     } else if (!strcmp(a, "--size")) {
-        if (cli_parse_int(v, 5, GS_MAX_SIZE, &n) != 0) {
-            cli_error("count: --size %s: expected 9, 13 or 19", v);
-            return GS_EXIT_ERROR;
-        }
+        bad = cli_parse_size("count", v, CLI_SIZE_FOUND, &n);
         o->size_hint = (int)n;
     } else if (!strcmp(a, "--playouts")) {
-        if (cli_parse_int(v, 1, 1000000, &n) != 0) {
-            cli_error("count: --playouts %s: expected 1..1000000", v);
-            return GS_EXIT_ERROR;
-        }
+        bad = cli_parse_whole("count", a, v, 1, 1000000, &n);
         o->playouts = (int)n;
     } else if (!strcmp(a, "--max-pixels")) {
-        if (cli_parse_max_pixels("count", v, &o->max_pixels) != 0) return GS_EXIT_ERROR;
+        bad = cli_parse_max_pixels("count", v, &o->max_pixels);
     } else {
-        if (cli_parse_int(v, 1, 2147483647L, &n) != 0) {
-            cli_error("count: --seed %s: expected a positive integer", v);
-            return GS_EXIT_ERROR;
-        }
-        o->seed = (uint64_t)n;
+        bad = cli_parse_seed("count", v, &o->seed);
     }
-    return -1;
+    return bad ? GS_EXIT_ERROR : -1;
 }
 
 /* Parses argv into args; returns -1 to go on, else the exit code. */
@@ -126,11 +111,9 @@ static int parse_args(int argc, char **argv, count_args *args)
         if (!strcmp(a, "--komi") || !strcmp(a, "--handicap") || !strcmp(a, "--dead") || !strcmp(a, "--overlay") ||
             !strcmp(a, "--sgf") || !strcmp(a, "--size") || !strcmp(a, "--playouts") || !strcmp(a, "--seed") ||
             !strcmp(a, "--max-pixels")) {
-            if (i + 1 >= argc) {
-                cli_error("count: %s needs a value", a);
-                return GS_EXIT_ERROR;
-            }
-            int rc = parse_value(a, argv[++i], args);
+            const char *v = cli_value("count", argc, argv, &i);
+            if (!v) return GS_EXIT_ERROR;
+            int rc = parse_value(a, v, args);
             if (rc >= 0) return rc;
             continue;
         }

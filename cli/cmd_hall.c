@@ -38,43 +38,20 @@ static void hall_usage(FILE *f)
             "announced again for 30 s leaves the hall.\n");
 }
 
-/* Names given with --allow-host (at most). */
-#define HALL_MAX_ALLOW 16
 
 /* What the command line asks for. */
 typedef struct hall_opts {
     char addr[64];              /* where to listen */
-    long port;
+    int port;
     const char *mqtt;           /* broker to follow, NULL = none */
     const char **boards;        /* board URLs (argv strings), calloc'd array */
     int nboards;
     long poll_ms;
     const char *token;          /* NULL = random */
-    const char *allow[HALL_MAX_ALLOW];
+    const char *allow[CLI_MAX_ALLOW_HOSTS];
     int nallow;
     long max_per_client;        /* 0 = the default */
 } hall_opts;
-
-/* Splits --serve [ADDR:]PORT into o->addr and o->port; false with the
- * message printed. */
-static bool hall_parse_serve(const char *serve, hall_opts *o)
-{
-    const char *colon = strrchr(serve, ':');
-    if (colon) {
-        size_t l = (size_t)(colon - serve);
-        if (l == 0 || l >= sizeof o->addr) {
-            cli_error("hall: --serve '%s': expected [ADDR:]PORT", serve);
-            return false;
-        }
-        memcpy(o->addr, serve, l);
-        o->addr[l] = '\0';
-    }
-    if (cli_parse_int(colon ? colon + 1 : serve, 0, 65535, &o->port)) {
-        cli_error("hall: --serve '%s': port must be 0..65535", serve);
-        return false;
-    }
-    return true;
-}
 
 /* Fills o from the arguments (o->boards must hold argc entries): 0 to
  * run, 1 when the help was printed, -1 with the message printed. */
@@ -87,37 +64,30 @@ static int hall_parse(int argc, char **argv, hall_opts *o)
             hall_usage(stdout);
             return 1;
         }
-        bool has_val = i + 1 < argc;
-        if (!strcmp(a, "--serve") && has_val) serve = argv[++i];
-        else if (!strcmp(a, "--board") && has_val) o->boards[o->nboards++] = argv[++i];
-        else if (!strcmp(a, "--mqtt") && has_val) o->mqtt = argv[++i];
-        else if (!strcmp(a, "--token") && has_val) o->token = argv[++i];
-        else if (!strcmp(a, "--allow-host") && has_val) {
-            if (o->nallow == HALL_MAX_ALLOW) {
-                cli_error("hall: at most %d --allow-host names", HALL_MAX_ALLOW);
-                return -1;
-            }
-            o->allow[o->nallow++] = argv[++i];
-        } else if (!strcmp(a, "--poll-ms") && has_val) {
-            if (cli_parse_int(argv[++i], 100, 600000, &o->poll_ms)) {
-                cli_error("hall: --poll-ms wants 100..600000, not '%s'", argv[i]);
-                return -1;
-            }
-        } else if (!strcmp(a, "--max-per-client") && has_val) {
-            if (cli_parse_int(argv[++i], 1, 256, &o->max_per_client)) {
-                cli_error("hall: --max-per-client wants 1..256, not '%s'", argv[i]);
-                return -1;
-            }
-        } else {
-            cli_error("hall: unknown or incomplete option '%s' (try goscribe hall --help)", a);
+        const char *v = NULL;
+        bool known = !strcmp(a, "--serve") || !strcmp(a, "--board") || !strcmp(a, "--mqtt") || !strcmp(a, "--token") ||
+                     !strcmp(a, "--allow-host") || !strcmp(a, "--poll-ms") || !strcmp(a, "--max-per-client");
+        if (!known) {
+            cli_error("hall: unknown option %s (see goscribe hall --help)", a);
             return -1;
         }
+        if (!(v = cli_value("hall", argc, argv, &i))) return -1;
+        if (!strcmp(a, "--serve")) serve = v;
+        else if (!strcmp(a, "--board")) o->boards[o->nboards++] = v;
+        else if (!strcmp(a, "--mqtt")) o->mqtt = v;
+        else if (!strcmp(a, "--token")) o->token = v;
+        else if (!strcmp(a, "--allow-host") && cli_add_allow_host("hall", v, o->allow, &o->nallow)) return -1;
+        else if (!strcmp(a, "--poll-ms") && cli_parse_whole("hall", a, v, 100, 600000, &o->poll_ms)) return -1;
+        else if (!strcmp(a, "--max-per-client") && cli_parse_max_per_client("hall", v, &o->max_per_client)) return -1;
     }
     if (!serve) {
-        cli_error("hall: --serve [ADDR:]PORT is required (try goscribe hall --help)");
+        cli_error("hall: --serve [ADDR:]PORT is required (see goscribe hall --help)");
         return -1;
     }
-    return hall_parse_serve(serve, o) ? 0 : -1;
+    char bind[sizeof o->addr];
+    if (cli_parse_serve("hall", serve, bind, sizeof bind, &o->port)) return -1;
+    if (bind[0]) memcpy(o->addr, bind, sizeof bind); /* else the default, loopback */
+    return 0;
 }
 
 /* Serves the hall until SIGINT or SIGTERM. */
@@ -135,7 +105,7 @@ static int hall_run(const hall_opts *o)
     broadcast_hall_config cfg;
     broadcast_hall_config_init(&cfg);
     cfg.bind_addr = o->addr;
-    cfg.port = (int)o->port;
+    cfg.port = o->port;
     cfg.boards = o->boards;
     cfg.nboards = o->nboards;
     cfg.mqtt = o->mqtt;

@@ -34,11 +34,9 @@ static void usage(FILE *f)
             "  -o, --output FILE     the SGF to write (required)\n"
             "  --json                one JSON object per event line\n"
             "  --settle SEC          how long the view must be still (default 0.5)\n"
-            "  --calibration FILE    board position from `goscribe calibrate`\n"
-            "  --corners X0,Y0,X1,Y1,X2,Y2,X3,Y3\n"
-            "                        outer intersections (top-left, top-right, bottom-right,\n"
-            "                        bottom-left) in image pixels, instead of finding the board\n"
-            "  --size N              board size (9, 13, 19; default: detect)\n"
+            CLI_CALIBRATION_HELP
+            CLI_CORNERS_HELP
+            CLI_SIZE_GRID_HELP
             "  --to-move B|W         side to move on a board that already holds stones\n"
             "  --komi K              komi in SGF points (default 7.5; 0 with handicap)\n"
             "  --black NAME[,RANK]   Black's name and rank (PB, BR; shown on the pages)\n"
@@ -69,8 +67,7 @@ static void usage(FILE *f)
             "  --max-frames N        stop after N frames\n"
             "  --frame-delay MS      wait MS after each frame (a slow source, for demos/tests)\n"
             "  --width W --height H --fps F   camera mode\n"
-            "  --max-pixels N        refuse photos and frames of more than N pixels, before\n"
-            "                        decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
+            CLI_MAX_PIXELS_HELP
             "  --final FILE          also write the record's last position (grid text)\n"
             "  --no-stdin            ignore standard input\n"
             "  -q, --quiet           no progress on stderr (a line every few seconds for files)\n"
@@ -166,62 +163,17 @@ static void progress(void *user, const record_run_progress *p)
     fflush(stderr);
 }
 
-static int parse_corners(const char *s, double c[4][2])
-{
-    double v[8];
-    const char *p = s;
-    for (int i = 0; i < 8; i++) {
-        char *end;
-        errno = 0;
-        v[i] = strtod(p, &end);
-        if (end == p || errno) return -1;
-        p = end;
-        if (i < 7) {
-            if (*p != ',' && *p != ' ') return -1;
-            p++;
-        }
-    }
-    if (*p) return -1;
-    for (int i = 0; i < 4; i++) {
-        c[i][0] = v[2 * i];
-        c[i][1] = v[2 * i + 1];
-    }
-    return 0;
-}
-
-/* "[ADDR:]PORT" -> bind (empty = default loopback) and port. */
-static int parse_serve_addr(const char *s, char *bind, size_t bindlen, int *port)
-{
-    const char *colon = strrchr(s, ':');
-    const char *p = colon ? colon + 1 : s;
-    long l;
-    if (cli_parse_int(p, 0, 65535, &l)) return -1;
-    *port = (int)l;
-    bind[0] = 0;
-    if (colon) {
-        size_t n = (size_t)(colon - s);
-        if (n >= bindlen) return -1;
-        /* [::1]:8080 style: strip the brackets */
-        if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
-            memcpy(bind, s + 1, n - 2);
-            bind[n - 2] = 0;
-        } else {
-            memcpy(bind, s, n);
-            bind[n] = 0;
-        }
-    }
-    return 0;
-}
-
 /* Everything the command line says. */
 typedef struct record_cmd {
+    const char *cmd;          /* "record", or the command that borrows the options (gtp) */
     const char *source, *out, *calfile, *corners, *final_path, *resume_file;
     bool no_stdin, quiet, no_evidence;
     long size;
+    double corner_xy[4][2];   /* --corners, read */
     cli_record_store store;   /* --black / --white split, --pass-at */
     /* live broadcast */
     const char *serve_arg, *board_name, *token, *mqtt, *hall, *hall_token;
-    const char *allow_hosts[15];
+    const char *allow_hosts[CLI_MAX_ALLOW_HOSTS];
     int nallow_hosts;
     long max_per_client;
     double linger;
@@ -232,19 +184,9 @@ typedef struct record_cmd {
 /* What an option parser says of argv[*i]. */
 enum { ARG_NOT_MINE = 0, ARG_TAKEN = 1, ARG_BAD = -1 };
 
-/* The value of option argv[*i] (it moves *i on); NULL, said, if none. */
-static const char *take_value(int argc, char **argv, int *i)
-{
-    if (*i + 1 >= argc) {
-        cli_error("record: %s needs a value", argv[*i]);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-#define TAKE_VALUE(v)                                       \
-    do {                                                    \
-        if (!((v) = take_value(argc, argv, i))) return ARG_BAD; \
+#define TAKE_VALUE(v)                                                  \
+    do {                                                               \
+        if (!((v) = cli_value(c->cmd, argc, argv, i))) return ARG_BAD; \
     } while (0)
 
 /* --resume [FILE.sgf]: the issue's form `--resume FILE`: a following
@@ -256,7 +198,7 @@ static int parse_resume(record_cmd *c, int argc, char **argv, int *i)
     size_t vl = v ? strlen(v) : 0;
     if (v && v[0] != '-' && vl > 4 && !strcasecmp(v + vl - 4, ".sgf")) {
         if (c->resume_file && strcmp(c->resume_file, v)) {
-            cli_error("record: --resume %s and --resume %s: which game?", c->resume_file, v);
+            cli_error("%s: --resume %s and --resume %s: which game?", c->cmd, c->resume_file, v);
             return ARG_BAD;
         }
         c->resume_file = v;
@@ -267,7 +209,7 @@ static int parse_resume(record_cmd *c, int argc, char **argv, int *i)
 
 /* "NAME[,RANK]" of --black / --white into name and rank; false when it
  * cannot be (said). */
-static bool parse_player(const char *opt, const char *v, char *name, size_t nl, char *rank, size_t rl)
+static bool parse_player(const char *cmd, const char *opt, const char *v, char *name, size_t nl, char *rank, size_t rl)
 {
     const char *comma = strrchr(v, ',');
     size_t n = comma ? (size_t)(comma - v) : strlen(v);
@@ -275,7 +217,7 @@ static bool parse_player(const char *opt, const char *v, char *name, size_t nl, 
     const char *r = comma ? comma + 1 : "";
     while (*r == ' ') r++;
     if (n == 0 || n >= nl || strlen(r) >= rl) {
-        cli_error("record: %s %s: expected NAME or NAME,RANK (a name of 1..%zu bytes, a rank like 3d)", opt, v, nl - 1);
+        cli_error("%s: %s %s: expected NAME or NAME,RANK (a name of 1..%zu bytes, a rank like 3d)", cmd, opt, v, nl - 1);
         return false;
     }
     memcpy(name, v, n);
@@ -292,7 +234,7 @@ static int pass_cmp(const void *a, const void *b)
 
 /* --pass-at SEC:B|W[,SEC:B|W...] into store->passes, kept in time order;
  * false when it cannot be read (said). */
-static bool parse_pass_at(cli_record_store *st, const char *v)
+static bool parse_pass_at(const char *cmd, cli_record_store *st, const char *v)
 {
     const char *p = v;
     while (*p) {
@@ -300,11 +242,11 @@ static bool parse_pass_at(cli_record_store *st, const char *v)
         double sec = strtod(p, &end);
         char col = end[0] == ':' ? end[1] : 0;
         if (end == p || !(sec >= 0 && sec <= 1e7) || (col != 'B' && col != 'W') || (end[2] && end[2] != ',')) {
-            cli_error("record: --pass-at %s: expected SEC:B or SEC:W (seconds of the source), comma separated", v);
+            cli_error("%s: --pass-at %s: expected SEC:B or SEC:W (seconds of the source), comma separated", cmd, v);
             return false;
         }
         if (st->npasses == CLI_MAX_PASSES) {
-            cli_error("record: --pass-at: at most %d passes", CLI_MAX_PASSES);
+            cli_error("%s: --pass-at: at most %d passes", cmd, CLI_MAX_PASSES);
             return false;
         }
         st->passes[st->npasses++] = (record_run_pass){sec * 1000.0, col == 'B' ? GS_BLACK : GS_WHITE};
@@ -324,7 +266,7 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(v);
         bool b = a[2] == 'b';
         cli_record_store *p = &c->store;
-        if (!parse_player(a, v, b ? p->black : p->white, sizeof p->black, b ? p->black_rank : p->white_rank,
+        if (!parse_player(c->cmd, a, v, b ? p->black : p->white, sizeof p->black, b ? p->black_rank : p->white_rank,
                           sizeof p->black_rank))
             return ARG_BAD;
     } else if (!strcmp(a, "--event")) {
@@ -335,13 +277,13 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(ro->place);
     } else if (!strcmp(a, "--table")) {
         TAKE_VALUE(ro->table);
-        if (!ro->table[0] || strlen(ro->table) > 60) { cli_error("record: --table: expected 1..60 characters"); return ARG_BAD; }
+        if (!ro->table[0] || strlen(ro->table) > 60) { cli_error("%s: --table: expected 1..60 characters", c->cmd); return ARG_BAD; }
     } else if (!strcmp(a, "--pass-at")) {
         TAKE_VALUE(v);
-        if (!parse_pass_at(&c->store, v)) return ARG_BAD;
+        if (!parse_pass_at(c->cmd, &c->store, v)) return ARG_BAD;
     } else if (!strcmp(a, "--black-side")) {
         TAKE_VALUE(v);
-        if (!record_black_side_parse(v, &c->run.black_side)) { cli_error("record: --black-side %s: expected near, far, left or right", v); return ARG_BAD; }
+        if (cli_parse_black_side(c->cmd, v, &c->run.black_side)) return ARG_BAD;
     } else {
         return ARG_NOT_MINE;
     }
@@ -354,7 +296,6 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
 static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
-    double d;
     record_options *ro = &c->run.recorder;
     if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
         TAKE_VALUE(c->out);
@@ -362,24 +303,24 @@ static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
         ro->json = true;
     } else if (!strcmp(a, "--settle")) {
         TAKE_VALUE(v);
-        if (cli_parse_double(v, 0.01, 60, &d)) { cli_error("record: --settle %s: not a number of seconds (0.01..60)", v); return ARG_BAD; }
-        c->run.tracker.settle_ms = d * 1000.0;
+        if (cli_parse_settle(c->cmd, v, &c->run.tracker.settle_ms)) return ARG_BAD;
     } else if (!strcmp(a, "--calibration")) {
         TAKE_VALUE(c->calfile);
     } else if (!strcmp(a, "--corners")) {
-        TAKE_VALUE(c->corners);
+        TAKE_VALUE(v);
+        if (cli_parse_corners(c->cmd, v, c->corner_xy)) return ARG_BAD;
+        c->corners = v;
     } else if (!strcmp(a, "--size")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 5, GS_MAX_SIZE, &c->size)) { cli_error("record: --size %s: not a board size (5..%d)", v, GS_MAX_SIZE); return ARG_BAD; }
+        if (cli_parse_size(c->cmd, v, CLI_SIZE_GRID, &c->size)) return ARG_BAD;
     } else if (!strcmp(a, "--to-move")) {
         TAKE_VALUE(v);
         if (!strcmp(v, "B") || !strcmp(v, "b")) ro->to_move = GS_BLACK;
         else if (!strcmp(v, "W") || !strcmp(v, "w")) ro->to_move = GS_WHITE;
-        else { cli_error("record: --to-move %s: expected B or W", v); return ARG_BAD; }
+        else { cli_error("%s: --to-move %s: expected B or W", c->cmd, v); return ARG_BAD; }
     } else if (!strcmp(a, "--komi")) {
         TAKE_VALUE(v);
-        if (cli_parse_double(v, -1000, 1000, &d)) { cli_error("record: --komi %s: not a number", v); return ARG_BAD; }
-        ro->komi = d;
+        if (cli_parse_komi(c->cmd, v, &ro->komi)) return ARG_BAD;
         ro->has_komi = true;
     } else if (!strcmp(a, "--resume")) {
         return parse_resume(c, argc, argv, i);
@@ -391,7 +332,7 @@ static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(ro->evidence_dir);
     } else if (!strcmp(a, "--fallback")) {
         TAKE_VALUE(ro->fallback_dir);
-        if (!ro->fallback_dir[0]) { cli_error("record: --fallback: expected a folder"); return ARG_BAD; }
+        if (!ro->fallback_dir[0]) { cli_error("%s: --fallback: expected a folder", c->cmd); return ARG_BAD; }
     } else if (!strcmp(a, "--no-evidence")) {
         c->no_evidence = true;
     } else {
@@ -406,27 +347,25 @@ static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
     long l;
-    double d;
     if (!strcmp(a, "--max-frames")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 1, 1L << 40, &l)) { cli_error("record: --max-frames %s: not a positive number", v); return ARG_BAD; }
+        if (cli_parse_whole(c->cmd, a, v, 1, 1L << 40, &l)) return ARG_BAD;
         c->run.max_frames = l;
     } else if (!strcmp(a, "--frame-delay")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 0, 60000, &l)) { cli_error("record: --frame-delay %s: not milliseconds (0..60000)", v); return ARG_BAD; }
+        if (cli_parse_whole(c->cmd, a, v, 0, 60000, &l)) return ARG_BAD;
         c->run.frame_delay_ms = (int)l;
     } else if (!strcmp(a, "--width") || !strcmp(a, "--height")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 16, 16384, &l)) { cli_error("record: %s %s: not a size in pixels", a, v); return ARG_BAD; }
+        if (cli_parse_whole(c->cmd, a, v, 16, 16384, &l)) return ARG_BAD;
         if (a[2] == 'w') c->cap.width = (int)l;
         else c->cap.height = (int)l;
     } else if (!strcmp(a, "--fps")) {
         TAKE_VALUE(v);
-        if (cli_parse_double(v, 0.1, 1000, &d)) { cli_error("record: --fps %s: not a frame rate", v); return ARG_BAD; }
-        c->cap.fps = d;
+        if (cli_parse_fps(c->cmd, v, &c->cap.fps)) return ARG_BAD;
     } else if (!strcmp(a, "--max-pixels")) {
         TAKE_VALUE(v);
-        if (cli_parse_max_pixels("record", v, &c->cap.max_pixels) != 0) return ARG_BAD;
+        if (cli_parse_max_pixels(c->cmd, v, &c->cap.max_pixels) != 0) return ARG_BAD;
     } else if (!strcmp(a, "--final")) {
         TAKE_VALUE(c->final_path);
     } else if (!strcmp(a, "--no-stdin")) {
@@ -449,9 +388,7 @@ static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
     } else if (!strcmp(a, "--board-name")) {
         TAKE_VALUE(c->board_name);
     } else if (!strcmp(a, "--token")) {
-        TAKE_VALUE(v);
-        if (!*v || strlen(v) > 200) { cli_error("record: --token: expected 1..200 characters"); return ARG_BAD; }
-        c->token = v;
+        TAKE_VALUE(c->token); /* (its form is checked where it is used: broadcast_board_start) */
     } else if (!strcmp(a, "--mqtt")) {
         TAKE_VALUE(c->mqtt);
     } else if (!strcmp(a, "--hall") || !strcmp(a, "--announce")) {
@@ -460,14 +397,13 @@ static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(c->hall_token);
     } else if (!strcmp(a, "--allow-host")) {
         TAKE_VALUE(v);
-        if (c->nallow_hosts == 15) { cli_error("record: at most 15 --allow-host names"); return ARG_BAD; }
-        c->allow_hosts[c->nallow_hosts++] = v;
+        if (cli_add_allow_host(c->cmd, v, c->allow_hosts, &c->nallow_hosts)) return ARG_BAD;
     } else if (!strcmp(a, "--max-per-client")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 1, 512, &c->max_per_client)) { cli_error("record: --max-per-client %s: expected 1..512", v); return ARG_BAD; }
+        if (cli_parse_max_per_client(c->cmd, v, &c->max_per_client)) return ARG_BAD;
     } else if (!strcmp(a, "--linger")) {
         TAKE_VALUE(v);
-        if (cli_parse_double(v, 0, 86400, &c->linger)) { cli_error("record: --linger %s: not a number of seconds (0..86400)", v); return ARG_BAD; }
+        if (cli_parse_number(c->cmd, a, v, 0, 86400, &c->linger)) return ARG_BAD;
     } else {
         return ARG_NOT_MINE;
     }
@@ -481,6 +417,7 @@ static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
 static int parse_args(int argc, char **argv, record_cmd *c)
 {
     memset(c, 0, sizeof *c);
+    c->cmd = argv[0];
     record_run_options_init(&c->run);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -495,12 +432,12 @@ static int parse_args(int argc, char **argv, record_cmd *c)
         if (got == ARG_BAD) return GS_EXIT_ERROR;
         if (got == ARG_TAKEN) continue;
         if (a[0] == '-' && a[1]) {
-            cli_error("record: unknown option %s (see goscribe record --help)", a);
+            cli_error("%s: unknown option %s (see goscribe %s --help)", c->cmd, a, c->cmd);
             return GS_EXIT_ERROR;
         } else if (!c->source) {
             c->source = a;
         } else {
-            cli_error("record: more than one source (%s, %s)", c->source, a);
+            cli_error("%s: more than one source (%s, %s)", c->cmd, c->source, a);
             return GS_EXIT_ERROR;
         }
     }
@@ -511,26 +448,27 @@ static int parse_args(int argc, char **argv, record_cmd *c)
 static bool check_args(record_cmd *c)
 {
     if (!c->source) {
-        cli_error("record: no source given (a folder of photos, a video file or a camera)");
+        cli_error("%s: no source given (a folder of photos, a video file or a camera)", c->cmd);
         return false;
     }
     if (c->resume_file) {
         if (c->out && strcmp(c->out, c->resume_file)) {
-            cli_error("record: --resume %s with -o %s: which file is the game?", c->resume_file, c->out);
+            cli_error("%s: --resume %s with -o %s: which file is the game?", c->cmd, c->resume_file, c->out);
             return false;
         }
         c->out = c->resume_file;
     }
     if (!c->out) {
-        cli_error("record: no output file given (-o GAME.sgf)");
+        cli_error("%s: no output file given (-o GAME.sgf)", c->cmd);
         return false;
     }
     if (c->run.recorder.reopen && !c->run.recorder.resume) {
-        cli_error("record: --reopen goes with --resume (it continues a game that has a result)");
+        cli_error("%s: --reopen goes with --resume (it continues a game that has a result)", c->cmd);
         return false;
     }
+    if (cli_check_size(c->cmd, c->size, CLI_SIZE_GRID, c->calfile || c->corners)) return false;
     if (c->calfile && c->corners) {
-        cli_error("record: --calibration and --corners exclude each other");
+        cli_error("%s: --calibration and --corners exclude each other", c->cmd);
         return false;
     }
     if (!c->serve_arg && (c->board_name || c->token || c->mqtt || c->hall || c->hall_token || c->nallow_hosts ||
@@ -552,10 +490,7 @@ static bool serve_config(const record_cmd *c, broadcast_config *cfg, char *bind,
 {
     broadcast_config_init(cfg);
     bind[0] = 0;
-    if (c->serve_arg && parse_serve_addr(c->serve_arg, bind, bindlen, &cfg->port)) {
-        cli_error("record: --serve %s: expected [ADDR:]PORT with PORT 0..65535", c->serve_arg);
-        return false;
-    }
+    if (c->serve_arg && cli_parse_serve("record", c->serve_arg, bind, bindlen, &cfg->port)) return false;
     if (bind[0]) cfg->bind_addr = bind;
     cfg->board_name = c->board_name ? c->board_name : c->run.recorder.table;
     cfg->token = c->token;
@@ -587,20 +522,15 @@ static bool setup_grid(record_cmd *c, gs_error *err)
         t->have_grid = true;
         t->grid = cal.grid;
     } else if (c->corners) {
-        double cn[4][2];
-        if (parse_corners(c->corners, cn)) {
-            cli_error("record: --corners %s: expected 8 numbers X0,Y0,...,X3,Y3", c->corners);
-            return false;
-        }
-        if (vision_grid_from_corners(&t->grid, c->size ? (int)c->size : 19, cn, err) != GS_OK ||
+        if (vision_grid_from_corners(&t->grid, c->size ? (int)c->size : 19, (const double(*)[2])c->corner_xy, err) != GS_OK ||
             calib_grid_check(&t->grid, 0, 0, false, err) != GS_OK) {
-            cli_error("record: --corners: %s", err->msg);
+            cli_error("%s: --corners: %s", c->cmd, err->msg);
             return false;
         }
         t->have_grid = true;
     }
     if (t->have_grid && c->size && t->grid.size != c->size) {
-        cli_error("record: --size %ld but the calibration is for %d", c->size, t->grid.size);
+        cli_error("%s: --size %ld but the calibration is for %d", c->cmd, c->size, t->grid.size);
         return false;
     }
     return true;

@@ -14,7 +14,7 @@ gs="$root/build/goscribe"
 out="$root/build/demo"
 rm -rf "$out" && mkdir -p "$out"
 echo "== rendering the first $moves moves of the bundled classic game (camera footage with hands) =="
-"$gs" render "$root/samples/games/classic.sgf" -o "$out/classic.avi" --moves "$moves" --pace 2 --fps 10 --size 960x540
+"$gs" render "$root/samples/games/classic.sgf" -o "$out/classic.avi" --moves "$moves" --pace 2 --fps 10 --frame-size 960x540
 # The camera of the bundled render looks at the board from White's left:
 # in its picture Black sits at the left edge.  Said with --black-side, the
 # record comes out the right way round, Black's side at the bottom.

@@ -113,7 +113,7 @@ else
     kgs=$data/games/kgs
     # the look: hands, light, drift, a bump, things around a board with the
     # rules' 2.5 cm margin; every violation, left and corrected
-    look="--size 640x360 --fps 10 --pace 1 --hover 30 --rest 25 --slow 0.15 --flicker 0.03 --drift 0.15 --bump-deg 2 --margin 25 --objects"
+    look="--frame-size 640x360 --fps 10 --pace 1 --hover 30 --rest 25 --slow 0.15 --flicker 0.03 --drift 0.15 --bump-deg 2 --margin 25 --objects"
     viol="--violate double_move,wrong_capture,missed_capture,moved_stone,ko --correct double_move,wrong_capture,missed_capture,moved_stone"
     specs=("exbot9:$kgs/tournament10/ExBot-GNU.sgf:--seed 5 $look --bump 30000 $viol --end confirm"
            "neurogo9:$kgs/tournament10/GNU-NeuroGo.sgf:--seed 3 $look --bump 40000 $viol --end resign"

@@ -32,7 +32,7 @@ done
 moves=';B[gd];W[cc];B[ec];W[gg];B[cf];W[dd];B[eg];W[he];B[hd];W[db];B[hf];W[hg];B[ge];W[fb];B[hb];W[fh];B[eh];W[be];B[bf];W[ff];B[fg];W[gi];B[gf];W[hh]'
 printf '(;GM[1]FF[4]SZ[9]KM[7]%s)\n' "$moves" >"$work/game.sgf"
 printf '(;GM[1]FF[4]SZ[9]KM[7]%s;B[];W[];B[];W[];B[];W[])\n' "$moves" >"$work/render.sgf"
-"$bin" render "$work/render.sgf" -o "$work/g.avi" --pace 2 --fps 8 --size 320x240 --seed 3 --rotation 0 \
+"$bin" render "$work/render.sgf" -o "$work/g.avi" --pace 2 --fps 8 --frame-size 320x240 --seed 3 --rotation 0 \
     >/dev/null 2>&1 || { echo "FAIL: render"; exit 1; }
 
 python3 "$ctl" play-game --sgf "$work/game.sgf" --genmove B --wrong 12:J1 --passes --wait-end 60 \

@@ -25,7 +25,7 @@ done
 
 # White passes at move 4, Black at move 9; both confirm the end after move 11
 printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gg];W[];B[cg];W[gc];B[ec];W[ce];B[];W[eg];B[dd])\n' >"$work/g.sgf"
-"$bin" render "$work/g.sgf" -o "$work/g.avi" --pace 2 --fps 8 --size 480x320 --seed 3 --end confirm -q \
+"$bin" render "$work/g.sgf" -o "$work/g.avi" --pace 2 --fps 8 --frame-size 480x320 --seed 3 --end confirm -q \
     >/dev/null 2>&1 || { echo "FAIL: render"; exit 1; }
 passes=$(python3 "$root/scripts/truth-passes.py" "$work/g.truth.jsonl" "$work/g.truth.sgf")
 check "the truth's passes: White's then Black's ($passes)" '[[ $passes =~ ^[0-9.]+:W,[0-9.]+:B$ ]]'

@@ -34,7 +34,7 @@ if ! command -v curl >/dev/null 2>&1; then
     exit $fail
 fi
 printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gc];W[cg];B[gg];W[ce];B[eg];W[dd];B[ec];W[fe];B[ge];W[dg])\n' >"$work/g9.sgf"
-"$bin" render "$work/g9.sgf" -o "$work/g.avi" --violate double_move --pace 1.5 --fps 8 --size 640x360 \
+"$bin" render "$work/g9.sgf" -o "$work/g.avi" --violate double_move --pace 1.5 --fps 8 --frame-size 640x360 \
     --seed 2 >/dev/null 2>&1 || { echo "FAIL: render"; exit 1; }
 # refused at start, with the reason (the source is fine)
 for case in "--hall http://127.0.0.1:1|needs --hall-token" "--hall-token abcdefgh12345678 --hall ftp://x:1|hall address" \
