@@ -15,15 +15,19 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe bench count [SGF...] [--repeat R] [--all-sizes]\n"
-            "  Times `goscribe count --dead auto` without the file reading: the\n"
-            "  dead-stone estimate (default playouts and time budget) plus the area\n"
-            "  count, on the final position of each 19x19 SGF, one core.  Without SGF\n"
-            "  files it uses the .sgf files under ../shared/data/games/kgs (from the\n"
-            "  current directory or beside the source tree).  Also times the worst case,\n"
-            "  the empty 19x19 board (longest playouts), where the time budget applies.\n"
-            "  --repeat R    counts per position (default 3); the figure is the mean\n"
-            "  --all-sizes   also time 9x9 and 13x13 games\n");
+            "Usage: goscribe bench count [SGF...] [options]\n"
+            "\n"
+            "Times `goscribe count --dead auto` without the file reading: the\n"
+            "dead-stone estimate (default playouts and time budget) plus the area\n"
+            "count, on the final position of each 19x19 SGF, one core.  Without SGF\n"
+            "files it uses the .sgf files under ../shared/data/games/kgs (from the\n"
+            "current directory or beside the source tree).  Also times the worst case,\n"
+            "the empty 19x19 board (longest playouts), where the time budget applies.\n"
+            "\n"
+            "Options:\n"
+            "  --repeat R           counts per position (default 3); the figure is the mean\n"
+            "  --all-sizes          also time 9x9 and 13x13 games\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
 }
 
 /* Appends the .sgf files under dir (recursively) to list. */

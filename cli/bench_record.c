@@ -16,13 +16,20 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe bench record VIDEO [--settle SEC] [--size N] [--expect GRID.txt] [--all-cores]\n"
-            "  Pass 1 decodes every frame of VIDEO and does nothing else; pass 2 records\n"
-            "  it (board search, per-frame tracking, settle logic, referee, SGF in memory).\n"
-            "  Prints frames per second of both, wall clock and CPU time, on one core.\n"
-            "  --expect GRID.txt  also check the recorded final position against this grid\n"
-            "  --all-cores        do not pin the process to one core\n"
-            "  (scripts/make-gomrade-video.sh makes the 720-frame Gomrade test video)\n");
+            "Usage: goscribe bench record VIDEO [options]\n"
+            "\n"
+            "Pass 1 decodes every frame of VIDEO and does nothing else; pass 2 records\n"
+            "it (board search, per-frame tracking, settle logic, referee, SGF in memory).\n"
+            "Prints frames per second of both, wall clock and CPU time, on one core.\n"
+            "(scripts/make-gomrade-video.sh makes the 720-frame Gomrade test video)\n"
+            "\n"
+            "Options:\n"
+            "  --settle SEC         how long the view must be still (default 0.5)\n"
+            CLI_SIZE_FOUND_HELP
+            "  --expect GRID.txt    also check the recorded final position against this\n"
+            "                       grid (exit 1 when it differs)\n"
+            "  --all-cores          do not pin the process to one core\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 static double cpu_ms(void)
@@ -87,7 +94,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
         } else if (!a->video) {
             a->video = argv[i];
         } else {
-            cli_error("bench record: one video only");
+            cli_error("bench record: one video only (see goscribe bench record --help)");
             return GS_EXIT_ERROR;
         }
     }
@@ -153,6 +160,6 @@ int bench_record(int argc, char **argv)
     printf("record/decode %7.2f (CPU time ratio)   cores: %s\n", rc / dc, a.all_cores ? "all" : "1 (pinned)");
     printf("moves %d, settled views %d (%d with a hand reaching in), full reads %d, flagged %d\n", rec.moves, rec.settled_views, rec.covered_views, rec.full_reads,
            rec.referee_events);
-    if (a.expect && !check_final(&rec, &want, a.expect)) return GS_EXIT_NOBOARD;
+    if (a.expect && !check_final(&rec, &want, a.expect)) return GS_EXIT_ERROR;
     return GS_EXIT_OK;
 }

@@ -60,9 +60,15 @@ static int bench_parse(int argc, char **argv, bench *b)
 {
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            printf("usage: goscribe bench render [--frame-size WxH] [--frames N]\n"
+            printf("Usage: goscribe bench render [options]\n"
+                   "\n"
                    "Prints frames per second of `goscribe render` on one core: render only,\n"
-                   "render + PNG encode, render + video encode (default 1280x720, 300 frames).\n");
+                   "render + PNG encode, render + video encode.\n"
+                   "\n"
+                   "Options:\n"
+                   "  --frame-size WxH     the picture's size in pixels (default 1280x720)\n"
+                   "  --frames N           frames to time (default 300)\n"
+                   CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
             return GS_EXIT_OK;
         }
         const char *a = argv[i], *val;

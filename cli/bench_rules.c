@@ -9,13 +9,17 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe bench rules [--seconds S] [--size N] [--seed X]\n"
-            "  Plays random legal games (uniform among legal moves that do not fill\n"
-            "  one's own eye; pass when none; stop at two passes or 3*N*N moves) from the\n"
-            "  empty board, with the positional superko check on, on one core.\n"
-            "  --seconds S  how long to run (default 3)\n"
-            "  --size N     board size 5..25 (default 19)\n"
-            "  --seed X     random seed (default 1)\n");
+            "Usage: goscribe bench rules [options]\n"
+            "\n"
+            "Plays random legal games (uniform among legal moves that do not fill\n"
+            "one's own eye; pass when none; stop at two passes or 3*N*N moves) from the\n"
+            "empty board, with the positional superko check on, on one core.\n"
+            "\n"
+            "Options:\n"
+            "  --seconds S          how long to run (default 3)\n"
+            "  --size N             board size 5..25 (default 19)\n"
+            "  --seed X             random seed (default 1)\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
 }
 
 int bench_rules(int argc, char **argv)

@@ -81,7 +81,15 @@ int cli_parse_max_per_client(const char *cmd, const char *v, long *out);
 #define CLI_MAX_PIXELS_HELP \
     "  --max-pixels N       refuse photos and frames of more than N pixels, before\n" \
     "                       decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
-#define CLI_KOMI_HELP_TAIL "komi in SGF points (7.5 = 3 3/4 stones)"
+/* The help's layout, the same in every command: "Usage: goscribe CMD
+ * ...", what it does, "Options:", then "Exit codes:" with the lines of the
+ * codes it can return, each code worded the same everywhere (core/gs.h's
+ * table). */
+#define CLI_EXIT_CODES "\nExit codes:\n"
+#define CLI_EXIT_0 "  0  success\n"
+#define CLI_EXIT_1 "  1  error: a wrong option, or an input or output that cannot be read or written\n"
+#define CLI_EXIT_2 "  2  nothing to work on: no board, no game or no camera in the input\n"
+#define CLI_EXIT_3 "  3  answered with doubt: points read uncertainly, marked in the output\n"
 
 /* Reports a subcommand that a later change will provide: one line, exit 1. */
 int cli_not_built(const char *name);
@@ -120,6 +128,10 @@ struct record_run_options;
 struct capture_source;
 int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct record_run_options *run,
                        struct capture_source **src);
+
+/* The recording options' lines of `goscribe record --help` (all but the
+ * live broadcast and --final): what `gtp --help` lists too. */
+void cli_record_options_help(FILE *f);
 
 /* `goscribe bench MODE`: each mode lives in cli/bench_MODE.c. */
 int bench_rules(int argc, char **argv);

@@ -13,23 +13,23 @@
 static void calibrate_usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe calibrate SOURCE -o FILE [--size N]\n"
-            "                          [--corners X1,Y1,X2,Y2,X3,Y3,X4,Y4]\n"
-            "                          [--frames N] [--overlay OUT.png] [--max-pixels N]\n"
+            "Usage: goscribe calibrate SOURCE -o FILE [options]\n"
             "\n"
             "Finds the board in SOURCE (a photo, a video file, a folder of photos or a\n"
             "camera such as /dev/video0) and writes its grid (size, corners, homography,\n"
             "lens distortion, cell aspect) to FILE, a small text file that `scan` and\n"
             "`record` accept with --calibration FILE.\n"
-            "  -o, --output FILE   calibration file to write (required)\n"
+            "\n"
+            "Options:\n"
+            "  -o, --output FILE    calibration file to write (required)\n"
             "  --size N             board size: 9, 13 or 19 (default: found); 5..25 with\n"
             "                       --corners\n"
             CLI_CORNERS_HELP
-            "  --frames N          video/camera/folder: look at up to N frames and keep\n"
-            "                      the surest grid (default 30)\n"
-            "  --overlay OUT.png   write the frame with the found grid drawn on it\n"
+            "  --frames N           video/camera/folder: look at up to N frames and keep\n"
+            "                       the surest grid (default 30)\n"
+            "  --overlay OUT.png    write the frame with the found grid drawn on it\n"
             CLI_MAX_PIXELS_HELP
-            "exit codes: 0 written, 1 usage or I/O error, 2 no board found\n");
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 /* The command line: the library's options and the corners they point at. */

@@ -12,19 +12,24 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe check GAME.sgf [--json] [--komi K] [--cycles forbid|flag]\n"
-            "  Replays the main line under Chinese rules (captures, suicide, positional\n"
-            "  superko), lists every illegal move (number, colour, point, rule), and counts\n"
-            "  the final position by area: stones inside the other side's TB/TW marks of\n"
-            "  the last node are dead; without marks every stone is alive.\n"
-            "  --json      one JSON object (README, \"JSON\"): result, area, stones, territory,\n"
-            "              dead, dame, komi, warnings, illegal, events, rulings...\n"
-            "  --komi K    komi in points (SGF KM; 7.5 = 3 3/4 stones). Default: the file's KM,\n"
-            "              else 7.5\n"
-            "  --cycles    forbid (default): any repetition is illegal; flag: long cycles\n"
-            "              (triple ko, eternal life) are played and reported as events\n"
-            "exit: 0 checked (illegal moves are findings, not errors), 1 usage or I/O error,\n"
-            "      2 the file holds no game or an unsupported board\n");
+            "Usage: goscribe check GAME.sgf [options]\n"
+            "\n"
+            "Replays the main line under Chinese rules (captures, suicide, positional\n"
+            "superko), lists every illegal move (number, colour, point, rule) and the\n"
+            "referee events, signals and rulings the file records, and counts the final\n"
+            "position by area: stones inside the other side's TB/TW marks of the last\n"
+            "node are dead; without marks every stone is alive.  Illegal moves are\n"
+            "findings, not errors.\n"
+            "\n"
+            "Options:\n"
+            "  --json               one JSON object (README, \"JSON\"): result, area, stones,\n"
+            "                       territory, dead, dame, komi, warnings, illegal, events,\n"
+            "                       rulings...\n"
+            "  --komi K             komi in SGF points, 7.5 = 3 3/4 stones (default: the\n"
+            "                       file's KM, else 7.5)\n"
+            "  --cycles forbid|flag forbid (default): any repetition is illegal; flag: long\n"
+            "                       cycles (triple ko, eternal life) are played and reported\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 /* One finding of the replay: an illegal move (with its rule) or a note. */

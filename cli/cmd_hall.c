@@ -12,17 +12,21 @@
 static void hall_usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe hall --serve [ADDR:]PORT [--board URL]... [--mqtt HOST:PORT] [--poll-ms MS]\n"
-            "                     [--token T] [--allow-host NAME]... [--max-per-client N]\n"
+            "Usage: goscribe hall --serve [ADDR:]PORT [options]\n"
             "\n"
             "Serves one page with every board of the club (table, players, move, result),\n"
             "each linking to its own live page.  Runs until interrupted (Ctrl-C).\n"
+            "Pages: / (the hall), /state.json (all boards), POST /api/announce {\"url\":...}\n"
+            "(application/json, header X-Goscribe-Token: T); an announced board that is not\n"
+            "announced again for 30 s leaves the hall.\n"
             "\n"
-            "  --serve [ADDR:]PORT  where to listen (ADDR defaults to 127.0.0.1, loopback;\n"
-            "                       0.0.0.0 for the club's network)\n"
+            "Options:\n"
+            "  --serve [ADDR:]PORT  where to listen (required; ADDR defaults to 127.0.0.1,\n"
+            "                       loopback; 0.0.0.0 for the club's network)\n"
             "  --board URL          a recorder started with --serve, e.g. http://10.0.0.5:8080\n"
-            "                       (repeat for each board; recorders can also join by themselves:\n"
-            "                       `goscribe record ... --serve P --hall URL --hall-token T`)\n"
+            "                       (repeat for each board; recorders can also join by\n"
+            "                       themselves: `goscribe record ... --serve P --hall URL\n"
+            "                       --hall-token T`)\n"
             "  --mqtt HOST:PORT     follow the boards publishing to this MQTT broker\n"
             "                       (retained topics goscribe/<board>/state)\n"
             "  --poll-ms MS         how often to poll board URLs (default 1000)\n"
@@ -31,11 +35,8 @@ static void hall_usage(FILE *f)
             "  --allow-host NAME    a name the hall is reached by besides its address,\n"
             "                       localhost and the machine's name (repeatable; other Host\n"
             "                       headers get 421, against DNS rebinding)\n"
-            "  --max-per-client N   connections from one address (default 32)\n"
-            "\n"
-            "Pages: / (the hall), /state.json (all boards), POST /api/announce {\"url\":...}\n"
-            "(application/json, header X-Goscribe-Token: T); an announced board that is not\n"
-            "announced again for 30 s leaves the hall.\n");
+            "  --max-per-client N   connections from one address (1..512, default 32)\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
 }
 
 

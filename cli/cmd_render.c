@@ -14,7 +14,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: goscribe render GAME.sgf -o OUT.mp4|OUT.avi|OUT_DIR [options]\n"
+        "Usage: goscribe render GAME.sgf -o OUT.mp4|OUT.avi|OUT_DIR [options]\n"
         "\n"
         "Renders what a camera over the board would see while the game is played:\n"
         "a video (OUT.mp4 / OUT.avi) or numbered PNG frames (OUT_DIR/frame_000000.png),\n"
@@ -23,6 +23,7 @@ static void usage(FILE *f)
         "at the start, before any camera bump or drift (OUT.truth.cal or OUT_DIR/truth.cal).\n"
         "Every look option below is drawn from --seed unless given.\n"
         "\n"
+        "Options:\n"
         "  -o, --output PATH   video file (.mp4, .avi, .mkv) or a directory for PNG frames\n"
         "  --seed N            seed of the look and the timeline (default 1)\n"
         "  --frame-size WxH    the picture's size in pixels (default 1280x720)\n"
@@ -45,22 +46,21 @@ static void usage(FILE *f)
         "  --hover PCT         chance a move hovers before it lands (default 20)\n"
         "  --rest PCT          chance a pause has a hand resting on the edge (default 10)\n"
         "  -q, --quiet         no progress on stderr\n"
-        "camera:\n"
+        "Camera options:\n"
         "  --tilt DEG (0..75)  --rotation DEG  --roll DEG  --fov DEG  --fill F (0.1..1.5)\n"
         "  --distance MM       --k1 K (lens, -0.5..0.5)\n"
         "  --bump MS|none      time of a small camera knock   --bump-deg DEG\n"
         "  --drift DEG_PER_MIN slow pan/tilt of the camera from the start (default 0)\n"
         "  --drift-dir DEG     which way the picture drifts (0 right, 90 down; seeded)\n"
-        "board:\n"
+        "Board options:\n"
         "  --cells jp|cn|sq    22x23.7 / 24x23 / 23x23 mm cells   --cell WxH (mm)\n"
         "  --line MM  --margin MM  --thickness MM  --no-stars  --wood B,G,R  --grain G\n"
-        "stones:\n"
+        "Stone options:\n"
         "  --stone-height MM  --jitter MM\n"
-        "light and sensor:\n"
+        "Light and sensor options:\n"
         "  --kelvin K  --brightness B  --gradient G  --glare G  --flicker F  --slow A\n"
         "  --noise SIGMA  --blur 0|1  --motion-blur M  --jpeg Q (0 = off)\n"
-        "\n"
-        "Exit: 0 done, 1 usage or I/O error, 2 the SGF holds no game.\n");
+        CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 /* The look options that take a number: name, range, the field they set. */

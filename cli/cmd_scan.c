@@ -13,23 +13,22 @@
 static void scan_usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe scan PHOTO [--size N] [--corners X1,Y1,X2,Y2,X3,Y3,X4,Y4]\n"
-            "                     [--calibration FILE] [--overlay OUT.png] [--json]\n"
-            "                     [--max-pixels N]\n"
+            "Usage: goscribe scan PHOTO [options]\n"
             "\n"
             "Finds the board in PHOTO, reads every intersection and prints SIZE lines of\n"
             "SIZE tokens (. B W), the top line being the board edge nearest the top of the\n"
             "image; a point read with doubt carries a '?' after its token, and a\n"
             "warning line on stderr gives how many there are.\n"
+            "\n"
+            "Options:\n"
             CLI_SIZE_GRID_HELP
             CLI_CORNERS_HELP
             CLI_CALIBRATION_HELP
-            "  --overlay OUT.png write the photo with the grid and the readings drawn on it\n"
-            "  --json            print JSON instead: size, corners, rows, per-point\n"
-            "                    confidence and the time taken\n"
+            "  --overlay OUT.png    write the photo with the grid and the readings drawn on it\n"
+            "  --json               print JSON instead: size, corners, rows, per-point\n"
+            "                       confidence and the time taken\n"
             CLI_MAX_PIXELS_HELP
-            "exit codes: 0 read, 1 usage or unreadable photo, 2 no board in the photo,\n"
-            "            3 read with uncertain points (marked ?)\n");
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2 CLI_EXIT_3);
 }
 
 /* Corners a camera cannot give (calib_grid_check) are refused before the

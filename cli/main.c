@@ -46,10 +46,14 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: goscribe COMMAND [options]   (goscribe COMMAND --help for its options)\n\ncommands:\n");
+    fprintf(f, "Usage: goscribe COMMAND [options]   (goscribe COMMAND --help for its options)\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nexit codes: 0 success, 1 usage or I/O error, 2 input holds no board or no game\n");
+    fprintf(f, "\nOptions:\n"
+               "  -h, --help           this text\n"
+               "  --version            the version\n"
+               CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2 CLI_EXIT_3
+               "(each command's --help lists the codes it can return)\n");
 }
 
 int main(int argc, char **argv)
