@@ -162,6 +162,7 @@ int cmd_gtp(int argc, char **argv)
         return gs_status_exit_code(st);
     }
     print_summary(&stats, ro->sgf_path);
+    if (stats.run.orientation_warning[0]) fprintf(stderr, "goscribe: warning: %s\n", stats.run.orientation_warning);
     if (stats.run_status != GS_OK) {
         cli_error("gtp: %s", stats.run_error.msg);
         return gs_status_exit_code(stats.run_status);

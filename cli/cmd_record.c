@@ -303,6 +303,7 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
     } else if (!strcmp(a, "--black-side")) {
         TAKE_VALUE(v);
         if (cli_parse_black_side(c->cmd, v, &c->run.black_side)) return ARG_BAD;
+        c->run.black_side_given = true;
     } else {
         return ARG_NOT_MINE;
     }
@@ -718,9 +719,14 @@ int cmd_record(int argc, char **argv)
     if (stats.skipped_frames > 0)
         snprintf(skipped, sizeof skipped, ", %ld broken frame%s skipped", stats.skipped_frames,
                  stats.skipped_frames == 1 ? "" : "s");
+    /* with --json the log's orientation note carries the warning (stderr
+     * beside JSON lines breaks readers that merge the two) */
+    if (stats.orientation_warning[0] && !c.run.recorder.json)
+        fprintf(stderr, "goscribe: warning: %s\n", stats.orientation_warning);
     if (!c.quiet)
         fprintf(stderr, "recorded %d moves from %ld frames (%s%s), %d flagged (referee events), %d end-of-game signal%s, "
                 "%s%s -> %s\n", stats.moves, stats.frames, stats.stop_reason, skipped, stats.referee_events, stats.signals,
                 stats.signals == 1 ? "" : "s", stats.result[0] ? "result " : "no result", stats.result, c.out);
+    if (!c.quiet) fprintf(stderr, "orientation: %s\n", stats.orientation);
     return GS_EXIT_OK;
 }

@@ -104,6 +104,12 @@ typedef struct record_options {
                                  reopened (RE, TB/TW and the count words
                                  removed); without it such a file is
                                  refused */
+    /* Where Black sat in the camera's picture and whether someone said so
+     * (--black-side) or it is the default: the record states it (a line
+     * at the start, the root's GSBS[SIDE:given|default] and a line of its
+     * comment).  record_run sets it from its own black_side. */
+    record_black_side black_side;
+    bool black_side_given;
 } record_options;
 
 void record_options_init(record_options *o);
@@ -371,6 +377,9 @@ typedef struct record_hooks {
 
 /* "near", "far", "left", "right"; parse: false if unknown. */
 const char *record_black_side_name(record_black_side s);
+/* "the bottom edge of the picture (near the camera)", "the top edge ...
+ * (far)", "the left edge ...", "the right edge ..." (static). */
+const char *record_black_side_words(record_black_side s);
 bool record_black_side_parse(const char *name, record_black_side *out);
 /* The record's point for the picture's point (u, v) of a board of `size`
  * (and back): the turn record_run applies to every view. */
@@ -419,6 +428,7 @@ typedef struct record_run_options {
      * so that Black's side is the bottom of the SGF board (row 19 on
      * 19x19; White's side the top), as game records are printed. */
     record_black_side black_side;
+    bool black_side_given;      /* said (--black-side), not the default */
     /* Sleep this long after each frame (a slow source for demos and the
      * kill test). 0 = none. */
     int frame_delay_ms;
@@ -440,6 +450,12 @@ typedef struct record_run_stats {
     int moves;                  /* moves + passes in the record */
     int referee_events;
     int signals;                /* end-of-game signals seen */
+    /* Where Black sat and how that was decided, in words ("Black at the
+     * left edge of the picture (given by --black-side)"); and, when the
+     * arms that placed Black's stones say otherwise than the side used or
+     * the side was not given, a warning in words ("" when none). */
+    char orientation[160];
+    char orientation_warning[320];
     long skipped_frames;        /* video frames that could not be decoded (skipped, each gap noted) */
     bool have_final;
     gs_position final_pos;      /* the record's last position */

@@ -26,6 +26,14 @@ const char *record_black_side_name(record_black_side s)
     return (unsigned)s < 4 ? side_names[s] : "near";
 }
 
+const char *record_black_side_words(record_black_side s)
+{
+    static const char *const words[] = {"the bottom edge of the picture, near the camera",
+                                        "the top edge of the picture, far from the camera",
+                                        "the left edge of the picture", "the right edge of the picture"};
+    return (unsigned)s < 4 ? words[s] : words[0];
+}
+
 bool record_black_side_parse(const char *name, record_black_side *out)
 {
     for (int i = 0; name && i < 4; i++)
@@ -123,6 +131,10 @@ typedef struct run_ctx {
     gs_position seen;          /* the last settled view */
     bool have_seen;
     int next_pass;             /* the first of o->passes not announced yet */
+    /* where the arms came from that placed Black's stones: per side of
+     * the picture (track_margin_side), views that committed one black
+     * stone with most of their margin crossings on that side */
+    int black_reach[4];
 } run_ctx;
 
 /* ---------------------------------------------------------- commands */
@@ -298,6 +310,22 @@ static void count_frame(run_ctx *c, const capture_info *info)
     }
 }
 
+/* The view just committed one move: a black stone is voted for the side
+ * of the picture most arms crossed since the last view (a player reaches
+ * in from their own side); a tie says nothing.  m->reach is in the
+ * picture's sides (orient_margin leaves it). */
+static void count_black_reach(run_ctx *c, const track_margin_view *m)
+{
+    gs_move mv;
+    if (!record_last_move(c->rec, &mv, NULL) || mv.pass || mv.color != GS_BLACK) return;
+    int best = 0;
+    for (int k = 1; k < 4; k++)
+        if (m->reach[k] > m->reach[best]) best = k;
+    for (int k = 0; k < 4; k++)
+        if (k != best && m->reach[k] == m->reach[best]) return;
+    if (m->reach[best] > 0) c->black_reach[best]++;
+}
+
 /* A settled view to the record: what a hand reaching in covers is not
  * read, end-of-game signals count on a clear view only. */
 static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_error *err)
@@ -329,7 +357,9 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     record_view v = {&up->pos, any_unc ? up->uncertain : NULL, up->conf, ncov == 0 && !reaching};
     /* a still view looked at again shows the record nothing new: only its
      * margin is for record_margin (a stone held there) */
+    int moves = record_move_count(c->rec);
     gs_status st = up->relook ? GS_OK : record_observe_view(c->rec, &v, t_ms, frame, err);
+    if (st == GS_OK && record_move_count(c->rec) == moves + 1) count_black_reach(c, &up->margin);
     if (st == GS_OK && ncov == 0 && !reaching) st = record_margin(c->rec, &up->margin, t_ms, err);
     return st;
 }
@@ -416,7 +446,10 @@ static gs_status run_open(run_ctx *c, gs_error *err)
     topt.photos = topt.photos || capture_get_kind(c->src) == CAPTURE_FOLDER;
     c->tr = track_create(&topt, err);
     if (!c->tr) return err ? err->status : GS_ERR_NOMEM;
-    c->rec = record_create(&c->o->recorder, err);
+    record_options ropt = c->o->recorder; /* the record states its orientation */
+    ropt.black_side = c->o->black_side;
+    ropt.black_side_given = c->o->black_side_given;
+    c->rec = record_create(&ropt, err);
     if (!c->rec) return err ? err->status : GS_ERR_NOMEM;
     /* the log says where the times of play come from (a note: never in
      * the SGF); record_note cannot fail */
@@ -455,6 +488,53 @@ static gs_status run_last_rulings(run_ctx *c, gs_error *err)
     return hooks_rulings(c, err);
 }
 
+/* What the arms that placed Black's stones tell (count_black_reach)
+ * needs ORIENT_MIN_VOTES such stones and a majority of them on one side.
+ * (On the bundled renders, scripts/demo.sh's and the tests': 9 to 14 of
+ * 15 black stones voted, all but at most 2 for Black's true side.) */
+#define ORIENT_MIN_VOTES 3
+
+/* The orientation in words, and a warning when Black's side was not given
+ * or the arms contradict it (stats->orientation, orientation_warning). */
+static void orientation_words(run_ctx *c)
+{
+    static const record_black_side of_margin[4] = {RECORD_BLACK_FAR, RECORD_BLACK_RIGHT, RECORD_BLACK_NEAR,
+                                                   RECORD_BLACK_LEFT}; /* track_margin_side order */
+    record_run_stats *st = c->stats;
+    record_black_side bs = c->o->black_side;
+    bool given = c->o->black_side_given;
+    snprintf(st->orientation, sizeof st->orientation, "Black at %s (%s)", record_black_side_words(bs),
+             given ? "given by --black-side" : "the default: not told");
+    int n = 0, best = 0;
+    for (int k = 0; k < 4; k++) {
+        n += c->black_reach[k];
+        if (c->black_reach[k] > c->black_reach[best]) best = k;
+    }
+    int votes = c->black_reach[best];
+    record_black_side ev = of_margin[best];
+    bool clear = votes >= ORIENT_MIN_VOTES && 2 * votes > n;
+    char *w = st->orientation_warning;
+    size_t wl = sizeof st->orientation_warning;
+    if (!clear) {
+        if (!given)
+            snprintf(w, wl, "not told where Black sat (--black-side): the record keeps the picture's orientation "
+                     "(Black taken at its bottom edge); too few of Black's moves showed where the arms came from "
+                     "(%d of %d) to tell", votes, n);
+    } else if (!given && ev == bs) {
+        snprintf(w, wl, "not told where Black sat (--black-side): taken at the bottom edge of the picture, where the "
+                 "arms placing Black's stones came from too (%d of %d)", votes, n);
+    } else if (!given) {
+        snprintf(w, wl, "not told where Black sat; the arms placing Black's stones came from %s (%d of %d), not its "
+                 "bottom edge: if Black sat there, record with --black-side %s (the record is turned wrong "
+                 "otherwise)", record_black_side_words(ev), votes, n, record_black_side_name(ev));
+    } else if (ev != bs) {
+        snprintf(w, wl, "told that Black sat at %s (--black-side %s), but the arms placing Black's stones came from "
+                 "%s (%d of %d): if Black sat there, the record is turned wrong (--black-side %s)",
+                 record_black_side_words(bs), record_black_side_name(bs), record_black_side_words(ev), votes, n,
+                 record_black_side_name(ev));
+    }
+}
+
 /* The record closed: counted at the end of input, else stopped; st is the
  * loop's status, kept when it failed. */
 static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
@@ -468,6 +548,9 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
         if (err) *err = e;
     }
     if (st == GS_OK) st = note_skipped_total(c, err);
+    orientation_words(c);
+    if (st == GS_OK && record_started(rec) && stats->orientation_warning[0])
+        st = record_note(rec, "orientation", stats->orientation_warning, c->last_t, err);
     if (!record_started(rec)) {
         fs = gs_error_set(&e, GS_ERR_NOBOARD, "no board found in %ld frames%s%s", stats->frames,
                           c->first_note[0] ? ": " : "", c->first_note);
