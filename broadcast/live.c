@@ -56,7 +56,8 @@ void broadcast_live_destroy(broadcast_live *L)
 }
 
 /* The state viewers see, all of it from the record: the board, the side
- * to move (none once the game is over), captures and warnings over the
+ * to move (none once the game is over or the recording has ended),
+ * captures and warnings over the
  * whole game, the last move with its time of play. */
 static void live_state(const broadcast_live *L, const record *rec, broadcast_state *s)
 {
@@ -65,7 +66,7 @@ static void live_state(const broadcast_live *L, const record *rec, broadcast_sta
     broadcast_state_init(s, pos.size);
     s->pos = pos;
     s->move_number = record_move_count(rec);
-    s->to_move = record_ended(rec) ? GS_EMPTY : record_to_move(rec);
+    s->to_move = record_ended(rec) || record_finished(rec) ? GS_EMPTY : record_to_move(rec);
     s->captures_black = record_captures(rec, GS_BLACK);
     s->captures_white = record_captures(rec, GS_WHITE);
     s->warnings_black = record_warnings(rec, GS_BLACK);
@@ -90,7 +91,10 @@ static void live_state(const broadcast_live *L, const record *rec, broadcast_sta
     snprintf(s->result, sizeof s->result, "%s", record_result(rec));
     record_not_saved(rec, s->not_saved, sizeof s->not_saved);
     snprintf(s->status, sizeof s->status, "%s",
-             !record_started(rec) ? "waiting" : record_ended(rec) ? "ended" : "playing");
+             !record_started(rec)   ? "waiting"
+             : record_ended(rec)    ? "ended"
+             : record_finished(rec) ? "unfinished" /* the recording ended, the game did not: no result */
+                                    : "playing");
     s->komi = L->komi;
 }
 

@@ -125,6 +125,27 @@ nomem:
     return NULL;
 }
 
+/* One photo file as a folder holding only it: a one-photo recording. */
+static capture_source *photo_open(const char *path, const capture_options *opt, gs_error *err)
+{
+    folder_impl *f = calloc(1, sizeof *f);
+    const char *slash = strrchr(path, '/');
+    if (!f || !(f->names = calloc(1, sizeof *f->names))) goto nomem;
+    f->dir = slash ? strndup(path, (size_t)(slash == path ? 1 : slash - path)) : strdup(".");
+    if (!f->dir || !(f->names[0] = strdup(slash ? slash + 1 : path))) goto nomem;
+    f->n = 1;
+    f->max_pixels = opt ? opt->max_pixels : 0;
+    capture_source *s = capture_new(CAPTURE_FOLDER, &folder_ops, f);
+    if (!s) goto nomem;
+    s->frame_count = 1;
+    snprintf(s->clock_note, sizeof s->clock_note, "time of play from the photo's EXIF DateTimeOriginal, else its file time");
+    return s;
+nomem:
+    if (f) folder_close(&(capture_source){.impl = f});
+    gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    return NULL;
+}
+
 capture_source *capture_open_folder(const char *dir, gs_error *err)
 {
     return folder_open(dir, NULL, err);
@@ -219,6 +240,9 @@ capture_source *capture_open(const char *spec, const capture_options *opt, gs_er
     struct stat st;
     int exists = stat(spec, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) return folder_open(spec, opt, err);
+    /* a photo (by its name) is a one-photo recording, not a one-frame video */
+    if (exists && S_ISREG(st.st_mode) && is_image_name(strrchr(spec, '/') ? strrchr(spec, '/') + 1 : spec))
+        return photo_open(spec, opt, err);
     if ((exists && S_ISCHR(st.st_mode)) || (!exists && is_camera_spec(spec))) {
         char dev[64];
         if (isdigit((unsigned char)spec[0])) snprintf(dev, sizeof dev, "/dev/video%s", spec);

@@ -3,7 +3,8 @@
  * One opaque capture_source hides a backend behind a small table of
  * functions (read / close); the backends are
  *   - a folder of photos, read in natural name order (2.jpg before 10.jpg),
- *     each photo flagged as a settled view;
+ *     each photo flagged as a settled view (one photo file: a folder of
+ *     that photo alone);
  *   - a video file (decoded through cvshim/cvshim.h);
  *   - a V4L2 camera through libv4l2 (BGR24 via libv4l2's conversion, so
  *     MJPEG and YUYV cameras both work), with frame timestamps, and reopened
@@ -83,7 +84,8 @@ typedef struct capture_options {
                               unless GOSCRIBE_MAX_PIXELS says otherwise) */
 } capture_options;
 
-/* Opens SPEC: a directory -> folder of photos, /dev/video* (or a bare
+/* Opens SPEC: a directory -> folder of photos, a photo file (.jpg, .png,
+ * ... by its name) -> a folder of that one photo, /dev/video* (or a bare
  * number "0") -> camera, any other file -> video.  NULL with err filled on
  * failure (GS_ERR_IO for a missing path / device, GS_ERR_FORMAT for an
  * unreadable video or one whose frames are over the pixel budget,

@@ -15,15 +15,19 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe bench count [SGF...] [--repeat R] [--all-sizes]\n"
-            "  Times `goscribe count --dead auto` without the file reading: the\n"
-            "  dead-stone estimate (default playouts and time budget) plus the area\n"
-            "  count, on the final position of each 19x19 SGF, one core.  Without SGF\n"
-            "  files it uses the .sgf files under ../shared/data/games/kgs (from the\n"
-            "  current directory or beside the source tree).  Also times the worst case,\n"
-            "  the empty 19x19 board (longest playouts), where the time budget applies.\n"
-            "  --repeat R    counts per position (default 3); the figure is the mean\n"
-            "  --all-sizes   also time 9x9 and 13x13 games\n");
+            "Usage: goscribe bench count [SGF...] [options]\n"
+            "\n"
+            "Times `goscribe count --dead auto` without the file reading: the\n"
+            "dead-stone estimate (default playouts and time budget) plus the area\n"
+            "count, on the final position of each 19x19 SGF, one core.  Without SGF\n"
+            "files it uses the .sgf files under ../shared/data/games/kgs (from the\n"
+            "current directory or beside the source tree).  Also times the worst case,\n"
+            "the empty 19x19 board (longest playouts), where the time budget applies.\n"
+            "\n"
+            "Options:\n"
+            "  --repeat R           counts per position (default 3); the figure is the mean\n"
+            "  --all-sizes          also time 9x9 and 13x13 games\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
 }
 
 /* Appends the .sgf files under dir (recursively) to list. */
@@ -126,15 +130,13 @@ static int parse_args(int argc, char **argv, bench_args *a)
         if (cli_is_help(argv[i])) {
             help(stdout);
             return GS_EXIT_OK;
-        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], 1, 1000, &a->repeat)) {
-                cli_error("bench count: --repeat wants 1..1000");
-                return GS_EXIT_ERROR;
-            }
+        } else if (!strcmp(argv[i], "--repeat")) {
+            const char *v = cli_value("bench count", argc, argv, &i);
+            if (!v || cli_parse_whole("bench count", "--repeat", v, 1, 1000, &a->repeat)) return GS_EXIT_ERROR;
         } else if (!strcmp(argv[i], "--all-sizes")) {
             a->all_sizes = true;
         } else if (argv[i][0] == '-') {
-            cli_error("bench count: unknown option '%s' (try --help)", argv[i]);
+            cli_error("bench count: unknown option %s (see goscribe bench count --help)", argv[i]);
             return GS_EXIT_ERROR;
         } else {
             if (a->nfiles == cap) {

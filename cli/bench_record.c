@@ -16,13 +16,20 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe bench record VIDEO [--settle SEC] [--size N] [--expect GRID.txt] [--all-cores]\n"
-            "  Pass 1 decodes every frame of VIDEO and does nothing else; pass 2 records\n"
-            "  it (board search, per-frame tracking, settle logic, referee, SGF in memory).\n"
-            "  Prints frames per second of both, wall clock and CPU time, on one core.\n"
-            "  --expect GRID.txt  also check the recorded final position against this grid\n"
-            "  --all-cores        do not pin the process to one core\n"
-            "  (scripts/make-gomrade-video.sh makes the 720-frame Gomrade test video)\n");
+            "Usage: goscribe bench record VIDEO [options]\n"
+            "\n"
+            "Pass 1 decodes every frame of VIDEO and does nothing else; pass 2 records\n"
+            "it (board search, per-frame tracking, settle logic, referee, SGF in memory).\n"
+            "Prints frames per second of both, wall clock and CPU time, on one core.\n"
+            "(scripts/make-gomrade-video.sh makes the 720-frame Gomrade test video)\n"
+            "\n"
+            "Options:\n"
+            "  --settle SEC         how long the view must be still (default 0.5)\n"
+            CLI_SIZE_FOUND_HELP
+            "  --expect GRID.txt    also check the recorded final position against this\n"
+            "                       grid (exit 1 when it differs)\n"
+            "  --all-cores          do not pin the process to one core\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 static double cpu_ms(void)
@@ -68,27 +75,26 @@ static int parse_args(int argc, char **argv, bench_args *a)
         if (cli_is_help(argv[i])) {
             help(stdout);
             return GS_EXIT_OK;
-        } else if (!strcmp(argv[i], "--settle") && i + 1 < argc) {
-            if (cli_parse_double(argv[++i], 0.01, 60, &a->settle)) {
-                cli_error("bench record: --settle wants seconds 0.01..60");
-                return GS_EXIT_ERROR;
-            }
-        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], 5, GS_MAX_SIZE, &a->size)) {
-                cli_error("bench record: --size wants 5..%d", GS_MAX_SIZE);
-                return GS_EXIT_ERROR;
+        } else if (!strcmp(argv[i], "--settle") || !strcmp(argv[i], "--size")) {
+            const char *o = argv[i], *v = cli_value("bench record", argc, argv, &i);
+            double ms = 0;
+            if (!v) return GS_EXIT_ERROR;
+            if (!strcmp(o, "--size") && cli_parse_size("bench record", v, CLI_SIZE_FOUND, &a->size)) return GS_EXIT_ERROR;
+            if (!strcmp(o, "--settle")) {
+                if (cli_parse_settle("bench record", v, &ms)) return GS_EXIT_ERROR;
+                a->settle = ms / 1000.0;
             }
         } else if (!strcmp(argv[i], "--expect") && i + 1 < argc) {
             a->expect = argv[++i];
         } else if (!strcmp(argv[i], "--all-cores")) {
             a->all_cores = true;
         } else if (argv[i][0] == '-') {
-            cli_error("bench record: unknown option %s", argv[i]);
+            cli_error("bench record: unknown option %s (see goscribe bench record --help)", argv[i]);
             return GS_EXIT_ERROR;
         } else if (!a->video) {
             a->video = argv[i];
         } else {
-            cli_error("bench record: one video only");
+            cli_error("bench record: one video only (see goscribe bench record --help)");
             return GS_EXIT_ERROR;
         }
     }
@@ -154,6 +160,6 @@ int bench_record(int argc, char **argv)
     printf("record/decode %7.2f (CPU time ratio)   cores: %s\n", rc / dc, a.all_cores ? "all" : "1 (pinned)");
     printf("moves %d, settled views %d (%d with a hand reaching in), full reads %d, flagged %d\n", rec.moves, rec.settled_views, rec.covered_views, rec.full_reads,
            rec.referee_events);
-    if (a.expect && !check_final(&rec, &want, a.expect)) return GS_EXIT_NOBOARD;
+    if (a.expect && !check_final(&rec, &want, a.expect)) return GS_EXIT_ERROR;
     return GS_EXIT_OK;
 }

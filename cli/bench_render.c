@@ -55,33 +55,34 @@ typedef struct bench {
     double dur;                 /* the timeline's length, ms */
 } bench;
 
-/* --size and --frames into b: -1 for go on, else the exit code. */
+/* --frame-size and --frames into b: -1 for go on, else the exit code. */
 static int bench_parse(int argc, char **argv, bench *b)
 {
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            printf("usage: goscribe bench render [--size WxH] [--frames N]\n"
+            printf("Usage: goscribe bench render [options]\n"
+                   "\n"
                    "Prints frames per second of `goscribe render` on one core: render only,\n"
-                   "render + PNG encode, render + video encode (default 1280x720, 300 frames).\n");
+                   "render + PNG encode, render + video encode.\n"
+                   "\n"
+                   "Options:\n"
+                   "  --frame-size WxH     the picture's size in pixels (default 1280x720)\n"
+                   "  --frames N           frames to time (default 300)\n"
+                   CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
             return GS_EXIT_OK;
         }
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--size")) {
-            char tail;
-            if (!val || sscanf(val, "%ldx%ld%c", &b->w, &b->h, &tail) != 2 || b->w < 64 || b->h < 48 || b->w > 7680 ||
-                b->h > 4320) {
-                cli_error("bench render: --size needs WxH between 64x48 and 7680x4320");
-                return GS_EXIT_ERROR;
-            }
-            i++;
-        } else if (!strcmp(argv[i], "--frames")) {
-            if (!val || cli_parse_int(val, 1, 100000, &b->frames)) {
-                cli_error("bench render: --frames needs a whole number >= 1");
-                return GS_EXIT_ERROR;
-            }
-            i++;
-        } else {
-            cli_error("bench render: unknown option '%s'", argv[i]);
+        const char *a = argv[i], *val;
+        if (strcmp(a, "--frame-size") && strcmp(a, "--frames")) {
+            cli_error("bench render: unknown option %s (see goscribe bench render --help)", a);
+            return GS_EXIT_ERROR;
+        }
+        if (!(val = cli_value("bench render", argc, argv, &i))) return GS_EXIT_ERROR;
+        int w, h;
+        if (!strcmp(a, "--frame-size")) {
+            if (cli_parse_frame_size("bench render", val, &w, &h)) return GS_EXIT_ERROR;
+            b->w = w;
+            b->h = h;
+        } else if (cli_parse_whole("bench render", a, val, 1, 100000, &b->frames)) {
             return GS_EXIT_ERROR;
         }
     }

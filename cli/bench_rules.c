@@ -9,13 +9,17 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe bench rules [--seconds S] [--size N] [--seed X]\n"
-            "  Plays random legal games (uniform among legal moves that do not fill\n"
-            "  one's own eye; pass when none; stop at two passes or 3*N*N moves) from the\n"
-            "  empty board, with the positional superko check on, on one core.\n"
-            "  --seconds S  how long to run (default 3)\n"
-            "  --size N     board size 5..25 (default 19)\n"
-            "  --seed X     random seed (default 1)\n");
+            "Usage: goscribe bench rules [options]\n"
+            "\n"
+            "Plays random legal games (uniform among legal moves that do not fill\n"
+            "one's own eye; pass when none; stop at two passes or 3*N*N moves) from the\n"
+            "empty board, with the positional superko check on, on one core.\n"
+            "\n"
+            "Options:\n"
+            "  --seconds S          how long to run (default 3)\n"
+            "  --size N             board size 5..25 (default 19)\n"
+            "  --seed X             random seed (default 1)\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
 }
 
 int bench_rules(int argc, char **argv)
@@ -26,23 +30,17 @@ int bench_rules(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             help(stdout);
             return GS_EXIT_OK;
-        } else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
-            if (cli_parse_double(argv[++i], 0.01, 3600, &seconds)) {
-                cli_error("bench rules: --seconds wants a number 0.01..3600");
-                return GS_EXIT_ERROR;
-            }
-        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], RULES_MIN_SIZE, RULES_MAX_SIZE, &size)) {
-                cli_error("bench rules: --size wants 5..25");
-                return GS_EXIT_ERROR;
-            }
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], 0, 2147483647L, &seed)) {
-                cli_error("bench rules: --seed wants a non-negative integer");
-                return GS_EXIT_ERROR;
-            }
+        } else if (!strcmp(argv[i], "--seconds") || !strcmp(argv[i], "--size") || !strcmp(argv[i], "--seed")) {
+            const char *a = argv[i], *v = cli_value("bench rules", argc, argv, &i);
+            uint64_t sd = 0;
+            int bad = !v                         ? -1
+                      : !strcmp(a, "--seconds") ? cli_parse_number("bench rules", a, v, 0.01, 3600, &seconds)
+                      : !strcmp(a, "--size")    ? cli_parse_size("bench rules", v, CLI_SIZE_ANY, &size)
+                                                : cli_parse_seed("bench rules", v, &sd);
+            if (bad) return GS_EXIT_ERROR;
+            if (!strcmp(a, "--seed")) seed = (long)sd;
         } else {
-            cli_error("bench rules: unknown option '%s' (try --help)", argv[i]);
+            cli_error("bench rules: unknown option %s (see goscribe bench rules --help)", argv[i]);
             return GS_EXIT_ERROR;
         }
     }

@@ -91,13 +91,18 @@ typedef struct bench_class {
 
 static void bench_scan_usage(void)
 {
-    printf("usage: goscribe bench scan [--repeat N] [--upscale F] [PHOTOS or FOLDERS...]\n"
+    printf("Usage: goscribe bench scan [PHOTOS or FOLDERS...] [options]\n"
+           "\n"
            "Times board finding + point reading per photo at native resolution on one\n"
-           "core (best of N runs, default 3) and prints the median over the photos, for\n"
-           "all of them and apart for those up to 2048x1536 pixels and the larger ones.\n"
-           "--upscale F enlarges every photo F times first (1..8), e.g. 6.3 makes\n"
-           "640x480 frames 4032x3024, to time phone-sized photos.\n"
-           "Default: every photo under ../shared/data/photos.\n");
+           "core and prints the median over the photos, for all of them and apart for\n"
+           "those up to 2048x1536 pixels and the larger ones.  Default: every photo\n"
+           "under ../shared/data/photos.\n"
+           "\n"
+           "Options:\n"
+           "  --repeat N           runs per photo, the best kept (default 3)\n"
+           "  --upscale F          enlarge every photo F times first (1..8), e.g. 6.3 makes\n"
+           "                       640x480 frames 4032x3024, to time phone-sized photos\n"
+           CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
 }
 
 /* Options and the photo list; 1 after --help, -1 after an error (said). */
@@ -109,13 +114,13 @@ static int bench_scan_parse(int argc, char **argv, bench_scan_options *o)
             return 1;
         }
         if (!strcmp(argv[i], "--repeat")) {
-            if (i + 1 < argc && cli_parse_int(argv[++i], 1, 1000, &o->repeat) == 0) continue;
-            cli_error("bench scan: --repeat needs a whole number 1..1000");
+            const char *v = cli_value("bench scan", argc, argv, &i);
+            if (v && cli_parse_whole("bench scan", "--repeat", v, 1, 1000, &o->repeat) == 0) continue;
             return -1;
         }
         if (!strcmp(argv[i], "--upscale")) {
-            if (i + 1 < argc && cli_parse_double(argv[++i], 1, 8, &o->upscale) == 0) continue;
-            cli_error("bench scan: --upscale needs a factor 1..8");
+            const char *v = cli_value("bench scan", argc, argv, &i);
+            if (v && cli_parse_number("bench scan", "--upscale", v, 1, 8, &o->upscale) == 0) continue;
             return -1;
         }
         struct stat st;

@@ -6,7 +6,6 @@
 #include "calib/calib.h"
 #include "cli/cli.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,41 +13,23 @@
 static void calibrate_usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe calibrate SOURCE -o FILE [--size 9|13|19]\n"
-            "                          [--corners x1,y1,x2,y2,x3,y3,x4,y4]\n"
-            "                          [--frames N] [--overlay OUT.png] [--max-pixels N]\n"
+            "Usage: goscribe calibrate SOURCE -o FILE [options]\n"
             "\n"
             "Finds the board in SOURCE (a photo, a video file, a folder of photos or a\n"
             "camera such as /dev/video0) and writes its grid (size, corners, homography,\n"
             "lens distortion, cell aspect) to FILE, a small text file that `scan` and\n"
             "`record` accept with --calibration FILE.\n"
-            "  -o, --output FILE   calibration file to write (required)\n"
-            "  --size N            board size (default: detected); 5..25 with --corners\n"
-            "  --corners ...       the four outer intersections in image pixels (top-left,\n"
-            "                      top-right, bottom-right, bottom-left): no board finding\n"
-            "  --frames N          video/camera/folder: look at up to N frames and keep\n"
-            "                      the surest grid (default 30)\n"
-            "  --overlay OUT.png   write the frame with the found grid drawn on it\n"
+            "\n"
+            "Options:\n"
+            "  -o, --output FILE    calibration file to write (required)\n"
+            "  --size N             board size: 9, 13 or 19 (default: found); 5..25 with\n"
+            "                       --corners\n"
+            CLI_CORNERS_HELP
+            "  --frames N           video/camera/folder: look at up to N frames and keep\n"
+            "                       the surest grid (default 30)\n"
+            "  --overlay OUT.png    write the frame with the found grid drawn on it\n"
             CLI_MAX_PIXELS_HELP
-            "exit codes: 0 written, 1 usage or I/O error, 2 no board found\n");
-}
-
-static int parse_corners(const char *s, double c[4][2])
-{
-    int n = 0;
-    const char *p = s;
-    while (*p && n < 9) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p) return -1;
-        if (n < 8) c[n / 2][n % 2] = v;
-        n++;
-        p = end;
-        while (*p && isspace((unsigned char)*p)) p++;
-        if (*p == ',') p++;
-        else if (*p) return -1;
-    }
-    return n == 8 ? 0 : -1;
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 /* The command line: the library's options and the corners they point at. */
@@ -56,6 +37,25 @@ typedef struct calibrate_args {
     calib_make_options lib;
     double corners[4][2];
 } calibrate_args;
+
+/* One option of argv[*i] into a: 1 taken, 0 not one, -1 bad (said). */
+static int parse_option(int argc, char **argv, int *i, calibrate_args *a, long *size)
+{
+    calib_make_options *o = &a->lib;
+    const char *arg = argv[*i], *v;
+    bool known = !strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--size") || !strcmp(arg, "--corners") ||
+                 !strcmp(arg, "--frames") || !strcmp(arg, "--max-pixels") || !strcmp(arg, "--overlay");
+    if (!known) return 0;
+    if (!(v = cli_value("calibrate", argc, argv, i))) return -1;
+    if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) o->out_path = v;
+    else if (!strcmp(arg, "--overlay")) o->overlay_path = v;
+    else if (!strcmp(arg, "--size")) return cli_parse_size("calibrate", v, CLI_SIZE_CORNERS, size) ? -1 : 1;
+    else if (!strcmp(arg, "--frames")) return cli_parse_whole("calibrate", arg, v, 1, 100000, &o->frames) ? -1 : 1;
+    else if (!strcmp(arg, "--max-pixels")) return cli_parse_max_pixels("calibrate", v, &o->max_pixels) ? -1 : 1;
+    else if (cli_parse_corners("calibrate", v, a->corners) != 0) return -1;
+    else o->corners = (const double(*)[2])a->corners;
+    return 1;
+}
 
 /* Parses argv into a; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, calibrate_args *a)
@@ -67,51 +67,24 @@ static int parse_args(int argc, char **argv, calibrate_args *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (cli_is_help(arg)) { calibrate_usage(stdout); return GS_EXIT_OK; }
-        int has_val = i + 1 < argc;
-        if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
-            if (!has_val) { cli_error("%s needs a file name", arg); return GS_EXIT_ERROR; }
-            o->out_path = argv[++i];
-        } else if (!strcmp(arg, "--size")) {
-            if (!has_val || cli_parse_int(argv[i + 1], 5, GS_MAX_SIZE, &size) != 0) {
-                cli_error("--size needs a board size from 5 to %d", GS_MAX_SIZE);
-                return GS_EXIT_ERROR;
-            }
-            o->size = (int)size;
-            i++;
-        } else if (!strcmp(arg, "--corners")) {
-            if (!has_val || parse_corners(argv[i + 1], a->corners) != 0) {
-                cli_error("--corners needs eight numbers x1,y1,x2,y2,x3,y3,x4,y4");
-                return GS_EXIT_ERROR;
-            }
-            o->corners = (const double(*)[2])a->corners;
-            i++;
-        } else if (!strcmp(arg, "--frames")) {
-            if (!has_val || cli_parse_int(argv[i + 1], 1, 100000, &o->frames) != 0) {
-                cli_error("--frames needs a number from 1 to 100000");
-                return GS_EXIT_ERROR;
-            }
-            i++;
-        } else if (!strcmp(arg, "--max-pixels")) {
-            if (cli_parse_max_pixels("calibrate", has_val ? argv[++i] : NULL, &o->max_pixels) != 0) return GS_EXIT_ERROR;
-        } else if (!strcmp(arg, "--overlay")) {
-            if (!has_val) { cli_error("--overlay needs a file name"); return GS_EXIT_ERROR; }
-            o->overlay_path = argv[++i];
-        } else if (arg[0] == '-' && arg[1] != 0) {
-            cli_error("calibrate: unknown option '%s' (try goscribe calibrate --help)", arg);
+        int got = parse_option(argc, argv, &i, a, &size);
+        if (got < 0) return GS_EXIT_ERROR;
+        if (got > 0) continue;
+        if (arg[0] == '-' && arg[1] != 0) {
+            cli_error("calibrate: unknown option %s (see goscribe calibrate --help)", arg);
             return GS_EXIT_ERROR;
         } else if (!o->source) {
             o->source = arg;
         } else {
-            cli_error("calibrate: more than one SOURCE ('%s' and '%s')", o->source, arg);
+            cli_error("calibrate: more than one SOURCE (%s and %s)", o->source, arg);
             return GS_EXIT_ERROR;
         }
     }
-    if (!o->source) { cli_error("calibrate: no SOURCE given (try goscribe calibrate --help)"); return GS_EXIT_ERROR; }
+    if (!o->source) { cli_error("calibrate: no SOURCE given (see goscribe calibrate --help)"); return GS_EXIT_ERROR; }
     if (!o->out_path) { cli_error("calibrate: no output file given (-o FILE)"); return GS_EXIT_ERROR; }
-    if (o->size && !o->corners && o->size != 9 && o->size != 13 && o->size != 19) {
-        cli_error("--size must be 9, 13 or 19 without --corners");
-        return GS_EXIT_ERROR;
-    }
+    /* a calibration file is written here, not read: only --corners gives a grid */
+    if (cli_check_size("calibrate", size, CLI_SIZE_CORNERS, o->corners != NULL)) return GS_EXIT_ERROR;
+    o->size = (int)size;
     return -1;
 }
 

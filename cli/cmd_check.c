@@ -12,19 +12,24 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe check GAME.sgf [--json] [--komi K] [--cycles forbid|flag]\n"
-            "  Replays the main line under Chinese rules (captures, suicide, positional\n"
-            "  superko), lists every illegal move (number, colour, point, rule), and counts\n"
-            "  the final position by area: stones inside the other side's TB/TW marks of\n"
-            "  the last node are dead; without marks every stone is alive.\n"
-            "  --json      one JSON object (README, \"JSON\"): result, area, stones, territory,\n"
-            "              dead, dame, komi, warnings, illegal, events, rulings...\n"
-            "  --komi K    komi in points (SGF KM; 7.5 = 3 3/4 stones). Default: the file's KM,\n"
-            "              else 7.5\n"
-            "  --cycles    forbid (default): any repetition is illegal; flag: long cycles\n"
-            "              (triple ko, eternal life) are played and reported as events\n"
-            "exit: 0 checked (illegal moves are findings, not errors), 1 usage or I/O error,\n"
-            "      2 the file holds no game or an unsupported board\n");
+            "Usage: goscribe check GAME.sgf [options]\n"
+            "\n"
+            "Replays the main line under Chinese rules (captures, suicide, positional\n"
+            "superko), lists every illegal move (number, colour, point, rule) and the\n"
+            "referee events, signals and rulings the file records, and counts the final\n"
+            "position by area: stones inside the other side's TB/TW marks of the last\n"
+            "node are dead; without marks every stone is alive.  Illegal moves are\n"
+            "findings, not errors.\n"
+            "\n"
+            "Options:\n"
+            "  --json               one JSON object (README, \"JSON\"): result, area, stones,\n"
+            "                       territory, dead, dame, komi, warnings, illegal, events,\n"
+            "                       rulings...\n"
+            "  --komi K             komi in SGF points, 7.5 = 3 3/4 stones (default: the\n"
+            "                       file's KM, else 7.5)\n"
+            "  --cycles forbid|flag forbid (default): any repetition is illegal; flag: long\n"
+            "                       cycles (triple ko, eternal life) are played and reported\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 /* One finding of the replay: an illegal move (with its rule) or a note. */
@@ -90,22 +95,19 @@ static int parse_args(int argc, char **argv, check_args *a)
         } else if (!strcmp(argv[i], "--json")) {
             a->json = true;
         } else if (!strcmp(argv[i], "--komi")) {
-            if (i + 1 >= argc || cli_parse_double(argv[i + 1], -1000, 1000, &a->lib.komi)) {
-                cli_error("check: --komi wants a number of points (e.g. 7.5)");
-                return GS_EXIT_ERROR;
-            }
-            i++;
+            const char *v = cli_value("check", argc, argv, &i);
+            if (!v || cli_parse_komi("check", v, &a->lib.komi)) return GS_EXIT_ERROR;
             a->lib.has_komi = true;
         } else if (!strcmp(argv[i], "--cycles")) {
-            if (i + 1 < argc && !strcmp(argv[i + 1], "forbid")) a->lib.ko_policy = RULES_KO_FORBID;
-            else if (i + 1 < argc && !strcmp(argv[i + 1], "flag")) a->lib.ko_policy = RULES_KO_FLAG_CYCLE;
+            const char *v = cli_value("check", argc, argv, &i);
+            if (v && !strcmp(v, "forbid")) a->lib.ko_policy = RULES_KO_FORBID;
+            else if (v && !strcmp(v, "flag")) a->lib.ko_policy = RULES_KO_FLAG_CYCLE;
             else {
-                cli_error("check: --cycles wants forbid or flag");
+                if (v) cli_error("check: --cycles %s: expected forbid or flag", v);
                 return GS_EXIT_ERROR;
             }
-            i++;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_error("check: unknown option '%s' (try goscribe check --help)", argv[i]);
+            cli_error("check: unknown option %s (see goscribe check --help)", argv[i]);
             return GS_EXIT_ERROR;
         } else if (!a->path) {
             a->path = argv[i];
@@ -115,7 +117,7 @@ static int parse_args(int argc, char **argv, check_args *a)
         }
     }
     if (!a->path) {
-        cli_error("check: no SGF file given (usage: goscribe check GAME.sgf [--json] [--komi K])");
+        cli_error("check: no SGF file given (see goscribe check --help)");
         return GS_EXIT_ERROR;
     }
     return -1;
@@ -164,19 +166,24 @@ static void print_text(const char *path, const score_check_result *r)
     const rules_count *c = &rep->count;
     int nil = rep->nillegal < RULES_REPLAY_MAX_ITEMS ? rep->nillegal : RULES_REPLAY_MAX_ITEMS;
     int nev = rep->nevents < RULES_REPLAY_MAX_ITEMS ? rep->nevents : RULES_REPLAY_MAX_ITEMS;
-    printf("%s: %dx%d, %zu moves, komi %g (%g stones)%s%s\n", path, r->size, r->size, r->moves, r->komi,
-           r->komi / 2, r->handicap ? ", handicap " : "", r->handicap ? "yes" : "");
+    printf("%s: %dx%d, %zu moves, komi %g (%g stones)", path, r->size, r->size, r->moves, r->komi, r->komi / 2);
+    if (r->handicap >= 2) printf(", handicap %d stones", r->handicap);
+    printf("\n");
     if (rep->nillegal == 0) printf("illegal moves: none\n");
     else printf("illegal moves: %d\n", rep->nillegal);
     for (int i = 0; i < nil; i++) printf("  %s [%s]\n", rep->illegal[i].text, rep->illegal[i].article);
     for (int i = 0; i < nev; i++) printf("  note: %s [%s]\n", rep->events[i].text, rep->events[i].article);
-    int ngsev = 0, ngsrl = 0;
+    /* the recorder's words: flagged referee events, end-of-game signals
+     * (both GSEV in the file) and rulings (GSRL), counted apart */
+    int nflag = 0, nsig = 0, ngsrl = 0;
     for (int i = 0; i < r->nnotes && i < SCORE_MAX_NOTES; i++) {
         if (r->notes[i].ruling) ngsrl++;
-        else ngsev++;
+        else if (record_event_is_signal(r->notes[i].code)) nsig++;
+        else nflag++;
     }
-    if (ngsev || ngsrl) printf("recorded: %d referee event%s, %d ruling%s\n", ngsev, ngsev == 1 ? "" : "s", ngsrl,
-                               ngsrl == 1 ? "" : "s");
+    if (nflag || nsig || ngsrl)
+        printf("recorded: %d flagged (referee event%s), %d end-of-game signal%s, %d ruling%s\n", nflag,
+               nflag == 1 ? "" : "s", nsig, nsig == 1 ? "" : "s", ngsrl, ngsrl == 1 ? "" : "s");
     if (r->setup_steps) printf("set-up nodes after the root: %d (replayed in order)\n", r->setup_steps);
     for (int i = 0; i < r->nwarnings && i < SCORE_MAX_WARNINGS; i++)
         printf("warning: %s at move %d (ruling %s): 1 stone at the count\n", rules_color_name(r->warnings[i].color),
@@ -187,7 +194,8 @@ static void print_text(const char *path, const score_check_result *r)
            c->black_territory, c->dame, c->white, c->white_stones, c->white_territory, c->dame);
     if (c->dead_black || c->dead_white)
         printf("dead stones removed: %d black, %d white\n", c->dead_black, c->dead_white);
-    printf("result: %s (%s)", c->sgf, c->text);
+    if (c->winner == GS_EMPTY) printf("result: RE[%s], a draw (the count equals the break-even)", c->sgf);
+    else printf("result: RE[%s], %s", c->sgf, c->text);
     if (r->recorded_result[0])
         printf("; recorded RE[%s]%s", r->recorded_result,
                r->recorded_numeric ? (r->matches_record ? ": matches" : ": DIFFERS") : "");

@@ -15,48 +15,47 @@
 static void count_usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe count PHOTO|GAME.sgf|GRID.txt [--komi K] [--handicap N]\n"
-            "                      [--dead auto|none|marks|POINTS] [--overlay OUT.png]\n"
-            "                      [--sgf OUT.sgf] [--json] [--size 9|13|19]\n"
-            "                      [--playouts N] [--seed S] [--plausible P] [--max-pixels N]\n"
+            "Usage: goscribe count PHOTO|GAME.sgf|GRID.txt [options]\n"
             "\n"
             "Counts a finished board under the Chinese rules: each side's living stones\n"
             "plus the empty points they surround, dame split half each, in stones; the\n"
             "result in stones and in SGF form.  The input is a photo (the board is read\n"
             "as by `goscribe scan`), an SGF file (its final position) or a grid .txt.\n"
-            "  --komi K        komi in SGF points, 7.5 = 3 3/4 stones (default: the\n"
-            "                  SGF's KM, else 7.5; 0 with a handicap)\n"
-            "  --handicap N    handicap stones 0..9; Black gives back N/2 stones (default:\n"
-            "                  the SGF's HA, else 0)\n"
-            "  (default)       an SGF's final TB/TW marks when it has them, all stones alive\n"
-            "                  when it records a counted result without marks (as `check`),\n"
-            "                  else --dead auto\n"
-            "  --dead auto     estimate the dead stones: Benson's unconditional\n"
-            "                  life, then ownership from random playouts, seki kept alive.\n"
-            "                  Printed as an ESTIMATE that the players must confirm.\n"
-            "  --dead none     every stone is alive (the players lifted the dead ones)\n"
-            "  --dead marks    the dead stones the SGF's final TB/TW marks imply\n"
-            "  --dead POINTS   the players' decision: points separated by commas, SGF\n"
-            "                  (pd) or board coordinates (Q16, columns skip I); each names\n"
-            "                  one stone and its whole chain is dead\n"
-            "  --overlay F.png draw each side's area and the dead stones on the photo\n"
-            "  --sgf OUT.sgf   write the position (AB/AW) with TB/TW, KM and RE\n"
-            "  --json          print the count as one JSON object\n"
-            "  --size N        board size hint for a photo\n"
-            "  --playouts N    playouts for --dead auto (default 1000, at most 0.5 s CPU)\n"
-            "  --seed S        random seed for --dead auto (default fixed: repeatable)\n"
-            "  --plausible P   photo: a point read with doubt enters the Score's range only\n"
-            "                  when its next likeliest colour has probability P or more\n"
-            "                  (0..1, default 0: every one)\n"
+            "The dead stones, by default: an SGF's final TB/TW marks when it has them,\n"
+            "all stones alive when it records a counted result without marks (as\n"
+            "`check`), else --dead auto.\n"
+            "\n"
+            "Options:\n"
+            "  --komi K             komi in SGF points, 7.5 = 3 3/4 stones (default: the\n"
+            "                       SGF's KM, else 7.5; 0 with a handicap)\n"
+            "  --handicap N         handicap stones 0..9; Black gives back N/2 stones\n"
+            "                       (default: the SGF's HA, else 0)\n"
+            "  --dead auto          estimate the dead stones: Benson's unconditional life,\n"
+            "                       then ownership from random playouts, seki kept alive;\n"
+            "                       printed as an ESTIMATE that the players must confirm\n"
+            "  --dead none          every stone is alive (the players lifted the dead ones)\n"
+            "  --dead marks         the dead stones the SGF's final TB/TW marks imply\n"
+            "  --dead POINTS        the players' decision: points separated by commas, SGF\n"
+            "                       (pd) or board coordinates (Q16, columns skip I); each\n"
+            "                       names one stone, its whole chain is dead\n"
+            "  --overlay OUT.png    draw each side's area and the dead stones on the photo\n"
+            "  --sgf OUT.sgf        write the position (AB/AW) with TB/TW, KM and RE\n"
+            "  --json               print the count as one JSON object\n"
+            CLI_SIZE_FOUND_HELP
+            "  --playouts N         playouts for --dead auto (default 1000, at most 0.5 s CPU)\n"
+            "  --seed S             random seed for --dead auto (default fixed: repeatable)\n"
+            "  --plausible P        photo: a point read with doubt enters the Score's range\n"
+            "                       only when its next likeliest colour has probability P\n"
+            "                       or more (0..1, default 0: every one)\n"
             CLI_MAX_PIXELS_HELP
+            "\n"
             "The Score line gives the result over the readings the doubt allows: each\n"
             "point read with doubt, and each chain of them, read as its next likeliest\n"
             "colour, and each chain whose life the estimate cannot settle counted both\n"
             "ways: \"B+8.5 (sure)\", \"B+8.5, between B+6.5 and B+10.5: Black wins either\n"
-            "way\" or \"W+0.5 to B+1.5: check points D4 E5\".\n"
-            "exit codes: 0 counted (no reading the doubt allows changes the result),\n"
-            "            1 usage or I/O error, 2 no board or no game in the input,\n"
-            "            3 counted, but a reading the doubt allows changes the result\n");
+            "way\" or \"W+0.5 to B+1.5: check points D4 E5\"; exit code 3 when a reading\n"
+            "the doubt allows changes the result.\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2 CLI_EXIT_3);
 }
 
 /* The command line: the library's options plus how to print. */
@@ -65,23 +64,18 @@ typedef struct count_args {
     bool json;
 } count_args;
 
-/* Reads the value of option a (argv[*i + 1]) into args; returns -1 when
- * it is fine, else the exit code (the error printed). */
+/* Reads the value v of option a into args; returns -1 when it is fine,
+ * else the exit code (the error printed). */
 static int parse_value(const char *a, const char *v, count_args *args)
 {
     score_count_options *o = &args->lib;
-    long n;
+    long n = 0;
+    int bad = 0;
     if (!strcmp(a, "--komi")) {
-        if (cli_parse_double(v, -1000, 1000, &o->komi) != 0) {
-            cli_error("count: --komi %s: expected a number of points (7.5 = 3 3/4 stones)", v);
-            return GS_EXIT_ERROR;
-        }
+        bad = cli_parse_komi("count", v, &o->komi);
         o->has_komi = true;
     } else if (!strcmp(a, "--handicap")) {
-        if (cli_parse_int(v, 0, 9, &n) != 0) {
-            cli_error("count: --handicap %s: expected 0..9 handicap stones", v);
-            return GS_EXIT_ERROR;
-        }
+        bad = cli_parse_whole("count", a, v, 0, 9, &n);
         o->handicap = (int)n;
     } else if (!strcmp(a, "--dead")) {
         o->dead = !strcmp(v, "none")    ? SCORE_COUNT_DEAD_NONE
@@ -94,16 +88,10 @@ static int parse_value(const char *a, const char *v, count_args *args)
     } else if (!strcmp(a, "--sgf")) {
         o->sgf_path = v;
     } else if (!strcmp(a, "--size")) {
-        if (cli_parse_int(v, 5, GS_MAX_SIZE, &n) != 0) {
-            cli_error("count: --size %s: expected 9, 13 or 19", v);
-            return GS_EXIT_ERROR;
-        }
+        bad = cli_parse_size("count", v, CLI_SIZE_FOUND, &n);
         o->size_hint = (int)n;
     } else if (!strcmp(a, "--playouts")) {
-        if (cli_parse_int(v, 1, 1000000, &n) != 0) {
-            cli_error("count: --playouts %s: expected 1..1000000", v);
-            return GS_EXIT_ERROR;
-        }
+        bad = cli_parse_whole("count", a, v, 1, 1000000, &n);
         o->playouts = (int)n;
     } else if (!strcmp(a, "--plausible")) {
         if (cli_parse_double(v, 0, 1, &o->plausible) != 0) {
@@ -111,15 +99,11 @@ static int parse_value(const char *a, const char *v, count_args *args)
             return GS_EXIT_ERROR;
         }
     } else if (!strcmp(a, "--max-pixels")) {
-        if (cli_parse_max_pixels("count", v, &o->max_pixels) != 0) return GS_EXIT_ERROR;
+        bad = cli_parse_max_pixels("count", v, &o->max_pixels);
     } else {
-        if (cli_parse_int(v, 1, 2147483647L, &n) != 0) {
-            cli_error("count: --seed %s: expected a positive integer", v);
-            return GS_EXIT_ERROR;
-        }
-        o->seed = (uint64_t)n;
+        bad = cli_parse_seed("count", v, &o->seed);
     }
-    return -1;
+    return bad ? GS_EXIT_ERROR : -1;
 }
 
 /* Parses argv into args; returns -1 to go on, else the exit code. */
@@ -140,11 +124,9 @@ static int parse_args(int argc, char **argv, count_args *args)
         if (!strcmp(a, "--komi") || !strcmp(a, "--handicap") || !strcmp(a, "--dead") || !strcmp(a, "--overlay") ||
             !strcmp(a, "--sgf") || !strcmp(a, "--size") || !strcmp(a, "--playouts") || !strcmp(a, "--seed") ||
             !strcmp(a, "--plausible") || !strcmp(a, "--max-pixels")) {
-            if (i + 1 >= argc) {
-                cli_error("count: %s needs a value", a);
-                return GS_EXIT_ERROR;
-            }
-            int rc = parse_value(a, argv[++i], args);
+            const char *v = cli_value("count", argc, argv, &i);
+            if (!v) return GS_EXIT_ERROR;
+            int rc = parse_value(a, v, args);
             if (rc >= 0) return rc;
             continue;
         }

@@ -8,13 +8,16 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe devices\n"
-            "  Lists the V4L2 video-capture devices (/dev/video*) with their native\n"
-            "  formats, sizes and frame rates.  Record from one with\n"
-            "  goscribe record /dev/videoN --width W --height H --fps F -o game.sgf\n"
-            "  (libv4l2 converts MJPEG/YUYV to BGR).\n"
-            "  exit 0 when cameras are listed; 2 with one line \"no cameras found\" when\n"
-            "  there are none; 1 when /dev cannot be read.\n");
+            "Usage: goscribe devices\n"
+            "\n"
+            "Lists the V4L2 video-capture devices (/dev/video*) with their native\n"
+            "formats, sizes and frame rates.  Record from one with\n"
+            "goscribe record /dev/videoN --width W --height H --fps F -o game.sgf\n"
+            "(libv4l2 converts MJPEG/YUYV to BGR).\n"
+            "\n"
+            "Options:\n"
+            "  -h, --help           this text\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 int cmd_devices(int argc, char **argv)

@@ -19,7 +19,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe gtp SOURCE -o GAME.sgf [options] [recording options]\n"
+            "Usage: goscribe gtp SOURCE -o GAME.sgf [options]\n"
             "\n"
             "A GTP 2 engine on standard input and output that watches the board: genmove C\n"
             "answers colour C's next move as the camera sees it settle; play C V (the\n"
@@ -27,30 +27,31 @@ static void usage(FILE *f)
             "board, or with an error saying what the board shows instead (noted in the SGF);\n"
             "final_score and final_status_list come from goscribe's count and dead-stone\n"
             "estimate (Chinese area rules, the record's komi).  The game is recorded as\n"
-            "`goscribe record` does; its event lines go to standard error.  Coordinates are as\n"
-            "the camera sees the board: column A at the left of the picture, row 1 at the bottom.\n"
+            "`goscribe record` does; its event lines go to standard error.  Coordinates are\n"
+            "those of the record: as the camera sees the board (column A at the left of the\n"
+            "picture, row 1 at the bottom) unless --black-side turns it so that Black's side\n"
+            "is the bottom.\n"
             "\n"
-            "options:\n"
-            "  --move-timeout SEC   genmove, play and loadsgf wait at most SEC for the board\n"
-            "                       (default: no limit); then an error\n"
-            "  --operator FILE      operator commands, one a line, from FILE (a FIFO, a terminal\n"
-            "                       such as /dev/tty, or a file): pass B|W, resign B|W, end,\n"
-            "                       note TEXT, q; how a person passes or resigns while standard\n"
-            "                       input speaks GTP\n"
-            "  --frame-png FILE     where goscribe-frame writes the camera frame (default\n"
-            "                       GAME.frame.png next to the SGF)\n"
-            "recording options: those of `goscribe record --help` (-o, --settle,\n"
-            "  --calibration, --corners, --size, --to-move, --komi, --resume, --evidence,\n"
-            "  --no-evidence, --json, --max-frames, --frame-delay, --width/--height/--fps)\n"
-            "  except the live broadcast and --final.\n"
-            "\n"
-            "commands: protocol_version name version known_command list_commands quit\n"
-            "  boardsize clear_board komi play genmove undo final_score final_status_list\n"
-            "  showboard loadsgf, GoGui's gogui-analyze_commands and gogui-interrupt, and\n"
-            "  goscribe-status, goscribe-view, goscribe-frame [FILE], goscribe-events.\n"
+            "Commands: protocol_version name version known_command list_commands quit\n"
+            "boardsize clear_board komi play genmove undo final_score final_status_list\n"
+            "showboard loadsgf, GoGui's gogui-analyze_commands and gogui-interrupt, and\n"
+            "goscribe-status, goscribe-view, goscribe-frame [FILE], goscribe-events.\n"
             "The conversation ends at quit or the end of input; an unfinished game is then\n"
             "stopped (its SGF holds every move, without a result).\n"
-            "exit: 0 done, 1 usage or I/O error, 2 the board was never seen.\n");
+            "\n"
+            "Options:\n"
+            "  --move-timeout SEC   genmove, play and loadsgf wait at most SEC for the board\n"
+            "                       (default: no limit); then an error\n"
+            "  --operator FILE      operator commands, one a line, from FILE (a FIFO, a\n"
+            "                       terminal such as /dev/tty, or a file): pass B|W, resign\n"
+            "                       B|W, end, note TEXT, q; how a person passes or resigns\n"
+            "                       while standard input speaks GTP\n"
+            "  --frame-png FILE     where goscribe-frame writes the camera frame (default\n"
+            "                       GAME.frame.png next to the SGF)\n"
+            "\n"
+            "Recording options (as `goscribe record`; not its live broadcast or --final):\n");
+    cli_record_options_help(f);
+    fprintf(f, CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 /* The SIGINT flag: a signal handler can only talk through a static
@@ -109,9 +110,9 @@ static void print_summary(const gtp_stats *st, const char *sgf)
     const record_run_stats *r = &st->run;
     fprintf(stderr,
             "goscribe gtp: %ld commands (%ld answered with an error), ended by %s; recorded %d moves from %ld "
-            "frames, %d flagged, %s%s -> %s\n",
-            st->commands, st->errors, st->end ? st->end : "?", r->moves, r->frames, r->referee_events,
-            r->result[0] ? "result " : "no result", r->result, sgf);
+            "frames, %d flagged (referee events), %d end-of-game signal%s, %s%s -> %s\n",
+            st->commands, st->errors, st->end ? st->end : "?", r->moves, r->frames, r->referee_events, r->signals,
+            r->signals == 1 ? "" : "s", r->result[0] ? "result " : "no result", r->result, sgf);
 }
 
 int cmd_gtp(int argc, char **argv)
@@ -122,7 +123,8 @@ int cmd_gtp(int argc, char **argv)
     if (!rest) return GS_EXIT_ERROR;
     int nrest, rc = parse_own(argc, argv, &o, rest, &nrest);
     capture_source *src = NULL;
-    if (rc < 0) rc = cli_record_prepare(nrest, rest, &o.run, &src);
+    cli_record_store store; /* o.run's names and passes point here until the end */
+    if (rc < 0) rc = cli_record_prepare(nrest, rest, &store, &o.run, &src);
     free(rest);
     if (rc >= 0) return rc;
     record_options *ro = &o.run.recorder;
@@ -160,6 +162,7 @@ int cmd_gtp(int argc, char **argv)
         return gs_status_exit_code(st);
     }
     print_summary(&stats, ro->sgf_path);
+    if (stats.run.orientation_warning[0]) fprintf(stderr, "goscribe: warning: %s\n", stats.run.orientation_warning);
     if (stats.run_status != GS_OK) {
         cli_error("gtp: %s", stats.run_error.msg);
         return gs_status_exit_code(stats.run_status);

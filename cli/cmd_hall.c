@@ -14,19 +14,24 @@
 static void hall_usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe hall --serve [ADDR:]PORT [--board URL]... [--mqtt HOST:PORT] [--poll-ms MS]\n"
-            "                     [--token T] [--allow-host NAME]... [--max-per-client N]\n"
-            "       goscribe hall --config EVENING.conf [--serve [ADDR:]PORT] [--check] [--exit-when-done]\n"
-            "                     [--token T] [--allow-host NAME]...\n"
+            "Usage: goscribe hall --serve [ADDR:]PORT [options]\n"
+            "       goscribe hall --config EVENING.conf [options]\n"
+            "\n"
+            "Serves one page with every board of the club (table, players, move, result),\n"
+            "each linking to its own live page.  Runs until interrupted (Ctrl-C).\n"
+            "Pages: / (the hall), /state.json (all boards), POST /api/announce {\"url\":...}\n"
+            "(application/json, header X-Goscribe-Token: T); an announced board that is not\n"
+            "announced again for 30 s leaves the hall.\n"
             "\n"
             "With --config: one round of a club evening.  The hall reads the round's pairings\n"
             "(OpenGotha's tournament file or a CSV), starts a `goscribe record` for every\n"
             "board of the config (its camera or video, the players' names, ranks, handicap\n"
             "and komi from the pairing; each SGF written as it goes), restarts a camera's\n"
-            "recorder that crashes (--resume), and serves the round: / every board at once (for a\n"
-            "projector), /board/T one board with its moves, /round.sgf and /board/T.sgf (the\n"
-            "feed, with ETag), /round.json, /round/events (SSE), MQTT if the config names a\n"
-            "broker, /board/T/console (corrections, with the token).  The config:\n"
+            "recorder that crashes (--resume), and serves the round: / every board at once\n"
+            "(for a projector), /board/T one board with its moves, /round.sgf and\n"
+            "/board/T.sgf (the feed, with ETag), /round.json, /round/events (SSE), MQTT if\n"
+            "the config names a broker, /board/T/console (corrections, with the token).\n"
+            "The config:\n"
             "    event = Spring Club Cup     # default: the pairing file's tournament name\n"
             "    round = 3                   # the pairing file's round (default: its last)\n"
             "    place = Utrecht             # date = YYYY-MM-DD (default: today)\n"
@@ -40,19 +45,19 @@ static void hall_usage(FILE *f)
             "    source = /dev/video0        # a camera, a video file or a folder of photos\n"
             "    sgf = r3-t1.sgf             # default: OUTPUT/round-R-table-T.sgf\n"
             "    options = --calibration cam1.json --black-side far\n"
-            "  --check              read the config and the pairings, print the plan, exit\n"
-            "  --exit-when-done     stop once every board's recorder has ended (videos)\n"
-            "Exit codes: 0, 1 (a bad config or pairing file: one line FILE:LINE: problem;\n"
-            "with --exit-when-done, also a recorder that failed).\n"
             "\n"
-            "Serves one page with every board of the club (table, players, move, result),\n"
-            "each linking to its own live page.  Runs until interrupted (Ctrl-C).\n"
-            "\n"
+            "Options:\n"
             "  --serve [ADDR:]PORT  where to listen (ADDR defaults to 127.0.0.1, loopback;\n"
             "                       0.0.0.0 for the club's network)\n"
+            "  --config FILE        one round of an evening from this config (above)\n"
+            "  --check              with --config: read the config and the pairings, print\n"
+            "                       the plan, exit\n"
+            "  --exit-when-done     with --config: stop once every board's recorder has\n"
+            "                       ended (videos); a recorder that failed makes it exit 1\n"
             "  --board URL          a recorder started with --serve, e.g. http://10.0.0.5:8080\n"
-            "                       (repeat for each board; recorders can also join by themselves:\n"
-            "                       `goscribe record ... --serve P --hall URL --hall-token T`)\n"
+            "                       (repeat for each board; recorders can also join by\n"
+            "                       themselves: `goscribe record ... --serve P --hall URL\n"
+            "                       --hall-token T`)\n"
             "  --mqtt HOST:PORT     follow the boards publishing to this MQTT broker\n"
             "                       (retained topics goscribe/<board>/state)\n"
             "  --poll-ms MS         how often to poll board URLs (default 1000)\n"
@@ -61,11 +66,8 @@ static void hall_usage(FILE *f)
             "  --allow-host NAME    a name the hall is reached by besides its address,\n"
             "                       localhost and the machine's name (repeatable; other Host\n"
             "                       headers get 421, against DNS rebinding)\n"
-            "  --max-per-client N   connections from one address (default 32)\n"
-            "\n"
-            "Pages: / (the hall), /state.json (all boards), POST /api/announce {\"url\":...}\n"
-            "(application/json, header X-Goscribe-Token: T); an announced board that is not\n"
-            "announced again for 30 s leaves the hall.\n");
+            "  --max-per-client N   connections from one address (1..256, default 32)\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
 }
 
 /* Names given with --allow-host (at most). */
@@ -145,7 +147,7 @@ static int hall_parse(int argc, char **argv, hall_opts *o)
                 return -1;
             }
         } else {
-            cli_error("hall: unknown or incomplete option '%s' (try goscribe hall --help)", a);
+            cli_error("hall: unknown option or missing value: %s (see goscribe hall --help)", a);
             return -1;
         }
     }

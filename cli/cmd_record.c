@@ -20,83 +20,101 @@
 #include <time.h>
 #include <unistd.h>
 
+void cli_record_options_help(FILE *f)
+{
+    fputs("  -o, --output FILE    the SGF to write (required)\n"
+          "  --json               one JSON object per event line\n"
+          "  --settle SEC         how long the view must be still (default 0.5)\n"
+          CLI_CALIBRATION_HELP
+          CLI_CORNERS_HELP
+          CLI_SIZE_GRID_HELP
+          "  --to-move B|W        side to move on a board that already holds stones\n"
+          "  --komi K             komi in SGF points (default 7.5; 0 with handicap)\n"
+          "  --black NAME[,RANK]  Black's name and rank (PB, BR; shown on the pages)\n"
+          "  --white NAME[,RANK]  White's name and rank (PW, WR)\n"
+          "  --event TEXT --round TEXT --place TEXT --table TEXT\n"
+          "                       the event (EV), round (RO), place (PC), table (GN \"Table\n"
+          "                       T\"; also the board's name on the pages and in the hall)\n"
+          "  --pass-at SEC:B|W[,...]\n"
+          "                       a pass announced at SEC seconds of the source (a video's\n"
+          "                       time), as `pass B|W` typed then (repeatable)\n"
+          "  --black-side near|far|left|right\n"
+          "                       where Black sits in the camera's picture (default near: at\n"
+          "                       its bottom edge); the record is turned so that Black's side\n"
+          "                       is the bottom of the SGF board, as records are printed\n"
+          "  --count-anyway       count the last view even if the game did not end (its dead\n"
+          "                       stones then estimated, as `goscribe count` does); by\n"
+          "                       default only two passes, resignation, `end`, a referee's\n"
+          "                       end or both players' confirmation signals give a result\n"
+          "  --resume [FILE.sgf]  continue the game already in the SGF file (-o, or FILE)\n"
+          "  --reopen             with --resume: continue a game that already has a result\n"
+          "                       (its RE, TB/TW and count are removed)\n"
+          "  --evidence DIR       where to keep evidence (default GAME.evidence)\n"
+          "  --no-evidence        keep no evidence frames\n"
+          "  --fallback DIR       where the SGF is saved while GAME.sgf cannot be written (a\n"
+          "                       full disk): the recording goes on, says \"not saved\" after\n"
+          "                       every move, retries the file each time and keeps a copy in\n"
+          "                       DIR/GAME.fallback.sgf (default: beside the evidence folder\n"
+          "                       when it is on another disk, else $TMPDIR or /tmp); a run\n"
+          "                       whose last save failed exits 1 naming the copy\n"
+          "  --max-frames N       stop after N frames\n"
+          "  --frame-delay MS     wait MS after each frame (a slow source, for demos/tests)\n"
+          "  --width W --height H --fps F\n"
+          "                       camera mode\n"
+          CLI_MAX_PIXELS_HELP
+          "  --no-stdin           ignore standard input\n"
+          "  -q, --quiet          no progress on stderr (a line every few seconds for files)\n",
+          f);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe record SOURCE -o GAME.sgf [options]\n"
+            "Usage: goscribe record SOURCE -o GAME.sgf [options]\n"
             "\n"
             "SOURCE is a folder of photos (natural name order, each photo a settled view),\n"
-            "a video file, or a camera (/dev/videoN or N).  The SGF is rewritten safely after\n"
-            "every move; referee events are printed live and kept with their frames in\n"
-            "GAME.evidence/.\n"
+            "a photo, a video file, or a camera (/dev/videoN or N).  The SGF is rewritten\n"
+            "safely after every move; referee events are printed live and kept with their\n"
+            "frames in GAME.evidence/.\n"
             "\n"
-            "options:\n"
-            "  -o, --output FILE     the SGF to write (required)\n"
-            "  --json                one JSON object per event line\n"
-            "  --settle SEC          how long the view must be still (default 0.5)\n"
-            "  --calibration FILE    board position from `goscribe calibrate`\n"
-            "  --corners X0,Y0,X1,Y1,X2,Y2,X3,Y3\n"
-            "                        outer intersections (top-left, top-right, bottom-right,\n"
-            "                        bottom-left) in image pixels, instead of finding the board\n"
-            "  --size N              board size (9, 13, 19; default: detect)\n"
-            "  --to-move B|W         side to move on a board that already holds stones\n"
-            "  --komi K              komi in SGF points (default 7.5; 0 with handicap)\n"
-            "  --black NAME[,RANK]   Black's name and rank (PB, BR; shown on the pages)\n"
-            "  --white NAME[,RANK]   White's name and rank (PW, WR)\n"
-            "  --event TEXT --round TEXT --place TEXT --table TEXT\n"
-            "                        the event (EV), round (RO), place (PC), table (GN \"Table T\";\n"
-            "                        also the board's name on the pages and in the hall)\n"
-            "  --black-side near|far|left|right\n"
-            "                        where Black sits in the camera's picture (default near: at\n"
-            "                        its bottom edge); the record is turned so that Black's side\n"
-            "                        is the bottom of the SGF board, as records are printed\n"
-            "  --count-anyway        count the last view even if the game did not end (by default\n"
-            "                        only two passes, resignation, `end`, a referee's end or both\n"
-            "                        players' confirmation signals give a result)\n"
-            "  --resume [FILE.sgf]   continue the game already in the SGF file (-o, or FILE)\n"
-            "  --reopen              with --resume: continue a game that already has a result\n"
-            "                        (its RE, TB/TW and count are removed)\n"
-            "  --evidence DIR        where to keep evidence (default GAME.evidence)\n"
-            "  --no-evidence         keep no evidence frames\n"
-            "  --fallback DIR        where the SGF is saved while GAME.sgf cannot be written (a\n"
-            "                        full disk): the recording goes on, says \"not saved\" after\n"
-            "                        every move, retries the file each time and keeps a copy in\n"
-            "                        DIR/GAME.fallback.sgf (default: beside the evidence folder\n"
-            "                        when it is on another disk, else $TMPDIR or /tmp); a run\n"
-            "                        whose last save failed exits 1 naming the copy\n"
-            "  --max-frames N        stop after N frames\n"
-            "  --frame-delay MS      wait MS after each frame (a slow source, for demos/tests)\n"
-            "  --width W --height H --fps F   camera mode\n"
-            "  --max-pixels N        refuse photos and frames of more than N pixels, before\n"
-            "                        decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
-            "  --final FILE          also write the record's last position (grid text)\n"
-            "  --no-stdin            ignore standard input\n"
-            "  -q, --quiet           no progress on stderr (a line every few seconds for files)\n"
-            "live broadcast (needs libmicrohttpd; see also `goscribe hall`):\n"
-            "  --serve [ADDR:]PORT   serve the live board page, /game.sgf, /state.json, /events,\n"
-            "                        /frame.jpg and the referee console /referee (the token is\n"
-            "                        printed at start); ADDR defaults to 127.0.0.1 (loopback),\n"
-            "                        0.0.0.0 for every interface; PORT 0 = any free port\n"
-            "  --board-name NAME     name shown on the pages and in the hall (default \"board\")\n"
-            "  --token T             referee token (default: 128 random bits)\n"
-            "  --mqtt HOST:PORT      also publish state and events to an MQTT broker\n"
-            "  --hall URL            announce this board to a `goscribe hall` at URL (alias --announce)\n"
-            "  --hall-token T        the hall's token (`goscribe hall` prints it), needed with --hall\n"
-            "  --allow-host NAME     a name viewers reach this board by besides its address,\n"
-            "                        localhost and the machine's name (repeatable; other Host\n"
-            "                        headers get 421, against DNS rebinding)\n"
-            "  --max-per-client N    connections from one address (default 64; raise it behind\n"
-            "                        a proxy, where every viewer has the proxy's address)\n"
-            "  --private             every page but the referee console needs the token too\n"
-            "                        (`goscribe hall` starts its recorders so when it delays\n"
-            "                        the broadcast: the hall is then the public face)\n"
-            "  --linger SEC          keep serving the final record SEC seconds after the\n"
-            "                        recording ends (default 0; SIGINT ends it early)\n"
-            "\n"
-            "commands on standard input, one per line: q (stop), end (game over: lift the\n"
+            "Commands on standard input, one per line: q (stop), end (game over: lift the\n"
             "dead stones, the last view is counted), pass [B|W], resign B|W, note TEXT.\n"
-            "A camera recording stops at EOF on stdin; files stop at their end (and count).\n"
-            "SIGINT (Ctrl-C) stops cleanly; the SGF stays valid at every moment.\n");
+            "A camera recording stops at EOF on stdin, a file or folder at its end.  The\n"
+            "game gets a result (RE and the count) only when it ended: two passes, a\n"
+            "resignation, `end`, a referee's ruling or both players' confirmation signals\n"
+            "(or --count-anyway); else the SGF holds every move and no result.  SIGINT\n"
+            "(Ctrl-C) stops cleanly; the SGF stays valid at every moment.\n"
+            "\n"
+            "Options:\n");
+    cli_record_options_help(f);
+    fprintf(f,
+            "  --final FILE         also write the record's last position (grid text)\n"
+            "\n"
+            "Live broadcast options (need libmicrohttpd; see also `goscribe hall`):\n"
+            "  --serve [ADDR:]PORT  serve the live board page, /game.sgf, /state.json,\n"
+            "                       /events, /frame.jpg and the referee console /referee (the\n"
+            "                       token is printed at start); ADDR defaults to 127.0.0.1\n"
+            "                       (loopback), 0.0.0.0 for every interface; PORT 0 = any\n"
+            "                       free port\n"
+            "  --board-name NAME    name shown on the pages and in the hall (default \"board\")\n"
+            "  --token T            referee token, 8 to 64 characters (default: 128 random\n"
+            "                       bits)\n"
+            "  --mqtt HOST:PORT     also publish state and events to an MQTT broker\n"
+            "  --hall URL           announce this board to a `goscribe hall` at URL (alias\n"
+            "                       --announce)\n"
+            "  --hall-token T       the hall's token (`goscribe hall` prints it), needed with\n"
+            "                       --hall\n"
+            "  --allow-host NAME    a name viewers reach this board by besides its address,\n"
+            "                       localhost and the machine's name (repeatable; other Host\n"
+            "                       headers get 421, against DNS rebinding)\n"
+            "  --max-per-client N   connections from one address (1..512, default 64; raise\n"
+            "                       it behind a proxy, where every viewer has its address)\n"
+            "  --private            every page but the referee console needs the token too\n"
+            "                       (`goscribe hall` starts its recorders so when it delays\n"
+            "                       the broadcast: the hall is then the public face)\n"
+            "  --linger SEC         keep serving the final record SEC seconds after the\n"
+            "                       recording ends (default 0; SIGINT ends it early)\n"
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 /* The SIGINT flag: a signal handler can only talk through a static
@@ -167,62 +185,17 @@ static void progress(void *user, const record_run_progress *p)
     fflush(stderr);
 }
 
-static int parse_corners(const char *s, double c[4][2])
-{
-    double v[8];
-    const char *p = s;
-    for (int i = 0; i < 8; i++) {
-        char *end;
-        errno = 0;
-        v[i] = strtod(p, &end);
-        if (end == p || errno) return -1;
-        p = end;
-        if (i < 7) {
-            if (*p != ',' && *p != ' ') return -1;
-            p++;
-        }
-    }
-    if (*p) return -1;
-    for (int i = 0; i < 4; i++) {
-        c[i][0] = v[2 * i];
-        c[i][1] = v[2 * i + 1];
-    }
-    return 0;
-}
-
-/* "[ADDR:]PORT" -> bind (empty = default loopback) and port. */
-static int parse_serve_addr(const char *s, char *bind, size_t bindlen, int *port)
-{
-    const char *colon = strrchr(s, ':');
-    const char *p = colon ? colon + 1 : s;
-    long l;
-    if (cli_parse_int(p, 0, 65535, &l)) return -1;
-    *port = (int)l;
-    bind[0] = 0;
-    if (colon) {
-        size_t n = (size_t)(colon - s);
-        if (n >= bindlen) return -1;
-        /* [::1]:8080 style: strip the brackets */
-        if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
-            memcpy(bind, s + 1, n - 2);
-            bind[n - 2] = 0;
-        } else {
-            memcpy(bind, s, n);
-            bind[n] = 0;
-        }
-    }
-    return 0;
-}
-
 /* Everything the command line says. */
 typedef struct record_cmd {
+    const char *cmd;          /* "record", or the command that borrows the options (gtp) */
     const char *source, *out, *calfile, *corners, *final_path, *resume_file;
     bool no_stdin, quiet, no_evidence;
     long size;
-    char black[128], white[128], black_rank[32], white_rank[32]; /* NAME[,RANK] split */
+    double corner_xy[4][2];   /* --corners, read */
+    cli_record_store store;   /* --black / --white split, --pass-at */
     /* live broadcast */
     const char *serve_arg, *board_name, *token, *mqtt, *hall, *hall_token;
-    const char *allow_hosts[15];
+    const char *allow_hosts[CLI_MAX_ALLOW_HOSTS];
     int nallow_hosts;
     long max_per_client;
     double linger;
@@ -234,19 +207,9 @@ typedef struct record_cmd {
 /* What an option parser says of argv[*i]. */
 enum { ARG_NOT_MINE = 0, ARG_TAKEN = 1, ARG_BAD = -1 };
 
-/* The value of option argv[*i] (it moves *i on); NULL, said, if none. */
-static const char *take_value(int argc, char **argv, int *i)
-{
-    if (*i + 1 >= argc) {
-        cli_error("record: %s needs a value", argv[*i]);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-#define TAKE_VALUE(v)                                       \
-    do {                                                    \
-        if (!((v) = take_value(argc, argv, i))) return ARG_BAD; \
+#define TAKE_VALUE(v)                                                  \
+    do {                                                               \
+        if (!((v) = cli_value(c->cmd, argc, argv, i))) return ARG_BAD; \
     } while (0)
 
 /* --resume [FILE.sgf]: the issue's form `--resume FILE`: a following
@@ -258,7 +221,7 @@ static int parse_resume(record_cmd *c, int argc, char **argv, int *i)
     size_t vl = v ? strlen(v) : 0;
     if (v && v[0] != '-' && vl > 4 && !strcasecmp(v + vl - 4, ".sgf")) {
         if (c->resume_file && strcmp(c->resume_file, v)) {
-            cli_error("record: --resume %s and --resume %s: which game?", c->resume_file, v);
+            cli_error("%s: --resume %s and --resume %s: which game?", c->cmd, c->resume_file, v);
             return ARG_BAD;
         }
         c->resume_file = v;
@@ -269,7 +232,7 @@ static int parse_resume(record_cmd *c, int argc, char **argv, int *i)
 
 /* "NAME[,RANK]" of --black / --white into name and rank; false when it
  * cannot be (said). */
-static bool parse_player(const char *opt, const char *v, char *name, size_t nl, char *rank, size_t rl)
+static bool parse_player(const char *cmd, const char *opt, const char *v, char *name, size_t nl, char *rank, size_t rl)
 {
     const char *comma = strrchr(v, ',');
     size_t n = comma ? (size_t)(comma - v) : strlen(v);
@@ -277,7 +240,7 @@ static bool parse_player(const char *opt, const char *v, char *name, size_t nl, 
     const char *r = comma ? comma + 1 : "";
     while (*r == ' ') r++;
     if (n == 0 || n >= nl || strlen(r) >= rl) {
-        cli_error("record: %s %s: expected NAME or NAME,RANK (a name of 1..%zu bytes, a rank like 3d)", opt, v, nl - 1);
+        cli_error("%s: %s %s: expected NAME or NAME,RANK (a name of 1..%zu bytes, a rank like 3d)", cmd, opt, v, nl - 1);
         return false;
     }
     memcpy(name, v, n);
@@ -286,8 +249,38 @@ static bool parse_player(const char *opt, const char *v, char *name, size_t nl, 
     return true;
 }
 
+static int pass_cmp(const void *a, const void *b)
+{
+    double x = ((const record_run_pass *)a)->t_ms, y = ((const record_run_pass *)b)->t_ms;
+    return x < y ? -1 : x > y;
+}
+
+/* --pass-at SEC:B|W[,SEC:B|W...] into store->passes, kept in time order;
+ * false when it cannot be read (said). */
+static bool parse_pass_at(const char *cmd, cli_record_store *st, const char *v)
+{
+    const char *p = v;
+    while (*p) {
+        char *end;
+        double sec = strtod(p, &end);
+        char col = end[0] == ':' ? end[1] : 0;
+        if (end == p || !(sec >= 0 && sec <= 1e7) || (col != 'B' && col != 'W') || (end[2] && end[2] != ',')) {
+            cli_error("%s: --pass-at %s: expected SEC:B or SEC:W (seconds of the source), comma separated", cmd, v);
+            return false;
+        }
+        if (st->npasses == CLI_MAX_PASSES) {
+            cli_error("%s: --pass-at: at most %d passes", cmd, CLI_MAX_PASSES);
+            return false;
+        }
+        st->passes[st->npasses++] = (record_run_pass){sec * 1000.0, col == 'B' ? GS_BLACK : GS_WHITE};
+        p = end + 2 + (end[2] == ',');
+    }
+    qsort(st->passes, (size_t)st->npasses, sizeof st->passes[0], pass_cmp);
+    return true;
+}
+
 /* The game information: --black, --white, --event, --round, --place,
- * --table, --black-side. */
+ * --table, --pass-at, --black-side. */
 static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -295,8 +288,9 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
     if (!strcmp(a, "--black") || !strcmp(a, "--white")) {
         TAKE_VALUE(v);
         bool b = a[2] == 'b';
-        if (!parse_player(a, v, b ? c->black : c->white, sizeof c->black, b ? c->black_rank : c->white_rank,
-                          sizeof c->black_rank))
+        cli_record_store *p = &c->store;
+        if (!parse_player(c->cmd, a, v, b ? p->black : p->white, sizeof p->black, b ? p->black_rank : p->white_rank,
+                          sizeof p->black_rank))
             return ARG_BAD;
     } else if (!strcmp(a, "--event")) {
         TAKE_VALUE(ro->event);
@@ -306,10 +300,14 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(ro->place);
     } else if (!strcmp(a, "--table")) {
         TAKE_VALUE(ro->table);
-        if (!ro->table[0] || strlen(ro->table) > 60) { cli_error("record: --table: expected 1..60 characters"); return ARG_BAD; }
+        if (!ro->table[0] || strlen(ro->table) > 60) { cli_error("%s: --table: expected 1..60 characters", c->cmd); return ARG_BAD; }
+    } else if (!strcmp(a, "--pass-at")) {
+        TAKE_VALUE(v);
+        if (!parse_pass_at(c->cmd, &c->store, v)) return ARG_BAD;
     } else if (!strcmp(a, "--black-side")) {
         TAKE_VALUE(v);
-        if (!record_black_side_parse(v, &c->run.black_side)) { cli_error("record: --black-side %s: expected near, far, left or right", v); return ARG_BAD; }
+        if (cli_parse_black_side(c->cmd, v, &c->run.black_side)) return ARG_BAD;
+        c->run.black_side_given = true;
     } else {
         return ARG_NOT_MINE;
     }
@@ -322,7 +320,6 @@ static int parse_info_option(record_cmd *c, int argc, char **argv, int *i)
 static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
-    double d;
     record_options *ro = &c->run.recorder;
     if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
         TAKE_VALUE(c->out);
@@ -330,24 +327,24 @@ static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
         ro->json = true;
     } else if (!strcmp(a, "--settle")) {
         TAKE_VALUE(v);
-        if (cli_parse_double(v, 0.01, 60, &d)) { cli_error("record: --settle %s: not a number of seconds (0.01..60)", v); return ARG_BAD; }
-        c->run.tracker.settle_ms = d * 1000.0;
+        if (cli_parse_settle(c->cmd, v, &c->run.tracker.settle_ms)) return ARG_BAD;
     } else if (!strcmp(a, "--calibration")) {
         TAKE_VALUE(c->calfile);
     } else if (!strcmp(a, "--corners")) {
-        TAKE_VALUE(c->corners);
+        TAKE_VALUE(v);
+        if (cli_parse_corners(c->cmd, v, c->corner_xy)) return ARG_BAD;
+        c->corners = v;
     } else if (!strcmp(a, "--size")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 5, GS_MAX_SIZE, &c->size)) { cli_error("record: --size %s: not a board size (5..%d)", v, GS_MAX_SIZE); return ARG_BAD; }
+        if (cli_parse_size(c->cmd, v, CLI_SIZE_GRID, &c->size)) return ARG_BAD;
     } else if (!strcmp(a, "--to-move")) {
         TAKE_VALUE(v);
         if (!strcmp(v, "B") || !strcmp(v, "b")) ro->to_move = GS_BLACK;
         else if (!strcmp(v, "W") || !strcmp(v, "w")) ro->to_move = GS_WHITE;
-        else { cli_error("record: --to-move %s: expected B or W", v); return ARG_BAD; }
+        else { cli_error("%s: --to-move %s: expected B or W", c->cmd, v); return ARG_BAD; }
     } else if (!strcmp(a, "--komi")) {
         TAKE_VALUE(v);
-        if (cli_parse_double(v, -1000, 1000, &d)) { cli_error("record: --komi %s: not a number", v); return ARG_BAD; }
-        ro->komi = d;
+        if (cli_parse_komi(c->cmd, v, &ro->komi)) return ARG_BAD;
         ro->has_komi = true;
     } else if (!strcmp(a, "--resume")) {
         return parse_resume(c, argc, argv, i);
@@ -359,7 +356,7 @@ static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(ro->evidence_dir);
     } else if (!strcmp(a, "--fallback")) {
         TAKE_VALUE(ro->fallback_dir);
-        if (!ro->fallback_dir[0]) { cli_error("record: --fallback: expected a folder"); return ARG_BAD; }
+        if (!ro->fallback_dir[0]) { cli_error("%s: --fallback: expected a folder", c->cmd); return ARG_BAD; }
     } else if (!strcmp(a, "--no-evidence")) {
         c->no_evidence = true;
     } else {
@@ -374,27 +371,25 @@ static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
     long l;
-    double d;
     if (!strcmp(a, "--max-frames")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 1, 1L << 40, &l)) { cli_error("record: --max-frames %s: not a positive number", v); return ARG_BAD; }
+        if (cli_parse_whole(c->cmd, a, v, 1, 1L << 40, &l)) return ARG_BAD;
         c->run.max_frames = l;
     } else if (!strcmp(a, "--frame-delay")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 0, 60000, &l)) { cli_error("record: --frame-delay %s: not milliseconds (0..60000)", v); return ARG_BAD; }
+        if (cli_parse_whole(c->cmd, a, v, 0, 60000, &l)) return ARG_BAD;
         c->run.frame_delay_ms = (int)l;
     } else if (!strcmp(a, "--width") || !strcmp(a, "--height")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 16, 16384, &l)) { cli_error("record: %s %s: not a size in pixels", a, v); return ARG_BAD; }
+        if (cli_parse_whole(c->cmd, a, v, 16, 16384, &l)) return ARG_BAD;
         if (a[2] == 'w') c->cap.width = (int)l;
         else c->cap.height = (int)l;
     } else if (!strcmp(a, "--fps")) {
         TAKE_VALUE(v);
-        if (cli_parse_double(v, 0.1, 1000, &d)) { cli_error("record: --fps %s: not a frame rate", v); return ARG_BAD; }
-        c->cap.fps = d;
+        if (cli_parse_fps(c->cmd, v, &c->cap.fps)) return ARG_BAD;
     } else if (!strcmp(a, "--max-pixels")) {
         TAKE_VALUE(v);
-        if (cli_parse_max_pixels("record", v, &c->cap.max_pixels) != 0) return ARG_BAD;
+        if (cli_parse_max_pixels(c->cmd, v, &c->cap.max_pixels) != 0) return ARG_BAD;
     } else if (!strcmp(a, "--final")) {
         TAKE_VALUE(c->final_path);
     } else if (!strcmp(a, "--no-stdin")) {
@@ -418,9 +413,7 @@ static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
     } else if (!strcmp(a, "--board-name")) {
         TAKE_VALUE(c->board_name);
     } else if (!strcmp(a, "--token")) {
-        TAKE_VALUE(v);
-        if (!*v || strlen(v) > 200) { cli_error("record: --token: expected 1..200 characters"); return ARG_BAD; }
-        c->token = v;
+        TAKE_VALUE(c->token); /* (its form is checked where it is used: broadcast_board_start) */
     } else if (!strcmp(a, "--mqtt")) {
         TAKE_VALUE(c->mqtt);
     } else if (!strcmp(a, "--hall") || !strcmp(a, "--announce")) {
@@ -429,16 +422,15 @@ static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
         TAKE_VALUE(c->hall_token);
     } else if (!strcmp(a, "--allow-host")) {
         TAKE_VALUE(v);
-        if (c->nallow_hosts == 15) { cli_error("record: at most 15 --allow-host names"); return ARG_BAD; }
-        c->allow_hosts[c->nallow_hosts++] = v;
+        if (cli_add_allow_host(c->cmd, v, c->allow_hosts, &c->nallow_hosts)) return ARG_BAD;
     } else if (!strcmp(a, "--max-per-client")) {
         TAKE_VALUE(v);
-        if (cli_parse_int(v, 1, 512, &c->max_per_client)) { cli_error("record: --max-per-client %s: expected 1..512", v); return ARG_BAD; }
+        if (cli_parse_max_per_client(c->cmd, v, &c->max_per_client)) return ARG_BAD;
     } else if (!strcmp(a, "--private")) {
         c->private_pages = true;
     } else if (!strcmp(a, "--linger")) {
         TAKE_VALUE(v);
-        if (cli_parse_double(v, 0, 86400, &c->linger)) { cli_error("record: --linger %s: not a number of seconds (0..86400)", v); return ARG_BAD; }
+        if (cli_parse_number(c->cmd, a, v, 0, 86400, &c->linger)) return ARG_BAD;
     } else {
         return ARG_NOT_MINE;
     }
@@ -452,6 +444,7 @@ static int parse_serve_option(record_cmd *c, int argc, char **argv, int *i)
 static int parse_args(int argc, char **argv, record_cmd *c)
 {
     memset(c, 0, sizeof *c);
+    c->cmd = argv[0];
     record_run_options_init(&c->run);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -466,12 +459,12 @@ static int parse_args(int argc, char **argv, record_cmd *c)
         if (got == ARG_BAD) return GS_EXIT_ERROR;
         if (got == ARG_TAKEN) continue;
         if (a[0] == '-' && a[1]) {
-            cli_error("record: unknown option %s (see goscribe record --help)", a);
+            cli_error("%s: unknown option %s (see goscribe %s --help)", c->cmd, a, c->cmd);
             return GS_EXIT_ERROR;
         } else if (!c->source) {
             c->source = a;
         } else {
-            cli_error("record: more than one source (%s, %s)", c->source, a);
+            cli_error("%s: more than one source (%s, %s)", c->cmd, c->source, a);
             return GS_EXIT_ERROR;
         }
     }
@@ -482,26 +475,27 @@ static int parse_args(int argc, char **argv, record_cmd *c)
 static bool check_args(record_cmd *c)
 {
     if (!c->source) {
-        cli_error("record: no source given (a folder of photos, a video file or a camera)");
+        cli_error("%s: no source given (a folder of photos, a video file or a camera)", c->cmd);
         return false;
     }
     if (c->resume_file) {
         if (c->out && strcmp(c->out, c->resume_file)) {
-            cli_error("record: --resume %s with -o %s: which file is the game?", c->resume_file, c->out);
+            cli_error("%s: --resume %s with -o %s: which file is the game?", c->cmd, c->resume_file, c->out);
             return false;
         }
         c->out = c->resume_file;
     }
     if (!c->out) {
-        cli_error("record: no output file given (-o GAME.sgf)");
+        cli_error("%s: no output file given (-o GAME.sgf)", c->cmd);
         return false;
     }
     if (c->run.recorder.reopen && !c->run.recorder.resume) {
-        cli_error("record: --reopen goes with --resume (it continues a game that has a result)");
+        cli_error("%s: --reopen goes with --resume (it continues a game that has a result)", c->cmd);
         return false;
     }
+    if (cli_check_size(c->cmd, c->size, CLI_SIZE_GRID, c->calfile || c->corners)) return false;
     if (c->calfile && c->corners) {
-        cli_error("record: --calibration and --corners exclude each other");
+        cli_error("%s: --calibration and --corners exclude each other", c->cmd);
         return false;
     }
     if (!c->serve_arg && (c->board_name || c->token || c->mqtt || c->hall || c->hall_token || c->nallow_hosts ||
@@ -523,10 +517,7 @@ static bool serve_config(const record_cmd *c, broadcast_config *cfg, char *bind,
 {
     broadcast_config_init(cfg);
     bind[0] = 0;
-    if (c->serve_arg && parse_serve_addr(c->serve_arg, bind, bindlen, &cfg->port)) {
-        cli_error("record: --serve %s: expected [ADDR:]PORT with PORT 0..65535", c->serve_arg);
-        return false;
-    }
+    if (c->serve_arg && cli_parse_serve("record", c->serve_arg, bind, bindlen, &cfg->port)) return false;
     if (bind[0]) cfg->bind_addr = bind;
     cfg->board_name = c->board_name ? c->board_name : c->run.recorder.table;
     cfg->token = c->token;
@@ -559,20 +550,15 @@ static bool setup_grid(record_cmd *c, gs_error *err)
         t->have_grid = true;
         t->grid = cal.grid;
     } else if (c->corners) {
-        double cn[4][2];
-        if (parse_corners(c->corners, cn)) {
-            cli_error("record: --corners %s: expected 8 numbers X0,Y0,...,X3,Y3", c->corners);
-            return false;
-        }
-        if (vision_grid_from_corners(&t->grid, c->size ? (int)c->size : 19, cn, err) != GS_OK ||
+        if (vision_grid_from_corners(&t->grid, c->size ? (int)c->size : 19, (const double(*)[2])c->corner_xy, err) != GS_OK ||
             calib_grid_check(&t->grid, 0, 0, false, err) != GS_OK) {
-            cli_error("record: --corners: %s", err->msg);
+            cli_error("%s: --corners: %s", c->cmd, err->msg);
             return false;
         }
         t->have_grid = true;
     }
     if (t->have_grid && c->size && t->grid.size != c->size) {
-        cli_error("record: --size %ld but the calibration is for %d", c->size, t->grid.size);
+        cli_error("%s: --size %ld but the calibration is for %d", c->cmd, c->size, t->grid.size);
         return false;
     }
     return true;
@@ -642,16 +628,24 @@ static bool write_final(const char *path, const gs_position *pos)
     return ok;
 }
 
+/* The recording's names and passes pointed at store (which must outlive
+ * the recording). */
+static void point_store(record_run_options *run, const cli_record_store *store)
+{
+    run->recorder.black = store->black;
+    run->recorder.white = store->white;
+    run->recorder.black_rank = store->black_rank;
+    run->recorder.white_rank = store->white_rank;
+    run->passes = store->passes;
+    run->npasses = store->npasses;
+}
+
 /* The recorder's options from c, the grid and the source opened; NULL
  * when they cannot be had (said, *rc the exit code). */
 static capture_source *open_recording(record_cmd *c, int *rc)
 {
     record_options *ro = &c->run.recorder;
     if (c->no_evidence) ro->evidence_dir = "";
-    ro->black = c->black;
-    ro->white = c->white;
-    ro->black_rank = c->black_rank;
-    ro->white_rank = c->white_rank;
     ro->sgf_path = c->out;
     ro->size = (int)c->size;
     ro->out = stdout;
@@ -667,7 +661,8 @@ static capture_source *open_recording(record_cmd *c, int *rc)
     return src;
 }
 
-int cli_record_prepare(int argc, char **argv, struct record_run_options *run, struct capture_source **src)
+int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct record_run_options *run,
+                       struct capture_source **src)
 {
     record_cmd c;
     int rc = parse_args(argc, argv, &c);
@@ -679,7 +674,10 @@ int cli_record_prepare(int argc, char **argv, struct record_run_options *run, st
     }
     if (!check_args(&c)) return GS_EXIT_ERROR;
     if (!(*src = open_recording(&c, &rc))) return rc;
+    /* c dies here: the names and passes move to the caller's storage */
+    *store = c.store;
     *run = c.run;
+    point_store(run, store);
     return -1;
 }
 
@@ -693,6 +691,7 @@ int cmd_record(int argc, char **argv)
     if (!check_args(&c) || !serve_config(&c, &scfg, bind, sizeof bind)) return GS_EXIT_ERROR;
     capture_source *src = open_recording(&c, &rc);
     if (!src) return rc;
+    point_store(&c.run, &c.store);
     gs_error err = {0};
     broadcast_board *sb = NULL;
     broadcast_live *live = NULL;
@@ -728,9 +727,14 @@ int cmd_record(int argc, char **argv)
     if (stats.skipped_frames > 0)
         snprintf(skipped, sizeof skipped, ", %ld broken frame%s skipped", stats.skipped_frames,
                  stats.skipped_frames == 1 ? "" : "s");
+    /* with --json the log's orientation note carries the warning (stderr
+     * beside JSON lines breaks readers that merge the two) */
+    if (stats.orientation_warning[0] && !c.run.recorder.json)
+        fprintf(stderr, "goscribe: warning: %s\n", stats.orientation_warning);
     if (!c.quiet)
-        fprintf(stderr, "recorded %d moves from %ld frames (%s%s), %d flagged, %s%s -> %s\n", stats.moves, stats.frames,
-                stats.stop_reason, skipped, stats.referee_events,
-                stats.result[0] ? "result " : "no result", stats.result, c.out);
+        fprintf(stderr, "recorded %d moves from %ld frames (%s%s), %d flagged (referee events), %d end-of-game signal%s, "
+                "%s%s -> %s\n", stats.moves, stats.frames, stats.stop_reason, skipped, stats.referee_events, stats.signals,
+                stats.signals == 1 ? "" : "s", stats.result[0] ? "result " : "no result", stats.result, c.out);
+    if (!c.quiet) fprintf(stderr, "orientation: %s\n", stats.orientation);
     return GS_EXIT_OK;
 }

@@ -14,7 +14,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: goscribe render GAME.sgf -o OUT.mp4|OUT.avi|OUT_DIR [options]\n"
+        "Usage: goscribe render GAME.sgf -o OUT.mp4|OUT.avi|OUT_DIR [options]\n"
         "\n"
         "Renders what a camera over the board would see while the game is played:\n"
         "a video (OUT.mp4 / OUT.avi) or numbered PNG frames (OUT_DIR/frame_000000.png),\n"
@@ -23,9 +23,10 @@ static void usage(FILE *f)
         "at the start, before any camera bump or drift (OUT.truth.cal or OUT_DIR/truth.cal).\n"
         "Every look option below is drawn from --seed unless given.\n"
         "\n"
+        "Options:\n"
         "  -o, --output PATH   video file (.mp4, .avi, .mkv) or a directory for PNG frames\n"
         "  --seed N            seed of the look and the timeline (default 1)\n"
-        "  --size WxH          frame size (default 1280x720)\n"
+        "  --frame-size WxH    the picture's size in pixels (default 1280x720)\n"
         "  --fps F             frames per second (default 30)\n"
         "  --moves N           render only the first N moves of the game\n"
         "  --pace X            play X times faster than natural (default 1)\n"
@@ -45,22 +46,21 @@ static void usage(FILE *f)
         "  --hover PCT         chance a move hovers before it lands (default 20)\n"
         "  --rest PCT          chance a pause has a hand resting on the edge (default 10)\n"
         "  -q, --quiet         no progress on stderr\n"
-        "camera:\n"
+        "Camera options:\n"
         "  --tilt DEG (0..75)  --rotation DEG  --roll DEG  --fov DEG  --fill F (0.1..1.5)\n"
         "  --distance MM       --k1 K (lens, -0.5..0.5)\n"
         "  --bump MS|none      time of a small camera knock   --bump-deg DEG\n"
         "  --drift DEG_PER_MIN slow pan/tilt of the camera from the start (default 0)\n"
         "  --drift-dir DEG     which way the picture drifts (0 right, 90 down; seeded)\n"
-        "board:\n"
+        "Board options:\n"
         "  --cells jp|cn|sq    22x23.7 / 24x23 / 23x23 mm cells   --cell WxH (mm)\n"
         "  --line MM  --margin MM  --thickness MM  --no-stars  --wood B,G,R  --grain G\n"
-        "stones:\n"
+        "Stone options:\n"
         "  --stone-height MM  --jitter MM\n"
-        "light and sensor:\n"
+        "Light and sensor options:\n"
         "  --kelvin K  --brightness B  --gradient G  --glare G  --flicker F  --slow A\n"
         "  --noise SIGMA  --blur 0|1  --motion-blur M  --jpeg Q (0 = off)\n"
-        "\n"
-        "Exit: 0 done, 1 usage or I/O error, 2 the SGF holds no game.\n");
+        CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 
 /* The look options that take a number: name, range, the field they set. */
@@ -84,6 +84,13 @@ static const struct {
     {"--drift", -60, 60, RENDER_LOOK_DRIFT}, {"--drift-dir", -360, 720, RENDER_LOOK_DRIFT_DIR},
 };
 
+/* "render: OPT needs a value", -1. */
+static int no_value(const char *a)
+{
+    cli_error("render: %s needs a value (see goscribe render --help)", a);
+    return -1;
+}
+
 /* --end confirm|resign[:B|W]; -1 (printed) when it is neither. */
 static int parse_end(const char *val, render_job_options *o)
 {
@@ -93,7 +100,7 @@ static int parse_end(const char *val, render_job_options *o)
         o->end = RENDER_END_RESIGN;
         o->resigner = val[7] == 'B' ? GS_BLACK : GS_WHITE;
     } else {
-        cli_error("render: --end needs confirm, resign, resign:B or resign:W");
+        cli_error("render: --end %s: expected confirm, resign, resign:B or resign:W", val ? val : "");
         return -1;
     }
     return 0;
@@ -122,10 +129,8 @@ static int parse_look_number(const char *a, const char *val, render_look *look)
     for (size_t k = 0; k < sizeof look_numbers / sizeof look_numbers[0]; k++) {
         if (strcmp(a, look_numbers[k].name)) continue;
         render_look_field f = look_numbers[k].field;
-        if (!val || cli_parse_double(val, look_numbers[k].lo, look_numbers[k].hi, &look->val[f])) {
-            cli_error("render: %s needs a number in %g..%g", a, look_numbers[k].lo, look_numbers[k].hi);
-            return -1;
-        }
+        if (!val) return no_value(a);
+        if (cli_parse_number("render", a, val, look_numbers[k].lo, look_numbers[k].hi, &look->val[f])) return -1;
         look->set[f] = true;
         return 1;
     }
@@ -137,60 +142,42 @@ static int parse_look_number(const char *a, const char *val, render_look *look)
  * a is one, 0 when not, -1 (printed) when val is missing. */
 static int parse_look_text(const char *a, const char *val, render_look *look)
 {
-    static const struct { const char *name, *missing; } text[] = {
-        {"--cells", "render: --cells needs jp, cn or sq"}, {"--cell", "render: --cell needs WxH in mm"},
-        {"--bump", "render: --bump needs a time in ms or 'none'"}, {"--wood", "render: --wood needs B,G,R"},
-    };
+    static const char *const text[] = {"--cells", "--cell", "--bump", "--wood"};
     const char **dst[] = {&look->cells, &look->cell, &look->bump, &look->wood};
     for (int k = 0; k < 4; k++) {
-        if (strcmp(a, text[k].name)) continue;
-        if (!val) { cli_error("%s", text[k].missing); return -1; }
+        if (strcmp(a, text[k])) continue;
+        if (!val) return no_value(a);
         *dst[k] = val;
         return 1;
     }
     return 0;
 }
 
-/* The job's own options (output, seed, size, timing, violations): 1 when
- * a is one, 0 when not, -1 (printed) for a bad value. */
+/* The job's own options (output, seed, frame size, timing, violations): 1
+ * when a is one, 0 when not, -1 (printed) for a bad value. */
 static int parse_job_option(const char *a, const char *val, render_job_options *o)
 {
-    long n;
-    if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-        if (!val) { cli_error("render: %s needs a path", a); return -1; }
-        o->out = val;
-    } else if (!strcmp(a, "--seed")) {
-        if (!val || cli_parse_int(val, 0, 2147483647L, &n)) { cli_error("render: --seed needs a whole number >= 0"); return -1; }
-        o->seed = (uint64_t)n;
-    } else if (!strcmp(a, "--size")) {
-        long w, h;
-        char tail;
-        if (!val || sscanf(val, "%ldx%ld%c", &w, &h, &tail) != 2 || w < 64 || h < 48 || w > 7680 || h > 4320) {
-            cli_error("render: --size needs WxH between 64x48 and 7680x4320, got '%s'", val ? val : "");
-            return -1;
-        }
-        o->width = (int)w;
-        o->height = (int)h;
-    } else if (!strcmp(a, "--fps")) {
-        if (!val || cli_parse_double(val, 1, 240, &o->fps)) { cli_error("render: --fps needs a number in 1..240"); return -1; }
-    } else if (!strcmp(a, "--pace")) {
-        if (!val || cli_parse_double(val, 0.05, 50, &o->pace)) { cli_error("render: --pace needs a number in 0.05..50"); return -1; }
-    } else if (!strcmp(a, "--moves")) {
-        if (!val || cli_parse_int(val, 0, 100000, &o->moves_limit)) { cli_error("render: --moves needs a whole number >= 0"); return -1; }
-    } else if (!strcmp(a, "--frames")) {
-        if (!val || cli_parse_int(val, 1, 10000000, &o->frames_limit)) { cli_error("render: --frames needs a whole number >= 1"); return -1; }
-    } else if (!strcmp(a, "--hover") || !strcmp(a, "--rest")) {
-        if (!val || cli_parse_int(val, 0, 100, &n)) { cli_error("render: %s needs a percentage 0..100", a); return -1; }
+    static const char *const mine[] = {"-o", "--output", "--seed", "--frame-size", "--fps", "--pace", "--moves",
+                                       "--frames", "--hover", "--rest", "--violate", "--correct", "--end"};
+    size_t k = 0;
+    while (k < sizeof mine / sizeof mine[0] && strcmp(a, mine[k])) k++;
+    if (k == sizeof mine / sizeof mine[0]) return 0;
+    if (!val) return no_value(a);
+    long n = 0;
+    int bad = 0;
+    if (!strcmp(a, "-o") || !strcmp(a, "--output")) o->out = val;
+    else if (!strcmp(a, "--seed")) bad = cli_parse_seed("render", val, &o->seed);
+    else if (!strcmp(a, "--frame-size")) bad = cli_parse_frame_size("render", val, &o->width, &o->height);
+    else if (!strcmp(a, "--fps")) bad = cli_parse_fps("render", val, &o->fps);
+    else if (!strcmp(a, "--pace")) bad = cli_parse_number("render", a, val, 0.05, 50, &o->pace);
+    else if (!strcmp(a, "--moves")) bad = cli_parse_whole("render", a, val, 0, 100000, &o->moves_limit);
+    else if (!strcmp(a, "--frames")) bad = cli_parse_whole("render", a, val, 1, 10000000, &o->frames_limit);
+    else if (!strcmp(a, "--hover") || !strcmp(a, "--rest")) {
+        bad = cli_parse_whole("render", a, val, 0, 100, &n);
         *(!strcmp(a, "--hover") ? &o->hover_pct : &o->rest_pct) = (int)n;
-    } else if (!strcmp(a, "--violate") || !strcmp(a, "--correct")) {
-        if (!val) { cli_error("render: %s needs a list", a); return -1; }
-        if (parse_violations(val, !strcmp(a, "--violate") ? &o->violations : &o->corrected)) return -1;
-    } else if (!strcmp(a, "--end")) {
-        if (parse_end(val, o)) return -1;
-    } else {
-        return 0;
-    }
-    return 1;
+    } else if (!strcmp(a, "--end")) bad = parse_end(val, o);
+    else bad = parse_violations(val, !strcmp(a, "--violate") ? &o->violations : &o->corrected);
+    return bad ? -1 : 1;
 }
 
 enum { PARSED = -1 };
@@ -254,7 +241,7 @@ static int parse_args(int argc, char **argv, render_job_options *o, bool *quiet)
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             *quiet = true;
         } else if (a[0] == '-' && a[1]) {
-            cli_error("render: unknown option '%s' (try goscribe render --help)", a);
+            cli_error("render: unknown option %s (see goscribe render --help)", a);
             return GS_EXIT_ERROR;
         } else if (!o->game_path) {
             o->game_path = a;
@@ -263,7 +250,7 @@ static int parse_args(int argc, char **argv, render_job_options *o, bool *quiet)
             return GS_EXIT_ERROR;
         }
     }
-    if (!o->game_path) { cli_error("render: no GAME.sgf given (try goscribe render --help)"); return GS_EXIT_ERROR; }
+    if (!o->game_path) { cli_error("render: no GAME.sgf given (see goscribe render --help)"); return GS_EXIT_ERROR; }
     if (!o->out) { cli_error("render: no output given (-o OUT.mp4 or -o DIR)"); return GS_EXIT_ERROR; }
     if (!output_ok(o->out)) return GS_EXIT_ERROR;
     return PARSED;

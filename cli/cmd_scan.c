@@ -13,41 +13,22 @@
 static void scan_usage(FILE *f)
 {
     fprintf(f,
-            "usage: goscribe scan PHOTO [--size 9|13|19] [--corners x1,y1,x2,y2,x3,y3,x4,y4]\n"
-            "                     [--calibration FILE] [--overlay OUT.png] [--json]\n"
-            "                     [--max-pixels N]\n"
+            "Usage: goscribe scan PHOTO [options]\n"
             "\n"
             "Finds the board in PHOTO, reads every intersection and prints SIZE lines of\n"
             "SIZE tokens (. B W), the top line being the board edge nearest the top of the\n"
             "image; a point read with doubt carries a '?' after its token, and a\n"
             "warning line on stderr gives how many there are.\n"
-            "  --size N          board size (default: detected); 5..25 with --corners\n"
-            "  --corners ...     the four outer intersections in image pixels: top-left,\n"
-            "                    top-right, bottom-right, bottom-left (skips board finding)\n"
-            "  --calibration F   start from a calibration file (goscribe calibrate)\n"
-            "  --overlay OUT.png write the photo with the grid and the readings drawn on it\n"
-            "  --json            print JSON instead: size, corners, rows, per-point\n"
-            "                    confidence and the time taken\n"
+            "\n"
+            "Options:\n"
+            CLI_SIZE_GRID_HELP
+            CLI_CORNERS_HELP
+            CLI_CALIBRATION_HELP
+            "  --overlay OUT.png    write the photo with the grid and the readings drawn on it\n"
+            "  --json               print JSON instead: size, corners, rows, per-point\n"
+            "                       confidence and the time taken\n"
             CLI_MAX_PIXELS_HELP
-            "exit codes: 0 read, 1 usage or unreadable photo, 2 no board in the photo,\n"
-            "            3 read with uncertain points (marked ?)\n");
-}
-
-/* Parses "x1,y1,...,x4,y4" into c; 0 on success. */
-static int parse_corners(const char *s, double c[4][2])
-{
-    char *copy = strdup(s);
-    if (!copy) return -1;
-    int n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        double v;
-        if (n >= 8 || cli_parse_double(tok, -1e6, 1e6, &v) != 0) { free(copy); return -1; }
-        c[n / 2][n % 2] = v;
-        n++;
-    }
-    free(copy);
-    return n == 8 ? 0 : -1;
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2 CLI_EXIT_3);
 }
 
 /* Corners a camera cannot give (calib_grid_check) are refused before the
@@ -114,22 +95,15 @@ typedef struct scan_args {
     double corners[4][2];
 } scan_args;
 
-/* One option that takes a value (argv[*i] is the option); -1 after an
- * error (said). */
+/* One option that takes a value; -1 after an error (said). */
 static int scan_parse_value(scan_args *a, const char *opt, const char *val)
 {
-    if (!strcmp(opt, "--size")) {
-        if (cli_parse_int(val, 5, GS_MAX_SIZE, &a->size) == 0) return 0;
-        cli_error("scan: --size %s: expected 9, 13 or 19", val);
-        return -1;
-    }
+    if (!strcmp(opt, "--size")) return cli_parse_size("scan", val, CLI_SIZE_GRID, &a->size);
     if (!strcmp(opt, "--corners")) {
-        a->have_corners = parse_corners(val, a->corners) == 0;
-        if (a->have_corners) return 0;
-        cli_error("scan: --corners %s: expected 8 numbers x1,y1,x2,y2,x3,y3,x4,y4", val);
-        return -1;
+        a->have_corners = cli_parse_corners("scan", val, a->corners) == 0;
+        return a->have_corners ? 0 : -1;
     }
-    if (!strcmp(opt, "--max-pixels")) return cli_parse_max_pixels("scan", val, &a->max_pixels) != 0 ? -1 : 0;
+    if (!strcmp(opt, "--max-pixels")) return cli_parse_max_pixels("scan", val, &a->max_pixels);
     if (!strcmp(opt, "--overlay")) a->overlay = val;
     else a->calfile = val;
     return 0;
@@ -145,8 +119,8 @@ static int scan_parse(int argc, char **argv, scan_args *a)
         if (!strcmp(o, "--json")) { a->json = true; continue; }
         if (!strcmp(o, "--size") || !strcmp(o, "--corners") || !strcmp(o, "--overlay") || !strcmp(o, "--calibration") ||
             !strcmp(o, "--max-pixels")) {
-            if (i + 1 >= argc) { cli_error("scan: %s needs a value", o); return GS_EXIT_ERROR; }
-            if (scan_parse_value(a, o, argv[++i]) != 0) return GS_EXIT_ERROR;
+            const char *v = cli_value("scan", argc, argv, &i);
+            if (!v || scan_parse_value(a, o, v) != 0) return GS_EXIT_ERROR;
             continue;
         }
         if (o[0] == '-' && o[1]) { cli_error("scan: unknown option %s (see goscribe scan --help)", o); return GS_EXIT_ERROR; }
@@ -154,17 +128,13 @@ static int scan_parse(int argc, char **argv, scan_args *a)
         a->photo = o;
     }
     if (!a->photo) { cli_error("scan: no photo given (see goscribe scan --help)"); return GS_EXIT_ERROR; }
-    /* Without corners, automatic detection knows the usual sizes only. */
-    if (a->size && !a->have_corners && !a->calfile && a->size != 9 && a->size != 13 && a->size != 19) {
-        cli_error("scan: --size %ld: expected 9, 13 or 19 (other sizes need --corners)", a->size);
-        return GS_EXIT_ERROR;
-    }
+    if (cli_check_size("scan", a->size, CLI_SIZE_GRID, a->have_corners || a->calfile)) return GS_EXIT_ERROR;
     return -1;
 }
 
-/* The grid from the calibration file, scaled to img, then the reading with
- * the low lamp's look (the photo as it is: no brightening, no moved
- * grids). */
+/* The grid from the calibration file, scaled to img, then the photo's
+ * reading on it (the photo looks without the search: as `record
+ * --calibration` reads a photo). */
 static gs_status scan_calibrated(const scan_args *a, const vision_detector *d, const gs_image *img, vision_result *res,
                                  gs_error *err)
 {
@@ -175,8 +145,7 @@ static gs_status scan_calibrated(const scan_args *a, const vision_detector *d, c
     if (a->size && a->size != cal.grid.size)
         return gs_error_set(err, GS_ERR_USAGE, "%s: calibration is for %d x %d, not --size %ld", a->calfile,
                             cal.grid.size, cal.grid.size, a->size);
-    const vision_looks looks = {.shade = 1};
-    const vision_request rq = {.grid = &cal.grid, .looks = &looks};
+    const vision_request rq = {.size_hint = cal.grid.size, .grid = &cal.grid};
     return vision_detect_photo(d, img, &rq, res, err);
 }
 

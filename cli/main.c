@@ -1,8 +1,6 @@
 /* cli/main.c: `goscribe SUBCOMMAND ...` dispatch, --help and --version. */
 #include "cli/cli.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,39 +19,6 @@ void cli_error(const char *fmt, ...)
 int cli_is_help(const char *arg)
 {
     return arg && (!strcmp(arg, "-h") || !strcmp(arg, "--help"));
-}
-
-int cli_parse_int(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
-int cli_parse_double(const char *s, double lo, double hi, double *out)
-{
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
-int cli_parse_max_pixels(const char *cmd, const char *s, long long *out)
-{
-    long v;
-    if (cli_parse_int(s, 1, 1000000000000L, &v) != 0) {
-        cli_error("%s: --max-pixels %s: expected a number of pixels (1 to 10^12)", cmd, s ? s : "");
-        return -1;
-    }
-    *out = v;
-    return 0;
 }
 
 int cli_not_built(const char *name)
@@ -81,10 +46,14 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: goscribe COMMAND [options]   (goscribe COMMAND --help for its options)\n\ncommands:\n");
+    fprintf(f, "Usage: goscribe COMMAND [options]   (goscribe COMMAND --help for its options)\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nexit codes: 0 success, 1 usage or I/O error, 2 input holds no board or no game\n");
+    fprintf(f, "\nOptions:\n"
+               "  -h, --help           this text\n"
+               "  --version            the version\n"
+               CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2 CLI_EXIT_3
+               "(each command's --help lists the codes it can return)\n");
 }
 
 int main(int argc, char **argv)

@@ -68,3 +68,11 @@ gs_point record_orient_point_back(record_black_side s, int size, gs_point p)
     record_black_side inv = s == RECORD_BLACK_LEFT ? RECORD_BLACK_RIGHT : s == RECORD_BLACK_RIGHT ? RECORD_BLACK_LEFT : s;
     return record_orient_point(inv, size, p);
 }
+
+const char *record_black_side_words(record_black_side s)
+{
+    static const char *const words[] = {"the bottom edge of the picture, near the camera",
+                                        "the top edge of the picture, far from the camera",
+                                        "the left edge of the picture", "the right edge of the picture"};
+    return (unsigned)s < 4 ? words[s] : words[0];
+}

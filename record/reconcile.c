@@ -221,8 +221,10 @@ static void note_unannounced_pass(record *r, int num, gs_color passer, gs_point 
 }
 
 /* Commits a plan of plan_additions (stones out of alternation): an
- * inserted pass is a double move when both stones appeared at once, else
- * an unannounced pass (pass_between_views). */
+ * inserted pass its side announced is a pass; else it is an unannounced
+ * pass when the second stone came in a view of its own and stayed
+ * (pass_between_views), and a double move when both stones appeared at
+ * once. */
 static gs_status commit_plan(record *r, const gs_position *obs, const plan_move *plan, int np, gs_error *err)
 {
     char when[64];
@@ -233,10 +235,13 @@ static gs_status commit_plan(record *r, const gs_position *obs, const plan_move 
     for (int i = 0; i < np; i++) adds += !plan[i].pass;
     for (int i = 0; i < np; i++) {
         int num = rec_game_moves(r) + 1;
-        bool between = plan[i].pass && pass_between_views(r, plan, np, i);
-        gs_status st = rec_commit_move(r, plan[i].c, plan[i].p, plan[i].pass, false, err);
+        /* a pass its side announced is no double move: the players said so */
+        bool announced = plan[i].pass && r->announced_pass[plan[i].c] > 0;
+        if (announced) r->announced_pass[plan[i].c]--;
+        bool between = plan[i].pass && !announced && pass_between_views(r, plan, np, i);
+        gs_status st = rec_commit_move(r, plan[i].c, plan[i].p, plan[i].pass, announced, err);
         if (st != GS_OK) return st;
-        if (!plan[i].pass) continue;
+        if (!plan[i].pass || announced) continue;
         /* the point is the second stone in a row: what a "void" ruling takes off */
         gs_point second = i + 1 < np && !plan[i + 1].pass ? plan[i + 1].p : (gs_point){-1, -1};
         if (between) {
@@ -245,9 +250,9 @@ static gs_status commit_plan(record *r, const gs_position *obs, const plan_move 
         }
         char words[200];
         snprintf(words, sizeof words,
-                 "%s played twice in a row (%d stones appeared at once); "
+                 "%s played twice in a row (%d stone%s appeared at once); "
                  "recorded as an unannounced pass by %s (Art. 18: double move, warning)",
-                 rules_color_name(gs_color_other(plan[i].c)), adds, rules_color_name(plan[i].c));
+                 rules_color_name(gs_color_other(plan[i].c)), adds, adds == 1 ? "" : "s", rules_color_name(plan[i].c));
         char detail[4] = "";
         if (second.x >= 0) sgf_point_format(second, detail);
         char full[320];

@@ -105,6 +105,12 @@ typedef struct record_options {
                                  reopened (RE, TB/TW and the count words
                                  removed); without it such a file is
                                  refused */
+    /* Where Black sat in the camera's picture and whether someone said so
+     * (--black-side) or it is the default: the record states it (a line
+     * at the start, the root's GSBS[SIDE:given|default] and a line of its
+     * comment).  record_run sets it from its own black_side. */
+    record_black_side black_side;
+    bool black_side_given;
 } record_options;
 
 void record_options_init(record_options *o);
@@ -187,7 +193,12 @@ typedef struct record_view {
 gs_status record_observe_view(record *r, const record_view *v, double t_ms, const gs_image *frame, gs_error *err);
 
 /* Commands from the operator (stdin): a pass / resignation by c
- * (GS_EMPTY = the side to move), end of game. */
+ * (GS_EMPTY = the side to move), end of game.  A pass of the side not to
+ * move is said before the other side's last stone was seen settled (a
+ * player passes right after the opponent's move): it is kept (a note
+ * says so) and committed as that side's next move, when it is its turn,
+ * or as the pass that a view showing the other side's stones in a row
+ * then needs (no double move: the pass was announced). */
 gs_status record_pass(record *r, gs_color c, double t_ms, gs_error *err);
 gs_status record_resign(record *r, gs_color c, double t_ms, gs_error *err);
 
@@ -313,8 +324,14 @@ gs_color record_to_move(const record *r);
 void record_position(const record *r, gs_position *out); /* the record's board */
 /* Every event so far; *ev valid until the next call that adds events. */
 size_t record_events(const record *r, const record_event **ev);
-/* Number of referee events (irregularities) flagged. */
+/* Number of referee events (irregularities) flagged, and of end-of-game
+ * signals seen: both are GSEV in the SGF, told apart by their code
+ * (record_event_is_signal), so `check` of the file counts them alike. */
 int record_referee_count(const record *r);
+int record_signal_count(const record *r);
+/* Whether an event code (GSEV) is an end-of-game signal
+ * ("confirm_signal", "resign_signal"), not a referee event. */
+bool record_event_is_signal(const char *code);
 /* Final result ("B+1.5", "W+R", "W+F", "" before the end or when the
  * game did not end). */
 const char *record_result(const record *r);
@@ -388,6 +405,9 @@ typedef struct record_hooks {
 
 /* "near", "far", "left", "right"; parse: false if unknown. */
 const char *record_black_side_name(record_black_side s);
+/* "the bottom edge of the picture (near the camera)", "the top edge ...
+ * (far)", "the left edge ...", "the right edge ..." (static). */
+const char *record_black_side_words(record_black_side s);
 bool record_black_side_parse(const char *name, record_black_side *out);
 /* The record's point for the picture's point (u, v) of a board of `size`
  * (and back): the turn record_run applies to every view. */
@@ -396,6 +416,12 @@ bool record_black_side_parse(const char *name, record_black_side *out);
 void record_orient_uv(record_black_side s, double m, double u, double v, double *ou, double *ov);
 gs_point record_orient_point(record_black_side s, int size, gs_point picture);
 gs_point record_orient_point_back(record_black_side s, int size, gs_point record_pt);
+
+/* A pass announced at a time of the source (record_run_options.passes). */
+typedef struct record_run_pass {
+    double t_ms;                /* the source's frame time (a video's position) */
+    gs_color color;             /* GS_BLACK or GS_WHITE */
+} record_run_pass;
 
 /* What the progress callback is told. */
 typedef struct record_run_progress {
@@ -423,10 +449,17 @@ typedef struct record_run_options {
      * NULL = none. */
     void (*progress)(void *user, const struct record_run_progress *p);
     void *progress_user;
+    /* Passes announced by the source's clock, in time order: each is
+     * record_pass'ed at the first frame at or after its time (once the
+     * game has started), as an operator's `pass C` said then (`record
+     * --pass-at`: a recorded video's announcements).  NULL = none. */
+    const record_run_pass *passes;
+    int npasses;
     /* Where Black sits as the camera sees the board: the record is turned
      * so that Black's side is the bottom of the SGF board (row 19 on
      * 19x19; White's side the top), as game records are printed. */
     record_black_side black_side;
+    bool black_side_given;      /* said (--black-side), not the default */
     /* Sleep this long after each frame (a slow source for demos and the
      * kill test). 0 = none. */
     int frame_delay_ms;
@@ -447,6 +480,13 @@ typedef struct record_run_stats {
     int full_reads;             /* full readings of a frame (vision_detect_frame) */
     int moves;                  /* moves + passes in the record */
     int referee_events;
+    int signals;                /* end-of-game signals seen */
+    /* Where Black sat and how that was decided, in words ("Black at the
+     * left edge of the picture (given by --black-side)"); and, when the
+     * arms that placed Black's stones say otherwise than the side used or
+     * the side was not given, a warning in words ("" when none). */
+    char orientation[160];
+    char orientation_warning[320];
     long skipped_frames;        /* video frames that could not be decoded (skipped, each gap noted) */
     bool have_final;
     gs_position final_pos;      /* the record's last position */

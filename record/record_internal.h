@@ -220,6 +220,11 @@ struct record {
     bool have_count;
     rules_count count;
     int count_handicap, count_warnings[3];
+    /* passes announced (record_pass) by a side whose turn it was not yet:
+     * the other side's last stone not yet seen settled; each is that
+     * side's next move (rec_announced_passes, or a pass a view's stones
+     * out of alternation need: commit_plan), by colour */
+    int announced_pass[3];
     /* the last move or pass committed */
     bool have_last_move;
     gs_move last_move;
@@ -316,6 +321,9 @@ void rec_set_result(record *r);
 /* A pass by c (GS_EMPTY = the side to move); a pass of the side not to
  * move: the other side passed first. */
 gs_status rec_commit_pass(record *r, gs_color c, gs_error *err);
+/* The passes announced before their turn whose side is now to move,
+ * committed (and saved when any was). */
+gs_status rec_announced_passes(record *r, gs_error *err);
 /* c resigns / the game is over (how: "" or " (referee)", in the line). */
 void rec_resign(record *r, gs_color c, const char *how);
 void rec_end(record *r, const char *how);

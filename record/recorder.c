@@ -224,6 +224,8 @@ gs_status record_observe_view(record *r, const record_view *v, double t_ms, cons
     if (!v || !v->pos) return gs_error_set(err, GS_ERR_USAGE, "no view");
     note_seen(r, v);
     gs_status st = observe_view(r, v->pos, v->uncertain, t_ms, frame, err);
+    /* the move announced passes waited for may be in now */
+    if (st == GS_OK) st = rec_announced_passes(r, err);
     rec_events_print(r); /* lines of events that needed no save */
     return st;
 }
@@ -268,13 +270,40 @@ void rec_end(record *r, const char *how)
                   rec_game_moves(r));
 }
 
+gs_status rec_announced_passes(record *r, gs_error *err)
+{
+    bool any = false;
+    while (r->started && !r->finished && !r->ended && r->announced_pass[rules_game_to_move(r->game)] > 0) {
+        gs_color c = rules_game_to_move(r->game);
+        r->announced_pass[c]--;
+        gs_status st = rec_commit_move(r, c, (gs_point){-1, -1}, true, true, err);
+        if (st != GS_OK) return st;
+        any = true;
+    }
+    return any ? rec_save(r, err) : GS_OK;
+}
+
 gs_status record_pass(record *r, gs_color c, double t_ms, gs_error *err)
 {
     if (!r->started || r->finished || r->ended) return GS_OK;
     r->cur_t = t_ms;
-    gs_status st = rec_commit_pass(r, c, err);
-    if (st != GS_OK) return st;
-    return rec_save(r, err);
+    gs_color tm = rules_game_to_move(r->game);
+    if (c != GS_EMPTY && c != tm) {
+        /* said before the other side's last stone was seen settled (a
+         * player passes as soon as the opponent has played): it is c's
+         * next move */
+        r->announced_pass[c]++;
+        rec_event_add(r, RECORD_EV_NOTE, "pass_announced", rec_game_moves(r), c, (gs_point){-1, -1},
+                      "%s passes: recorded after %s's move, not seen settled yet", rules_color_name(c),
+                      rules_color_name(tm));
+        rec_events_print(r);
+        return GS_OK;
+    }
+    gs_status st = rec_commit_move(r, tm, (gs_point){-1, -1}, true, true, err);
+    if (st == GS_OK) st = rec_save(r, err);
+    /* the other side may have announced its pass already */
+    if (st == GS_OK) st = rec_announced_passes(r, err);
+    return st;
 }
 
 gs_status record_resign(record *r, gs_color c, double t_ms, gs_error *err)
@@ -360,10 +389,27 @@ static void lifted_stones(const record *r, const gs_position *rec, uint8_t *dead
     for (int i = 0; i < n; i++) dead[i] = rec->cell[i] != GS_EMPTY && r->last_obs.cell[i] == GS_EMPTY;
 }
 
-/* The count of the record's last position, the lifted stones dead: TB/TW
- * on the last node, then RE and the words from score_check_tree of the
- * record itself (the one count `check` makes of the file). */
-static void count_game(record *r)
+/* A game counted though it did not end (--count-anyway): its dead stones
+ * were never lifted, so they are estimated as `goscribe count` estimates
+ * them (rules_estimate_dead, default options: the same answer as `count`
+ * of the same board) and added to dead.  GS_OK or why not. */
+static gs_status estimate_dead(const gs_position *rec, uint8_t *dead, gs_error *err)
+{
+    rules_estimate_result *est = malloc(sizeof *est);
+    if (!est) return gs_error_set(err, GS_ERR_NOMEM, "out of memory for the dead-stone estimate");
+    rules_estimate_options eo;
+    rules_estimate_default_options(&eo);
+    gs_status st = rules_estimate_dead(rec, &eo, est, err);
+    for (int i = 0; st == GS_OK && i < rec->size * rec->size; i++) dead[i] |= est->dead[i];
+    free(est);
+    return st;
+}
+
+/* The count of the record's last position, the lifted stones dead (or,
+ * estimate: the stones an estimate finds dead): TB/TW on the last node,
+ * then RE and the words from score_check_tree of the record itself (the
+ * one count `check` makes of the file). */
+static void count_game(record *r, bool estimate)
 {
     gs_position rec, marks;
     rules_game_position(r->game, &rec);
@@ -372,8 +418,9 @@ static void count_game(record *r)
     gs_error e;
     rules_count *cnt = malloc(sizeof *cnt);
     score_check_result *chk = malloc(sizeof *chk);
-    gs_status st = cnt && chk ? rules_count_position(&rec, dead, NULL, cnt, &e)
-                              : gs_error_set(&e, GS_ERR_NOMEM, "out of memory for the count");
+    gs_status st = cnt && chk ? GS_OK : gs_error_set(&e, GS_ERR_NOMEM, "out of memory for the count");
+    if (st == GS_OK && estimate) st = estimate_dead(&rec, dead, &e);
+    if (st == GS_OK) st = rules_count_position(&rec, dead, NULL, cnt, &e);
     if (st == GS_OK) {
         score_count_marks(&rec, dead, cnt, &marks);
         st = sgf_set_final_count(r->sgf.last, &marks, NULL, NULL, &e);
@@ -391,12 +438,17 @@ static void count_game(record *r)
         score_count_stones_format(c->black, a, sizeof a);
         score_count_stones_format(c->white, b, sizeof b);
         rec_event_add(r, RECORD_EV_COUNT, "count", rec_game_moves(r), c->winner, (gs_point){-1, -1},
-                      "count (area, Chinese rules): Black %s, White %s stones, %d dead stones lifted, warnings "
-                      "Black %d White %d: %s (RE %s)", a, b, c->dead_black + c->dead_white, chk->warnings_black,
-                      chk->warnings_white, c->text, c->sgf);
+                      "count (area, Chinese rules): Black %s, White %s stones, %d dead stones %s, warnings "
+                      "Black %d White %d: %s (RE %s)", a, b, c->dead_black + c->dead_white,
+                      estimate ? "by an ESTIMATE (not lifted: the players must confirm)" : "lifted",
+                      chk->warnings_black, chk->warnings_white, c->text, c->sgf);
         if (!chk->looks_finished)
             rec_event_add(r, RECORD_EV_NOTE, "not_finished", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                           "the count stands as the board is, but %s", chk->not_finished);
+        if (estimate) /* the words say the dead stones are an estimate */
+            score_count_words(c, r->count_handicap, chk->warnings,
+                               chk->nwarnings < SCORE_MAX_WARNINGS ? chk->nwarnings : SCORE_MAX_WARNINGS, true,
+                               chk->words, sizeof chk->words);
         st = sgf_set_final_count(r->sgf.last, NULL, chk->words, c->sgf, &e);
     }
     rec_check(r, st, &e); /* no count in the SGF: the save says so */
@@ -433,10 +485,12 @@ gs_status record_finish(record *r, double t_ms, gs_error *err)
         rec_event_add(r, RECORD_EV_END, "end", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                       "end of the recording after %d moves, counted as the end of the game (--count-anyway)",
                       rec_game_moves(r));
-    r->ended = true;
+    /* the end of the input is the end of the recording, not of the game:
+     * only a count the operator asked for makes it one */
+    if (r->opt.count_anyway) r->ended = true;
     r->finished = true;
     if (r->resigned == GS_EMPTY && !r->forfeit && !r->result_ruled && r->have_last_obs) {
-        if (ended || r->opt.count_anyway) count_game(r);
+        if (ended || r->opt.count_anyway) count_game(r, !ended);
         else no_result(r);
     }
     /* saved and counted even when settling the last view failed: the
@@ -476,6 +530,18 @@ size_t record_events(const record *r, const record_event **ev)
 }
 
 int record_referee_count(const record *r) { return r->log.n_referee; }
+
+int record_signal_count(const record *r)
+{
+    int n = 0;
+    for (size_t i = 0; i < r->log.n; i++) n += r->log.ev[i].kind == RECORD_EV_SIGNAL;
+    return n;
+}
+
+bool record_event_is_signal(const char *code)
+{
+    return code && (!strcmp(code, "confirm_signal") || !strcmp(code, "resign_signal"));
+}
 
 int record_captures(const record *r, gs_color by)
 {

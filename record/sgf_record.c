@@ -106,6 +106,26 @@ static gs_color start_to_move(const record *r, int nb, int nw, int *handicap, bo
     return to_move;
 }
 
+/* Where Black sat and how that was decided, stated in the root (private
+ * GSBS[SIDE:given|default], a line of its comment) and the log: readers
+ * compare the record with the board in that orientation. */
+static void state_orientation(record *r)
+{
+    const char *side = record_black_side_name(r->opt.black_side), *how = r->opt.black_side_given ? "given" : "default";
+    char gsbs[32], words[300];
+    snprintf(gsbs, sizeof gsbs, "%s:%s", side, how);
+    if (r->opt.black_side_given)
+        snprintf(words, sizeof words, "Orientation: Black sat at %s (--black-side %s); the record is turned so that "
+                 "Black's side is at the bottom.", record_black_side_words(r->opt.black_side), side);
+    else
+        snprintf(words, sizeof words, "Orientation: not told where Black sat (--black-side): the record is the "
+                 "camera's picture as it is, Black taken at its bottom edge.");
+    gs_error e;
+    rec_check(r, sgf_node_add_raw(r->sgf.root, "GSBS", gsbs, &e), &e);
+    rec_check(r, sgf_append_comment(r->sgf.root, words, &e), &e);
+    rec_event_add(r, RECORD_EV_NOTE, "orientation", 0, GS_BLACK, (gs_point){-1, -1}, "%s", words);
+}
+
 /* The SGF root: game info, the set-up stones, PL when White starts. */
 static gs_status start_tree(record *r, const gs_position *pos, bool setup, gs_color to_move, int handicap,
                             gs_error *err)
@@ -137,6 +157,7 @@ static gs_status start_tree(record *r, const gs_position *pos, bool setup, gs_co
         snprintf(gn, sizeof gn, "Table %.80s", r->table);
         rec_check(r, sgf_node_set_text(r->sgf.root, "GN", gn, &e), &e);
     }
+    state_orientation(r);
     r->sgf.last = r->sgf.root;
     return GS_OK;
 }

@@ -14,12 +14,16 @@ gs="$root/build/goscribe"
 out="$root/build/demo"
 rm -rf "$out" && mkdir -p "$out"
 echo "== rendering the first $moves moves of the bundled classic game (camera footage with hands) =="
-"$gs" render "$root/samples/games/classic.sgf" -o "$out/classic.avi" --moves "$moves" --pace 2 --fps 10 --size 960x540
+"$gs" render "$root/samples/games/classic.sgf" -o "$out/classic.avi" --moves "$moves" --pace 2 --fps 10 --frame-size 960x540
 # The camera of the bundled render looks at the board from White's left:
 # in its picture Black sits at the left edge.  Said with --black-side, the
 # record comes out the right way round, Black's side at the bottom.
-echo "== recording the video: goscribe record $out/classic.avi -o $out/game.sgf --black-side left =="
-"$gs" record "$out/classic.avi" -o "$out/game.sgf" --no-stdin -q --black-side left \
+# A pass is a pause on camera: the players say it.  The render's truth says
+# when each pass of the game came, announced to the recorder as the
+# players would (--pass-at SEC:B|W; none in the opening of this game).
+passes=$(python3 "$root/scripts/truth-passes.py" "$out/classic.truth.jsonl" "$out/classic.truth.sgf")
+echo "== recording the video: goscribe record $out/classic.avi -o $out/game.sgf --black-side left${passes:+ --pass-at $passes} =="
+"$gs" record "$out/classic.avi" -o "$out/game.sgf" --no-stdin -q --black-side left ${passes:+--pass-at "$passes"} \
   --black "Shusaku,4d" --white "Inoue Gennan Inseki,8d" --event "Demo: the ear-reddening game (1846)"
 echo "== comparing the record with the rendered game =="
 moves_of() { grep -o ';[BW]\[[a-s]*\]' "$1" | tr -d ';[]'; }

@@ -113,7 +113,7 @@ else
     kgs=$data/games/kgs
     # the look: hands, light, drift, a bump, things around a board with the
     # rules' 2.5 cm margin; every violation, left and corrected
-    look="--size 640x360 --fps 10 --pace 1 --hover 30 --rest 25 --slow 0.15 --flicker 0.03 --drift 0.15 --bump-deg 2 --margin 25 --objects"
+    look="--frame-size 640x360 --fps 10 --pace 1 --hover 30 --rest 25 --slow 0.15 --flicker 0.03 --drift 0.15 --bump-deg 2 --margin 25 --objects"
     viol="--violate double_move,wrong_capture,missed_capture,moved_stone,ko --correct double_move,wrong_capture,missed_capture,moved_stone"
     specs=("exbot9:$kgs/tournament10/ExBot-GNU.sgf:--seed 5 $look --bump 30000 $viol --end confirm"
            "neurogo9:$kgs/tournament10/GNU-NeuroGo.sgf:--seed 3 $look --bump 40000 $viol --end resign"
@@ -156,7 +156,11 @@ else
         fi
         t1=$(date +%s)
         echo "  $name: recording the video ..." >&2
-        "$bin" record "$work/$name.mp4" -o "$work/$name.sgf" --no-stdin -q > "$work/$name.log" 2>&1
+        # the passes of the game, announced as its players did (a pass is
+        # a pause on camera: only the word tells it from a double move)
+        passes=$(python3 "$root/scripts/truth-passes.py" "$work/$name.truth.jsonl" "$work/$name.truth.sgf")
+        "$bin" record "$work/$name.mp4" -o "$work/$name.sgf" --no-stdin -q ${passes:+--pass-at "$passes"} \
+            > "$work/$name.log" 2>&1
         t2=$(date +%s)
         "$bin" check "$work/$name.sgf" > "$work/$name.check" 2>&1
         n=$(grep -o 'SZ\[[0-9]*\]' "$game" | head -1 | tr -dc 0-9)

@@ -160,7 +160,7 @@ def score_count(log_lines, check_text, out):
         if m:
             rec = (stones_count(m.group(1)), stones_count(m.group(2)), m.group(3))
     m1 = re.search(r"Black ([\d.]+) = .*; White ([\d.]+) = ", check_text)
-    m2 = re.search(r"result: (\S+)", check_text)
+    m2 = re.search(r"result: RE\[([^\]]*)\]", check_text)
     chk = (float(m1.group(1)), float(m1.group(2)), m2.group(1)) if m1 and m2 else None
     # None: the recorder wrote no count (the game did not end by passes or
     # `end`: a resignation is signalled for the referee, not counted), so

@@ -27,7 +27,7 @@ video=$dir/load-$frames.avi
 if [ ! -s "$video" ]; then
     echo "rendering $frames frames (1280x720, 30 fps) to $video ..."
     "$bin" render "$root/samples/games/classic.sgf" -o "$video" --moves 80 --pace 3 --fps 30 \
-        --size 1280x720 --frames "$frames" --seed 5 >/dev/null
+        --frame-size 1280x720 --frames "$frames" --seed 5 >/dev/null
 fi
 ulimit -n 4096 2>/dev/null || true
 cat >"$dir/viewers.py" <<'PY'

@@ -12,5 +12,9 @@ python3 "$root/scripts/check-layers.py" "$root"
 (cd "$root/build" && ctest --output-on-failure -j "$(nproc)")
 echo "== again under AddressSanitizer + UBSan =="
 "$root/scripts/build.sh" --asan
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# detect_stack_use_after_return: a pointer into a returned frame (gtp's
+# player names once) is caught, not read as garbage; options already set in
+# the environment are kept (ASan takes the last of a repeated one).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1"
 (cd "$root/build-asan" && GS_SANITIZED=1 ctest --output-on-failure -j "$(nproc)")

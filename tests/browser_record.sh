@@ -49,7 +49,7 @@ trap 'exit 1' INT TERM
 # move settles on camera (1.5x natural speed at 8 fps).
 printf '(;GM[1]FF[4]SZ[9]KM[7]PB[Black]PW[White];B[ee];W[cc];B[gc];W[cg];B[gg];W[ce];B[eg];W[dd];B[ec];W[fe];B[ge];W[dg])\n' >"$work/g9.sgf"
 if ! "$goscribe" render "$work/g9.sgf" -o "$work/game.avi" --correct double_move --pace 1.5 --fps 8 \
-        --size 640x360 --seed 2 >"$work/render.log" 2>&1; then
+        --frame-size 640x360 --seed 2 >"$work/render.log" 2>&1; then
     echo "browser_record: FAIL: goscribe render failed:" >&2
     cat "$work/render.log" >&2
     exit 1

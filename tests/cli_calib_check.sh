@@ -11,9 +11,9 @@ fail=0
 work=$(mktemp -d /tmp/gs-cli-calib-check.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gc])\n' >"$work/g.sgf"
-"$bin" render "$work/g.sgf" -o "$work/v.avi" --size 640x360 --fps 8 --pace 3 --seed 3 >/dev/null 2>&1 \
+"$bin" render "$work/g.sgf" -o "$work/v.avi" --frame-size 640x360 --fps 8 --pace 3 --seed 3 >/dev/null 2>&1 \
     || { echo "FAIL: render"; exit 1; }
-"$bin" render "$work/g.sgf" -o "$work/f" --size 640x360 --frames 1 --seed 3 >/dev/null 2>&1 \
+"$bin" render "$work/g.sgf" -o "$work/f" --frame-size 640x360 --frames 1 --seed 3 >/dev/null 2>&1 \
     || { echo "FAIL: render frames"; exit 1; }
 photo=$work/f/frame_000000.png
 good=$work/v.truth.cal

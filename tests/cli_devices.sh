@@ -5,7 +5,7 @@
 set -u
 bin=$1
 fail=0
-"$bin" devices --help | grep -q 'usage: goscribe devices' || { echo "FAIL: devices --help"; fail=1; }
+"$bin" devices --help | grep -q 'Usage: goscribe devices' || { echo "FAIL: devices --help"; fail=1; }
 out=$("$bin" devices 2>&1); rc=$?
 if ls /dev/video* >/dev/null 2>&1; then
     [ $rc -eq 0 ] || [ $rc -eq 2 ] || { echo "FAIL: devices exit $rc"; fail=1; }

@@ -30,7 +30,7 @@ if [ -n "${GS_SANITIZED:-}" ]; then
 fi
 
 printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gc];W[cg];B[gg];W[ce];B[eg];W[dd];B[ec];W[fe];B[ge];W[dg])\n' >"$work/g9.sgf"
-"$bin" render "$work/g9.sgf" -o "$work/g.avi" --pace 2 --fps 8 --size 640x360 --seed 2 >/dev/null 2>&1 \
+"$bin" render "$work/g9.sgf" -o "$work/g.avi" --pace 2 --fps 8 --frame-size 640x360 --seed 2 >/dev/null 2>&1 \
     || { echo "FAIL: render"; exit 1; }
 ffmpeg -loglevel error -y -i "$work/g.avi" -t 6 -f rawvideo -pix_fmt yuyv422 "$work/g.yuyv" \
     || { echo "FAIL: ffmpeg cannot make the YUYV frames"; exit 1; }

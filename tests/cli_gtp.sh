@@ -32,17 +32,18 @@ done
 moves=';B[gd];W[cc];B[ec];W[gg];B[cf];W[dd];B[eg];W[he];B[hd];W[db];B[hf];W[hg];B[ge];W[fb];B[hb];W[fh];B[eh];W[be];B[bf];W[ff];B[fg];W[gi];B[gf];W[hh]'
 printf '(;GM[1]FF[4]SZ[9]KM[7]%s)\n' "$moves" >"$work/game.sgf"
 printf '(;GM[1]FF[4]SZ[9]KM[7]%s;B[];W[];B[];W[];B[];W[])\n' "$moves" >"$work/render.sgf"
-"$bin" render "$work/render.sgf" -o "$work/g.avi" --pace 2 --fps 8 --size 320x240 --seed 3 --rotation 0 \
+"$bin" render "$work/render.sgf" -o "$work/g.avi" --pace 2 --fps 8 --frame-size 320x240 --seed 3 --rotation 0 \
     >/dev/null 2>&1 || { echo "FAIL: render"; exit 1; }
 
 python3 "$ctl" play-game --sgf "$work/game.sgf" --genmove B --wrong 12:J1 --passes --wait-end 60 \
     --transcript "$work/t1.txt" -- "$bin" gtp "$work/g.avi" -o "$work/rec.sgf" --komi 7 --frame-delay 10 \
-    --no-evidence >"$work/out1" 2>"$work/err1"
+    --no-evidence --black "Ann,3k" --white Bob >"$work/out1" 2>"$work/err1"
 check "controller, genmove Black / play White: exit 0" '[ $? -eq 0 ]'
 grep FAIL "$work/out1"
 check "transcript well-formed" 'python3 "$ctl" check "$work/t1.txt" >/dev/null'
 check "misplaced stone on stderr" 'grep -q "GTP play W J1 asked for move 12: the board shows White H3 instead" "$work/err1"'
 check "misplaced stone in the SGF" 'grep -q "C\[GTP play W J1 asked for move 12: the board shows White H3 instead\]" "$work/rec.sgf"'
+check "the players' names and rank in the SGF's root" 'grep -q "PB\[Ann\]" "$work/rec.sgf" && grep -q "BR\[3k\]" "$work/rec.sgf" && grep -q "PW\[Bob\]" "$work/rec.sgf" && ! grep -q "WR\[" "$work/rec.sgf"'
 check "24 moves and two passes recorded" '[ "$(grep -o ";[BW]\[[a-s]*\]" "$work/rec.sgf" | wc -l)" -eq 26 ]'
 score=$(sed -n 's/^final_score //p' "$work/out1")
 want=$("$bin" check --json "$work/rec.sgf" | python3 -c 'import json, sys; print(json.load(sys.stdin)["result"])')

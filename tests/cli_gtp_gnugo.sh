@@ -25,7 +25,7 @@ engine="$gnugo --mode gtp --level 1 --seed 5"
 python3 "$ctl" selfplay --size 9 --komi 7 --moves 24 -o "$work/game.sgf" -- $engine >/dev/null ||
     { echo "FAIL: GNU Go self-play"; exit 1; }
 sed 's/)$/;B[];W[];B[];W[])/' "$work/game.sgf" >"$work/render.sgf"
-"$bin" render "$work/render.sgf" -o "$work/g.avi" --pace 2 --fps 8 --size 320x240 --seed 4 --rotation 0 \
+"$bin" render "$work/render.sgf" -o "$work/g.avi" --pace 2 --fps 8 --frame-size 320x240 --seed 4 --rotation 0 \
     >/dev/null 2>&1 || { echo "FAIL: render"; exit 1; }
 moves() { grep -o ";[BW]\[[a-s]*\]" "$1" | tr -d '\n'; }
 

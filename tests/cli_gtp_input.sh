@@ -21,7 +21,7 @@ trap cleanup EXIT
 check() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
 
 printf '(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gc];W[cg];B[gg];W[ce])\n' >"$work/g.sgf"
-"$bin" render "$work/g.sgf" -o "$work/g.avi" --pace 2 --fps 8 --size 320x240 --seed 5 --rotation 0 \
+"$bin" render "$work/g.sgf" -o "$work/g.avi" --pace 2 --fps 8 --frame-size 320x240 --seed 5 --rotation 0 \
     >/dev/null 2>&1 || { echo "FAIL: render"; exit 1; }
 
 python3 - "$work/input" <<'EOF'

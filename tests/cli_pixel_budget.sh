@@ -60,7 +60,7 @@ check "record: refused before decoding (max RSS $rss KB)" '[ "$rss" -lt 400000 ]
 
 # the budget moves: --max-pixels, then GOSCRIBE_MAX_PIXELS
 printf '(;GM[1]FF[4]SZ[9];B[ee])\n' >"$work/g.sgf"
-"$bin" render "$work/g.sgf" -o "$work/frames" --size 320x240 --frames 1 >/dev/null 2>&1 || { echo "FAIL: render"; exit 1; }
+"$bin" render "$work/g.sgf" -o "$work/frames" --frame-size 320x240 --frames 1 >/dev/null 2>&1 || { echo "FAIL: render"; exit 1; }
 small=$work/frames/frame_000000.png
 out=$("$bin" scan "$small" --max-pixels 76799 2>&1); rc=$?
 check "scan --max-pixels 76799: exit 1 (got $rc)" '[ $rc -eq 1 ]'
@@ -71,7 +71,7 @@ GOSCRIBE_MAX_PIXELS=1000 "$bin" scan "$small" >/dev/null 2>"$work/err"; rc=$?
 check "GOSCRIBE_MAX_PIXELS=1000: exit 1" '[ $rc -eq 1 ] && grep -q "over the pixel budget of 1000" "$work/err"'
 GOSCRIBE_MAX_PIXELS=1000 "$bin" scan "$small" --max-pixels 76800 >/dev/null 2>&1; rc=$?
 check "--max-pixels wins over GOSCRIBE_MAX_PIXELS (exit $rc)" '[ $rc -ne 1 ]'
-"$bin" render "$work/g.sgf" -o "$work/v.avi" --size 320x240 --frames 5 >/dev/null 2>&1
+"$bin" render "$work/g.sgf" -o "$work/v.avi" --frame-size 320x240 --frames 5 >/dev/null 2>&1
 out=$("$bin" record "$work/v.avi" -o "$work/v.sgf" --max-pixels 1000 --no-stdin 2>&1); rc=$?
 check "record --max-pixels 1000 on a video: exit 1" '[ $rc -eq 1 ]'
 check "record: the video's frames named" 'case $out in *"320 x 240 video frames are 76800 pixels, over the pixel budget of 1000"*) true ;; *) false ;; esac'

@@ -37,7 +37,7 @@ fi
 # time between the first and the last move (within a second: both are
 # seen as settled at the same delay), however fast it is recorded.
 printf '(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gg];W[cg];B[gc];W[dd])\n' > "$work/t.sgf"
-if "$bin" render "$work/t.sgf" -o "$work/t.avi" --fps 5 --size 480x320 --seed 3 -q > /dev/null 2>&1; then
+if "$bin" render "$work/t.sgf" -o "$work/t.avi" --fps 5 --frame-size 480x320 --seed 3 -q > /dev/null 2>&1; then
     touch -d '2025-06-01 12:00:00 UTC' "$work/t.avi"
     t0=$(date +%s%N)
     "$bin" record "$work/t.avi" -o "$work/t.sgf.rec.sgf" --no-stdin > "$work/t.log" 2> "$work/t.err" </dev/null

@@ -26,7 +26,7 @@ moves_of() { grep -o ';[BW]\[[a-s]*\]' "$1" | tr -d ';\n'; }
 printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gc];W[cg];B[gg];W[ce];B[eg];W[dd];B[ec];W[fe];B[ge];W[dg])\n' >"$work/g9.sgf"
 if ! command -v python3 >/dev/null; then
     echo "note: python3 absent, broken-frame cases skipped"
-elif ! "$bin" render "$work/g9.sgf" -o "$work/intact.avi" --pace 1.5 --fps 8 --size 640x360 --seed 2 >/dev/null 2>&1; then
+elif ! "$bin" render "$work/g9.sgf" -o "$work/intact.avi" --pace 1.5 --fps 8 --frame-size 640x360 --seed 2 >/dev/null 2>&1; then
     echo "FAIL: render of the test video"; fail=1
 else
     "$bin" record "$work/intact.avi" -o "$work/intact.sgf" --no-evidence --no-stdin >"$work/intact.log" 2>&1 \

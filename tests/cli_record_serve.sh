@@ -34,7 +34,7 @@ if ! command -v curl >/dev/null 2>&1; then
     exit $fail
 fi
 printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gc];W[cg];B[gg];W[ce];B[eg];W[dd];B[ec];W[fe];B[ge];W[dg])\n' >"$work/g9.sgf"
-"$bin" render "$work/g9.sgf" -o "$work/g.avi" --correct double_move --pace 1.5 --fps 8 --size 640x360 \
+"$bin" render "$work/g9.sgf" -o "$work/g.avi" --correct double_move --pace 1.5 --fps 8 --frame-size 640x360 \
     --seed 2 >/dev/null 2>&1 || { echo "FAIL: render"; exit 1; }
 # refused at start, with the reason (the source is fine)
 for case in "--hall http://127.0.0.1:1|needs --hall-token" "--hall-token abcdefgh12345678 --hall ftp://x:1|hall address" \
@@ -92,7 +92,9 @@ for _ in $(seq 300); do
     sleep 0.1
 done
 check "recording ended" 'grep -q "recording over" "$work/err"'
-check "state.json says ended" 'curl -s "$url/state.json" | grep -q "\"status\":\"ended\""'
+# the video simply ends: the recording is over, the game is not (no result)
+check "state.json says unfinished" 'curl -s "$url/state.json" | grep -q "\"status\":\"unfinished\""'
+check "state.json: no result" 'curl -s "$url/state.json" | grep -q "\"result\":\"\""'
 check "state.json: no side to move after the end" 'curl -s "$url/state.json" | grep -q "\"to_move\":\"\""'
 check "state.json: the warning counted" 'curl -s "$url/state.json" | grep -q "\"warnings\":{\"B\":1,\"W\":0}"'
 # while the recorder lingers the record is closed: a ruling is refused, with why

@@ -23,7 +23,7 @@ check "--corners 3 points" 1 "$(run "$tmp/empty.jpg" --corners 1,2,3,4,5,6)" "$t
 check "--corners junk" 1 "$(run "$tmp/empty.jpg" --corners a,b,c,d,e,f,g,h)" "$tmp/err"
 check "unknown option" 1 "$(run "$tmp/empty.jpg" --frobnicate)" "$tmp/err"
 "$bin" scan --help >"$tmp/out" 2>&1 || { echo "FAIL --help exit"; fail=1; }
-grep -q "usage: goscribe scan" "$tmp/out" || { echo "FAIL --help text"; fail=1; }
+grep -q "Usage: goscribe scan" "$tmp/out" || { echo "FAIL --help text"; fail=1; }
 
 # A uniform grey picture (a PNG made by hand: 64x48 grey, stored blocks) holds no board.
 python3 - "$tmp/blank.png" <<'PY' 2>/dev/null || printf '' >"$tmp/blank.png"

@@ -67,7 +67,7 @@ check "hall printed its address and a 32-digit token" '[ -n "$hall" ] && [ ${#ht
 
 # --- a recorder, announced to the hall --------------------------------------
 printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gc];W[cg];B[gg];W[ce];B[eg];W[dd];B[ec];W[fe];B[ge];W[dg])\n' >"$work/g9.sgf"
-"$bin" render "$work/g9.sgf" -o "$work/g.avi" --pace 1 --fps 15 --size 400x225 --seed 2 >/dev/null 2>&1 ||
+"$bin" render "$work/g9.sgf" -o "$work/g.avi" --pace 1 --fps 15 --frame-size 400x225 --seed 2 >/dev/null 2>&1 ||
     { echo "FAIL: render"; exit 1; }
 "$bin" record "$work/g.avi" -o "$work/x.sgf" --serve 127.0.0.1:0 --hall "$hall" --no-stdin </dev/null 2>"$work/nohtok"
 check "record --hall without --hall-token: exit 1 (got $?)" '[ $? -eq 1 ]'

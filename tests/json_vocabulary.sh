@@ -28,9 +28,9 @@ bad() { echo "FAIL $1"; fail=1; }
 # a short 9x9 game with a capture and a seeded double move, rendered twice:
 # as a video (recorded) and as frames (a photo for scan and count)
 printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[dc];W[gg];B[cb];W[gc];B[bc];W[cg];B[cd])\n' > "$work/g.sgf"
-"$gs" render "$work/g.sgf" -o "$work/g.avi" --violate double_move --pace 3 --fps 6 --size 480x320 --seed 2 \
+"$gs" render "$work/g.sgf" -o "$work/g.avi" --violate double_move --pace 3 --fps 6 --frame-size 480x320 --seed 2 \
   > "$work/render.log" 2>&1 || { bad "render"; cat "$work/render.log"; exit 1; }
-"$gs" render "$work/g.sgf" -o "$work/frames" --pace 3 --fps 2 --size 480x320 --seed 2 -q > /dev/null 2>&1 \
+"$gs" render "$work/g.sgf" -o "$work/frames" --pace 3 --fps 2 --frame-size 480x320 --seed 2 -q > /dev/null 2>&1 \
   || { bad "render frames"; exit 1; }
 photo=$(ls "$work/frames"/frame_*.png | tail -1)
 

@@ -407,6 +407,57 @@ static void test_passes_end_game(void **state)
     record_destroy(NULL);
 }
 
+/* Whether the record holds a pass by c at move number `move`. */
+static bool pass_at(record *r, gs_color c, int move)
+{
+    const record_event *ev;
+    size_t n = record_events(r, &ev);
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].kind == RECORD_EV_PASS && ev[i].color == c && ev[i].move_number == move) return true;
+    return false;
+}
+
+/* White says "pass" as soon as Black has played, before Black's stone is
+ * seen settled: the pass is White's next move, and Black's next stone is
+ * no double move.  The same when Black's two stones are first seen
+ * together.  Without the word, the board shows Black twice: flagged. */
+static void test_announced_pass(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        bool announce;
+        const char *views[3];
+        int want_flags;
+    } cases[] = {
+        {"announced before the stone settled", true, {"B cc", "B gg", "W ee"}, 0},
+        {"announced, both stones seen together", true, {"B cc, B gg", "W ee", NULL}, 0},
+        {"not announced: the board shows a double move", false, {"B cc", "B gg", "W ee"}, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        record_options o;
+        record_options_init(&o);
+        gs_error err = {0};
+        record *r = record_create(&o, &err);
+        gs_position p;
+        gs_position_clear(&p, 9);
+        observe(r, false, "", &p, 0);
+        if (cases[k].announce) assert_int_equal(record_pass(r, GS_WHITE, 500, &err), GS_OK);
+        assert_int_equal(record_move_count(r), 0); /* Black to move: kept */
+        for (int i = 0; i < 3 && cases[k].views[i]; i++) {
+            edit(&p, cases[k].views[i]);
+            observe(r, false, "", &p, 1000.0 * (i + 1));
+            observe(r, false, "", &p, 1000.0 * (i + 1) + 500); /* seen twice: an irregular view is confirmed */
+        }
+        print_message("%s: %d moves, %d flags\n", cases[k].name, record_move_count(r), record_referee_count(r));
+        assert_int_equal(record_move_count(r), 4); /* B, W pass, B, W */
+        assert_true(pass_at(r, GS_WHITE, 2));
+        assert_int_equal(record_referee_count(r), cases[k].want_flags);
+        assert_int_equal(count_code(r, "double_move", 0), cases[k].want_flags);
+        record_destroy(r);
+    }
+}
+
 static void test_uncertain_points_keep_the_record(void **state)
 {
     (void)state;
@@ -437,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_cases),
         cmocka_unit_test(test_handicap_and_resume),
         cmocka_unit_test(test_passes_end_game),
+        cmocka_unit_test(test_announced_pass),
         cmocka_unit_test(test_uncertain_points_keep_the_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,6 +67,7 @@ typedef struct table {
     int moves;
     bool say_end, ended;
     bool warn_white, warned;
+    bool rec_ended, rec_finished; /* what the last `changed` hook saw */
 } table;
 
 static void on_move(void *user, const record *r, const record_event *ev)
@@ -100,7 +101,15 @@ static bool poll_warning(void *user, record_ruling *out)
     return true;
 }
 
-static const record_hooks table_hooks = {NULL, on_move, NULL, NULL, poll_warning, NULL};
+/* What whoever follows the game live sees of its end. */
+static void on_changed(void *user, const record *r)
+{
+    table *t = user;
+    t->rec_ended = record_ended(r);
+    t->rec_finished = record_finished(r);
+}
+
+static const record_hooks table_hooks = {NULL, on_move, NULL, on_changed, poll_warning, NULL};
 
 static void record_game(const game_frames *f, const char *sgf, table *t, bool count_anyway, record_run_stats *stats)
 {
@@ -239,6 +248,9 @@ static void test_unfinished_game(void **state)
     record_game(&f, sgf, &t, false, &stats);
     assert_int_equal(stats.moves, NMOVES);
     assert_string_equal(stats.result, "");
+    /* the recording is over, the game is not: no one may read it as ended */
+    assert_true(t.rec_finished);
+    assert_false(t.rec_ended);
     char *txt = file_text(sgf);
     assert_null(strstr(txt, "RE["));
     assert_null(strstr(txt, "TB["));
@@ -253,6 +265,7 @@ static void test_unfinished_game(void **state)
     assert_int_equal(score_check_file(sgf, NULL, chk, &e), GS_OK);
     assert_string_equal(stats.result, chk->report.count.sgf);
     assert_true(stats.result[0] != 0);
+    assert_true(t.rec_finished && t.rec_ended); /* counted as the end of the game */
     free(chk);
     gs_test_keep_sgf(sgf, "test_recorder_finish-count-anyway");
     unlink(sgf);

@@ -291,6 +291,13 @@ typedef struct track_options {
     vision_grid grid;
     bool no_follow;           /* true: do not follow small drifts (the grid
                                  moves only when the board is found again) */
+    bool photos;              /* the settled frames are photos (a folder, a
+                                 photo file): each is read as `goscribe scan`
+                                 reads a photo (vision_detect_photo: the photo's own
+                                 board search, exposure, shade look, rival
+                                 and moved grids' doubt), the grid in place
+                                 kept when the search finds the same
+                                 lattice; video frames keep the fast read */
 } track_options;
 
 void track_options_init(track_options *o);
@@ -325,7 +332,8 @@ track *track_create(const track_options *opt, gs_error *err);
 void track_destroy(track *t);
 
 /* Feeds one frame taken at t_ms.  settled_hint: the source knows the frame
- * is a settled view (a photo of a folder): it is read at once.
+ * is a settled view (a photo of a folder): it is read at once (as a photo
+ * with track_options.photos).
  * Returns GS_OK (check out->settled), or an error for a broken frame. */
 gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_hint,
                        track_update *out, gs_error *err);

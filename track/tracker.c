@@ -536,24 +536,33 @@ static bool find_grid(track *t, const gs_image *img, int size_hint, vision_grid 
 /* Reads img with grid g; fills the position (uncertain points kept from the
  * last settled position) and returns the number of points that differ from
  * it (all stones when there is none). */
+static int view_of_reading(const track *t, const vision_reading *r, gs_position *pos, uint8_t *unc, float *conf,
+                           int *n_unc, double *mean_conf);
+
 static int read_with(track *t, const gs_image *img, const vision_grid *g, gs_position *pos, uint8_t *unc,
                      float *conf, int *n_unc, double *mean_conf, gs_error *err)
 {
     const vision_request rq = {.grid = g};
     if (vision_detect_frame(t->vd, img, &rq, t->seen, err) != GS_OK) return -1;
-    const vision_reading *rd = &t->seen->reading;
-    *pos = rd->pos;
-    int n = g->size * g->size, diff = 0, nu = 0;
+    return view_of_reading(t, &t->seen->reading, pos, unc, conf, n_unc, mean_conf);
+}
+
+/* A reading as the tracker keeps it (see read_with). */
+static int view_of_reading(const track *t, const vision_reading *r, gs_position *pos, uint8_t *unc, float *conf,
+                           int *n_unc, double *mean_conf)
+{
+    *pos = r->pos;
+    int n = r->pos.size * r->pos.size, diff = 0, nu = 0;
     double cs = 0;
     for (int i = 0; i < n; i++) {
-        cs += rd->confidence[i];
-        conf[i] = rd->confidence[i];
-        unc[i] = rd->confidence[i] < t->opt.min_confidence;
+        cs += r->confidence[i];
+        conf[i] = r->confidence[i];
+        unc[i] = r->confidence[i] < t->opt.min_confidence;
         if (unc[i]) {
             nu++;
-            if (t->have_pos && t->pos.size == g->size) pos->cell[i] = t->pos.cell[i];
+            if (t->have_pos && t->pos.size == r->pos.size) pos->cell[i] = t->pos.cell[i];
         }
-        if (t->have_pos && t->pos.size == g->size) diff += pos->cell[i] != t->pos.cell[i];
+        if (t->have_pos && t->pos.size == r->pos.size) diff += pos->cell[i] != t->pos.cell[i];
         else diff += pos->cell[i] != GS_EMPTY;
     }
     *n_unc = nu;
@@ -795,6 +804,8 @@ static void rescue_grid(track *t, const gs_image *img, track_update *out, gs_pos
 
 /* The full read of a still view, with a new board search when the reading
  * looks like the camera or the board moved. */
+static void settle_tail(track *t, const gs_image *img, track_update *out, const gs_position *pos, int nu, double conf);
+
 static gs_status settle(track *t, const gs_image *img, track_update *out, gs_error *err)
 {
     vision_grid grid_before = t->grid;
@@ -822,6 +833,15 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
     rescue_grid(t, img, out, &pos, &nu, &conf, diff);
     edge_check(t, img, &pos, out, &nu);
     looks_check(t, img, &pos, out, &nu, &grid_before);
+    settle_tail(t, img, out, &pos, nu, conf);
+    return GS_OK;
+}
+
+/* What every settled view ends with, its reading in pos (nu points kept
+ * from before, mean confidence conf): the margin's reference and scan, the
+ * look kept for relooks, the drift reference, the position reported. */
+static void settle_tail(track *t, const gs_image *img, track_update *out, const gs_position *pos, int nu, double conf)
+{
     if (!t->margin_ref) {
         /* the first settled view, kept past its frame (a capture source
          * reuses its buffer: the copy is the reference's own); without
@@ -836,19 +856,17 @@ static gs_status settle(track *t, const gs_image *img, track_update *out, gs_err
      * drift (again, when a corner's patch no longer matches well, or when
      * the reference has stopped matching at all) */
     if (!t->have_ref || (!out->refound && ((t->weak && t->in_sync) || t->lost >= TR_LOST_REF))) drift_take_ref(t, img);
-    t->pos = pos;
+    t->pos = *pos;
     t->have_pos = true;
     out->settled = true;
-    out->pos = pos;
+    out->pos = *pos;
     out->n_uncertain = nu;
     out->confidence = conf;
-    return GS_OK;
 }
 
-/* The grid for this frame: the given one at the start, dropped when the
- * frame size changes, else looked for (on video a few times a second).
- * False while there is none (out->note says why). */
-static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, track_update *out)
+/* The given grid at the start; the grid in place dropped when the frame
+ * size changes. */
+static void grid_for_frame(track *t, const gs_image *frame, track_update *out)
 {
     if (!t->have_grid && t->opt.have_grid) set_grid(t, &t->opt.grid, frame->width, frame->height);
     if (t->have_grid && (frame->width != t->width || frame->height != t->height)) {
@@ -858,6 +876,131 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
         t->margin_ref = NULL;
         snprintf(out->note, sizeof out->note, "frame size changed: looking for the board again");
     }
+}
+
+/* ---------------------------------------------------------------- photos */
+
+/* Points of r that differ from the last settled position (all stones
+ * before the first). */
+static int photo_diff(const track *t, const vision_reading *r)
+{
+    int n = r->pos.size * r->pos.size, d = 0;
+    bool have = t->have_pos && t->pos.size == r->pos.size;
+    for (int i = 0; i < n; i++) d += r->pos.cell[i] != (have ? t->pos.cell[i] : GS_EMPTY);
+    return d;
+}
+
+static double photo_mean_conf(const vision_reading *r)
+{
+    int n = r->pos.size * r->pos.size;
+    double s = 0;
+    for (int i = 0; i < n; i++) s += r->confidence[i];
+    return n ? s / n : 0;
+}
+
+/* Whether a and b are the same lattice: every outer corner within half a
+ * cell (TR_RESCUE_MAX) of the other's. */
+static bool same_lattice(const track *t, const vision_grid *a, const vision_grid *b)
+{
+    if (a->size != b->size) return false;
+    double ca[4][2], cb[4][2];
+    outer_corners(a, ca);
+    outer_corners(b, cb);
+    for (int i = 0; i < 4; i++)
+        if (hypot(ca[i][0] - cb[i][0], ca[i][1] - cb[i][1]) > TR_RESCUE_MAX * t->pitch) return false;
+    return true;
+}
+
+/* The search's reading of a photo (res, GS_OK) against the one on the grid
+ * in place: res becomes the latter when the search found no board, or one
+ * that reads the photo further from the last position (fewer points that
+ * differ win, then the surer reading: as settle chooses).  *moved: the
+ * search's board was taken. */
+static gs_status photo_or_kept(track *t, const gs_image *img, gs_status found, vision_result *res, bool *moved,
+                               gs_error *err)
+{
+    vision_result *kept = malloc(sizeof *kept);
+    if (!kept) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    const vision_request rq = {.size_hint = t->grid.size, .grid = &t->grid};
+    gs_status st = vision_detect_photo(t->vd, img, &rq, kept, err);
+    *moved = false;
+    if (st == GS_OK && found == GS_OK) {
+        int dk = photo_diff(t, &kept->reading), dr = photo_diff(t, &res->reading);
+        *moved = dr < dk || (dr == dk && photo_mean_conf(&res->reading) > photo_mean_conf(&kept->reading));
+    }
+    if (st == GS_OK && !*moved) *res = *kept;
+    free(kept);
+    return st;
+}
+
+/* A photo read as `goscribe scan` reads one (vision_detect_photo): its own search
+ * for the board with the runner-up grids' doubt, its exposure, the shade
+ * look of a low lamp, the moved grids' doubt; not as a frame of a video,
+ * whose neighbours say where the board is and whose reading must be fast.
+ * On a grid given (a calibration, --corners) only the reading; with a
+ * board in place from an earlier photo the search's board, named as the
+ * one in place, is taken when it is the same lattice, else the photo_or_kept
+ * choice.  GS_ERR_NOBOARD when there is no board at all. */
+static gs_status photo_scan(track *t, const gs_image *img, vision_result *res, bool *moved, gs_error *err)
+{
+    vision_request rq = {.size_hint = t->have_grid ? t->grid.size : t->opt.size_hint};
+    *moved = !t->have_grid;
+    if (t->opt.have_grid && t->have_grid) rq.grid = &t->grid;
+    gs_status st = vision_detect_photo(t->vd, img, &rq, res, err);
+    if (!t->have_grid || rq.grid || st == GS_ERR_NOMEM) return st;
+    if (st == GS_OK && res->grid.size == t->grid.size) {
+        vision_grid named = res->grid;
+        grid_keep_orientation(&named, &t->grid);
+        if (memcmp(named.H, res->grid.H, sizeof named.H)) {
+            /* found from another corner: read as the grid in place names it */
+            rq.grid = &named;
+            st = vision_detect_photo(t->vd, img, &rq, res, err);
+        }
+        if (st == GS_OK && same_lattice(t, &res->grid, &t->grid)) return GS_OK;
+    }
+    return photo_or_kept(t, img, st, res, moved, err);
+}
+
+/* A settled photo (track_options.photos): read by photo_scan, the grid it
+ * was read on put in place, then as every settled view. */
+static gs_status settle_photo(track *t, const gs_image *img, track_update *out, gs_error *err)
+{
+    grid_for_frame(t, img, out);
+    vision_result *res = malloc(sizeof *res);
+    if (!res) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    bool had = t->have_grid, moved = false;
+    gs_error e = {0};
+    gs_status st = photo_scan(t, img, res, &moved, &e);
+    out->reads++;
+    if (st != GS_OK) {
+        free(res);
+        if (st != GS_ERR_NOBOARD) return err ? (*err = e).status : st;
+        snprintf(out->note, sizeof out->note, "no board yet: %.140s", e.msg);
+        return GS_OK;
+    }
+    if (moved) {
+        set_grid(t, &res->grid, img->width, img->height);
+        out->refound = out->regrid = true;
+        if (had) snprintf(out->note, sizeof out->note, "board found again in this photo");
+    } else {
+        place_grid(t, &res->grid, img->width, img->height);
+    }
+    out->have_grid = true;
+    gs_position pos;
+    int nu = 0;
+    double conf = 0;
+    (void)view_of_reading(t, &res->reading, &pos, out->uncertain, out->conf, &nu, &conf);
+    free(res);
+    settle_tail(t, img, out, &pos, nu, conf);
+    return GS_OK;
+}
+
+/* The grid for this frame: the given one at the start, dropped when the
+ * frame size changes, else looked for (on video a few times a second).
+ * False while there is none (out->note says why). */
+static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, track_update *out)
+{
+    grid_for_frame(t, frame, out);
     double frame_t = out->t_ms;
     if (!t->have_grid) {
         /* looking for the board is costly: on video, try a few times a second */
@@ -879,10 +1022,12 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
     return true;
 }
 
-/* Reads the settled view and keeps its signature for the next one. */
-static gs_status settle_view(track *t, const gs_image *frame, track_update *out, gs_error *err)
+/* Reads the settled view (a photo as a photo) and keeps its signature for
+ * the next one. */
+static gs_status settle_view(track *t, const gs_image *frame, bool photo, track_update *out, gs_error *err)
 {
-    gs_status st = settle(t, frame, out, err);
+    gs_status st = photo ? settle_photo(t, frame, out, err) : settle(t, frame, out, err);
+    if (!t->have_grid) return st;
     signature(t, frame, t->sig_settled);
     t->have_settled_sig = true;
     return st;
@@ -928,8 +1073,9 @@ gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_
     out->t_ms = t_ms;
     if (!frame || !frame->buf || frame->width < 8 || frame->height < 8 || (frame->channels != 3 && frame->channels != 1))
         return gs_error_set(err, GS_ERR_FORMAT, "broken frame");
+    if (settled_hint && t->opt.photos) return settle_view(t, frame, true, out, err);
     if (!ensure_grid(t, frame, settled_hint, out)) return GS_OK;
-    if (settled_hint) return settle_view(t, frame, out, err);
+    if (settled_hint) return settle_view(t, frame, false, out, err);
     int16_t sig[TR_NSIG][3];
     signature(t, frame, sig);
     /* Motion since the previous frame: one spot changed a lot, or two or
@@ -964,5 +1110,5 @@ gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_
     /* still long enough: only a view that differs from the last settled one
      * is worth a full read */
     if (t->have_settled_sig && t->have_pos && sig_changed(t, sig, t->sig_settled) == 0) return GS_OK;
-    return settle_view(t, frame, out, err);
+    return settle_view(t, frame, false, out, err);
 }

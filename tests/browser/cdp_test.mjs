@@ -261,6 +261,12 @@ async function main() {
   log('hall: both boards listed, drawn and linked');
   await checkRebinding(browser, hall.url, ['/', '/state.json']);
   log('hall: a foreign site resolved to its address reads nothing: 421');
+  // the recording ends before the game does: the page must not call the game over
+  drvA.send('unfinished');
+  await boardPage.waitFor(`document.getElementById('status').textContent === 'recording ended: no result (game unfinished)' &&
+    document.getElementById('to-move').textContent === 'nobody to play: the recording ended before the game did'`,
+    'the board page to say the recording ended with the game unfinished');
+  log('a recording that ends before the game: the page says unfinished, no result');
   await Promise.all([stopCleanly('Table 1', drvA, () => drvA.send('quit')),
     stopCleanly('Table 2', drvB, () => drvB.send('quit')),
     stopCleanly('goscribe hall', hall, () => hall.proc.kill('SIGTERM'))]);

@@ -13,6 +13,8 @@
  *              published as move 14 and flagged as a double_move event;
  *   a "void" ruling on that event  the stone goes (move 13 again) and
  *              White plays move 14 instead, as the referee ordered;
+ *   "unfinished"  the recording ends before the game does (a video that
+ *              simply ends): the state says so, no result, nobody to play;
  *   "quit" (or stdin EOF, or --timeout seconds)  stops cleanly.
  * Lines printed on stdout (flushed at once) tell the test what happened:
  *   url http://127.0.0.1:PORT / token T / move N / done / event ID /
@@ -290,6 +292,13 @@ int main(int argc, char **argv)
                 if (!strcmp(line, "go") && next == INT64_MAX) next = gs_wall_ms();
                 else if (!strcmp(line, "violate")) violate = true;
                 else if (!strcmp(line, "quit")) quit = true;
+                else if (!strcmp(line, "unfinished")) {
+                    /* as broadcast/live.c publishes a record finished without an end */
+                    snprintf(d.st.status, sizeof d.st.status, "unfinished");
+                    d.st.to_move = GS_EMPTY;
+                    broadcast_board_publish_state(d.sb, &d.st);
+                    say("unfinished", 0);
+                }
                 used -= (size_t)(nl + 1 - line);
                 memmove(line, nl + 1, used + 1);
             }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One photo read three ways must read alike: `scan PHOTO`, `record` of a
+# folder holding only that photo and `record PHOTO` (a photo file is a
+# one-photo recording, not a one-frame video) give the same position, and
+# `record --count-anyway` counts it as `count PHOTO` does (the dead stones
+# estimated alike, the same RE).  Real photos of ../shared/data (skipped
+# without it).
+#   usage: cli_record_photo.sh GOSCRIBE DATA_DIR
+set -u
+bin=$1
+data=$2
+fail=0
+work=$(mktemp -d /tmp/gs-cli-record-photo.XXXXXX)
+. "$(dirname "$0")/sgf_corpus.sh"
+trap 'keep_all_sgf "$work" cli_record_photo; rm -rf "$work"' EXIT
+check() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
+
+photos="goban-watcher/game1/1_jwerth_1 imago/t1/t1_005 gomrade/1/11"
+n=0
+for p in $photos; do
+    jpg=$data/photos/$p.jpg
+    [ -f "$jpg" ] || continue
+    n=$((n + 1))
+    name=$(basename "$p")
+    "$bin" scan "$jpg" 2>/dev/null | tr -d '?' >"$work/$name.scan"
+    mkdir -p "$work/$name"
+    ln -s "$jpg" "$work/$name/$name.jpg"
+    "$bin" record "$work/$name" -o "$work/$name-dir.sgf" --final "$work/$name.dir" --no-evidence --no-stdin -q \
+        >/dev/null 2>"$work/$name.err"
+    check "$p: record of a one-photo folder (exit $?)" '[ -s "$work/$name.dir" ]'
+    check "$p: the folder's recording reads as scan does" 'diff "$work/$name.scan" "$work/$name.dir"'
+    "$bin" record "$jpg" -o "$work/$name-file.sgf" --final "$work/$name.file" --no-evidence --no-stdin -q \
+        --count-anyway >"$work/$name.log" 2>>"$work/$name.err"
+    check "$p: record PHOTO accepted (exit $?)" '[ -s "$work/$name.file" ]'
+    check "$p: record PHOTO reads as scan does" 'diff "$work/$name.scan" "$work/$name.file"'
+    want=$("$bin" count "$jpg" --json 2>/dev/null | sed -n 's/.*"result":"\([^"]*\)".*/\1/p')
+    got=$(sed -n 's/.*RE\[\([^]]*\)\].*/\1/p' "$work/$name-file.sgf")
+    check "$p: record --count-anyway (RE $got) = count PHOTO ($want)" '[ -n "$want" ] && [ "$got" = "$want" ]'
+    check "$p: the estimate said so" 'grep -q "ESTIMATE" "$work/$name.log" || ! grep -q "dead stones removed" "$work/$name-file.sgf"'
+done
+if [ $n -eq 0 ]; then
+    echo "skipped: no photos in $data/photos"
+    exit 0
+fi
+[ $fail -eq 0 ] || cat "$work"/*.err
+exit $fail
