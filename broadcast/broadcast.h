@@ -40,7 +40,7 @@
  *
  * Wiring into the recorder, the whole contract (cli/cmd_record.c starts
  * and stops the server and plugs broadcast_live, the recording loop's
- * hooks, into record_run; see broadcast_live below):
+ * hooks, into session_run; see broadcast_live below):
  *   broadcast_config cfg; broadcast_config_init(&cfg); cfg.port = ...; cfg.board_name = ...;
  *   broadcast_board *sb = broadcast_board_start(&cfg, &err);      // NULL + err on failure
  *   print broadcast_board_url(sb) and broadcast_board_token(sb)
@@ -74,6 +74,7 @@
 #include "core/gs.h"
 #include "vision/vision.h"
 #include "record/record.h"
+#include "session/session.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -206,7 +207,7 @@ void broadcast_board_close_rulings(broadcast_board *sb, const char *why);
 
 /* ------------------------------------------------ a recording, live */
 
-/* The recording loop's hooks (record_hooks, record/record.h) over a
+/* The recording loop's hooks (session_hooks, record/record.h) over a
  * board: every frame with its grid; a state per move; each flagged event
  * with the positions and frames around it; after each change the state and
  * the SGF text; the referee's rulings handed to the recorder (the event's
@@ -214,14 +215,14 @@ void broadcast_board_close_rulings(broadcast_board *sb, const char *why);
  * broadcast_ruling_describe() as their words.
  *   broadcast_live *live = broadcast_live_create(sb, &run_opts.recorder, &err);
  *   run_opts.hooks = broadcast_live_hooks(); run_opts.hooks_user = live;
- *   record_run(src, &run_opts, &stats, &err);
+ *   session_run(src, &run_opts, &stats, &err);
  *   broadcast_live_destroy(live);   // then broadcast_board_stop(sb)
  * Ownership: the live object uses sb (the caller's, stopped after it) and
  * copies what it needs of ro (player names, komi).  destroy(NULL) is safe. */
 typedef struct broadcast_live broadcast_live;
 broadcast_live *broadcast_live_create(broadcast_board *sb, const record_options *ro, gs_error *err);
 void broadcast_live_destroy(broadcast_live *live);
-const record_hooks *broadcast_live_hooks(void);
+const session_hooks *broadcast_live_hooks(void);
 
 typedef struct broadcast_stats {
     int viewers;                 /* open /events streams */

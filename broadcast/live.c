@@ -1,5 +1,5 @@
 /* broadcast/live.c: the live broadcast of a recording: the record loop's
- * hooks (record_hooks, record/record.h) over a broadcast_board.  Frames,
+ * hooks (session_hooks, record/record.h) over a broadcast_board.  Frames,
  * states, flagged events and the SGF go out through the board's publish
  * calls (they copy and return: nothing here waits on the network); the
  * referee's rulings come back as record rulings. */
@@ -206,7 +206,7 @@ static void live_closing(void *user, const char *why)
     broadcast_board_close_rulings(L->sb, why);
 }
 
-static const record_hooks live_hooks = {
+static const session_hooks live_hooks = {
     .frame = live_frame,
     .move = live_move,
     .event = live_event_hook,
@@ -215,4 +215,4 @@ static const record_hooks live_hooks = {
     .closing = live_closing,
 };
 
-const record_hooks *broadcast_live_hooks(void) { return &live_hooks; }
+const session_hooks *broadcast_live_hooks(void) { return &live_hooks; }

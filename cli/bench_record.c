@@ -39,7 +39,7 @@ static double cpu_ms(void)
     return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }
 
-static int run_pass(const char *video, record_run_options *o, record_run_stats *st, double *wall, double *cpu)
+static int run_pass(const char *video, session_options *o, session_stats *st, double *wall, double *cpu)
 {
     gs_error err = {0};
     capture_source *src = capture_open_video(video, &err);
@@ -48,7 +48,7 @@ static int run_pass(const char *video, record_run_options *o, record_run_stats *
         return gs_status_exit_code(err.status);
     }
     double c0 = cpu_ms(), w0 = gs_now_ms();
-    gs_status s = record_run(src, o, st, &err);
+    gs_status s = session_run(src, o, st, &err);
     *wall = gs_now_ms() - w0;
     *cpu = cpu_ms() - c0;
     capture_close(src);
@@ -115,7 +115,7 @@ static void pin_to_one_core(void)
 }
 
 /* The final position against --expect; false when it differs. */
-static bool check_final(const record_run_stats *rec, const gs_position *want, const char *expect)
+static bool check_final(const session_stats *rec, const gs_position *want, const char *expect)
 {
     bool same = rec->have_final && rec->final_pos.size == want->size &&
                 !memcmp(rec->final_pos.cell, want->cell, (size_t)want->size * (size_t)want->size);
@@ -138,14 +138,14 @@ int bench_record(int argc, char **argv)
         return gs_status_exit_code(err.status);
     }
     if (!a.all_cores) pin_to_one_core();
-    record_run_options o;
-    record_run_options_init(&o);
-    record_run_stats dec, rec;
+    session_options o;
+    session_options_init(&o);
+    session_stats dec, rec;
     double dw, dc, rw, rc;
     o.decode_only = true;
     rcode = run_pass(a.video, &o, &dec, &dw, &dc);
     if (rcode) return rcode;
-    record_run_options_init(&o);
+    session_options_init(&o);
     o.tracker.settle_ms = a.settle * 1000.0;
     o.tracker.size_hint = (int)a.size;
     o.recorder.size = (int)a.size;

@@ -7,6 +7,7 @@
 #include "core/gs.h"
 #include "pairing/pairing.h"
 #include "record/record.h"
+#include "session/session.h"
 
 /* Prints "goscribe: " + message + newline on stderr: the one-line error. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -109,12 +110,12 @@ int cmd_gtp(int argc, char **argv);
 /* What the recording's options point at that is not in argv: --black /
  * --white NAME[,RANK] split into name and rank (record_options black,
  * white, black_rank, white_rank) and the --pass-at announcements
- * (record_run_options passes), so it must live as long as those options
+ * (session_options passes), so it must live as long as those options
  * are used. */
 #define CLI_MAX_PASSES 256
 typedef struct cli_record_store {
     char black[128], white[128], black_rank[32], white_rank[32];
-    struct record_run_pass passes[CLI_MAX_PASSES];
+    struct session_pass passes[CLI_MAX_PASSES];
     int npasses;
 } cli_record_store;
 
@@ -125,9 +126,9 @@ typedef struct cli_record_store {
  * the tracker, the grid; its names and passes pointing into *store, which
  * the caller keeps while it uses *run) and opens *src (the caller closes
  * it); returns -1, or else the exit code after saying why in one line. */
-struct record_run_options;
+struct session_options;
 struct capture_source;
-int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct record_run_options *run,
+int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct session_options *run,
                        struct capture_source **src);
 
 /* The recording options' lines of `goscribe record --help` (all but the

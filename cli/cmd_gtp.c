@@ -107,7 +107,7 @@ static void frame_path_for(const char *sgf, char *buf, size_t len)
 /* The summary line after the conversation. */
 static void print_summary(const gtp_stats *st, const char *sgf)
 {
-    const record_run_stats *r = &st->run;
+    const session_stats *r = &st->run;
     fprintf(stderr,
             "goscribe gtp: %ld commands (%ld answered with an error), ended by %s; recorded %d moves from %ld "
             "frames, %d flagged (referee events), %d end-of-game signal%s, %s%s -> %s\n",

@@ -66,12 +66,11 @@ static void hall_usage(FILE *f)
             "  --allow-host NAME    a name the hall is reached by besides its address,\n"
             "                       localhost and the machine's name (repeatable; other Host\n"
             "                       headers get 421, against DNS rebinding)\n"
-            "  --max-per-client N   connections from one address (1..256, default 32)\n"
+            "  --max-per-client N   connections from one address (1..512, default 32)\n"
             CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);
 }
 
 /* Names given with --allow-host (at most). */
-#define HALL_MAX_ALLOW 16
 
 /* What the command line asks for. */
 typedef struct hall_opts {
@@ -82,7 +81,7 @@ typedef struct hall_opts {
     int nboards;
     long poll_ms;
     const char *token;          /* NULL = random */
-    const char *allow[HALL_MAX_ALLOW];
+    const char *allow[CLI_MAX_ALLOW_HOSTS];
     int nallow;
     long max_per_client;        /* 0 = the default */
     const char *config;         /* --config: an evening; NULL = none */
@@ -90,24 +89,16 @@ typedef struct hall_opts {
     bool serve_given;           /* --serve was given */
 } hall_opts;
 
-/* Splits --serve [ADDR:]PORT into o->addr and o->port; false with the
- * message printed. */
+/* Splits --serve [ADDR:]PORT into o->addr and o->port (cli_parse_serve:
+ * one meaning of the option in every command); false with the message
+ * printed. */
 static bool hall_parse_serve(const char *serve, hall_opts *o)
 {
-    const char *colon = strrchr(serve, ':');
-    if (colon) {
-        size_t l = (size_t)(colon - serve);
-        if (l == 0 || l >= sizeof o->addr) {
-            cli_error("hall: --serve '%s': expected [ADDR:]PORT", serve);
-            return false;
-        }
-        memcpy(o->addr, serve, l);
-        o->addr[l] = '\0';
-    }
-    if (cli_parse_int(colon ? colon + 1 : serve, 0, 65535, &o->port)) {
-        cli_error("hall: --serve '%s': port must be 0..65535", serve);
-        return false;
-    }
+    char bind[sizeof o->addr];
+    int port = 0;
+    if (cli_parse_serve("hall", serve, bind, sizeof bind, &port)) return false;
+    if (bind[0]) memcpy(o->addr, bind, sizeof bind); /* else the default, loopback */
+    o->port = port;
     return true;
 }
 
@@ -122,34 +113,31 @@ static int hall_parse(int argc, char **argv, hall_opts *o)
             hall_usage(stdout);
             return 1;
         }
-        bool has_val = i + 1 < argc;
-        if (!strcmp(a, "--serve") && has_val) serve = argv[++i];
-        else if (!strcmp(a, "--config") && has_val) o->config = argv[++i];
-        else if (!strcmp(a, "--check")) o->check = true;
-        else if (!strcmp(a, "--exit-when-done")) o->exit_when_done = true;
-        else if (!strcmp(a, "--board") && has_val) o->boards[o->nboards++] = argv[++i];
-        else if (!strcmp(a, "--mqtt") && has_val) o->mqtt = argv[++i];
-        else if (!strcmp(a, "--token") && has_val) o->token = argv[++i];
-        else if (!strcmp(a, "--allow-host") && has_val) {
-            if (o->nallow == HALL_MAX_ALLOW) {
-                cli_error("hall: at most %d --allow-host names", HALL_MAX_ALLOW);
-                return -1;
-            }
-            o->allow[o->nallow++] = argv[++i];
-        } else if (!strcmp(a, "--poll-ms") && has_val) {
-            if (cli_parse_int(argv[++i], 100, 600000, &o->poll_ms)) {
-                cli_error("hall: --poll-ms wants 100..600000, not '%s'", argv[i]);
-                return -1;
-            }
-        } else if (!strcmp(a, "--max-per-client") && has_val) {
-            if (cli_parse_int(argv[++i], 1, 256, &o->max_per_client)) {
-                cli_error("hall: --max-per-client wants 1..256, not '%s'", argv[i]);
-                return -1;
-            }
-        } else {
-            cli_error("hall: unknown option or missing value: %s (see goscribe hall --help)", a);
+        if (!strcmp(a, "--check")) {
+            o->check = true;
+            continue;
+        }
+        if (!strcmp(a, "--exit-when-done")) {
+            o->exit_when_done = true;
+            continue;
+        }
+        bool known = !strcmp(a, "--serve") || !strcmp(a, "--config") || !strcmp(a, "--board") ||
+                     !strcmp(a, "--mqtt") || !strcmp(a, "--token") || !strcmp(a, "--allow-host") ||
+                     !strcmp(a, "--poll-ms") || !strcmp(a, "--max-per-client");
+        if (!known) {
+            cli_error("hall: unknown option %s (see goscribe hall --help)", a);
             return -1;
         }
+        const char *v = cli_value("hall", argc, argv, &i);
+        if (!v) return -1;
+        if (!strcmp(a, "--serve")) serve = v;
+        else if (!strcmp(a, "--config")) o->config = v;
+        else if (!strcmp(a, "--board")) o->boards[o->nboards++] = v;
+        else if (!strcmp(a, "--mqtt")) o->mqtt = v;
+        else if (!strcmp(a, "--token")) o->token = v;
+        else if (!strcmp(a, "--allow-host") && cli_add_allow_host("hall", v, o->allow, &o->nallow)) return -1;
+        else if (!strcmp(a, "--poll-ms") && cli_parse_whole("hall", a, v, 100, 600000, &o->poll_ms)) return -1;
+        else if (!strcmp(a, "--max-per-client") && cli_parse_max_per_client("hall", v, &o->max_per_client)) return -1;
     }
     if ((o->check || o->exit_when_done) && !o->config) {
         cli_error("hall: --check and --exit-when-done go with --config");

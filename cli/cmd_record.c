@@ -1,5 +1,5 @@
 /* cli/cmd_record.c: `goscribe record SOURCE -o game.sgf`: watch a game and
- * keep its record live (capture -> tracker -> recorder: record_run), the
+ * keep its record live (capture -> tracker -> recorder: session_run), the
  * live broadcast plugged into the loop's hooks when --serve is given.
  * Stages: parse the options into a struct, check them, set up the grid,
  * the source and the broadcast, run, print. */
@@ -169,7 +169,7 @@ typedef struct progress_state {
     double last_line_ms;
 } progress_state;
 
-static void progress(void *user, const record_run_progress *p)
+static void progress(void *user, const session_progress *p)
 {
     progress_state *ps = user;
     if (!ps->tty && p->elapsed_ms - ps->last_line_ms < 5000) return;
@@ -200,7 +200,7 @@ typedef struct record_cmd {
     long max_per_client;
     double linger;
     bool private_pages;
-    record_run_options run;
+    session_options run;
     capture_options cap;
 } record_cmd;
 
@@ -251,7 +251,7 @@ static bool parse_player(const char *cmd, const char *opt, const char *v, char *
 
 static int pass_cmp(const void *a, const void *b)
 {
-    double x = ((const record_run_pass *)a)->t_ms, y = ((const record_run_pass *)b)->t_ms;
+    double x = ((const session_pass *)a)->t_ms, y = ((const session_pass *)b)->t_ms;
     return x < y ? -1 : x > y;
 }
 
@@ -272,7 +272,7 @@ static bool parse_pass_at(const char *cmd, cli_record_store *st, const char *v)
             cli_error("%s: --pass-at: at most %d passes", cmd, CLI_MAX_PASSES);
             return false;
         }
-        st->passes[st->npasses++] = (record_run_pass){sec * 1000.0, col == 'B' ? GS_BLACK : GS_WHITE};
+        st->passes[st->npasses++] = (session_pass){sec * 1000.0, col == 'B' ? GS_BLACK : GS_WHITE};
         p = end + 2 + (end[2] == ',');
     }
     qsort(st->passes, (size_t)st->npasses, sizeof st->passes[0], pass_cmp);
@@ -445,7 +445,7 @@ static int parse_args(int argc, char **argv, record_cmd *c)
 {
     memset(c, 0, sizeof *c);
     c->cmd = argv[0];
-    record_run_options_init(&c->run);
+    session_options_init(&c->run);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
@@ -598,7 +598,7 @@ static void serve_linger(double seconds)
 }
 
 /* Runs the loop with stdin commands, progress and a clean SIGINT. */
-static gs_status run_recording(record_cmd *c, capture_source *src, record_run_stats *stats, gs_error *err)
+static gs_status run_recording(record_cmd *c, capture_source *src, session_stats *stats, gs_error *err)
 {
     stdin_reader sr;
     memset(&sr, 0, sizeof sr);
@@ -611,7 +611,7 @@ static gs_status run_recording(record_cmd *c, capture_source *src, record_run_st
         c->run.progress = progress;
         c->run.progress_user = &ps;
     }
-    gs_status st = record_run(src, &c->run, stats, err);
+    gs_status st = session_run(src, &c->run, stats, err);
     if (c->run.progress && ps.tty) fputc('\n', stderr);
     return st;
 }
@@ -630,7 +630,7 @@ static bool write_final(const char *path, const gs_position *pos)
 
 /* The recording's names and passes pointed at store (which must outlive
  * the recording). */
-static void point_store(record_run_options *run, const cli_record_store *store)
+static void point_store(session_options *run, const cli_record_store *store)
 {
     run->recorder.black = store->black;
     run->recorder.white = store->white;
@@ -661,7 +661,7 @@ static capture_source *open_recording(record_cmd *c, int *rc)
     return src;
 }
 
-int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct record_run_options *run,
+int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct session_options *run,
                        struct capture_source **src)
 {
     record_cmd c;
@@ -708,7 +708,7 @@ int cmd_record(int argc, char **argv)
     sigaction(SIGINT, &sa, &old);
     g_stop = 0;
     c.run.stop = &g_stop;
-    record_run_stats stats;
+    session_stats stats;
     gs_status st = run_recording(&c, src, &stats, &err);
     capture_close(src);
     if (sb && c.linger > 0) serve_linger(c.linger);

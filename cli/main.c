@@ -6,27 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("goscribe: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-int cli_is_help(const char *arg)
-{
-    return arg && (!strcmp(arg, "-h") || !strcmp(arg, "--help"));
-}
-
-int cli_not_built(const char *name)
-{
-    cli_error("%s: not built yet in this version", name);
-    return GS_EXIT_ERROR;
-}
-
 static const struct {
     const char *name;
     int (*fn)(int, char **);

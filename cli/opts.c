@@ -1,11 +1,14 @@
 /* cli/opts.c: the options several commands share, each read and checked
  * here once, so that one option means one thing and says one thing when
- * it is wrong, whichever command it is given to (cli.h lists them). */
+ * it is wrong, whichever command it is given to (cli.h lists them); and
+ * the error line, the help test and the "not built" message every command
+ * shares. */
 #include "cli/cli.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,4 +214,25 @@ int cli_add_allow_host(const char *cmd, const char *v, const char **list, int *n
 int cli_parse_max_per_client(const char *cmd, const char *v, long *out)
 {
     return cli_parse_whole(cmd, "--max-per-client", v, 1, 512, out);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("goscribe: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_is_help(const char *arg)
+{
+    return arg && (!strcmp(arg, "-h") || !strcmp(arg, "--help"));
+}
+
+int cli_not_built(const char *name)
+{
+    cli_error("%s: not built yet in this version", name);
+    return GS_EXIT_ERROR;
 }

@@ -222,14 +222,14 @@ static void on_frame(void *user, const gs_image *frame, const vision_grid *grid)
     gs_image_destroy(old);
 }
 
-static const record_hooks board_hooks = {
+static const session_hooks board_hooks = {
     .frame = on_frame,
     .changed = on_changed,
 };
 
-const record_hooks *gtp_board_hooks(void) { return &board_hooks; }
+const session_hooks *gtp_board_hooks(void) { return &board_hooks; }
 
-void gtp_board_loop_ended(gtp_board *b, gs_status st, const record_run_stats *stats, const gs_error *err)
+void gtp_board_loop_ended(gtp_board *b, gs_status st, const session_stats *stats, const gs_error *err)
 {
     pthread_mutex_lock(&b->mu);
     b->v.loop_done = true;

@@ -2,7 +2,7 @@
  * program speaks: Sabaki, GoGui, GNU Go, ...) whose moves are the ones the
  * camera sees on the board.
  *
- * The recording loop (record_run: capture -> track -> record, the SGF kept
+ * The recording loop (session_run: capture -> track -> record, the SGF kept
  * as `goscribe record` keeps it) runs in a thread of its own; the GTP
  * commands are read and answered in the caller's thread, so protocol_version
  * or showboard are answered at once while the camera keeps running.  The
@@ -45,6 +45,7 @@
 #include "core/gs.h"
 #include "capture/capture.h"
 #include "record/record.h"
+#include "session/session.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,13 +59,13 @@ typedef struct gtp_board gtp_board;
 gtp_board *gtp_board_create(gs_error *err);
 void gtp_board_destroy(gtp_board *b);
 
-/* The hooks to give record_run (hooks_user = the board): they copy the
+/* The hooks to give session_run (hooks_user = the board): they copy the
  * record's moves, position and events and the latest camera frame into b.
  * Static storage. */
-const record_hooks *gtp_board_hooks(void);
+const session_hooks *gtp_board_hooks(void);
 
 /* Operator commands for the record ("pass B", "resign W", "note TEXT",
- * "q": see record_run), queued by the engine and taken by the loop's poll
+ * "q": see session_run), queued by the engine and taken by the loop's poll
  * callback: gtp_board_take returns 1 and the next line in buf, 0 when none
  * waits.  gtp_board_push is false when the queue is full (64 lines). */
 bool gtp_board_push(gtp_board *b, const char *line);
@@ -72,7 +73,7 @@ int gtp_board_take(gtp_board *b, char *buf, size_t len);
 
 /* The recording loop returned (with st, and err when st failed): no more
  * moves will come.  Wakes a waiting genmove or play. */
-void gtp_board_loop_ended(gtp_board *b, gs_status st, const record_run_stats *stats, const gs_error *err);
+void gtp_board_loop_ended(gtp_board *b, gs_status st, const session_stats *stats, const gs_error *err);
 
 /* ------------------------------------------------------------ the engine */
 
@@ -116,7 +117,7 @@ bool gtp_engine_handle(gtp_engine *e, const char *line, bool too_long, gs_buf *o
 typedef struct gtp_options {
     /* The recording (recorder, tracker, frame delay, max frames); its
      * poll, hooks and stop are gtp_serve's own. */
-    record_run_options run;
+    session_options run;
     gtp_engine_options engine;       /* interrupted is gtp_serve's own */
     const char *operator_path;       /* operator commands (q, end, pass B|W,
                                         resign B|W, note TEXT), one a line,
@@ -129,8 +130,8 @@ typedef struct gtp_options {
 void gtp_options_init(gtp_options *o);
 
 typedef struct gtp_stats {
-    record_run_stats run;            /* the recording */
-    gs_status run_status;            /* record_run's status */
+    session_stats run;            /* the recording */
+    gs_status run_status;            /* session_run's status */
     gs_error run_error;              /* ... its error when it failed */
     long commands;                   /* GTP commands answered */
     long errors;                     /* ... with an error response */
@@ -140,7 +141,7 @@ typedef struct gtp_stats {
 
 /* Serves GTP on in_fd / out until quit, end of input or *stop, while the
  * recording loop runs on src in a thread; then stops the loop (an
- * unfinished game is stopped, not counted: record_run's q) and returns.
+ * unfinished game is stopped, not counted: session_run's q) and returns.
  * GS_OK when the conversation ended normally, whatever the recording did
  * (its outcome is in stats: a board never seen is run_status
  * GS_ERR_NOBOARD); GS_ERR_IO when the operator file cannot be opened or

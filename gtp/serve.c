@@ -14,7 +14,7 @@
 void gtp_options_init(gtp_options *o)
 {
     memset(o, 0, sizeof *o);
-    record_run_options_init(&o->run);
+    session_options_init(&o->run);
     gtp_engine_options_init(&o->engine);
 }
 
@@ -26,18 +26,18 @@ typedef struct serve_ctx {
     gtp_input in;               /* the controller: the engine's thread */
     gtp_input op;               /* the operator file: the loop's thread */
     bool have_op;
-    /* read by the loop (record_run's stop), set by the engine's thread at
-     * the end: a word the loop only reads, record_run's way to be stopped
+    /* read by the loop (session_run's stop), set by the engine's thread at
+     * the end: a word the loop only reads, session_run's way to be stopped
      * before the board is seen (its commands wait for the board) */
     volatile sig_atomic_t loop_stop;
-    record_run_stats stats;     /* the loop's, read after the join */
+    session_stats stats;     /* the loop's, read after the join */
     gs_status run_st;
     gs_error run_err;
 } serve_ctx;
 
 /* ------------------------------------------------------ the loop */
 
-/* record_run's poll: the engine's commands first, then the operator's. */
+/* session_run's poll: the engine's commands first, then the operator's. */
 static int serve_poll(void *user, char *buf, size_t len)
 {
     serve_ctx *s = user;
@@ -54,7 +54,7 @@ static int serve_poll(void *user, char *buf, size_t len)
 static void *loop_main(void *arg)
 {
     serve_ctx *s = arg;
-    record_run_options run = s->o->run;
+    session_options run = s->o->run;
     run.hooks = gtp_board_hooks();
     run.hooks_user = s->board;
     run.poll = serve_poll;
@@ -62,7 +62,7 @@ static void *loop_main(void *arg)
     run.stop = &s->loop_stop;
     run.progress = NULL;
     memset(&s->run_err, 0, sizeof s->run_err);
-    s->run_st = record_run(s->src, &run, &s->stats, &s->run_err);
+    s->run_st = session_run(s->src, &run, &s->stats, &s->run_err);
     gtp_board_loop_ended(s->board, s->run_st, &s->stats, &s->run_err);
     return NULL;
 }

@@ -100,3 +100,18 @@ bool pairing_add_board(pairing_round *r, const pairing_board *b, const char *nam
     r->boards[r->nboards++] = *b;
     return true;
 }
+
+void pairing_round_free(pairing_round *r)
+{
+    if (!r) return;
+    free(r->boards);
+    r->boards = NULL;
+    r->nboards = 0;
+}
+
+const pairing_board *pairing_board_at(const pairing_round *r, int table)
+{
+    for (int i = 0; r && i < r->nboards; i++)
+        if (r->boards[i].table == table) return &r->boards[i];
+    return NULL;
+}

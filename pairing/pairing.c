@@ -9,21 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pairing_round_free(pairing_round *r)
-{
-    if (!r) return;
-    free(r->boards);
-    r->boards = NULL;
-    r->nboards = 0;
-}
-
-const pairing_board *pairing_board_at(const pairing_round *r, int table)
-{
-    for (int i = 0; r && i < r->nboards; i++)
-        if (r->boards[i].table == table) return &r->boards[i];
-    return NULL;
-}
-
 gs_status pairing_parse(const char *name, const char *text, size_t len, int round, pairing_round *out,
                         gs_error *err)
 {

@@ -1,14 +1,11 @@
 /* record/record.h: the game record: settled views (track/) -> moves,
- * referee events and the SGF on disk.  Its output goes to the SGF file, the
- * event lines (stdout), and through record_hooks to whoever follows the
- * game live (broadcast/, plugged in by cli/).
- *
- *   record       the recorder: reconciles each settled view with the game
- *                (rules_classify), commits moves, flags events, keeps
- *                evidence, saves the SGF atomically after every move
- *   record_run   the recording loop: capture source -> track -> record,
- *                with operator commands and hooks (record_hooks) for
- *                whoever watches: the broadcast plugs in there from cli/
+ * referee events and the SGF on disk.  The recorder reconciles each settled
+ * view with the game (rules_classify), commits moves, flags events, keeps
+ * evidence and saves the SGF atomically after every move; its output goes
+ * to the SGF file and the event lines (stdout).  The recording loop that
+ * feeds it and the hooks of whoever follows the game live are a stage
+ * above (session/session.h); the count of its last position is a stage
+ * below (score/score.h).
  */
 #ifndef RECORD_RECORD_H
 #define RECORD_RECORD_H
@@ -16,15 +13,17 @@
 #include <signal.h>
 #include <stdio.h>
 #include "core/gs.h"
-#include "capture/capture.h"
-#include "vision/vision.h"
-#include "track/track.h"
 #include "rules/rules.h"
 #include "score/score.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* the board's grid in the frames (vision/) and the stones seen on the
+ * margin (track/): the recorder only passes them on */
+struct vision_grid;
+struct track_margin_view;
 
 /* ================================================================== */
 /* record: keeps the record of a game from settled positions.
@@ -108,7 +107,7 @@ typedef struct record_options {
     /* Where Black sat in the camera's picture and whether someone said so
      * (--black-side) or it is the default: the record states it (a line
      * at the start, the root's GSBS[SIDE:given|default] and a line of its
-     * comment).  record_run sets it from its own black_side. */
+     * comment).  session_run sets it from its own black_side. */
     record_black_side black_side;
     bool black_side_given;
 } record_options;
@@ -156,7 +155,7 @@ void record_set_clock(record *r, int64_t unix_ms);
  * how the picture is turned to the record (see record_black_side): the
  * evidence frames then ring the point an event concerns.  grid NULL: not
  * known (no ring). */
-void record_set_view(record *r, const vision_grid *grid, record_black_side side);
+void record_set_view(record *r, const struct vision_grid *grid, record_black_side side);
 
 /* Takes one settled position seen at t_ms.  frame (may be NULL) is the
  * settled view, kept for evidence.  uncertain (may be NULL) marks points
@@ -232,7 +231,7 @@ gs_status record_end_game(record *r, double t_ms, gs_error *err);
 gs_status record_stop(record *r, double t_ms, gs_error *err);
 
 /* A referee's ruling (made in the live referee console of broadcast/,
- * handed in through record_hooks.poll_ruling).  The one ruling enum of the
+ * handed in through session_hooks.poll_ruling).  The one ruling enum of the
  * program: broadcast/ uses it as it is. */
 typedef enum record_ruling_kind {
     RECORD_RULING_VOID = 0,     /* the move is void: its stone(s) come off */
@@ -314,7 +313,7 @@ gs_status record_correct_file(const char *path, const record_ruling *ru, gs_erro
  * two of their own stones).  The recorder only flags them: ending the game
  * or recording a resignation stays with the operator or the referee.
  * A stone taken off the margin again re-arms its signal. */
-gs_status record_margin(record *r, const track_margin_view *m, double t_ms, gs_error *err);
+gs_status record_margin(record *r, const struct track_margin_view *m, double t_ms, gs_error *err);
 
 /* Queries. */
 int record_move_count(const record *r);          /* moves + passes */
@@ -358,147 +357,19 @@ void record_frames(const record *r, const gs_image **before, const gs_image **af
 gs_status record_sgf_text(const record *r, char **out, size_t *len, gs_error *err);
 
 
-/* ================================================================== */
-/* record_run: the recording loop: capture source -> tracker ->
- * recorder, with operator commands and stop requests between frames.
- * Used by `goscribe record`, `goscribe bench record` and the tests.
- *
- * Operator commands (one per line, from the poll callback): q | quit
- * (stop), end (game over: the next settled view after the dead stones are
- * lifted is counted), pass [B|W], resign B|W, note TEXT (a line and an SGF
- * comment, record_note with code "note": what the operator or a program
- * driving the recording, such as gtp/, wants kept with the game).
- * Whoever follows the recording live (the broadcast, plugged in by cli/)
- * does it through record_hooks: the loop does not know who it is.
- * Ownership: the caller owns the source and the hooks' user data; nothing
- * here keeps them.
- */
-
-/* The hooks of the recording loop, a small table of callbacks; each may be
- * NULL.  They are called from the loop's thread, between frames, and must
- * not block (a broadcast copies and returns).  The record and the events
- * passed in are valid for the call only. */
-typedef struct record_hooks {
-    /* Every frame read (not in decode_only), with the board's grid (NULL
-     * while no board was found). */
-    void (*frame)(void *user, const gs_image *frame, const vision_grid *grid);
-    /* After each change of the record, each new event in order: */
-    /* a move or a pass committed (RECORD_EV_MOVE, RECORD_EV_PASS); */
-    void (*move)(void *user, const record *r, const record_event *ev);
-    /* a flagged event (RECORD_EV_REFEREE, RECORD_EV_SIGNAL): before = the
-     * record before the last settled view, seen = that view as seen (NULL
-     * before the first); the evidence frames are record_frames(r); */
-    void (*event)(void *user, const record *r, const record_event *ev, const gs_position *before,
-                  const gs_position *seen);
-    /* then once: the record changed (its state, result, SGF text). */
-    void (*changed)(void *user, const record *r);
-    /* Polled before every frame while it returns true: the next ruling
-     * waiting in *out, applied with record_apply_ruling.  The pointers in
-     * *out stay valid until the next call of any hook. */
-    bool (*poll_ruling)(void *user, record_ruling *out);
-    /* Once, when the input has ended and before the record is closed:
-     * rulings from now on cannot reach the record and must be refused
-     * (why says so); the ones already waiting are polled once more and
-     * applied before the record closes. */
-    void (*closing)(void *user, const char *why);
-} record_hooks;
-
 /* "near", "far", "left", "right"; parse: false if unknown. */
 const char *record_black_side_name(record_black_side s);
 /* "the bottom edge of the picture (near the camera)", "the top edge ...
  * (far)", "the left edge ...", "the right edge ..." (static). */
 const char *record_black_side_words(record_black_side s);
 bool record_black_side_parse(const char *name, record_black_side *out);
-/* The record's point for the picture's point (u, v) of a board of `size`
- * (and back): the turn record_run applies to every view. */
 /* The same turn of a point (u, v) in cells of a board whose last line is
  * m (size - 1), for points off the lines (margin stones). */
 void record_orient_uv(record_black_side s, double m, double u, double v, double *ou, double *ov);
+/* The record's point for the picture's point (u, v) of a board of `size`
+ * (and back): the turn the recording loop applies to every view. */
 gs_point record_orient_point(record_black_side s, int size, gs_point picture);
 gs_point record_orient_point_back(record_black_side s, int size, gs_point record_pt);
-
-/* A pass announced at a time of the source (record_run_options.passes). */
-typedef struct record_run_pass {
-    double t_ms;                /* the source's frame time (a video's position) */
-    gs_color color;             /* GS_BLACK or GS_WHITE */
-} record_run_pass;
-
-/* What the progress callback is told. */
-typedef struct record_run_progress {
-    long frames;                /* frames read so far */
-    long total;                 /* frames of the source, -1 unknown */
-    double t_ms;                /* source time of the last frame */
-    int moves;                  /* moves + passes recorded so far */
-    int flags;                  /* referee events so far */
-    double elapsed_ms;          /* wall time since the start */
-} record_run_progress;
-
-typedef struct record_run_options {
-    track_options tracker;
-    record_options recorder;
-    long max_frames;            /* 0 = until the end of input */
-    /* Command source, polled between frames without blocking: returns 1
-     * and a NUL-terminated line in buf, 0 when nothing is waiting, -1 at
-     * end of input (EOF ends a camera recording; for files it only stops
-     * the polling).  NULL = no commands. */
-    int (*poll)(void *user, char *buf, size_t len);
-    void *poll_user;
-    /* Set asynchronously (SIGINT) to stop cleanly. NULL = none. */
-    volatile sig_atomic_t *stop;
-    /* Called about once a second of processing (see record_run_progress).
-     * NULL = none. */
-    void (*progress)(void *user, const struct record_run_progress *p);
-    void *progress_user;
-    /* Passes announced by the source's clock, in time order: each is
-     * record_pass'ed at the first frame at or after its time (once the
-     * game has started), as an operator's `pass C` said then (`record
-     * --pass-at`: a recorded video's announcements).  NULL = none. */
-    const record_run_pass *passes;
-    int npasses;
-    /* Where Black sits as the camera sees the board: the record is turned
-     * so that Black's side is the bottom of the SGF board (row 19 on
-     * 19x19; White's side the top), as game records are printed. */
-    record_black_side black_side;
-    bool black_side_given;      /* said (--black-side), not the default */
-    /* Sleep this long after each frame (a slow source for demos and the
-     * kill test). 0 = none. */
-    int frame_delay_ms;
-    /* Optional: only decode, no tracking (bench baseline). */
-    bool decode_only;
-    /* Whoever follows the recording live (see record_hooks); NULL = none. */
-    const record_hooks *hooks;
-    void *hooks_user;
-} record_run_options;
-
-void record_run_options_init(record_run_options *o);
-
-typedef struct record_run_stats {
-    long frames;
-    double ms_total;            /* wall time of the loop */
-    int settled_views;          /* settled views handed to the record */
-    int covered_views;          /* ... of which something reached in from outside */
-    int full_reads;             /* full readings of a frame (vision_detect_frame) */
-    int moves;                  /* moves + passes in the record */
-    int referee_events;
-    int signals;                /* end-of-game signals seen */
-    /* Where Black sat and how that was decided, in words ("Black at the
-     * left edge of the picture (given by --black-side)"); and, when the
-     * arms that placed Black's stones say otherwise than the side used or
-     * the side was not given, a warning in words ("" when none). */
-    char orientation[160];
-    char orientation_warning[320];
-    long skipped_frames;        /* video frames that could not be decoded (skipped, each gap noted) */
-    bool have_final;
-    gs_position final_pos;      /* the record's last position */
-    char result[24];            /* RE ("" if none) */
-    const char *stop_reason;    /* "end of input", "q", "SIGINT", ... */
-} record_run_stats;
-
-/* Runs the loop until the end of input, a stop command, *stop, or
- * max_frames.  The SGF is final when it returns GS_OK.  GS_ERR_NOBOARD if
- * the board was never seen. */
-gs_status record_run(capture_source *src, const record_run_options *o, record_run_stats *stats,
-                       gs_error *err);
 
 
 #ifdef __cplusplus

@@ -23,6 +23,8 @@
 #define RECORD_RECORD_INTERNAL_H
 
 #include "record/record.h"
+#include "track/track.h"
+#include "vision/vision.h"
 #include "rules/rules.h"
 #include "sgf/sgf.h"
 

@@ -35,6 +35,7 @@ STAGES = [
     ('score', 'score/score.h'),       # a finished board counted, a game checked, the JSON words
     ('pairing', 'pairing/pairing.h'), # a round's pairings (the records' players)
     ('record', 'record/record.h'),    # settled views -> the game record
+    ('session', 'session/session.h'),  # the recording loop: source -> tracker -> recorder, hooks
     ('broadcast', 'broadcast/broadcast.h'),  # pages, SSE, referee console, hall, MQTT
     ('gtp', 'gtp/gtp.h'),             # the recorder as a GTP engine
     ('samples', 'samples/render.h'),  # the renderer of synthetic footage

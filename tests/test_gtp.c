@@ -9,6 +9,7 @@
 
 #include "gtp/gtp.h"
 #include "record/record.h"
+#include "session/session.h"
 #include "samples/render.h"
 
 #include <fcntl.h>
@@ -50,7 +51,7 @@ static gs_position board(const char *rows)
 
 static void scene_changed(scene *s) { gtp_board_hooks()->changed(s->b, s->r); }
 
-/* The engine's commands for the record, as record_run's poll hands them. */
+/* The engine's commands for the record, as session_run's poll hands them. */
 static void scene_commands(scene *s)
 {
     char line[256];

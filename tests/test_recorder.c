@@ -420,7 +420,11 @@ static bool pass_at(record *r, gs_color c, int move)
 /* White says "pass" as soon as Black has played, before Black's stone is
  * seen settled: the pass is White's next move, and Black's next stone is
  * no double move.  The same when Black's two stones are first seen
- * together.  Without the word, the board shows Black twice: flagged. */
+ * together.  Without the word, a second black stone put in a view of its
+ * own and left while White plays on is an unannounced pass by White (a
+ * note, no flag: RULES.md's double move is a second move the board shows,
+ * and a real game's pass shows just that); two black stones that appear
+ * at once are a double move: flagged. */
 static void test_announced_pass(void **state)
 {
     (void)state;
@@ -432,7 +436,8 @@ static void test_announced_pass(void **state)
     } cases[] = {
         {"announced before the stone settled", true, {"B cc", "B gg", "W ee"}, 0},
         {"announced, both stones seen together", true, {"B cc, B gg", "W ee", NULL}, 0},
-        {"not announced: the board shows a double move", false, {"B cc", "B gg", "W ee"}, 1},
+        {"not announced, the second stone in a view of its own: an unannounced pass", false, {"B cc", "B gg", "W ee"}, 0},
+        {"not announced, both stones at once: the board shows a double move", false, {"B cc, B gg", "W ee", NULL}, 1},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         record_options o;

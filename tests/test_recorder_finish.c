@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include "record/record.h"
+#include "session/session.h"
 #include "samples/render.h"
 #include "sgf/sgf.h"
 
@@ -109,15 +110,15 @@ static void on_changed(void *user, const record *r)
     t->rec_finished = record_finished(r);
 }
 
-static const record_hooks table_hooks = {NULL, on_move, NULL, on_changed, poll_warning, NULL};
+static const session_hooks table_hooks = {NULL, on_move, NULL, on_changed, poll_warning, NULL};
 
-static void record_game(const game_frames *f, const char *sgf, table *t, bool count_anyway, record_run_stats *stats)
+static void record_game(const game_frames *f, const char *sgf, table *t, bool count_anyway, session_stats *stats)
 {
     gs_error err = {0};
     capture_source *src = capture_open_list((const gs_image *const *)f->img, f->n, 1, true, &err);
     assert_non_null(src);
-    record_run_options o;
-    record_run_options_init(&o);
+    session_options o;
+    session_options_init(&o);
     o.tracker.have_grid = true;
     o.tracker.grid = f->grid;
     o.tracker.size_hint = 9;
@@ -128,7 +129,7 @@ static void record_game(const game_frames *f, const char *sgf, table *t, bool co
     o.poll_user = t;
     o.hooks = &table_hooks;
     o.hooks_user = t;
-    assert_int_equal(record_run(src, &o, stats, &err), GS_OK);
+    assert_int_equal(session_run(src, &o, stats, &err), GS_OK);
     capture_close(src);
 }
 
@@ -142,7 +143,7 @@ static char *file_text(const char *path)
 }
 
 /* The recorder's RE = check's = count's of the file = the expected one. */
-static void assert_one_count(const char *sgf, const record_run_stats *stats, const char *want)
+static void assert_one_count(const char *sgf, const session_stats *stats, const char *want)
 {
     score_check_result *chk = malloc(sizeof *chk);
     assert_non_null(chk);
@@ -172,7 +173,7 @@ static void test_finished_game_without_warnings(void **state)
     char sgf[64];
     snprintf(sgf, sizeof sgf, "/tmp/gs_test_finish_%d.sgf", (int)getpid());
     table t = {.say_end = true};
-    record_run_stats stats;
+    session_stats stats;
     record_game(&f, sgf, &t, false, &stats);
     if (stats.moves != NMOVES) {
         char *dbg = file_text(sgf);
@@ -222,7 +223,7 @@ static void test_finished_game_with_a_warning(void **state)
     char sgf[64];
     snprintf(sgf, sizeof sgf, "/tmp/gs_test_finish_w_%d.sgf", (int)getpid());
     table t = {.say_end = true, .warn_white = true};
-    record_run_stats stats;
+    session_stats stats;
     record_game(&f, sgf, &t, false, &stats);
     assert_true(t.warned);
     /* White's warning gives Black a stone: -8.25 + 1 = -7.25 stones */
@@ -244,7 +245,7 @@ static void test_unfinished_game(void **state)
     char sgf[64];
     snprintf(sgf, sizeof sgf, "/tmp/gs_test_unfinished_%d.sgf", (int)getpid());
     table t = {0};
-    record_run_stats stats;
+    session_stats stats;
     record_game(&f, sgf, &t, false, &stats);
     assert_int_equal(stats.moves, NMOVES);
     assert_string_equal(stats.result, "");

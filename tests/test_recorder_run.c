@@ -1,10 +1,11 @@
-/* tests/test_recorder_run.c: the recording loop (record_run) on rendered
+/* tests/test_recorder_run.c: the recording loop (session_run) on rendered
  * settled views: its hooks see every frame, each move in order and each
  * change, a ruling handed in through them lands in the SGF, and a save that
  * fails after an operator command stops the loop as for a view. */
 #include "testutil.h"
 
 #include "record/record.h"
+#include "session/session.h"
 #include "samples/render.h"
 #include "sgf/sgf.h"
 
@@ -42,9 +43,9 @@ static void frames_free(frames_fix *f)
     for (int i = 0; i < NFRAMES; i++) gs_image_destroy(f->img[i]);
 }
 
-static void run_options(record_run_options *o, const frames_fix *f)
+static void run_options(session_options *o, const frames_fix *f)
 {
-    record_run_options_init(o);
+    session_options_init(o);
     o->tracker.have_grid = true;
     o->tracker.grid = f->grid;
     o->tracker.size_hint = 9;
@@ -108,7 +109,7 @@ static bool on_poll_ruling(void *user, record_ruling *out)
     return true;
 }
 
-static const record_hooks watcher_hooks = {on_frame, on_move, on_event, on_changed, on_poll_ruling, NULL};
+static const session_hooks watcher_hooks = {on_frame, on_move, on_event, on_changed, on_poll_ruling, NULL};
 
 static void test_hooks_follow_the_game(void **state)
 {
@@ -118,14 +119,14 @@ static void test_hooks_follow_the_game(void **state)
     gs_error err = {0};
     capture_source *src = capture_open_list((const gs_image *const *)f.img, NFRAMES, 1, true, &err);
     assert_non_null(src);
-    record_run_options o;
+    session_options o;
     run_options(&o, &f);
     watcher w;
     memset(&w, 0, sizeof w);
     o.hooks = &watcher_hooks;
     o.hooks_user = &w;
-    record_run_stats stats;
-    assert_int_equal(record_run(src, &o, &stats, &err), GS_OK);
+    session_stats stats;
+    assert_int_equal(session_run(src, &o, &stats, &err), GS_OK);
     capture_close(src);
     assert_int_equal(stats.moves, 3);
     assert_int_equal(w.frames, NFRAMES);
@@ -151,14 +152,14 @@ static void test_hook_ruling_in_the_sgf(void **state)
     gs_error err = {0};
     capture_source *src = capture_open_list((const gs_image *const *)f.img, NFRAMES, 1, true, &err);
     assert_non_null(src);
-    record_run_options o;
+    session_options o;
     run_options(&o, &f);
     o.recorder.sgf_path = path;
     watcher w;
     memset(&w, 0, sizeof w);
     o.hooks = &watcher_hooks;
     o.hooks_user = &w;
-    assert_int_equal(record_run(src, &o, NULL, &err), GS_OK);
+    assert_int_equal(session_run(src, &o, NULL, &err), GS_OK);
     capture_close(src);
     char *text = NULL;
     size_t len = 0;
@@ -207,15 +208,15 @@ static void test_failed_command_save_goes_on(void **state)
     gs_error err = {0};
     capture_source *src = capture_open_list((const gs_image *const *)f.img, NFRAMES, 1, true, &err);
     assert_non_null(src);
-    record_run_options o;
+    session_options o;
     run_options(&o, &f);
     o.recorder.sgf_path = path;
     o.recorder.fallback_dir = fb;
     doomed d = {path, dir, 0};
     o.poll = poll_end_after_removing;
     o.poll_user = &d;
-    record_run_stats stats;
-    assert_int_equal(record_run(src, &o, &stats, &err), GS_ERR_IO);
+    session_stats stats;
+    assert_int_equal(session_run(src, &o, &stats, &err), GS_ERR_IO);
     capture_close(src);
     assert_non_null(strstr(err.msg, "game.sgf: not saved: folder missing"));
     assert_non_null(strstr(err.msg, copy));

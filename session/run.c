@@ -1,7 +1,8 @@
-/* record/run.c: the recording loop (see record_run in record.h): frames
+/* record/run.c: the recording loop (see session_run in record.h): frames
  * from the capture source through the tracker to the recorder, operator
  * commands between frames, and the hooks of whoever follows it live. */
 #include "record/record.h"
+#include "session/session.h"
 #include "track/track.h"
 
 #include <ctype.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-void record_run_options_init(record_run_options *o)
+void session_options_init(session_options *o)
 {
     memset(o, 0, sizeof *o);
     track_options_init(&o->tracker);
@@ -56,9 +57,9 @@ static void orient_margin(record_black_side s, int size, track_margin_view *m)
 
 /* The loop's state. */
 typedef struct run_ctx {
-    const record_run_options *o;
+    const session_options *o;
     capture_source *src;
-    record_run_stats *stats;
+    session_stats *stats;
     track *tr;                 /* NULL with decode_only */
     record *rec;               /* NULL with decode_only */
     track_update *up;
@@ -159,7 +160,7 @@ static gs_status run_commands(run_ctx *c, gs_error *err)
 /* Hands the events new since the last call to the hooks, then `changed`. */
 static void hooks_sync(run_ctx *c)
 {
-    const record_hooks *h = c->o->hooks;
+    const session_hooks *h = c->o->hooks;
     if (!h || !c->rec) return;
     const record_event *ev;
     size_t n = record_events(c->rec, &ev);
@@ -179,7 +180,7 @@ static void hooks_sync(run_ctx *c)
 /* Applies the rulings handed in since the last frame. */
 static gs_status hooks_rulings(run_ctx *c, gs_error *err)
 {
-    const record_hooks *h = c->o->hooks;
+    const session_hooks *h = c->o->hooks;
     if (!h || !h->poll_ruling || !c->rec) return GS_OK;
     record_ruling ru;
     while (h->poll_ruling(c->o->hooks_user, &ru)) {
@@ -252,7 +253,7 @@ static void count_frame(run_ctx *c, const capture_info *info)
     if (c->rec) record_set_clock(c->rec, info->unix_ms);
     if (c->o->progress && gs_now_ms() - c->last_progress > 1000) {
         c->last_progress = gs_now_ms();
-        record_run_progress p = {c->stats->frames, c->total, info->t_ms, c->rec ? record_move_count(c->rec) : 0,
+        session_progress p = {c->stats->frames, c->total, info->t_ms, c->rec ? record_move_count(c->rec) : 0,
                                  c->rec ? record_referee_count(c->rec) : 0, gs_now_ms() - c->t0};
         c->o->progress(c->o->progress_user, &p);
     }
@@ -316,7 +317,7 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
  * once the game has started: as if the operator said them then. */
 static gs_status run_timed_passes(run_ctx *c, double t_ms, gs_error *err)
 {
-    const record_run_options *o = c->o;
+    const session_options *o = c->o;
     while (c->next_pass < o->npasses && o->passes[c->next_pass].t_ms <= t_ms && record_started(c->rec)) {
         gs_status st = record_pass(c->rec, o->passes[c->next_pass++].color, t_ms, err);
         if (st != GS_OK) return st;
@@ -329,7 +330,7 @@ static gs_status run_track(run_ctx *c, const gs_image *frame, const capture_info
 {
     gs_status pst = run_timed_passes(c, info->t_ms, err);
     if (pst != GS_OK) return pst;
-    const record_hooks *h = c->o->hooks;
+    const session_hooks *h = c->o->hooks;
     if (h && h->frame) h->frame(c->o->hooks_user, frame, track_grid(c->tr));
     track_update *up = c->up;
     gs_error e;
@@ -354,7 +355,7 @@ static gs_status run_track(run_ctx *c, const gs_image *frame, const capture_info
 /* One step of the loop: stop requests, commands, hooks, then a frame. */
 static gs_status run_step(run_ctx *c, gs_error *err)
 {
-    const record_run_options *o = c->o;
+    const session_options *o = c->o;
     if (o->stop && *o->stop) {
         c->stats->stop_reason = "SIGINT";
         c->stopped = c->done = true;
@@ -430,7 +431,7 @@ static gs_status note_skipped_total(run_ctx *c, gs_error *err)
  * already waiting applied. */
 static gs_status run_last_rulings(run_ctx *c, gs_error *err)
 {
-    const record_hooks *h = c->o->hooks;
+    const session_hooks *h = c->o->hooks;
     if (!h) return GS_OK;
     if (h->closing) h->closing(c->o->hooks_user, "the recording has ended: the record is closed");
     return hooks_rulings(c, err);
@@ -448,7 +449,7 @@ static void orientation_words(run_ctx *c)
 {
     static const record_black_side of_margin[4] = {RECORD_BLACK_FAR, RECORD_BLACK_RIGHT, RECORD_BLACK_NEAR,
                                                    RECORD_BLACK_LEFT}; /* track_margin_side order */
-    record_run_stats *st = c->stats;
+    session_stats *st = c->stats;
     record_black_side bs = c->o->black_side;
     bool given = c->o->black_side_given;
     snprintf(st->orientation, sizeof st->orientation, "Black at %s (%s)", record_black_side_words(bs),
@@ -487,7 +488,7 @@ static void orientation_words(run_ctx *c)
  * loop's status, kept when it failed. */
 static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
 {
-    record_run_stats *stats = c->stats;
+    session_stats *stats = c->stats;
     record *rec = c->rec;
     gs_error e;
     gs_status fs = run_last_rulings(c, &e);
@@ -523,9 +524,9 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
     return st;
 }
 
-gs_status record_run(capture_source *src, const record_run_options *o, record_run_stats *stats, gs_error *err)
+gs_status session_run(capture_source *src, const session_options *o, session_stats *stats, gs_error *err)
 {
-    record_run_stats tmp;
+    session_stats tmp;
     if (!stats) stats = &tmp;
     memset(stats, 0, sizeof *stats);
     stats->stop_reason = "end of input";
