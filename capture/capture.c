@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static int natural_qsort(const void *pa, const void *pb)
 {
@@ -29,6 +30,7 @@ typedef struct folder_impl {
     int next;           /* next photo (a broken one is skipped) */
     long long max_pixels; /* pixel budget of a photo */
     gs_image *frame;
+    int64_t last_ms;    /* the previous photo's time of play, -1 none yet */
 } folder_impl;
 
 static int is_image_name(const char *name)
@@ -40,6 +42,31 @@ static int is_image_name(const char *name)
     for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
         if (!strcasecmp(dot, ext[i])) return 1;
     return 0;
+}
+
+static void utc_words(int64_t ms, char buf[32])
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tmv;
+    if (!gmtime_r(&t, &tmv) || !strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tmv)) snprintf(buf, 32, "?");
+}
+
+/* Photos are played in name order, so a photo dated before the previous
+ * one (file times of copies, a camera's clock reset) takes the previous
+ * one's time: max(previous, its own), said in info->time_note. */
+static void folder_monotone_time(folder_impl *f, const char *name, capture_info *info)
+{
+    if (info->unix_ms < 0) return;
+    if (f->last_ms >= 0 && info->unix_ms < f->last_ms) {
+        char own[32], prev[32];
+        utc_words(info->unix_ms, own);
+        utc_words(f->last_ms, prev);
+        snprintf(info->time_note, sizeof info->time_note,
+                 "%.40s: its time (%.24s) is before the previous photo's (%.24s): taken as that one's, as photos are "
+                 "played in name order", name, own, prev);
+        info->unix_ms = f->last_ms;
+    }
+    f->last_ms = info->unix_ms;
 }
 
 static capture_result folder_read(capture_source *s, const gs_image **frame, capture_info *info)
@@ -61,6 +88,7 @@ static capture_result folder_read(capture_source *s, const gs_image **frame, cap
         capture_set_error(s, "%s (skipped)", err.msg); /* the message names the photo */
         return CAPTURE_LOST;
     }
+    folder_monotone_time(f, name, info);
     *frame = f->frame;
     info->t_ms = (double)info->index * 1000.0;
     info->settled = true;
@@ -92,6 +120,7 @@ static capture_source *folder_open(const char *dir, const capture_options *opt, 
     int cap = 0;
     if (!f || !(f->dir = strdup(dir))) goto nomem;
     f->max_pixels = opt ? opt->max_pixels : 0;
+    f->last_ms = -1;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!is_image_name(e->d_name)) continue;
@@ -116,7 +145,8 @@ static capture_source *folder_open(const char *dir, const capture_options *opt, 
     if (!s) goto nomem;
     s->frame_count = f->n;
     snprintf(s->clock_note, sizeof s->clock_note,
-             "times of play from each photo's EXIF DateTimeOriginal, else its file time");
+             "times of play from each photo's EXIF DateTimeOriginal, else its file time, never before the previous "
+             "photo's");
     return s;
 nomem:
     if (d) (void)closedir(d);
@@ -135,6 +165,7 @@ static capture_source *photo_open(const char *path, const capture_options *opt, 
     if (!f->dir || !(f->names[0] = strdup(slash ? slash + 1 : path))) goto nomem;
     f->n = 1;
     f->max_pixels = opt ? opt->max_pixels : 0;
+    f->last_ms = -1;
     capture_source *s = capture_new(CAPTURE_FOLDER, &folder_ops, f);
     if (!s) goto nomem;
     s->frame_count = 1;

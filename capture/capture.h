@@ -70,6 +70,10 @@ typedef struct capture_info {
                           timestamp as wall clock; a video's start
                           (capture_clock_note) + its position; a photo's
                           EXIF DateTimeOriginal, else its file time */
+    char time_note[256]; /* "" unless the source did not take the frame's
+                            own time: a folder's photo dated before the
+                            previous one gets that one's time (times of
+                            play never go backwards), said here */
 } capture_info;
 
 /* Options for opening; zero means "backend default". */

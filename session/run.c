@@ -234,6 +234,10 @@ static gs_status run_read(run_ctx *c, const gs_image **frame, capture_info *info
         c->lost = true;
         return first ? run_note(c, "camera_lost", capture_last_error(c->src), c->last_t, err) : GS_OK;
     }
+    if (cr == CAPTURE_FRAME && info->time_note[0]) {
+        gs_status st = run_note(c, "clock", info->time_note, info->t_ms, err);
+        if (st != GS_OK) return st;
+    }
     if (c->lost) {
         c->lost = false;
         if (c->rec) {

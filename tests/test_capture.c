@@ -108,7 +108,17 @@ static void test_folder(void **state)
     rmdir(empty);
     assert_null(capture_open("/nonexistent/goscribe/folder", NULL, &err));
     assert_int_equal(err.status, GS_ERR_IO);
-    assert_null(capture_open(path, NULL, &err)); /* the garbage .jpg as video */
+    /* a photo file is a folder of that one photo: the garbage .jpg opens,
+     * its read is lost (named), then the end */
+    s = capture_open(path, NULL, &err);
+    assert_non_null(s);
+    assert_int_equal(capture_get_kind(s), CAPTURE_FOLDER);
+    assert_int_equal(capture_read(s, &img, NULL), CAPTURE_LOST);
+    assert_non_null(strstr(capture_last_error(s), "5.jpg"));
+    assert_int_equal(capture_read(s, &img, NULL), CAPTURE_END);
+    capture_close(s);
+    snprintf(path, sizeof path, "%s/notes.txt", dir); /* a text file as video */
+    assert_null(capture_open(path, NULL, &err));
     assert_int_equal(err.status, GS_ERR_FORMAT);
 
     const char *names[] = {"1.png", "2.png", "10.png", "5.jpg", "notes.txt"};
