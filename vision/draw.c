@@ -51,7 +51,7 @@ void vision_draw_coords(gs_image *img, const vision_grid *g, double cell)
     int N = g->size, s = cell >= 60 ? 3 : cell >= 30 ? 2 : 1;
     double out = 0.85; /* cells outside the outer line: beyond a stone there */
     for (int k = 0; k < N; k++) {
-        char col[2] = {letters[k], 0}, row[4];
+        char col[2] = {letters[k], 0}, row[12];
         snprintf(row, sizeof row, "%d", N - k); /* row 1 at the bottom, as GTP and --dead */
         double x, y;
         vision_grid_map(g, k, -out, &x, &y);
