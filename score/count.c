@@ -314,8 +314,8 @@ static gs_status dead_and_count(const score_count_options *o, const count_input 
 
 /* One point of the overlay: the owner's square where no living stone
  * stands, a small square on dame, a red cross on a dead stone, a ring on
- * seki, and on every stone read a dot of the colour read (so a misread
- * stone shows at once). */
+ * seki, every stone read drawn in its colour (vision_draw_stone: a misread
+ * stone shows at once) and a red square around a point read with doubt. */
 static void draw_point(gs_image *img, const score_count_result *r, int i, double px, double py, double pitch)
 {
     static const gs_bgr black = {20, 20, 20}, white = {245, 245, 245}, red = {0, 0, 255}, grey = {160, 120, 40},
@@ -328,10 +328,7 @@ static void draw_point(gs_image *img, const score_count_result *r, int i, double
         else if (own == GS_WHITE) gs_draw_square(img, px, py, pitch * 0.22, white, 0.85);
         else if (stone == GS_EMPTY) gs_draw_square(img, px, py, pitch * 0.08, grey, 0.9);
     }
-    if (stone != GS_EMPTY && !dead) {
-        gs_draw_disc(img, px, py, pitch * 0.13, stone == GS_BLACK ? white : black, 1.0);
-        gs_draw_disc(img, px, py, pitch * 0.09, stone == GS_BLACK ? black : white, 1.0);
-    }
+    if (stone != GS_EMPTY && !dead) vision_draw_stone(img, px, py, pitch, stone);
     if (dead) {
         double h = pitch * 0.3;
         gs_draw_line(img, px - h, py - h, px + h, py + h, fmax(2, pitch * 0.08), red);
@@ -339,22 +336,25 @@ static void draw_point(gs_image *img, const score_count_result *r, int i, double
     } else if (r->seki[i]) {
         gs_draw_ring(img, px, py, pitch * 0.35, fmax(2, pitch * 0.06), seki);
     }
+    if (r->read_unsure[i]) gs_draw_box(img, px, py, pitch * 0.45, fmax(2, pitch * 0.06), red);
 }
 
-/* The legend in the photo's top-left corner: what each mark means, and
- * the stones read. */
-static void draw_legend(gs_image *img, const score_count_result *r)
+#define LEGEND_ROWS 9
+
+static int legend_scale(const gs_image *img) { return img->width >= 1600 ? 3 : img->width >= 800 ? 2 : 1; }
+
+/* The legend in a band below the photo (legend_band_height): what each
+ * mark means, and the stones read; it covers no point of the board. */
+static void draw_legend(gs_image *img, int band_top, const score_count_result *r)
 {
     static const gs_bgr black = {20, 20, 20}, white = {245, 245, 245}, red = {0, 0, 255}, grey = {160, 120, 40},
-                        seki = {0, 200, 255}, paper = {235, 235, 235};
-    int s = img->width >= 1600 ? 3 : img->width >= 800 ? 2 : 1, line = 10 * s, x0 = 4 * s, y0 = 4 * s;
+                        seki = {0, 200, 255};
+    int s = legend_scale(img), line = 10 * s, x0 = 4 * s, y0 = band_top + 4 * s;
     char read[64];
     snprintf(read, sizeof read, "READ: %d BLACK, %d WHITE STONES", r->read_black, r->read_white);
-    const char *rows[] = {"BLACK AREA", "WHITE AREA", "DAME", "DEAD STONE", "SEKI", "STONE READ (ITS COLOUR)", read};
-    int n = 7, w = 30 * 6 * s + 14 * s;
-    for (int y = y0; y < y0 + n * line + 4 * s; y++)
-        for (int x = x0; x < x0 + w; x++) gs_draw_pixel(img, x, y, paper, 0.8);
-    for (int k = 0; k < n; k++) {
+    const char *rows[LEGEND_ROWS] = {"BLACK AREA", "WHITE AREA", "DAME", "DEAD STONE", "SEKI", "BLACK STONE",
+                                     "WHITE STONE", "READ WITH DOUBT (CHECK IT)", read};
+    for (int k = 0; k < LEGEND_ROWS; k++) {
         double cx = x0 + 6 * s, cy = y0 + 2 * s + k * line + 4 * s;
         switch (k) {
         case 0: gs_draw_square(img, cx, cy, 3 * s, black, 1); break;
@@ -365,16 +365,30 @@ static void draw_legend(gs_image *img, const score_count_result *r)
             gs_draw_line(img, cx - 3 * s, cy + 3 * s, cx + 3 * s, cy - 3 * s, s, red);
             break;
         case 4: gs_draw_ring(img, cx, cy, 3 * s, s, seki); break;
-        case 5: gs_draw_disc(img, cx, cy, 3 * s, white, 1); gs_draw_disc(img, cx, cy, 2 * s, black, 1); break;
+        case 5: vision_draw_stone(img, cx, cy, 9 * s, GS_BLACK); break;
+        case 6: vision_draw_stone(img, cx, cy, 9 * s, GS_WHITE); break;
+        case 7: gs_draw_box(img, cx, cy, 3.5 * s, s, red); break;
         default: break;
         }
         gs_draw_text(img, x0 + 12 * s, cy - 3.5 * s, s, rows[k], black);
     }
 }
 
-/* Each point's marks (draw_point) on the photo, and the legend. */
-static void draw_overlay(gs_image *img, const vision_grid *g, const score_count_result *r)
+/* The photo with each point's marks (draw_point), the coordinates around
+ * the grid, and below it a band of light paper holding the legend (a new
+ * image; NULL when out of memory). */
+static gs_image *draw_overlay(const gs_image *photo, const vision_result *scan, const score_count_result *r)
 {
+    int s = legend_scale(photo), band = LEGEND_ROWS * 10 * s + 12 * s;
+    gs_image *img = gs_image_create(photo->width, photo->height + band, photo->channels);
+    if (!img) return NULL;
+    size_t row = (size_t)photo->width * (size_t)photo->channels;
+    for (int y = 0; y < img->height; y++) {
+        uint8_t *d = img->buf + (size_t)y * (size_t)img->stride;
+        if (y < photo->height) memcpy(d, photo->buf + (size_t)y * (size_t)photo->stride, row);
+        else memset(d, 235, row);
+    }
+    const vision_grid *g = &scan->grid;
     int size = r->pos.size;
     for (int y = 0; y < size; y++)
         for (int x = 0; x < size; x++) {
@@ -383,7 +397,9 @@ static void draw_overlay(gs_image *img, const vision_grid *g, const score_count_
             vision_grid_map(g, x + 1, y, &qx, &qy);
             draw_point(img, r, y * size + x, px, py, hypot(qx - px, qy - py));
         }
-    draw_legend(img, r);
+    vision_draw_coords(img, g, vision_grid_cell(g));
+    draw_legend(img, photo->height, r);
+    return img;
 }
 
 /* ------------------------------------------------------------------ sgf */
@@ -453,8 +469,9 @@ gs_status score_count_run(const score_count_options *o, score_count_result *out,
                                                           out->not_finished, sizeof out->not_finished);
     }
     if (st == GS_OK && o->overlay_path) {
-        draw_overlay(in.img, &in.scan->grid, out);
-        st = gs_image_write_png(in.img, o->overlay_path, err);
+        gs_image *ov = draw_overlay(in.img, in.scan, out);
+        st = ov ? gs_image_write_png(ov, o->overlay_path, err) : gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+        gs_image_destroy(ov);
     }
     if (st == GS_OK && o->sgf_path) {
         st = write_sgf(o->sgf_path, out, err);

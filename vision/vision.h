@@ -361,9 +361,20 @@ gs_status vision_detect_frame(const vision_detector *d, const gs_image *img, con
 void vision_grid_draw(gs_image *img, const vision_grid *g, int per_cell, int half, gs_bgr c);
 
 /* Draws the grid and every reading onto img (3-channel, modified in place):
- * grid lines in green, black readings as a filled dark disc with a white
- * ring, white readings as a white disc with a black ring, unsure points
- * marked with a red square.  reading may be NULL (grid only). */
+ * grid lines in green, the coordinates on all four sides (vision_draw_coords),
+ * each stone read as vision_draw_stone draws it, low-confidence points
+ * (unsure: confidence below the detector's vision_params.unsure) in a red square around the point.
+ * reading may be NULL (grid and coordinates only). */
+/* A stone read: black a dark disc with a light outline, white a light disc
+ * with a dark outline, 0.72 of a cell across (the two are told apart at a
+ * glance on any board). */
+void vision_draw_stone(gs_image *img, double cx, double cy, double cell, gs_color c);
+/* The coordinates outside the grid on all four sides: letters A-T without
+ * I along the top and bottom, numbers (1 at the bottom) left and right,
+ * each on a light patch; cell = vision_grid_cell(g). */
+void vision_draw_coords(gs_image *img, const vision_grid *g, double cell);
+/* The picture's size of one cell (the diagonal's length over the cells). */
+double vision_grid_cell(const vision_grid *g);
 void vision_draw_overlay(gs_image *img, const vision_grid *g, const vision_reading *reading);
 
 #ifdef __cplusplus
