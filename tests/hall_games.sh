@@ -13,7 +13,7 @@ render_games() {
   printf '(;GM[1]FF[4]SZ[9]HA[2]AB[cc][gg];W[gc];B[cg];W[ee];B[ge];W[ec];B[eg];W[ce];B[fd];W[dd];B[ff])\n' > "$dir/g3.sgf"
   printf '(;GM[1]FF[4]SZ[9];B[ec];W[eg];B[ce];W[ge];B[cc];W[gg];B[gc];W[cg];B[dd];W[ff];B[fd];W[df])\n' > "$dir/g4.sgf"
   for n in 1 2 3 4; do
-    "$gs" render "$dir/g$n.sgf" -o "$dir/g$n.avi" --pace "$pace" --fps "$fps" --size 640x360 --seed $((n + 1)) \
+    "$gs" render "$dir/g$n.sgf" -o "$dir/g$n.avi" --pace "$pace" --fps "$fps" --frame-size 640x360 --seed $((n + 1)) \
       --end confirm --rotation 0 -q > "$dir/render-$n.log" 2>&1 || return 1
   done
 }
