@@ -255,7 +255,7 @@ typedef int64_t (*broadcast_clock_fn)(void *user);
 
 /* A round served by the hall (broadcast_hall_config.round): one feed for
  * relays and viewers built from the boards' SGF files, which the hall
- * looks at every watch_ms.  What the hall serves of it (README, "The round
+ * looks at every watch_ms.  What the hall serves of it (doc/json.md, "The round
  * feed"):
  *   GET /                  the round page (every board: names, board,
  *                          captures, move number, last move, result)

@@ -22,7 +22,7 @@ static void help(FILE *f)
             "findings, not errors.\n"
             "\n"
             "Options:\n"
-            "  --json               one JSON object (README, \"JSON\"): result, area, stones,\n"
+            "  --json               one JSON object (doc/json.md): result, area, stones,\n"
             "                       territory, dead, dame, komi, warnings, illegal, events,\n"
             "                       rulings...\n"
             "  --komi K             komi in SGF points, 7.5 = 3 3/4 stones (default: the\n"

@@ -1,5 +1,5 @@
 /* cli/hall_config.c: the config of `goscribe hall --config FILE`, one
- * round of a club evening (the format: README "An evening", and
+ * round of a club evening (the format: doc/usage.md "An evening", and
  * `goscribe hall --help`):
  *
  *     event = Spring Club Cup      # the round's keys, then one section a board

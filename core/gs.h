@@ -4,7 +4,7 @@
  * error buffer for returning errors as values.  Stateful things (camera,
  * tracker, recorder) are opaque types in their own modules.
  *
- * Conventions (see README "Code conventions"):
+ * Conventions (see doc/internals.md "Code conventions"):
  *  - one prefix per module (gs_ here, rules_, sgf_, vision_, capture_, ...);
  *  - functions that can fail return gs_status and, where given, fill a
  *    gs_error with one line naming the problem;

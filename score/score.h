@@ -275,7 +275,7 @@ gs_status score_check_file(const char *path, const score_check_options *o, score
                             gs_error *err);
 
 /* ================================================================== */
-/* The JSON of goscribe, one vocabulary for every command and page (README,
+/* The JSON of goscribe, one vocabulary for every command and page (doc/json.md,
  * "JSON: one vocabulary"): a point is its SGF letters "pd" under "point"
  * (with "point_human" "Q16"; "" and "pass" for a pass), a colour "B", "W"
  * or "" under "color", a number per side an object {"B":..,"W":..}, moves

@@ -13,7 +13,7 @@ shift 2 2>/dev/null || shift $#
 [ -x "$gs" ] || { echo "eval-count: no goscribe binary at $gs (build first)" >&2; exit 1; }
 [ -d "$dir" ] || { echo "eval-count: no games at $dir" >&2; exit 1; }
 
-field() { # JSON text, key -> its value (README "JSON: one vocabulary"); strings bare, lists as JSON
+field() { # JSON text, key -> its value (doc/json.md "JSON: one vocabulary"); strings bare, lists as JSON
   python3 -c 'import json,sys
 v=json.loads(sys.argv[1])[sys.argv[2]]
 print(v if isinstance(v, str) else json.dumps(v, separators=(",", ":")))' "$1" "$2" 2>/dev/null

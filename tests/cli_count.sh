@@ -9,7 +9,7 @@ fail=0
 ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; fail=1; }
 oneline() { [ "$(wc -l < "$1")" = 1 ]; }
-# field FILE KEY[.SUB]: the value as JSON text (one vocabulary: README "JSON")
+# field FILE KEY[.SUB]: the value as JSON text (one vocabulary: doc/json.md)
 field() { python3 -c 'import json,sys
 v=json.load(open(sys.argv[1]))
 for k in sys.argv[2].split("."): v=v[k]

@@ -12,14 +12,14 @@
 #   - the round's feed with curl: names in round.json, an unchanged poll
 #     answers 304 (If-None-Match and If-Modified-Since), the round's SGF
 #     holds the four games with their results;
-#   - the JSON keys are README's (tests/json_vocabulary.py).
+#   - the JSON keys are doc/json.md's (tests/json_vocabulary.py).
 # The network part skips without curl or libmicrohttpd.
 set -u
 gs=${1:?usage: cli_hall.sh GOSCRIBE}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/sgf_corpus.sh"
 . "$here/hall_games.sh"
-readme=$here/../README.md
+readme=$here/../doc/json.md
 work=$(mktemp -d /tmp/gs-hall.XXXXXX)
 hpid=
 fail=0

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""tests/json_vocabulary.py README LABEL FILE...: checks JSON output against
-the one vocabulary of README.md ("JSON: one vocabulary"): every key of every
+"""tests/json_vocabulary.py VOCAB LABEL FILE...: checks JSON output against
+the one vocabulary of doc/json.md ("JSON: one vocabulary"): every key of every
 object, at any depth, must be in the table, with a value of its form.  A FILE
 holds one JSON value, or one per line (JSON lines; SSE "data: " lines too).
 Prints one line per file; exit 1 on the first file that breaks the table."""
@@ -14,7 +14,7 @@ FORMS = {"string", "number", "bool", "bool or null", "point", "points", "color",
 
 def table(readme):
     text = open(readme, encoding="utf-8").read()
-    m = re.search(r"^## JSON: one vocabulary$(.*?)^## ", text, re.S | re.M)
+    m = re.search(r"^## JSON: one vocabulary$(.*?)(?:^## |\Z)", text, re.S | re.M)
     if not m:
         sys.exit("json_vocabulary: no section \"## JSON: one vocabulary\" in " + readme)
     vocab = {}
@@ -24,10 +24,10 @@ def table(readme):
             continue
         form = cells[1]
         if form not in FORMS:
-            sys.exit("json_vocabulary: README: unknown form %r for %s" % (form, cells[0]))
+            sys.exit("json_vocabulary: vocabulary: unknown form %r for %s" % (form, cells[0]))
         for key in re.findall(r"`([a-z_]+)`", cells[0]):
             if key in vocab:
-                sys.exit("json_vocabulary: README: %s twice in the table" % key)
+                sys.exit("json_vocabulary: vocabulary: %s twice in the table" % key)
             vocab[key] = form
     return vocab
 
@@ -79,7 +79,7 @@ def walk(v, vocab, path, errors, seen):
         here = path + "." + k if path else k
         form = vocab.get(k)
         if form is None:
-            errors.append("%s: not in the README's JSON table" % here)
+            errors.append("%s: not in the JSON table (doc/json.md)" % here)
             continue
         seen.add(k)
         if not check_form(form, x):

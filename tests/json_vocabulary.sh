@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/json_vocabulary.sh GOSCRIBE SERVE_DRIVER README: every command and
-# page that prints JSON, checked against the one table of README.md ("JSON:
+# tests/json_vocabulary.sh GOSCRIBE SERVE_DRIVER VOCAB: every command and
+# page that prints JSON, checked against the one table of doc/json.md ("JSON:
 # one vocabulary") by tests/json_vocabulary.py: scan --json, count --json
 # (a grid, a photo, an SGF), check --json, record --json, a recording's
 # /state.json, /events (SSE), /api/events, POST /api/ruling (its answer and
@@ -8,7 +8,7 @@
 # no shared data is needed; the network part skips without curl or
 # libmicrohttpd.
 set -u
-gs=${1:?usage: json_vocabulary.sh GOSCRIBE SERVE_DRIVER README}
+gs=${1:?usage: json_vocabulary.sh GOSCRIBE SERVE_DRIVER doc/json.md}
 driver=${2:?}
 readme=${3:?}
 here=$(cd "$(dirname "$0")" && pwd)

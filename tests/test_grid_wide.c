@@ -4,7 +4,7 @@
  * on the working copy the finder first looks at (800 px) its lines are
  * under a pixel wide; refused there, it looks again on larger copies.  It
  * finds 8 of these 10 (7 on the first copy alone, the stones helping) and
- * refuses the others (see the README's known gaps).  A board it answers
+ * refuses the others (see the known gaps in doc/evaluation.md).  A board it answers
  * must be this one, at its size, within 0.3 cell of the renderer's
  * corners and read right at every point: the bowl and papers beside one
  * 13x13 once passed for the game going on past its side, and a 19x19

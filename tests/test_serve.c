@@ -669,7 +669,7 @@ static void test_json_reader(void **state)
     gs_json_free(j);
 }
 
-/* The state JSON, byte for byte (the vocabulary of README "JSON"); the
+/* The state JSON, byte for byte (the vocabulary of doc/json.md); the
  * clock (server_unix_ms) reads N in `want`. */
 static void assert_state_json(const broadcast_state *s, const char *name, const char *id, const char *url,
                               const char *want)
