@@ -99,15 +99,22 @@ def call_offences(root):
         mine = [src for src in graph if src.split('/')[0] == folder]
         for comp in calls.strongly_connected(mine, lambda v: [d for d in graph[v] if d.split('/')[0] == folder]):
             out.append('call circle in %s/: %s' % (folder, ', '.join(comp)))
-    folders = {}
-    for src, edges in graph.items():
-        for dst in edges:
-            a, b = src.split('/')[0], dst.split('/')[0]
-            if a != b:
-                folders.setdefault(a, set()).add(b)
+    folders = folder_graph(graph)
     for comp in calls.strongly_connected([n for n, _ in STAGES], lambda v: folders.get(v, ())):
         out.append('call circle between folders: %s' % ', '.join(comp))
     return out
+
+
+def folder_graph(graph):
+    """{folder: the other folders its files reach} of a file graph (includes
+    or calls: {file: its targets})."""
+    folders = {}
+    for src, targets in graph.items():
+        for dst in targets:
+            a, b = src.split('/')[0], dst.split('/')[0]
+            if a != b:
+                folders.setdefault(a, set()).add(b)
+    return folders
 
 
 def circles(graph):
@@ -129,12 +136,7 @@ def circles(graph):
     for n in sorted(graph):
         if not state.get(n):
             visit(n)
-    folders = {}
-    for src, incs in graph.items():
-        for inc in incs:
-            a, b = src.split('/')[0], inc.split('/')[0]
-            if a != b:
-                folders.setdefault(a, set()).add(b)
+    folders = folder_graph(graph)
     for a in sorted(folders):
         seen, todo = set(), list(folders[a])
         while todo:
