@@ -229,7 +229,12 @@ static gs_status run_read(run_ctx *c, const gs_image **frame, capture_info *info
     }
     if (cr == CAPTURE_LOST) {
         *frame = NULL;
-        if (!c->camera) return run_note(c, "frame", capture_last_error(c->src), c->last_t, err);
+        if (!c->camera) {
+            /* before the record starts a note has nowhere to go: the
+             * reason stays for the "no board found" error */
+            if (!c->first_note[0]) snprintf(c->first_note, sizeof c->first_note, "%s", capture_last_error(c->src));
+            return run_note(c, "frame", capture_last_error(c->src), c->last_t, err);
+        }
         bool first = !c->lost;
         c->lost = true;
         return first ? run_note(c, "camera_lost", capture_last_error(c->src), c->last_t, err) : GS_OK;

@@ -38,6 +38,12 @@ for p in $photos; do
     check "$p: record --count-anyway (RE $got) = count PHOTO ($want)" '[ -n "$want" ] && [ "$got" = "$want" ]'
     check "$p: the estimate said so" 'grep -q "ESTIMATE" "$work/$name.log" || ! grep -q "dead stones removed" "$work/$name-file.sgf"'
 done
+# a photo that cannot be read: refused naming why, not only "no board"
+printf '\377\330\377\340 cut short' >"$work/cut.jpg"
+"$bin" record "$work/cut.jpg" -o "$work/cut.sgf" --no-evidence --no-stdin -q 2>"$work/cut.err"
+rc=$?
+check "record of an unreadable photo: exit 2, one line saying why (got $rc: $(cat "$work/cut.err"))" \
+    '[ $rc -eq 2 ] && [ "$(wc -l <"$work/cut.err")" -eq 1 ] && grep -q "no board found in 0 frames: .*cut.jpg" "$work/cut.err"'
 if [ $n -eq 0 ]; then
     echo "skipped: no photos in $data/photos"
     exit 0
