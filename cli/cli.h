@@ -131,6 +131,15 @@ struct capture_source;
 int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct session_options *run,
                        struct capture_source **src);
 
+/* `goscribe record ... --check` (cli/record_check.c): the source opened
+ * (capture_open) and giving a frame, the SGF's folder writable, a file to
+ * --resume replayed, the --evidence and --fallback folders; nothing
+ * written.  One line per problem (cli_error), problems the problems the
+ * caller said before (the grid's); the exit code. */
+struct capture_options;
+int cli_record_check(const char *source, const struct capture_options *cap, const char *out,
+                     const record_options *ro, int problems);
+
 /* The recording options' lines of `goscribe record --help` (all but the
  * live broadcast and --final): what `gtp --help` lists too. */
 void cli_record_options_help(FILE *f);
@@ -170,6 +179,15 @@ int hall_evening_load(const char *path, hall_evening *ev);
 void hall_evening_free(hall_evening *ev);
 /* The plan, one line a board (--check). */
 void hall_evening_print(const hall_evening *ev, FILE *f);
+
+/* --check: every board's recorder command line, as the evening would
+ * run it now, run with `record --check` (its source opened through
+ * capture_open and giving a frame, its options through record's parser,
+ * its files writable), all at once, each given 25 s.  Each problem is one
+ * line (cli_error) naming the config's [board T] line; a board whose file
+ * has a result (not recorded again) is said on stdout.  Returns the
+ * number of problems, -1 when the checks could not run (said). */
+int hall_evening_check(hall_evening *ev, const char *token);
 
 /* How the evening runs (cli/hall_evening.c). */
 typedef struct hall_evening_run_opts {

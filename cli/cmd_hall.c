@@ -50,8 +50,11 @@ static void hall_usage(FILE *f)
             "  --serve [ADDR:]PORT  where to listen (ADDR defaults to 127.0.0.1, loopback;\n"
             "                       0.0.0.0 for the club's network)\n"
             "  --config FILE        one round of an evening from this config (above)\n"
-            "  --check              with --config: read the config and the pairings, print\n"
-            "                       the plan, exit\n"
+            "  --check              with --config: print the plan and check every board as\n"
+            "                       the evening would run it (`goscribe record ... --check`:\n"
+            "                       its source opens and gives a frame, its options are\n"
+            "                       taken, its files can be written), then exit: one line\n"
+            "                       per problem, exit 1 when there is one\n"
             "  --exit-when-done     with --config: stop once every board's recorder has\n"
             "                       ended (videos); a recorder that failed makes it exit 1\n"
             "  --board URL          a recorder started with --serve, e.g. http://10.0.0.5:8080\n"
@@ -175,7 +178,31 @@ static void round_config(const hall_evening *ev, broadcast_round_config *rc, bro
     }
 }
 
-/* The config read (and printed with --check: then *rc is the exit code
+/* --check: the plan printed, then where the hall listens and every board
+ * tried as the evening would run it (hall_evening_check); the exit code. */
+static int check_evening(hall_opts *o, hall_evening *ev)
+{
+    hall_evening_print(ev, stdout);
+    fflush(stdout);
+    int problems = 0;
+    if (!o->serve_given && !ev->serve[0]) {
+        cli_error("hall: where to listen: --serve [ADDR:]PORT or 'serve = ...' in %s", o->config);
+        problems++;
+    } else if (!o->serve_given && !hall_parse_serve(ev->serve, o)) {
+        problems++;
+    }
+    int boards = hall_evening_check(ev, o->token);
+    if (boards < 0) return GS_EXIT_ERROR;
+    problems += boards;
+    if (problems)
+        printf("check: %d problem%s: the evening would not run as configured\n", problems,
+               problems == 1 ? "" : "s");
+    else
+        printf("check: ready: every board's source gave a frame, its options were taken, its files can be written\n");
+    return problems ? GS_EXIT_ERROR : GS_EXIT_OK;
+}
+
+/* The config read (and checked with --check: then *rc is the exit code
  * and NULL is returned); NULL with *rc on failure. */
 static hall_evening *load_evening(hall_opts *o, int *rc)
 {
@@ -190,10 +217,9 @@ static hall_evening *load_evening(hall_opts *o, int *rc)
         return NULL;
     }
     if (o->check) {
-        hall_evening_print(ev, stdout);
+        *rc = check_evening(o, ev);
         hall_evening_free(ev);
         free(ev);
-        *rc = GS_EXIT_OK;
         return NULL;
     }
     return ev;

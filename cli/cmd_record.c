@@ -89,6 +89,10 @@ static void usage(FILE *f)
     cli_record_options_help(f);
     fprintf(f,
             "  --final FILE         also write the record's last position (grid text)\n"
+            "  --check              record nothing: check that the source opens and gives a\n"
+            "                       frame, the options, the grid (--calibration), that the\n"
+            "                       SGF can be written (a file to --resume replays); one\n"
+            "                       line per problem, exit 1 when there is one\n"
             "\n"
             "Live broadcast options (need libmicrohttpd; see also `goscribe hall`):\n"
             "  --serve [ADDR:]PORT  serve the live board page, /game.sgf, /state.json,\n"
@@ -190,6 +194,7 @@ typedef struct record_cmd {
     const char *cmd;          /* "record", or the command that borrows the options (gtp) */
     const char *source, *out, *calfile, *corners, *final_path, *resume_file;
     bool no_stdin, quiet, no_evidence;
+    bool check;               /* --check: try what the recording needs, record nothing */
     long size;
     double corner_xy[4][2];   /* --corners, read */
     cli_record_store store;   /* --black / --white split, --pass-at */
@@ -366,7 +371,7 @@ static int parse_game_option(record_cmd *c, int argc, char **argv, int *i)
 }
 
 /* The source and the run: --max-frames, --frame-delay, --width, --height,
- * --fps, --max-pixels, --final, --no-stdin, -q. */
+ * --fps, --max-pixels, --final, --check, --no-stdin, -q. */
 static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
@@ -392,6 +397,8 @@ static int parse_run_option(record_cmd *c, int argc, char **argv, int *i)
         if (cli_parse_max_pixels(c->cmd, v, &c->cap.max_pixels) != 0) return ARG_BAD;
     } else if (!strcmp(a, "--final")) {
         TAKE_VALUE(c->final_path);
+    } else if (!strcmp(a, "--check")) {
+        c->check = true;
     } else if (!strcmp(a, "--no-stdin")) {
         c->no_stdin = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -640,9 +647,8 @@ static void point_store(session_options *run, const cli_record_store *store)
     run->npasses = store->npasses;
 }
 
-/* The recorder's options from c, the grid and the source opened; NULL
- * when they cannot be had (said, *rc the exit code). */
-static capture_source *open_recording(record_cmd *c, int *rc)
+/* The recorder's options completed from c. */
+static void recorder_options(record_cmd *c)
 {
     record_options *ro = &c->run.recorder;
     if (c->no_evidence) ro->evidence_dir = "";
@@ -650,6 +656,23 @@ static capture_source *open_recording(record_cmd *c, int *rc)
     ro->size = (int)c->size;
     ro->out = stdout;
     c->run.tracker.size_hint = (int)c->size;
+}
+
+/* --check: the grid, the source, the files, each problem said; the exit
+ * code. */
+static int check_recording(record_cmd *c)
+{
+    recorder_options(c);
+    gs_error err = {0};
+    int problems = !setup_grid(c, &err);
+    return cli_record_check(c->source, &c->cap, c->out, &c->run.recorder, problems);
+}
+
+/* The recorder's options from c, the grid and the source opened; NULL
+ * when they cannot be had (said, *rc the exit code). */
+static capture_source *open_recording(record_cmd *c, int *rc)
+{
+    recorder_options(c);
     gs_error err = {0};
     *rc = GS_EXIT_ERROR;
     if (!setup_grid(c, &err)) return NULL;
@@ -667,8 +690,8 @@ int cli_record_prepare(int argc, char **argv, cli_record_store *store, struct se
     record_cmd c;
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0) return rc;
-    if (c.serve_arg || c.board_name || c.token || c.mqtt || c.hall || c.linger > 0 || c.final_path) {
-        cli_error("%s: --serve, --board-name, --token, --mqtt, --hall, --linger and --final are goscribe "
+    if (c.serve_arg || c.board_name || c.token || c.mqtt || c.hall || c.linger > 0 || c.final_path || c.check) {
+        cli_error("%s: --serve, --board-name, --token, --mqtt, --hall, --linger, --final and --check are goscribe "
                   "record's only", argv[0]);
         return GS_EXIT_ERROR;
     }
@@ -689,6 +712,7 @@ int cmd_record(int argc, char **argv)
     broadcast_config scfg;
     char bind[128];
     if (!check_args(&c) || !serve_config(&c, &scfg, bind, sizeof bind)) return GS_EXIT_ERROR;
+    if (c.check) return check_recording(&c);
     capture_source *src = open_recording(&c, &rc);
     if (!src) return rc;
     point_store(&c.run, &c.store);

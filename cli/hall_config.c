@@ -110,13 +110,20 @@ static int round_key(cfg_reader *r, const char *k, const char *v)
     return cfg_error(r, "unknown key '%s' (keys: " ROUND_KEYS ")%s", k, NULL);
 }
 
+/* Whether a source is an address (scheme://...: a network camera), not a path. */
+static bool is_address(const char *v)
+{
+    size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+    return n > 0 && isalpha((unsigned char)v[0]) && !strncmp(v + n, "://", 3);
+}
+
 static int board_key(cfg_reader *r, const char *k, const char *v)
 {
     hall_board_cfg *b = r->board;
-    /* a camera's number as it is, a file or a device from the config's folder */
+    /* a camera's number or an address as it is, a file or a device from the config's folder */
     if (!strcmp(k, "source"))
-        return strspn(v, "0123456789") == strlen(v) ? cfg_copy(r, b->source, sizeof b->source, v)
-                                                    : cfg_path(r, v, b->source, sizeof b->source);
+        return strspn(v, "0123456789") == strlen(v) || is_address(v) ? cfg_copy(r, b->source, sizeof b->source, v)
+                                                                      : cfg_path(r, v, b->source, sizeof b->source);
     if (!strcmp(k, "sgf")) return cfg_path(r, v, b->sgf, sizeof b->sgf);
     if (!strcmp(k, "options")) return cfg_options(r, v, b->opt_text, sizeof b->opt_text, b->opts, &b->nopts);
     return cfg_error(r, "unknown key '%s' in a board's section (keys: " BOARD_KEYS ")%s", k, NULL);

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -37,18 +38,21 @@ extern char **environ;
 #define EVENING_RESTART_MS 2000
 /* Time the recorders have to stop on SIGINT before they are killed. */
 #define EVENING_STOP_MS 15000
+/* The longest line of a recorder taken in (a longer one is dropped). */
+#define EVENING_LINE_MAX 2048
 
 typedef struct rec_proc {
     hall_board_cfg *cfg;
     const pairing_board *pb;
     pid_t pid;
     int err_fd;                  /* its stderr, -1 when closed */
-    char buf[2048];
+    char buf[EVENING_LINE_MAX];
     size_t blen;
     int restarts;
     double started_ms, restart_at;
     bool done, failed;
-    char url[160], status[96], last_line[200], final_line[300];
+    char url[160], status[96], final_line[300];
+    char last_line[EVENING_LINE_MAX]; /* what it said last, whole: said again with its end */
     /* the argument strings of its command line */
     char black[160], white[160], komi[32], table[16], name[32];
 } rec_proc;
@@ -134,6 +138,40 @@ static int spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *at, co
     return rc;
 }
 
+/* Starts `argv` (this binary) with its stdout to out_path and its stderr
+ * into a pipe, read non-blocking from *err_fd; 0 or an errno. */
+static int spawn_child(evening *e, char **argv, const char *out_path, pid_t *pid, int *err_fd)
+{
+    int fds[2];
+    /* close-on-exec: no other recorder keeps this one's pipe open (only
+     * this thread starts processes, so none starts in between) */
+    if (pipe(fds)) return errno;
+    if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) || fcntl(fds[1], F_SETFD, FD_CLOEXEC)) {
+        int k = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return k;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    int rc = posix_spawn_file_actions_init(&fa);
+    if (!rc && (rc = posix_spawnattr_init(&at))) posix_spawn_file_actions_destroy(&fa);
+    if (!rc) {
+        rc = spawn_setup(&fa, &at, out_path, fds);
+        if (!rc) rc = posix_spawn(pid, e->self, &fa, &at, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        posix_spawnattr_destroy(&at);
+    }
+    close(fds[1]);
+    if (rc) {
+        close(fds[0]);
+        return rc;
+    }
+    *err_fd = fds[0];
+    (void)fcntl(*err_fd, F_SETFL, O_NONBLOCK); /* on a new pipe: cannot fail */
+    return 0;
+}
+
 /* Starts board p's recorder; false when it cannot be (status says why). */
 static bool start_recorder(evening *e, rec_proc *p)
 {
@@ -147,33 +185,13 @@ static bool start_recorder(evening *e, rec_proc *p)
     char *argv[96], log[600];
     build_argv(e, p, exists, argv, 96);
     snprintf(log, sizeof log, "%s.log", p->cfg->sgf);
-    int fds[2];
-    /* close-on-exec: no other recorder keeps this one's pipe open (only
-     * this thread starts processes, so none starts in between) */
-    if (pipe(fds) || fcntl(fds[0], F_SETFD, FD_CLOEXEC) || fcntl(fds[1], F_SETFD, FD_CLOEXEC)) {
-        snprintf(p->status, sizeof p->status, "not started: no pipe (%s)", strerror(errno));
-        return false;
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    int rc = posix_spawn_file_actions_init(&fa);
-    if (!rc && (rc = posix_spawnattr_init(&at))) posix_spawn_file_actions_destroy(&fa);
-    if (!rc) {
-        rc = spawn_setup(&fa, &at, log, fds);
-        if (!rc) rc = posix_spawn(&p->pid, e->self, &fa, &at, argv, environ);
-        posix_spawn_file_actions_destroy(&fa);
-        posix_spawnattr_destroy(&at);
-    }
-    close(fds[1]);
+    int rc = spawn_child(e, argv, log, &p->pid, &p->err_fd);
     if (rc) {
-        close(fds[0]);
         snprintf(p->status, sizeof p->status, "not started: %s", strerror(rc));
         return false;
     }
-    p->err_fd = fds[0];
-    (void)fcntl(p->err_fd, F_SETFL, O_NONBLOCK); /* on a new pipe: cannot fail */
     p->blen = 0;
-    p->url[0] = p->final_line[0] = '\0';
+    p->url[0] = p->final_line[0] = p->last_line[0] = '\0';
     p->started_ms = gs_now_ms();
     p->restart_at = 0;
     snprintf(p->status, sizeof p->status, "%s", exists ? "recording (resumed)" : "recording");
@@ -233,13 +251,14 @@ static void read_err(evening *e, rec_proc *p)
 
 /* ------------------------------------------------------------ its end */
 
-/* A camera (its number, a /dev/ device) goes on where the game is: a
- * recorder started again resumes the record from the board as it stands.
- * A video would start again from its first frame, behind the record: its
- * recorder is not restarted (its file holds every move saved). */
+/* A camera (its number, a /dev/ device, a network camera's address) goes
+ * on where the game is: a recorder started again resumes the record from
+ * the board as it stands.  A video would start again from its first
+ * frame, behind the record: its recorder is not restarted (its file holds
+ * every move saved). */
 static bool is_camera(const char *source)
 {
-    return strspn(source, "0123456789") == strlen(source) || !strncmp(source, "/dev/", 5);
+    return strspn(source, "0123456789") == strlen(source) || !strncmp(source, "/dev/", 5) || strstr(source, "://");
 }
 
 static void ended(evening *e, rec_proc *p, int wstatus, const struct rusage *ru)
@@ -267,12 +286,14 @@ static void ended(evening *e, rec_proc *p, int wstatus, const struct rusage *ru)
             snprintf(p->status, sizeof p->status, "%s (signal %d)", e->stopping ? "stopped" : "crashed, given up",
                      WTERMSIG(wstatus));
         else if (WEXITSTATUS(wstatus))
-            snprintf(p->status, sizeof p->status, "stopped (exit %d): %.60s", WEXITSTATUS(wstatus), p->last_line);
+            snprintf(p->status, sizeof p->status, "stopped (exit %d)", WEXITSTATUS(wstatus));
         else snprintf(p->status, sizeof p->status, "ended");
     }
     double cpu = ru->ru_utime.tv_sec + ru->ru_stime.tv_sec + (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+    /* its last words whole (why it stopped), or its summary when it ended */
+    const char *said = p->failed && p->last_line[0] ? p->last_line : p->final_line;
     fprintf(stderr, "[table %d] recorder %s after %.1f s (CPU %.1f s)%s%s\n", p->cfg->table, p->status, secs, cpu,
-            p->final_line[0] ? ": " : "", p->final_line);
+            said[0] ? ": " : "", said);
     tell_hall(e, p, false);
 }
 
@@ -348,15 +369,23 @@ static void restart_due(evening *e)
     }
 }
 
+/* The goscribe binary the recorders run (this one); false when it cannot
+ * be found (said). */
+static bool find_self(evening *e)
+{
+    ssize_t k = readlink("/proc/self/exe", e->self, sizeof e->self - 1);
+    if (k <= 0 || (size_t)k >= sizeof e->self - 1) {
+        cli_error("hall: cannot find the goscribe binary to start the recorders (/proc/self/exe)");
+        return false;
+    }
+    e->self[k] = '\0';
+    return true;
+}
+
 int hall_evening_run(hall_evening *ev, struct broadcast_hall *h, const hall_evening_run_opts *o)
 {
     evening e = {.ev = ev, .h = h, .o = o, .n = ev->nboards};
-    ssize_t k = readlink("/proc/self/exe", e.self, sizeof e.self - 1);
-    if (k <= 0 || (size_t)k >= sizeof e.self - 1) {
-        cli_error("hall: cannot find the goscribe binary to start the recorders (/proc/self/exe)");
-        return GS_EXIT_ERROR;
-    }
-    e.self[k] = '\0';
+    if (!find_self(&e)) return GS_EXIT_ERROR;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
@@ -390,4 +419,169 @@ int hall_evening_run(hall_evening *ev, struct broadcast_hall *h, const hall_even
     close(sfd);
     free(e.p);
     return failed && !e.stopping ? GS_EXIT_ERROR : GS_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ --check */
+
+/* How long a board's check may take: its source has 10 s for a first
+ * frame (cli/record_check.c), and a camera or a stream may be slow to open. */
+#define CHECK_WAIT_MS 25000
+
+/* One board's `goscribe record ... --check` and what it said. */
+typedef struct check_proc {
+    rec_proc p;
+    bool skip;                   /* its file has a result: nothing will run */
+    int spawn_errno;             /* it could not be started */
+    bool killed;                 /* no answer in time */
+    int wstatus;
+    char out[EVENING_LINE_MAX * 2];
+    size_t len;
+} check_proc;
+
+/* Starts board c's check: the recorder's command line, as the evening
+ * would run it now, with --check. */
+static void check_start(evening *e, check_proc *c)
+{
+    bool exists;
+    if (file_state(c->p.cfg->sgf, &exists)) {
+        c->skip = true;
+        return;
+    }
+    char *argv[97];
+    int n = build_argv(e, &c->p, exists, argv, 96);
+    argv[n++] = "--check";
+    argv[n] = NULL;
+    c->spawn_errno = spawn_child(e, argv, "/dev/null", &c->p.pid, &c->p.err_fd);
+}
+
+/* Reads what c's check wrote; closes its pipe at the end (beyond the
+ * buffer, the rest is dropped: a check says a few lines). */
+static void check_read(check_proc *c)
+{
+    char chunk[1024];
+    for (;;) {
+        ssize_t k = read(c->p.err_fd, chunk, sizeof chunk);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0 && errno == EAGAIN) return;
+        if (k <= 0) {
+            close(c->p.err_fd);
+            c->p.err_fd = -1;
+            return;
+        }
+        size_t room = sizeof c->out - 1 - c->len, take = (size_t)k < room ? (size_t)k : room;
+        memcpy(c->out + c->len, chunk, take);
+        c->len += take;
+        c->out[c->len] = '\0';
+    }
+}
+
+/* What the checks say until each has closed its stderr or the time is up. */
+static void check_collect(check_proc *c, int n, double until)
+{
+    for (;;) {
+        struct pollfd fds[HALL_MAX_EVENING_BOARDS];
+        int map[HALL_MAX_EVENING_BOARDS], k = 0;
+        for (int i = 0; i < n; i++)
+            if (c[i].p.err_fd >= 0) {
+                fds[k] = (struct pollfd){c[i].p.err_fd, POLLIN, 0};
+                map[k++] = i;
+            }
+        int left = (int)(until - gs_now_ms());
+        if (!k || left <= 0) return;
+        if (poll(fds, (nfds_t)k, left) < 0 && errno != EINTR) return;
+        for (int j = 0; j < k; j++)
+            if (fds[j].revents) check_read(&c[map[j]]);
+    }
+}
+
+/* Waits for every check to end; one still running at `until` is killed. */
+static void check_reap(check_proc *c, int n, double until)
+{
+    for (;;) {
+        bool running = false;
+        for (int i = 0; i < n; i++) {
+            if (c[i].p.pid <= 0) continue;
+            if (waitpid(c[i].p.pid, &c[i].wstatus, WNOHANG) == c[i].p.pid) c[i].p.pid = 0;
+            else running = true;
+        }
+        if (!running) break;
+        if (gs_now_ms() >= until) {
+            for (int i = 0; i < n; i++)
+                if (c[i].p.pid > 0) {
+                    kill(c[i].p.pid, SIGKILL);
+                    (void)waitpid(c[i].p.pid, &c[i].wstatus, 0);
+                    c[i].p.pid = 0;
+                    c[i].killed = true;
+                }
+            break;
+        }
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    for (int i = 0; i < n; i++)
+        if (c[i].p.err_fd >= 0) {
+            close(c[i].p.err_fd);
+            c[i].p.err_fd = -1;
+        }
+}
+
+/* Board c's problems, one line each, naming the config's [board T] line;
+ * their number. */
+static int check_report(const hall_evening *ev, const check_proc *c)
+{
+    const hall_board_cfg *b = c->p.cfg;
+    static const char mine[] = "goscribe: ";
+    int said = 0;
+    const char *other = NULL;    /* a line of another kind (a library's) */
+    size_t other_len = 0;
+    for (const char *l = c->out; *l;) {
+        size_t n = strcspn(l, "\n");
+        if (n > sizeof mine - 1 && !strncmp(l, mine, sizeof mine - 1)) {
+            cli_error("%s:%d: [board %d] %.*s", ev->path, b->line, b->table, (int)(n - (sizeof mine - 1)),
+                      l + sizeof mine - 1);
+            said++;
+        } else if (n) {
+            other = l;
+            other_len = n;
+        }
+        l += n + (l[n] == '\n');
+    }
+    const char *why = c->killed ? "no answer in 25 s (its check was stopped)"
+                      : c->spawn_errno ? strerror(c->spawn_errno)
+                      : WIFSIGNALED(c->wstatus) ? "its check crashed"
+                      : WEXITSTATUS(c->wstatus) && !said ? "its check failed and said nothing of its own" : NULL;
+    if (why) {
+        cli_error("%s:%d: [board %d] %s: %s%s%.*s", ev->path, b->line, b->table, b->source, why,
+                  other ? ": " : "", (int)other_len, other ? other : "");
+        said++;
+    }
+    return said;
+}
+
+int hall_evening_check(hall_evening *ev, const char *token)
+{
+    hall_evening_run_opts ro = {token && *token ? token : "check-only-token", false, 0};
+    evening e = {.ev = ev, .o = &ro, .n = ev->nboards};
+    if (!find_self(&e)) return -1;
+    check_proc *c = calloc((size_t)e.n, sizeof *c);
+    if (!c) {
+        cli_error("hall: out of memory");
+        return -1;
+    }
+    for (int i = 0; i < e.n; i++) {
+        c[i].p.cfg = &ev->boards[i];
+        c[i].p.pb = pairing_board_at(&ev->pr, ev->boards[i].table);
+        c[i].p.err_fd = -1;
+        check_start(&e, &c[i]);
+    }
+    double until = gs_now_ms() + CHECK_WAIT_MS;
+    check_collect(c, e.n, until);
+    check_reap(c, e.n, until);
+    int problems = 0;
+    for (int i = 0; i < e.n; i++)
+        if (!c[i].skip) problems += check_report(ev, &c[i]);
+    for (int i = 0; i < e.n; i++)
+        if (c[i].skip) printf("table %d: its file has a result: not recorded again\n", ev->boards[i].table);
+    free(c);
+    return problems;
 }

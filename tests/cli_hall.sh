@@ -78,6 +78,48 @@ if grep -q '^table 3: Daan Bakker 7k (Black) vs Élodie Martin 5k (White), handi
   ok "--check: the plan with the pairing's names"
 else bad "--check: $plan"; fi
 
+# ---- --check tries every board as the evening would run it: one line a
+# problem naming the board and what is wrong, exit 1; a good config exit 0
+cat > "$work/check.conf" <<EOF
+pairings = pairs.csv
+output = games
+serve = 127.0.0.1:0
+[board 1]
+source = /dev/video9     # no such camera
+[board 2]
+source = gone.avi        # no such file
+[board 3]
+source = http://127.0.0.1:9/video   # a closed port
+[board 4]
+source = g4.avi
+options = --bogus 3
+EOF
+"$gs" hall --config "$work/check.conf" --check > "$work/check.out" 2> "$work/check.err"; rc=$?
+c=$work/check.conf
+if [ $rc = 1 ] && [ "$(wc -l < "$work/check.err")" = 4 ] &&
+   grep -qx "goscribe: $c:4: \[board 1\] /dev/video9: no such camera" "$work/check.err" &&
+   grep -qx "goscribe: $c:6: \[board 2\] $work/gone.avi: No such file or directory" "$work/check.err" &&
+   grep -q "^goscribe: $c:8: \[board 3\] http://127.0.0.1:9/video: ." "$work/check.err" &&
+   grep -qx "goscribe: $c:10: \[board 4\] record: unknown option --bogus (see goscribe record --help)" "$work/check.err" &&
+   grep -q "^check: 4 problems" "$work/check.out"; then
+  ok "--check: a missing camera, a missing file, a dead address, a bad option: four lines, exit 1"
+else bad "--check of four bad boards: exit $rc: $(cat "$work/check.err" "$work/check.out")"; fi
+# the files: a missing output folder, a file to resume that is no game
+printf 'not a game\n' > "$work/games/round-3-table-2.sgf"
+printf 'pairings = pairs.csv\nround = 3\noutput = nowhere\n[board 1]\nsource = g1.avi\n' > "$work/files1.conf"
+printf 'pairings = pairs.csv\nround = 3\noutput = games\n[board 2]\nsource = g2.avi\n' > "$work/files2.conf"
+"$gs" hall --config "$work/files1.conf" --serve 127.0.0.1:0 --check > /dev/null 2> "$work/files1.err"; rc1=$?
+"$gs" hall --config "$work/files2.conf" --serve 127.0.0.1:0 --check > /dev/null 2> "$work/files2.err"; rc2=$?
+rm -f "$work/games/round-3-table-2.sgf"
+if [ $rc1 = 1 ] && [ "$(cat "$work/files1.err")" = "goscribe: $work/files1.conf:4: [board 1] $work/nowhere/round-3-table-1.sgf: cannot be written: its folder $work/nowhere: No such file or directory" ] &&
+   [ $rc2 = 1 ] && [ "$(wc -l < "$work/files2.err")" = 1 ] && grep -q "^goscribe: $work/files2.conf:4: \[board 2\] $work/games/round-3-table-2.sgf: " "$work/files2.err"; then
+  ok "--check: a missing output folder, a file to resume that holds no game: one line each"
+else bad "--check of the files: exit $rc1 $rc2: $(cat "$work/files1.err" "$work/files2.err")"; fi
+"$gs" hall --config "$work/evening.conf" --check > "$work/check.out" 2> "$work/check.err"; rc=$?
+[ $rc = 0 ] && [ ! -s "$work/check.err" ] && grep -q "^check: ready" "$work/check.out" \
+  && ok "--check of the evening's config: exit 0, no problem" || bad "--check of a good config: exit $rc: $(cat "$work/check.err")"
+ls "$work/games" | grep -q . && bad "--check wrote into games/: $(ls "$work/games")"
+
 "$gs" hall --config "$work/evening.conf" > "$work/hall.out" 2> "$work/hall.err" &
 hpid=$!
 url=
@@ -162,4 +204,15 @@ if [ $net = 1 ]; then
 fi
 kill -INT $hpid; wait $hpid; rc=$?; hpid=
 [ $rc = 0 ] && ok "the hall stops on SIGINT (exit 0)" || bad "the hall's exit: $rc"
+
+# ---- an evening whose recorder refuses its options: the hall's line says
+# why in full (it was cut at 60 characters)
+if [ $net = 1 ]; then
+  mkdir -p "$work/bogus"
+  printf 'pairings = pairs.csv\nround = 3\noutput = bogus\nserve = 127.0.0.1:0\n[board 1]\nsource = g1.avi\noptions = --bogus 3\n' \
+    > "$work/bogus.conf"
+  timeout 60 "$gs" hall --config "$work/bogus.conf" --exit-when-done > /dev/null 2> "$work/bogus.err"; rc=$?
+  [ $rc = 1 ] && grep -qE '^\[table 1\] recorder stopped \(exit 1\) after [0-9.]+ s \(CPU [0-9.]+ s\): goscribe: record: unknown option --bogus \(see goscribe record --help\)$' "$work/bogus.err" \
+    && ok "a recorder that refuses its options: the hall says why, whole; exit 1" || bad "the refused recorder: exit $rc: $(cat "$work/bogus.err")"
+fi
 exit $fail

@@ -62,6 +62,21 @@ print(int(last - first))' "$work/t.truth.jsonl")
         '[ "$span" -gt 0 ] && [ $((span - truth)) -lt 1000 ] && [ $((truth - span)) -lt 1000 ]'
     check "GSTM from the video's clock (2025-06-01)" 'grep -q "GSTM\[2025-06-01T11:" "$work/t.sgf.rec.sgf"'
     check "an unfinished game: no RE" '! grep -q "RE\[" "$work/t.sgf.rec.sgf" && grep -q "no result after" "$work/t.log"'
+    # --check: what the recording needs, tried; nothing written
+    mkdir "$work/chk"
+    out=$("$bin" record "$work/t.avi" -o "$work/chk/c.sgf" --check 2>&1 </dev/null); rc=$?
+    check "--check of a good video: exit 0, its frame said ($out)" \
+        '[ $rc -eq 0 ] && [ "$out" = "record --check: $work/t.avi: a 480x320 frame; $work/chk/c.sgf: can be written" ]'
+    check "--check writes nothing" '[ -z "$(ls "$work/chk")" ]'
+    out=$("$bin" record "$work/t.avi" -o "$work/none/c.sgf" --calibration "$work/none.cal" --evidence "$work/no/ev" --check 2>&1 </dev/null); rc=$?
+    check "--check: a missing calibration, SGF folder and evidence parent: three lines, exit 1 ($out)" \
+        '[ $rc -eq 1 ] && [ "$(printf "%s\n" "$out" | wc -l)" -eq 3 ] && grep -q "none.cal" <<< "$out" &&
+         grep -q "^goscribe: $work/none/c.sgf: cannot be written: its folder $work/none: " <<< "$out" &&
+         grep -q "^goscribe: --evidence $work/no/ev: cannot be written: its folder $work/no: " <<< "$out"'
+    out=$("$bin" record "$work/t.avi" -o "$work/t.sgf.rec.sgf" --resume --check 2>&1 </dev/null); rc=$?
+    check "--check --resume: the recorded game replays ($out)" '[ $rc -eq 0 ] && grep -q "its game replays" <<< "$out"'
+    "$bin" gtp "$work/t.avi" -o "$work/chk/c.sgf" --check 2>/dev/null </dev/null
+    check "gtp refuses --check (record's only)" '[ $? -eq 1 ]'
 else
     echo "FAIL: render"; fail=1
 fi
