@@ -61,6 +61,7 @@ typedef struct mhd_api {
     struct MHD_Response *(*from_callback)(uint64_t, size_t, MHD_ContentReaderCallback, void *,
                                           MHD_ContentReaderFreeCallback);
     enum MHD_Result (*add_header)(struct MHD_Response *, const char *, const char *);
+    enum MHD_Result (*set_options)(struct MHD_Response *, enum MHD_ResponseFlags, ...);
     enum MHD_Result (*queue)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
     void (*destroy)(struct MHD_Response *);
     const char *(*lookup)(struct MHD_Connection *, enum MHD_ValueKind, const char *);
@@ -100,6 +101,7 @@ static int load_api(mhd_api *a, gs_error *err)
     LOAD(from_buffer, "MHD_create_response_from_buffer");
     LOAD(from_callback, "MHD_create_response_from_callback");
     LOAD(add_header, "MHD_add_response_header");
+    LOAD(set_options, "MHD_set_response_options");
     LOAD(queue, "MHD_queue_response");
     LOAD(destroy, "MHD_destroy_response");
     LOAD(lookup, "MHD_lookup_connection_value");
@@ -142,6 +144,30 @@ static void stream_free(void *cls)
     free(s);
 }
 
+/* The body of a 304: none.  libmicrohttpd 0.9.75 gives a buffer answer,
+ * even an empty one, "Content-Length: 0", which RFC 9110 (8.6) forbids
+ * on a 304 (it would say the 200's body is empty); an answer of unknown
+ * length sent the HTTP/1.0 way (no chunks, the connection closed after
+ * it) goes without the header. */
+static ssize_t no_body(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)cls;
+    (void)pos;
+    (void)buf;
+    (void)max;
+    return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static struct MHD_Response *not_modified(broadcast_httpd *h)
+{
+    struct MHD_Response *resp = h->api.from_callback(MHD_SIZE_UNKNOWN, 64, no_body, NULL, NULL);
+    if (resp && h->api.set_options(resp, MHD_RF_HTTP_VERSION_1_0_ONLY, MHD_RO_END) != MHD_YES) {
+        h->api.destroy(resp);
+        resp = NULL;
+    }
+    return resp;
+}
+
 static void http_date(int64_t unix_ms, char *out, size_t n)
 {
     time_t t = (time_t)(unix_ms / 1000);
@@ -163,6 +189,9 @@ static enum MHD_Result send_resp(broadcast_httpd *h, struct MHD_Connection *c, b
             if (!resp) free(s);
         }
         if (!resp && r->stream_done) r->stream_done(r->stream_cls);
+    } else if (r->status == 304) {
+        free(r->body); /* (a 304 has none) */
+        resp = not_modified(h);
     } else if (r->body) {
         resp = h->api.from_buffer(r->body_len, r->body, MHD_RESPMEM_MUST_FREE);
         if (!resp) free(r->body);

@@ -186,11 +186,14 @@ if [ $net = 1 ]; then
   sleep 0.5 # the hall looks at the files five times a second
   curl -s -D "$work/h1" "$url/round.sgf" -o "$work/round.sgf"
   etag=$(sed -n 's/^ETag: \(.*\)\r$/\1/p' "$work/h1"); lm=$(sed -n 's/^Last-Modified: \(.*\)\r$/\1/p' "$work/h1")
-  c1=$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$url/round.sgf")
+  c1=$(curl -s -D "$work/h304" -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$url/round.sgf")
   c2=$(curl -s -o /dev/null -w '%{http_code}' -H "If-Modified-Since: $lm" "$url/round.sgf")
   c3=$(curl -s -o /dev/null -w '%{http_code}' -H 'If-None-Match: "0000000000000000"' "$url/round.sgf")
   [ -n "$etag" ] && [ "$c1" = 304 ] && [ "$c2" = 304 ] && [ "$c3" = 200 ] && ok "an unchanged poll answers 304 (ETag $etag)" \
     || bad "304: ETag [$etag] Last-Modified [$lm]: $c1 $c2 $c3"
+  # RFC 9110 8.6: a 304's Content-Length, if any, is the 200's (never 0)
+  grep -qi '^Content-Length:' "$work/h304" && bad "the 304 carries a Content-Length: $(tr -d '\r' < "$work/h304" | tr '\n' '|')" \
+    || ok "the 304 carries no Content-Length ($(grep -ci '^ETag:' "$work/h304") ETag)"
   [ "$(grep -c 'GSST\[ended\]' "$work/round.sgf")" = 3 ] && [ "$(grep -c 'GSST\[unfinished\]' "$work/round.sgf")" = 1 ] \
     && [ "$(grep -c '^(' "$work/round.sgf")" = 4 ] && [ "$(grep -c 'RE\[' "$work/round.sgf")" = 3 ] \
     && ok "round.sgf: the four games, three ended with their RE, the crashed one unfinished" \
