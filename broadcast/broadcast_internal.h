@@ -413,6 +413,7 @@ typedef struct round_board {
     int nv, capv, pub;
     round_version waiting;       /* before the file exists */
     long pub_seq;                /* moves on when what is shown changes */
+    long long pub_id;            /* the round stream's event id of that change */
     int64_t pub_ms;              /* when it last changed (Last-Modified) */
 } round_board;
 
@@ -432,6 +433,11 @@ typedef struct broadcast_round {
     round_board *boards;
     int nboards;
     long seq;
+    /* The round stream's event ids: one per board shown anew, so unique
+     * and increasing however many boards change in one tick.  They count
+     * on from the start's wall clock in ms, above every id an earlier run
+     * of the hall gave (Last-Event-ID of one is then not taken). */
+    long long first_id, last_id;
     char *feed, *json;           /* round.sgf and round.json as shown */
     size_t feed_len, json_len;
     char feed_etag[24], json_etag[24];

@@ -138,6 +138,7 @@ static bool advance_locked(broadcast_round *r, round_board *b, int64_t now)
     b->nv -= target;
     b->pub = 0;
     b->pub_seq++;
+    b->pub_id = ++r->last_id;
     b->pub_ms = now;
     return true;
 }
@@ -310,6 +311,7 @@ broadcast_round *broadcast_round_start(const broadcast_round_config *cfg, gs_err
     r->watch_ms = cfg->watch_ms > 0 ? cfg->watch_ms : 200;
     r->clock = cfg->clock;
     r->clock_user = cfg->clock_user;
+    r->first_id = r->last_id = (long long)gs_wall_ms(); /* (the real clock: ids outlive a test's) */
     round_topic(r);
     if (round_boards(r, cfg, err) != GS_OK) goto fail;
     pthread_mutex_lock(&r->mu);

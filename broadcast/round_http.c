@@ -16,34 +16,48 @@
 
 typedef struct round_viewer {
     broadcast_round *r;
-    long *seen;                  /* pub_seq of each board as last sent */
-    bool started;
+    long long last_id;           /* the newest event id sent (or resumed from) */
+    bool started, resumed;
     gs_buf out;
     size_t off;
 } round_viewer;
 
-/* What the viewer gets next (mu held): the whole round first, then each
- * board whose shown version moved on. */
+/* The board shown anew after event id `after`, the oldest such (mu held);
+ * NULL when none. */
+static const round_board *next_change_locked(const broadcast_round *r, long long after)
+{
+    const round_board *next = NULL;
+    for (int i = 0; i < r->nboards; i++) {
+        const round_board *b = &r->boards[i];
+        if (b->pub_id > after && (!next || b->pub_id < next->pub_id)) next = b;
+    }
+    return next;
+}
+
+/* What the viewer gets next (mu held): the whole round first (unless it
+ * came back with Last-Event-ID), then each board shown anew, in the order
+ * of their ids. */
 static bool viewer_fill_locked(round_viewer *v)
 {
     broadcast_round *r = v->r;
     bool any = false;
     if (!v->started) {
-        v->started = true;
-        gs_buf_puts(&v->out, "retry: 2000\n\ndata: ");
-        gs_buf_add(&v->out, r->json, r->json_len);
-        gs_buf_puts(&v->out, "\n\n");
-        for (int i = 0; i < r->nboards; i++) v->seen[i] = r->boards[i].pub_seq;
-        return true;
+        v->started = any = true;
+        gs_buf_puts(&v->out, "retry: 2000\n\n");
+        if (!v->resumed) {
+            gs_buf_printf(&v->out, "id: %lld\ndata: ", r->last_id);
+            gs_buf_add(&v->out, r->json, r->json_len);
+            gs_buf_puts(&v->out, "\n\n");
+            v->last_id = r->last_id;
+            return true;
+        }
     }
-    for (int i = 0; i < r->nboards; i++) {
-        round_board *b = &r->boards[i];
-        if (b->pub_seq == v->seen[i]) continue;
+    for (const round_board *b; (b = next_change_locked(r, v->last_id));) {
         const round_version *ver = broadcast_round_shown_locked(b);
-        gs_buf_printf(&v->out, "id: %ld\ndata: ", r->seq);
+        gs_buf_printf(&v->out, "id: %lld\ndata: ", b->pub_id);
         gs_buf_add(&v->out, ver->summary, ver->summary_len);
         gs_buf_puts(&v->out, "\n\n");
-        v->seen[i] = b->pub_seq;
+        v->last_id = b->pub_id;
         any = true;
     }
     return any;
@@ -78,20 +92,28 @@ static void viewer_done(void *cls)
 {
     round_viewer *v = cls;
     gs_buf_free(&v->out);
-    free(v->seen);
     free(v);
 }
 
-static void answer_events(broadcast_round *r, broadcast_resp *resp)
+/* The stream; an EventSource coming back (Last-Event-ID with an id this
+ * hall gave) gets the boards shown anew since, not the whole round. */
+static void answer_events(broadcast_round *r, const broadcast_req *req, broadcast_resp *resp)
 {
     round_viewer *v = calloc(1, sizeof *v);
-    if (v) v->seen = calloc((size_t)r->nboards, sizeof *v->seen);
-    if (!v || !v->seen) {
-        if (v) free(v);
+    if (!v) {
         broadcast_resp_error(resp, 503, "out of memory");
         return;
     }
     v->r = r;
+    const char *last = broadcast_req_header(req, "Last-Event-ID");
+    char *end = NULL;
+    long long id = last ? strtoll(last, &end, 10) : -1;
+    pthread_mutex_lock(&r->mu);
+    if (last && end != last && !*end && id >= r->first_id && id <= r->last_id) {
+        v->resumed = true;
+        v->last_id = id;
+    }
+    pthread_mutex_unlock(&r->mu);
     resp->status = 200;
     resp->content_type = "text/event-stream";
     resp->stream = viewer_read;
@@ -298,7 +320,7 @@ bool broadcast_round_answer(broadcast_round *r, const broadcast_req *req, const 
     if (get && broadcast_resp_page(p, "/", broadcast_page_round, resp)) return true;
     if (get && !strcmp(p, "/round.json")) answer_round(r, req, false, resp);
     else if (get && !strcmp(p, "/round.sgf")) answer_round(r, req, true, resp);
-    else if (get && !strcmp(p, "/round/events")) answer_events(r, resp);
+    else if (get && !strcmp(p, "/round/events")) answer_events(r, req, resp);
     else return answer_board_path(r, req, token, get, resp);
     return true;
 }

@@ -8,7 +8,10 @@
  *    MQTT (a real mosquitto) before 5 minutes, all of them at 5 minutes;
  *  - a correction made on the hall reaches the feed and the SGF file, with
  *    who made it;
- *  - a game still playing has no RE and GSST[playing]; one ended, its RE. */
+ *  - a game still playing has no RE and GSST[playing]; one ended, its RE;
+ *  - the round's SSE ids are unique and increasing on a stream, however
+ *    many boards change at once, and Last-Event-ID resumes after its id;
+ *  - a 304 carries no Content-Length (RFC 9110 8.6). */
 #include "testutil.h"
 #include "broadcast/broadcast.h"
 #include "broadcast/broadcast_internal.h"
@@ -98,6 +101,7 @@ static void stop(fixture *f)
 typedef struct answer {
     int status;
     char etag[64], modified[64];
+    bool has_length;             /* a Content-Length header */
     char *body;
 } answer;
 
@@ -130,6 +134,7 @@ static void http(const fixture *f, const char *req, answer *a)
     const char *e = strstr(b.p, "\r\nETag: "), *m = strstr(b.p, "\r\nLast-Modified: ");
     if (e) sscanf(e + 8, "%63[^\r]", a->etag);
     if (m) sscanf(m + 17, "%63[^\r]", a->modified);
+    a->has_length = strstr(b.p, "\r\nContent-Length:") != NULL;
     a->body = strdup(hdr_end + 4);
     gs_buf_free(&b);
 }
@@ -170,6 +175,8 @@ static void test_etag_and_304(void **state)
     assert_int_equal(b.status, 304);
     assert_string_equal(b.body, "");
     assert_string_equal(b.etag, a.etag);
+    assert_false(b.has_length); /* absent, or the 200's length: never 0 */
+    assert_true(a.has_length);
     free(b.body);
     get(&f, "/round.sgf", ims, &b);
     assert_int_equal(b.status, 304);
@@ -347,6 +354,75 @@ static void test_five_minute_delay(void **state)
     if (bpid && kill(bpid, SIGTERM) == 0) waitpid(bpid, NULL, 0);
 }
 
+/* ------------------------------------------------------- the SSE ids */
+
+/* Opens /round/events with header (NULL = none); the socket. */
+static int sse_open(const fixture *f, const char *header)
+{
+    int fd = gs_test_connect_loopback(broadcast_hall_port(f->h), 0);
+    assert_true(fd >= 0);
+    char req[256];
+    snprintf(req, sizeof req, "GET /round/events HTTP/1.1\r\nHost: 127.0.0.1\r\n%s%s\r\n", header ? header : "",
+             header ? "\r\n" : "");
+    assert_int_equal(send(fd, req, strlen(req), MSG_NOSIGNAL), (ssize_t)strlen(req));
+    return fd;
+}
+
+/* The ids of the "id: N" lines of an SSE text, in order; their number. */
+static int sse_ids(const char *text, long *ids, int max)
+{
+    int n = 0;
+    for (const char *p = text; p && (p = strstr(p, "\nid: ")) && n < max; p++) ids[n++] = strtol(p + 5, NULL, 10);
+    return n;
+}
+
+/* Three boards shown in one tick (their moves come out of a delay
+ * together): three messages, three ids, each above the one before and
+ * above the first message's; a client coming back with the first board's
+ * id gets the other two, no more, no round; an id this hall never gave
+ * gets the whole round. */
+static void test_sse_ids(void **state)
+{
+    (void)state;
+    fixture f;
+    start(&f, FIVE_MIN, NULL);
+    int sse = sse_open(&f, NULL);
+    gs_buf text = {0};
+    sse_drain(sse, &text, 500);
+    assert_non_null(strstr(text.p, "\"type\":\"round\""));
+    int64_t t0 = f.now;
+    for (int i = 0; i < 3; i++) write_game(&f, i, ";B[ee]", NULL);
+    broadcast_hall_round_tick(f.h);
+    f.now = t0 + FIVE_MIN;
+    broadcast_hall_round_tick(f.h);
+    sse_drain(sse, &text, 1000);
+    close(sse);
+    long ids[16];
+    int n = sse_ids(text.p, ids, 16);
+    print_message("ids on the stream: %d (%ld ... %ld)\n", n, n ? ids[0] : 0, n ? ids[n - 1] : 0);
+    assert_int_equal(n, 4); /* the round, then boards 1, 2, 3 */
+    for (int i = 1; i < n; i++) assert_true(ids[i] > ids[i - 1]);
+    char last[64];
+    snprintf(last, sizeof last, "Last-Event-ID: %ld", ids[1]);
+    gs_buf again = {0};
+    sse = sse_open(&f, last);
+    sse_drain(sse, &again, 700);
+    close(sse);
+    long back[16];
+    assert_int_equal(sse_ids(again.p, back, 16), 2);
+    assert_true(back[0] == ids[2] && back[1] == ids[3]);
+    assert_null(strstr(again.p, "\"type\":\"round\""));
+    assert_null(strstr(again.p, "\"table\":\"1\""));
+    gs_buf_free(&again);
+    sse = sse_open(&f, "Last-Event-ID: 7");
+    sse_drain(sse, &again, 500);
+    close(sse);
+    assert_non_null(strstr(again.p, "\"type\":\"round\""));
+    gs_buf_free(&again);
+    gs_buf_free(&text);
+    stop(&f);
+}
+
 /* ---------------------------------------------------------- corrections */
 
 /* The director corrects board 2 on the hall (its recorder is gone): the
@@ -435,6 +511,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_etag_and_304),
         cmocka_unit_test(test_five_minute_delay),
+        cmocka_unit_test(test_sse_ids),
         cmocka_unit_test(test_correction_reaches_feed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
