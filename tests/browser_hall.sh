@@ -69,6 +69,17 @@ source = g3.avi
 [board 4]
 source = g4.avi
 EOF
+# a second evening, one board, its moves shown 90 s late
+mkdir -p "$work/delayed"
+cat > "$work/delayed.conf" <<EOF
+pairings = club-r3.xml
+output = delayed
+serve = 127.0.0.1:0
+delay = 90s
+[board 1]
+source = g1.avi
+options = --frame-delay 45
+EOF
 
 set -m
 node "$here/browser/cdp_hall.mjs" --name browser_hall --goscribe "$goscribe" --workdir "$work" \

@@ -61,6 +61,12 @@ GS.drawBoard = function (svg, size, grid, last, marks, labels) {
   for (const m of marks || []) ring(m, '#06f');
 };
 GS.text = function (id, s) { const e = document.getElementById(id); if (e) e.textContent = s; };
+/* The broadcast delay in words, "" without one (round.json's delay_s). */
+GS.delayText = function (s) {
+  if (!s) return '';
+  const m = Math.floor(s / 60), r = s % 60;
+  return 'moves shown ' + (m ? m + ' min' : '') + (m && r ? ' ' : '') + (r ? r + ' s' : '') + ' after they are played';
+};
 /* A banner shown with text s, hidden when s is empty. */
 GS.alarm = function (id, s) { const e = document.getElementById(id); if (e) { e.textContent = s; e.hidden = !s; } };
 GS.since = function (ms) {

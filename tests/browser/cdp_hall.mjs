@@ -3,13 +3,19 @@
 // (one recorder process per board, names and ranks from the OpenGotha file)
 // while headless Chromium at 1920x1080
 //   - watches the round page: every board's card with its players, then
-//     moves appearing on each; a screenshot for the projector;
+//     moves appearing on each; a screenshot for the projector, its four
+//     boards using the screen's width;
 //   - watches board 1's page: its move list growing;
 //   - corrects a move of board 2 on its director's console while the board
 //     is recorded (the hall hands it to the board's recorder) and sets board
 //     4's result once its recorder has ended (the hall writes the file);
 // and each correction is then found in the feed and in the SGF on disk,
-// with who made it, and every record holds the pairing's names.
+// with who made it, and every record holds the pairing's names;
+//   - lays 1 to 16 boards out on the 1920x1080 projector: each on the
+//     screen, none over another, no words cut off, the boards covering at
+//     least 35% of the screen up to four boards, 25% up to sixteen;
+//   - a second evening with a 90 s broadcast delay: its round page and a
+//     board's page say so.
 //
 // usage: node cdp_hall.mjs --goscribe BIN --workdir DIR [--chromium BIN] [--shots DIR] [--profile DIR]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +45,28 @@ const CARDS = `[...document.querySelectorAll('.card')].map(c => ({
   move: c.querySelector('.card-move').textContent, result: c.querySelector('.card-result').textContent,
   stones: c.querySelectorAll('circle.stone').length }))`;
 
+/* Where the round page's cards and boards are, and whether each card is
+ * on the screen, clear of the others, with its board and words inside. */
+const GEOMETRY = `(() => {
+  const rect = (e) => e.getBoundingClientRect(), W = innerWidth, H = innerHeight;
+  const cards = [...document.querySelectorAll('.card')], cr = cards.map(rect);
+  const boards = cards.map(c => rect(c.querySelector('.card-board')));
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const screen = {left: 0, top: 0, right: W, bottom: H};
+  const bad = [];
+  cards.forEach((c, i) => {
+    if (!inside(cr[i], screen)) bad.push(c.id + ' off the screen');
+    if (!inside(boards[i], cr[i])) bad.push(c.id + ': board outside its card');
+    if (!inside(rect(c.querySelector('.card-info')), cr[i])) bad.push(c.id + ': words cut off');
+    for (let j = 0; j < i; j++)
+      if (Math.min(cr[i].right, cr[j].right) - Math.max(cr[i].left, cr[j].left) > 1 &&
+          Math.min(cr[i].bottom, cr[j].bottom) - Math.max(cr[i].top, cr[j].top) > 1) bad.push(c.id + ' over ' + cards[j].id);
+  });
+  return {n: cards.length, width: Math.max(...cr.map(r => r.right)) - Math.min(...cr.map(r => r.left)),
+    side: Math.round(Math.min(...boards.map(r => Math.min(r.width, r.height)))),
+    cover: boards.reduce((a, r) => a + r.width * r.height, 0) / (W * H), W, H, bad};
+})()`;
+
 async function watchRound(browser, hall) {
   const page = await browser.newPage('round', 1920, 1080);
   await page.navigate(hall.url + '/');
@@ -57,7 +85,55 @@ async function watchRound(browser, hall) {
   cards = await page.eval(CARDS);
   log('round page: ' + cards.map(c => c.id + ' ' + c.move).join('; '));
   log('screenshot ' + await page.screenshot('hall-round'));
+  // the projector's width is used: the cards span it, the boards are large
+  const g = await page.eval(GEOMETRY);
+  log('round page, four boards: cards across ' + Math.round(g.width) + ' of ' + g.W + ' px, boards of ' + g.side +
+    ' px covering ' + Math.round(100 * g.cover) + '% of the screen');
+  await check(g.n === 4 && g.width >= 0.97 * g.W && g.cover >= 0.35 && g.bad.length === 0,
+    'the round page does not use the screen: ' + JSON.stringify(g));
   return page;
+}
+
+/* 1 to 16 boards on the projector (the round's boards copied to more
+ * tables, the stream quiet: every game has ended): each laid out whole,
+ * together covering the screen. */
+async function checkLayouts(browser, hall) {
+  const page = await browser.newPage('layout', 1920, 1080);
+  await page.navigate(hall.url + '/');
+  await page.waitFor(`document.querySelectorAll('.card').length === 4`, 'four boards on the layout page');
+  const sizes = [];
+  for (let n = 1; n <= 16; n++) {
+    const g = await page.eval(`(async () => {
+      const r = await (await fetch('/round.json')).json();
+      cards.clear(); document.getElementById('boards').replaceChildren();
+      for (let t = 1; t <= ${n}; t++) showBoard(Object.assign({}, r.boards[(t - 1) % r.boards.length], {table: String(t)}));
+      await new Promise(ok => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      return ${GEOMETRY};
+    })()`);
+    sizes.push(n + ': ' + g.side + ' px ' + Math.round(100 * g.cover) + '%');
+    await check(g.n === n && g.bad.length === 0 && g.cover >= (n <= 4 ? 0.35 : 0.25),
+      'the round page with ' + n + ' boards: ' + JSON.stringify(g));
+    if (n === 2 || n === 9 || n === 16) log('screenshot ' + await page.screenshot('hall-round-' + n));
+  }
+  log('layouts at 1920x1080 (boards: side, share of the screen): ' + sizes.join('; '));
+  await page.noErrors();
+}
+
+/* An evening with a broadcast delay: the round page and a board's page
+ * state it. */
+async function checkDelay(browser) {
+  const hall = startProcess('goscribe hall (delayed)', args.goscribe, ['hall', '--config', join(W, 'delayed.conf')]);
+  const line = await hall.waitLine(/^goscribe hall: http:\/\/127\.0\.0\.1:\d+\/ /, START_MS);
+  const url = line.match(/(http:\/\/127\.0\.0\.1:\d+)/)[1];
+  const said = 'moves shown 1 min 30 s after they are played';
+  const page = await browser.newPage('delayed', 1920, 1080);
+  await page.navigate(url + '/board/1');
+  await page.waitFor(`document.getElementById('delay').textContent === ${JSON.stringify(said)}`, 'the delay on a board\'s page');
+  await page.navigate(url + '/');
+  await page.waitFor(`document.getElementById('delay').textContent === ${JSON.stringify(said)}`, 'the delay on the round page');
+  log('the delayed evening: "' + said + '" on the round page and a board\'s page');
+  await page.noErrors();
+  await stopCleanly('goscribe hall (delayed)', hall, () => hall.proc.kill('SIGINT'));
 }
 
 async function watchBoard(browser, hall) {
@@ -147,6 +223,8 @@ async function main() {
   await check(t3.includes('HA[2]') && t3.includes('KM[0.5]'), 'table 3 (handicap 2): ' + t3.slice(0, 300));
   await check(readFileSync(join(W, 'games', 'round-3-table-2.sgf'), 'utf8').includes('Correction by Tess Director'),
     'the move correction is not in table 2\'s file');
+  await checkLayouts(browser, hall);
+  await checkDelay(browser);
   const feed = await httpGet(hall.url + '/round.sgf');
   await check(feed.status === 200 && (feed.text.match(/GSST\[ended\]/g) || []).length === 4, 'round.sgf: ' + feed.text.slice(0, 300));
   writeFileSync(join(W, 'round.sgf'), feed.text);
