@@ -25,6 +25,7 @@ static void help(FILE *f)
             "the empty 19x19 board (longest playouts), where the time budget applies.\n"
             "\n"
             "Options:\n"
+            CLI_HELP_OPTION
             "  --repeat R           counts per position (default 3); the figure is the mean\n"
             "  --all-sizes          also time 9x9 and 13x13 games\n"
             CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);

@@ -24,6 +24,7 @@ static void help(FILE *f)
             "(scripts/make-gomrade-video.sh makes the 720-frame Gomrade test video)\n"
             "\n"
             "Options:\n"
+            CLI_HELP_OPTION
             "  --settle SEC         how long the view must be still (default 0.5)\n"
             CLI_SIZE_FOUND_HELP
             "  --expect GRID.txt    also check the recorded final position against this\n"

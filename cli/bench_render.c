@@ -66,6 +66,7 @@ static int bench_parse(int argc, char **argv, bench *b)
                    "render + PNG encode, render + video encode.\n"
                    "\n"
                    "Options:\n"
+                   CLI_HELP_OPTION
                    "  --frame-size WxH     the picture's size in pixels (default 1280x720)\n"
                    "  --frames N           frames to time (default 300)\n"
                    CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1);

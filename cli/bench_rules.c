@@ -16,6 +16,7 @@ static void help(FILE *f)
             "empty board, with the positional superko check on, on one core.\n"
             "\n"
             "Options:\n"
+            CLI_HELP_OPTION
             "  --seconds S          how long to run (default 3)\n"
             "  --size N             board size 5..25 (default 19)\n"
             "  --seed X             random seed (default 1)\n"

@@ -99,6 +99,7 @@ static void bench_scan_usage(void)
            "under ../shared/data/photos.\n"
            "\n"
            "Options:\n"
+           CLI_HELP_OPTION
            "  --repeat N           runs per photo, the best kept (default 3)\n"
            "  --upscale F          enlarge every photo F times first (1..8), e.g. 6.3 makes\n"
            "                       640x480 frames 4032x3024, to time phone-sized photos\n"

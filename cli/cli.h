@@ -83,6 +83,8 @@ int cli_parse_max_per_client(const char *cmd, const char *v, long *out);
 #define CLI_MAX_PIXELS_HELP \
     "  --max-pixels N       refuse photos and frames of more than N pixels, before\n" \
     "                       decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
+/* The first line of every command's "Options:" block. */
+#define CLI_HELP_OPTION "  -h, --help           this text\n"
 /* The help's layout, the same in every command: "Usage: goscribe CMD
  * ...", what it does, "Options:", then "Exit codes:" with the lines of the
  * codes it can return, each code worded the same everywhere (core/gs.h's

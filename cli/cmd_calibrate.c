@@ -21,6 +21,7 @@ static void calibrate_usage(FILE *f)
             "`record` accept with --calibration FILE.\n"
             "\n"
             "Options:\n"
+            CLI_HELP_OPTION
             "  -o, --output FILE    calibration file to write (required)\n"
             "  --size N             board size: 9, 13 or 19 (default: found); 5..25 with\n"
             "                       --corners\n"

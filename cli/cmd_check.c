@@ -22,12 +22,14 @@ static void help(FILE *f)
             "findings, not errors.\n"
             "\n"
             "Options:\n"
+            CLI_HELP_OPTION
             "  --json               one JSON object (doc/json.md): result, area, stones,\n"
             "                       territory, dead, dame, komi, warnings, illegal, events,\n"
             "                       rulings...\n"
             "  --komi K             komi in SGF points, 7.5 = 3 3/4 stones (default: the\n"
             "                       file's KM, else 7.5)\n"
-            "  --cycles forbid|flag forbid (default): any repetition is illegal; flag: long\n"
+            "  --cycles forbid|flag\n"
+            "                       forbid (default): any repetition is illegal; flag: long\n"
             "                       cycles (triple ko, eternal life) are played and reported\n"
             CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }

@@ -26,6 +26,7 @@ static void count_usage(FILE *f)
             "`check`), else --dead auto.\n"
             "\n"
             "Options:\n"
+            CLI_HELP_OPTION
             "  --komi K             komi in SGF points, 7.5 = 3 3/4 stones (default: the\n"
             "                       SGF's KM, else 7.5; 0 with a handicap)\n"
             "  --handicap N         handicap stones 0..9; Black gives back N/2 stones\n"

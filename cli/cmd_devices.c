@@ -16,7 +16,7 @@ static void usage(FILE *f)
             "(libv4l2 converts MJPEG/YUYV to BGR).\n"
             "\n"
             "Options:\n"
-            "  -h, --help           this text\n"
+            CLI_HELP_OPTION
             CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
 }
 

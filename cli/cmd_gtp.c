@@ -40,6 +40,7 @@ static void usage(FILE *f)
             "stopped (its SGF holds every move, without a result).\n"
             "\n"
             "Options:\n"
+            CLI_HELP_OPTION
             "  --move-timeout SEC   genmove, play and loadsgf wait at most SEC for the board\n"
             "                       (default: no limit); then an error\n"
             "  --operator FILE      operator commands, one a line, from FILE (a FIFO, a\n"

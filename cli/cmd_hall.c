@@ -44,9 +44,10 @@ static void hall_usage(FILE *f)
             "    [board 1]                   # the pairing's board 1\n"
             "    source = /dev/video0        # a camera, a video file or a folder of photos\n"
             "    sgf = r3-t1.sgf             # default: OUTPUT/round-R-table-T.sgf\n"
-            "    options = --calibration cam1.json --black-side far\n"
+            "    options = --calibration cam1.cal --black-side far\n"
             "\n"
             "Options:\n"
+            CLI_HELP_OPTION
             "  --serve [ADDR:]PORT  where to listen (ADDR defaults to 127.0.0.1, loopback;\n"
             "                       0.0.0.0 for the club's network)\n"
             "  --config FILE        one round of an evening from this config (above)\n"

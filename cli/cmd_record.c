@@ -85,7 +85,7 @@ static void usage(FILE *f)
             "(or --count-anyway); else the SGF holds every move and no result.  SIGINT\n"
             "(Ctrl-C) stops cleanly; the SGF stays valid at every moment.\n"
             "\n"
-            "Options:\n");
+            "Options:\n" CLI_HELP_OPTION);
     cli_record_options_help(f);
     fprintf(f,
             "  --final FILE         also write the record's last position (grid text)\n"

@@ -21,6 +21,7 @@ static void scan_usage(FILE *f)
             "warning line on stderr gives how many there are.\n"
             "\n"
             "Options:\n"
+            CLI_HELP_OPTION
             CLI_SIZE_GRID_HELP
             CLI_CORNERS_HELP
             CLI_CALIBRATION_HELP

@@ -234,19 +234,31 @@ def read_person(fifo_path, person, stop):
             fifo.flush()
 
 
+def number(a, v, kind, lo, hi):
+    """The value v of option a as kind (int or float) in lo..hi, or a
+    one-line error."""
+    try:
+        n = kind(v)
+    except ValueError:
+        n = None
+    if n is None or not lo <= n <= hi:
+        raise SystemExit("gtp-bridge: %s %s: expected a number from %s to %s" % (a, v, lo, hi))
+    return n
+
+
 def parse_args(argv):
     opts = {"person": "B", "engine": "gnugo --mode gtp", "size": 19, "komi": 7.5, "max_moves": 0,
             "transcript": None, "prompt": True}
-    if "--" not in argv:
-        raise SystemExit("usage: gtp-bridge.py [options] -- goscribe gtp SOURCE -o GAME.sgf [...] (see --help)")
-    cut = argv.index("--")
+    cut = argv.index("--") if "--" in argv else len(argv)
     mine, goscribe = argv[:cut], argv[cut + 1:]
+    if "-h" in mine or "--help" in mine:  # before anything else is asked of the line
+        print(__doc__.rstrip("\n"))
+        raise SystemExit(0)
+    if cut == len(argv):
+        raise SystemExit("usage: gtp-bridge.py [options] -- goscribe gtp SOURCE -o GAME.sgf [...] (see --help)")
     i = 0
     while i < len(mine):
         a = mine[i]
-        if a in ("-h", "--help"):
-            print(__doc__)
-            raise SystemExit(0)
         if a == "--no-prompt":
             opts["prompt"] = False
             i += 1
@@ -259,11 +271,11 @@ def parse_args(argv):
         elif a == "--engine":
             opts["engine"] = v
         elif a == "--size":
-            opts["size"] = int(v)
+            opts["size"] = number(a, v, int, 5, 25)
         elif a == "--komi":
-            opts["komi"] = float(v)
+            opts["komi"] = number(a, v, float, -1000, 1000)
         elif a == "--max-moves":
-            opts["max_moves"] = int(v)
+            opts["max_moves"] = number(a, v, int, 0, 100000)
         elif a == "--transcript":
             opts["transcript"] = v
         else:

@@ -11,7 +11,12 @@
 #     --help`, the modes listed under "Modes:");
 #   - from the page: the --words on the tag line of each .TP/.TQ of the
 #     OPTIONS section (\- read as -, font escapes dropped);
-#   - --help and --version are left out on both sides (every command has them).
+#   - --help and --version are left out on both sides (every command has them);
+#     every page lists -h, --help among its options;
+#   - rendered by man at 80 columns (when man is there): an option's tag line
+#     holds the option and its argument only (no words of its description
+#     wrapped onto a line of their own), and bench's page lists each mode of
+#     `goscribe bench --help` on a line of its own.
 # Prints the options missing on each side and fails when any is.
 set -u
 gs=${1:?usage: cli_man.sh GOSCRIBE}
@@ -72,5 +77,19 @@ for c in $cmds; do
   if [ -n "$only_help" ]; then echo "FAIL: $c: in --help, not in doc/goscribe-$c.1: $only_help"; fail=1; fi
   if [ -n "$only_man" ]; then echo "FAIL: $c: in doc/goscribe-$c.1, not in --help: $only_man"; fail=1; fi
   [ -z "$only_help$only_man" ] && echo "ok: $c: $(wc -l < "$work/$c.h") options agree"
+  if ! grep -q '^\\fB\\-h\\fR, \\fB\\-\\-help\\fR$' "$page"; then echo "FAIL: $c: doc/goscribe-$c.1 does not list -h, --help"; fail=1; fi
+  if command -v man >/dev/null 2>&1; then
+    MANWIDTH=80 man -l "$page" 2>/dev/null > "$work/$c.txt"
+    # the OPTIONS section's lines at the tags' indent (7) are tags, each starting with -
+    odd=$(awk '/^[A-Z]/ { o = ($0 ~ /^OPTIONS/) } o && /^       [^ -]/' "$work/$c.txt")
+    if [ -n "$odd" ]; then echo "FAIL: $c: at 80 columns a tag line runs onto a line of its own: $odd"; fail=1; fi
+  fi
 done
+if command -v man >/dev/null 2>&1; then
+  for m in $(awk '/^Modes:/ { m = 1; next } /^[^ \t]/ { m = 0 } m && /^  [a-z]/ { print $1 }' "$work/bench.help"); do
+    grep -qE "^ {7}$m {2,}[^ ]" "$work/bench.txt" || { echo "FAIL: bench: mode $m is not on a line of its own in man goscribe-bench"; fail=1; }
+  done
+else
+  echo "note: man absent: the pages' layout at 80 columns not checked"
+fi
 exit $fail
