@@ -251,8 +251,10 @@ void hall_evening_print(const hall_evening *ev, FILE *f)
     for (int i = 0; i < ev->nboards; i++) {
         const hall_board_cfg *b = &ev->boards[i];
         const pairing_board *p = pairing_board_at(&ev->pr, b->table);
+        char shown[sizeof b->source];
         fprintf(f, "table %d: %s%s%s (Black) vs %s%s%s (White), handicap %d, komi %s%g: %s -> %s\n", b->table, p->black,
                 p->black_rank[0] ? " " : "", p->black_rank, p->white, p->white_rank[0] ? " " : "", p->white_rank,
-                p->handicap, p->has_komi ? "" : "default ", p->has_komi ? p->komi : 7.5, b->source, b->sgf);
+                p->handicap, p->has_komi ? "" : "default ", p->has_komi ? p->komi : 7.5,
+                cli_source_shown(b->source, shown, sizeof shown), b->sgf);
     }
 }

@@ -196,8 +196,9 @@ static bool start_recorder(evening *e, rec_proc *p)
     p->restart_at = 0;
     snprintf(p->status, sizeof p->status, "%s", exists ? "recording (resumed)" : "recording");
     tell_hall(e, p, true);
+    char shown[sizeof p->cfg->source];
     fprintf(stderr, "[table %d] recorder started (pid %d)%s: %s -> %s\n", p->cfg->table, (int)p->pid,
-            exists ? ", resuming the file" : "", p->cfg->source, p->cfg->sgf);
+            exists ? ", resuming the file" : "", cli_source_shown(p->cfg->source, shown, sizeof shown), p->cfg->sgf);
     return true;
 }
 
@@ -525,6 +526,24 @@ static void check_reap(check_proc *c, int n, double until)
         }
 }
 
+/* text into out with every `source` in it written as `shown` (an
+ * address's password hidden, whoever wrote the line). */
+static void hide_source(const char *text, const char *source, const char *shown, char *out, size_t n)
+{
+    size_t k = 0, sl = strlen(source);
+    out[0] = '\0';
+    for (const char *p = text; *p && k + 1 < n;) {
+        bool match = shown != source && sl && !strncmp(p, source, sl);
+        const char *piece = match ? shown : p;
+        size_t len = match ? strlen(shown) : 1;
+        if (k + len >= n) break;
+        memcpy(out + k, piece, len);
+        k += len;
+        p += match ? sl : 1;
+    }
+    out[k] = '\0';
+}
+
 /* Board c's problems, one line each, naming the config's [board T] line;
  * their number. */
 static int check_report(const hall_evening *ev, const check_proc *c)
@@ -534,7 +553,10 @@ static int check_report(const hall_evening *ev, const check_proc *c)
     int said = 0;
     const char *other = NULL;    /* a line of another kind (a library's) */
     size_t other_len = 0;
-    for (const char *l = c->out; *l;) {
+    char shown[sizeof b->source], text[sizeof c->out + 256];
+    const char *name = cli_source_shown(b->source, shown, sizeof shown);
+    hide_source(c->out, b->source, name, text, sizeof text);
+    for (const char *l = text; *l;) {
         size_t n = strcspn(l, "\n");
         if (n > sizeof mine - 1 && !strncmp(l, mine, sizeof mine - 1)) {
             cli_error("%s:%d: [board %d] %.*s", ev->path, b->line, b->table, (int)(n - (sizeof mine - 1)),
@@ -551,8 +573,8 @@ static int check_report(const hall_evening *ev, const check_proc *c)
                       : WIFSIGNALED(c->wstatus) ? "its check crashed"
                       : WEXITSTATUS(c->wstatus) && !said ? "its check failed and said nothing of its own" : NULL;
     if (why) {
-        cli_error("%s:%d: [board %d] %s: %s%s%.*s", ev->path, b->line, b->table, b->source, why,
-                  other ? ": " : "", (int)other_len, other ? other : "");
+        cli_error("%s:%d: [board %d] %s: %s%s%.*s", ev->path, b->line, b->table, name, why, other ? ": " : "",
+                  (int)other_len, other ? other : "");
         said++;
     }
     return said;

@@ -93,6 +93,8 @@ static bool check_sgf(const char *out, const record_options *ro)
 /* The source's first frame; false when there is none (said). */
 static bool check_source(const char *source, const capture_options *cap, char *seen, size_t seenlen)
 {
+    char shown[1024];
+    const char *name = cli_source_shown(source, shown, sizeof shown);
     gs_error err = {0};
     capture_source *src = capture_open(source, cap, &err);
     if (!src) {
@@ -112,9 +114,9 @@ static bool check_source(const char *source, const capture_options *cap, char *s
         const char *why = capture_last_error(src);
         if (!why[0]) why = got == CAPTURE_END ? "it ended before its first frame" : "no reason given";
         if (got == CAPTURE_LOST)
-            cli_error("%s: no frame in %d s (%s)", source, CHECK_FRAME_MS / 1000, why);
-        else if (!strncmp(why, source, strlen(source))) cli_error("%s", why);
-        else cli_error("%s: no frame: %s", source, why);
+            cli_error("%s: no frame in %d s (%s)", name, CHECK_FRAME_MS / 1000, why);
+        else if (!strncmp(why, source, strlen(source))) cli_error("%s%s", name, why + strlen(source));
+        else cli_error("%s: no frame: %s", name, why);
     }
     capture_close(src);
     return ok;
@@ -129,7 +131,8 @@ int cli_record_check(const char *source, const struct capture_options *cap, cons
     if (ro->evidence_dir && ro->evidence_dir[0]) problems += !folder_makeable("--evidence", ro->evidence_dir);
     if (ro->fallback_dir) problems += !folder_makeable("--fallback", ro->fallback_dir);
     if (problems) return GS_EXIT_ERROR;
-    printf("record --check: %s: %s; %s: can be written%s\n", source, seen, out,
+    char shown[1024];
+    printf("record --check: %s: %s; %s: can be written%s\n", cli_source_shown(source, shown, sizeof shown), seen, out,
            ro->resume ? " (its game replays: --resume goes on from it)" : "");
     return GS_EXIT_OK;
 }

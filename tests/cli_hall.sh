@@ -104,6 +104,11 @@ if [ $rc = 1 ] && [ "$(wc -l < "$work/check.err")" = 4 ] &&
    grep -q "^check: 4 problems" "$work/check.out"; then
   ok "--check: a missing camera, a missing file, a dead address, a bad option: four lines, exit 1"
 else bad "--check of four bad boards: exit $rc: $(cat "$work/check.err" "$work/check.out")"; fi
+# a camera's password in its address is never printed
+printf 'pairings = pairs.csv\noutput = games\n[board 2]\nsource = http://admin:secret@127.0.0.1:9/video\n' > "$work/cred.conf"
+out=$("$gs" hall --config "$work/cred.conf" --serve 127.0.0.1:0 --check 2>&1); rc=$?
+[ $rc = 1 ] && ! grep -q secret <<< "$out" && [ "$(grep -c 'http://\*\*\*@127.0.0.1:9/video' <<< "$out")" = 2 ] \
+  && ok "--check: an address's password hidden in the plan and the problem" || bad "--check with a password: exit $rc: $out"
 # the files: a missing output folder, a file to resume that is no game
 printf 'not a game\n' > "$work/games/round-3-table-2.sgf"
 printf 'pairings = pairs.csv\nround = 3\noutput = nowhere\n[board 1]\nsource = g1.avi\n' > "$work/files1.conf"
