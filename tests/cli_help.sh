@@ -59,7 +59,7 @@ check "gtp --help lists every recording option (missing: $missing)" '[ -z "$miss
 check "goscribe --help: count takes a grid .txt" '"$bin" --help | grep -q "^  count .*grid \.txt"'
 # the extensions render accepts are those its refusal names (the code's own list)
 "$bin" render /nonexistent.sgf -o "$work/x.webm" 2>"$work/ext" >/dev/null
-exts=$(grep -o '\.[a-z0-9]*' "$work/ext" | grep -v -e '^\.webm$' -e '^\.sgf$' | sort -u | tr '\n' ' ')
+exts=$(sed -n 's/.*unknown extension [^ ]* (\([^;)]*\).*/\1/p' "$work/ext" | grep -o '\.[a-z0-9]*' | sort -u | tr '\n' ' ')
 "$bin" render --help | grep -- '-o, --output' >"$work/oline"
 missing=$(for e in $exts; do grep -qF -- "$e" "$work/oline" || echo "$e"; done | tr '\n' ' ')
 check "render --help names every video extension it accepts ($exts; missing: $missing)" \
