@@ -464,7 +464,9 @@ static int parse_args(int argc, char **argv, record_cmd *c)
         } else if (!c->source) {
             c->source = a;
         } else {
-            cli_error("%s: more than one source (%s, %s)", c->cmd, c->source, a);
+            char one[512], two[512]; /* a URL's credentials are never printed */
+            cli_error("%s: more than one source (%s, %s)", c->cmd, capture_spec_shown(c->source, one, sizeof one),
+                      capture_spec_shown(a, two, sizeof two));
             return GS_EXIT_ERROR;
         }
     }
@@ -607,7 +609,7 @@ static gs_status run_recording(record_cmd *c, capture_source *src, session_stats
         c->run.poll_user = &sr;
     }
     progress_state ps = {isatty(2) != 0, 0};
-    if (!c->quiet && capture_get_kind(src) != CAPTURE_CAMERA) {
+    if (!c->quiet && !capture_is_live(src)) {
         c->run.progress = progress;
         c->run.progress_user = &ps;
     }
@@ -720,7 +722,10 @@ int cmd_record(int argc, char **argv)
     if (st != GS_OK) {
         /* an error about the SGF (a resume refused) names it already */
         if (!strncmp(err.msg, c.out, strlen(c.out))) cli_error("%s", err.msg);
-        else cli_error("%s: %s", c.source, err.msg);
+        else {
+            char shown[512];
+            cli_error("%s: %s", capture_spec_shown(c.source, shown, sizeof shown), err.msg);
+        }
         return gs_status_exit_code(st);
     }
     char skipped[64] = "";
