@@ -73,13 +73,15 @@ static void usage(FILE *f)
             "Usage: goscribe record SOURCE -o GAME.sgf [options]\n"
             "\n"
             "SOURCE is a folder of photos (natural name order, each photo a settled view),\n"
-            "a photo, a video file, or a camera (/dev/videoN or N).  The SGF is rewritten\n"
-            "safely after every move; referee events are printed live and kept with their\n"
-            "frames in GAME.evidence/.\n"
+            "a photo, a video file, a camera (/dev/videoN or N) or a network camera's URL\n"
+            "(http(s):// MJPEG as phone apps serve it, rtsp://; reconnected when the\n"
+            "stream drops; credentials never printed).  The SGF is rewritten safely after\n"
+            "every move; referee events are printed live and kept with their frames in\n"
+            "GAME.evidence/.\n"
             "\n"
             "Commands on standard input, one per line: q (stop), end (game over: lift the\n"
             "dead stones, the last view is counted), pass [B|W], resign B|W, note TEXT.\n"
-            "A camera recording stops at EOF on stdin, a file or folder at its end.  The\n"
+            "A camera's recording stops at EOF on stdin, a file or folder at its end.  The\n"
             "game gets a result (RE and the count) only when it ended: two passes, a\n"
             "resignation, `end`, a referee's ruling or both players' confirmation signals\n"
             "(or --count-anyway); else the SGF holds every move and no result.  SIGINT\n"
@@ -477,7 +479,7 @@ static int parse_args(int argc, char **argv, record_cmd *c)
 static bool check_args(record_cmd *c)
 {
     if (!c->source) {
-        cli_error("%s: no source given (a folder of photos, a video file or a camera)", c->cmd);
+        cli_error("%s: no source given (a folder of photos, a video file, a camera or its URL)", c->cmd);
         return false;
     }
     if (c->resume_file) {

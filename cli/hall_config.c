@@ -113,10 +113,11 @@ static int round_key(cfg_reader *r, const char *k, const char *v)
 static int board_key(cfg_reader *r, const char *k, const char *v)
 {
     hall_board_cfg *b = r->board;
-    /* a camera's number as it is, a file or a device from the config's folder */
+    /* a camera's number and a URL as they are, a file or a device from
+     * the config's folder */
     if (!strcmp(k, "source"))
-        return strspn(v, "0123456789") == strlen(v) ? cfg_copy(r, b->source, sizeof b->source, v)
-                                                    : cfg_path(r, v, b->source, sizeof b->source);
+        return strspn(v, "0123456789") == strlen(v) || strstr(v, "://") ? cfg_copy(r, b->source, sizeof b->source, v)
+                                                                        : cfg_path(r, v, b->source, sizeof b->source);
     if (!strcmp(k, "sgf")) return cfg_path(r, v, b->sgf, sizeof b->sgf);
     if (!strcmp(k, "options")) return cfg_options(r, v, b->opt_text, sizeof b->opt_text, b->opts, &b->nopts);
     return cfg_error(r, "unknown key '%s' in a board's section (keys: " BOARD_KEYS ")%s", k, NULL);
@@ -244,8 +245,10 @@ void hall_evening_print(const hall_evening *ev, FILE *f)
     for (int i = 0; i < ev->nboards; i++) {
         const hall_board_cfg *b = &ev->boards[i];
         const pairing_board *p = pairing_board_at(&ev->pr, b->table);
+        char shown[512]; /* a URL's credentials are never printed */
         fprintf(f, "table %d: %s%s%s (Black) vs %s%s%s (White), handicap %d, komi %s%g: %s -> %s\n", b->table, p->black,
                 p->black_rank[0] ? " " : "", p->black_rank, p->white, p->white_rank[0] ? " " : "", p->white_rank,
-                p->handicap, p->has_komi ? "" : "default ", p->has_komi ? p->komi : 7.5, b->source, b->sgf);
+                p->handicap, p->has_komi ? "" : "default ", p->has_komi ? p->komi : 7.5,
+                capture_spec_shown(b->source, shown, sizeof shown), b->sgf);
     }
 }

@@ -178,8 +178,9 @@ static bool start_recorder(evening *e, rec_proc *p)
     p->restart_at = 0;
     snprintf(p->status, sizeof p->status, "%s", exists ? "recording (resumed)" : "recording");
     tell_hall(e, p, true);
+    char shown[512]; /* a URL's credentials are never printed */
     fprintf(stderr, "[table %d] recorder started (pid %d)%s: %s -> %s\n", p->cfg->table, (int)p->pid,
-            exists ? ", resuming the file" : "", p->cfg->source, p->cfg->sgf);
+            exists ? ", resuming the file" : "", capture_spec_shown(p->cfg->source, shown, sizeof shown), p->cfg->sgf);
     return true;
 }
 
@@ -233,13 +234,15 @@ static void read_err(evening *e, rec_proc *p)
 
 /* ------------------------------------------------------------ its end */
 
-/* A camera (its number, a /dev/ device) goes on where the game is: a
- * recorder started again resumes the record from the board as it stands.
- * A video would start again from its first frame, behind the record: its
- * recorder is not restarted (its file holds every move saved). */
+/* A camera (its number, a /dev/ device, a network camera's URL) goes on
+ * where the game is: a recorder started again resumes the record from the
+ * board as it stands.  A video would start again from its first frame,
+ * behind the record: its recorder is not restarted (its file holds every
+ * move saved). */
 static bool is_camera(const char *source)
 {
-    return strspn(source, "0123456789") == strlen(source) || !strncmp(source, "/dev/", 5);
+    return strspn(source, "0123456789") == strlen(source) || !strncmp(source, "/dev/", 5) ||
+           capture_spec_is_network(source);
 }
 
 static void ended(evening *e, rec_proc *p, int wstatus, const struct rusage *ru)
