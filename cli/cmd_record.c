@@ -601,6 +601,14 @@ static void serve_linger(double seconds)
     }
 }
 
+/* A live source lost or back, on stderr too: whoever runs the recorder
+ * (a hall shows its recorders' stderr) sees it, not only the event log. */
+static void source_state(void *user, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "goscribe record: %s\n", line);
+}
+
 /* Runs the loop with stdin commands, progress and a clean SIGINT. */
 static gs_status run_recording(record_cmd *c, capture_source *src, session_stats *stats, gs_error *err)
 {
@@ -615,6 +623,9 @@ static gs_status run_recording(record_cmd *c, capture_source *src, session_stats
         c->run.progress = progress;
         c->run.progress_user = &ps;
     }
+    /* with --json the event lines carry it (stderr beside JSON lines
+     * breaks readers that merge the two) */
+    if (!c->quiet && !c->run.recorder.json) c->run.source_state = source_state;
     gs_status st = session_run(src, &c->run, stats, err);
     if (c->run.progress && ps.tty) fputc('\n', stderr);
     return st;

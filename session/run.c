@@ -69,6 +69,7 @@ typedef struct run_ctx {
     bool lost;                 /* a live source lost, not back yet */
     int64_t last_unix;         /* the last frame's time of play (Unix ms, -1 unknown) */
     int64_t lost_unix;         /* ... when the source was lost */
+    double lost_mono;          /* gs_now_ms() then */
     char lost_why[320];        /* what the source said then */
     bool stopped;              /* stopped early: no count */
     bool end_of_input;
@@ -241,7 +242,9 @@ static gs_status run_read(run_ctx *c, const gs_image **frame, capture_info *info
         if (c->lost) return GS_OK;
         c->lost = true;
         c->lost_unix = c->last_unix;
+        c->lost_mono = gs_now_ms();
         snprintf(c->lost_why, sizeof c->lost_why, "%s", capture_last_error(c->src));
+        if (c->o->source_state) c->o->source_state(c->o->source_user, c->lost_why);
         return run_note(c, "camera_lost", c->lost_why, c->last_t, err);
     }
     if (cr == CAPTURE_FRAME && info->time_note[0]) {
@@ -250,6 +253,12 @@ static gs_status run_read(run_ctx *c, const gs_image **frame, capture_info *info
     }
     if (c->lost) {
         c->lost = false;
+        if (c->o->source_state) {
+            char back[96];
+            snprintf(back, sizeof back, "the camera is back after %.1f s: carrying on with the same game",
+                     (gs_now_ms() - c->lost_mono) / 1000.0);
+            c->o->source_state(c->o->source_user, back);
+        }
         if (c->rec) {
             track_reset_settle(c->tr);
             /* the gap goes into the record (GSGP), not only the log */

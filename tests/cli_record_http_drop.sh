@@ -88,6 +88,9 @@ check "the record equals the game as played" '[ -n "$want" ] && [ "$got" = "$wan
 check "the drop said" 'grep -q "http://127.0.0.1:$port/video: stream lost (no frame for 5 s); reconnecting" "$work/d.log"'
 check "the end of the stream said" 'grep -q "http://127.0.0.1:$port/video: stream lost (the connection closed); reconnecting" "$work/d.log"'
 check "back, the same game" 'grep -q "camera back: carrying on with the same game" "$work/d.log"'
+check "both said on stderr too (a hall shows its recorders' stderr)" \
+    'grep -q "^goscribe record: http://127.0.0.1:$port/video: stream lost (no frame for 5 s); reconnecting$" "$work/d.err" &&
+     grep -q "^goscribe record: the camera is back after [0-9.]* s: carrying on with the same game$" "$work/d.err"'
 check "one game in the SGF" '[ "$(grep -c "GM\[1\]" "$work/d.sgf")" -eq 1 ]'
 # the gap in the record: on the last move before it, both ends, in order
 gap=$(python3 - "$work/d.sgf" <<'EOF'
