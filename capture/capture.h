@@ -142,12 +142,13 @@ capture_source *capture_open_callback(capture_frame_fn fn, void *user, double fp
  * any other "SCHEME://" is refused by capture_open. */
 bool capture_spec_is_network(const char *spec);
 
-/* SPEC as it may be shown (a log line, a page, an error, the SGF): a
- * URL's credentials (user:password@) become "***@", and so do the values
- * of query parameters named like secrets (user, pass, pwd, token, key,
- * auth, secret, sig: ?user=admin&pwd=x -> ?user=***&pwd=***); anything
- * else as it is.  Writes at most len bytes (NUL included) into buf and
- * returns buf. */
+/* SPEC as it may be shown (a log line, a page, an error, the SGF): in
+ * every URL it holds (a source, or a line of text quoting one), the
+ * credentials (user:password@) become "***@", and so do the values of
+ * query parameters named like secrets (user, pass, pwd, token, key, auth,
+ * secret, sig: ?user=admin&pwd=x -> ?user=***&pwd=***); anything else as
+ * it is.  Writes at most len bytes (NUL included) into buf and returns
+ * buf. */
 char *capture_spec_shown(const char *spec, char *buf, size_t len);
 
 /* A live source (a camera, a network camera): frames come as the game is

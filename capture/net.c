@@ -109,32 +109,54 @@ static void put_query(char *buf, size_t len, size_t *k, const char *q)
     }
 }
 
+/* One URL (all of url) shown: its user:password@ and its query's secrets
+ * as "***". */
+static void put_url(char *buf, size_t len, size_t *k, const char *url)
+{
+    const char *auth = url + capture_url_scheme_len(url) + 3, *end = auth + strcspn(auth, "/?#");
+    const char *at = NULL;
+    for (const char *p = auth; p < end; p++)
+        if (*p == '@') at = p; /* the last '@': a password may hold one */
+    put(buf, len, k, url, (size_t)(auth - url));
+    if (at) put(buf, len, k, "***", 3);
+    const char *host = at ? at : auth;
+    put(buf, len, k, host, (size_t)(end - host));
+    const char *q = strchr(end, '?');
+    const char *frag = strchr(end, '#');
+    if (q && frag && frag < q) q = NULL;
+    put(buf, len, k, end, q ? (size_t)(q - end) : strlen(end));
+    if (q) {
+        put(buf, len, k, "?", 1);
+        put_query(buf, len, k, q + 1);
+    }
+}
+
+/* A URL starts at text + i: "SCHEME://" not inside a longer word. */
+static bool url_at(const char *text, size_t i)
+{
+    if (i > 0) {
+        unsigned char b = (unsigned char)text[i - 1];
+        if (isalnum(b) || b == '+' || b == '-' || b == '.') return false;
+    }
+    return capture_url_scheme_len(text + i) > 0;
+}
+
 char *capture_spec_shown(const char *spec, char *buf, size_t len)
 {
     if (!buf || len == 0) return buf;
     size_t k = 0;
     buf[0] = '\0';
-    if (!spec) return buf;
-    size_t sl = capture_url_scheme_len(spec);
-    if (!sl) {
-        put(buf, len, &k, spec, strlen(spec));
-        return buf;
-    }
-    const char *auth = spec + sl + 3, *end = auth + strcspn(auth, "/?#");
-    const char *at = NULL;
-    for (const char *p = auth; p < end; p++)
-        if (*p == '@') at = p; /* the last '@': a password may hold one */
-    put(buf, len, &k, spec, (size_t)(auth - spec));
-    if (at) put(buf, len, &k, "***", 3);
-    const char *host = at ? at : auth;
-    put(buf, len, &k, host, (size_t)(end - host));
-    const char *q = strchr(end, '?');
-    const char *frag = strchr(end, '#');
-    if (q && frag && frag < q) q = NULL;
-    put(buf, len, &k, end, q ? (size_t)(q - end) : strlen(end));
-    if (q) {
-        put(buf, len, &k, "?", 1);
-        put_query(buf, len, &k, q + 1);
+    for (size_t i = 0; spec && spec[i];) {
+        if (!url_at(spec, i)) {
+            put(buf, len, &k, spec + i++, 1);
+            continue;
+        }
+        size_t n = strcspn(spec + i, " \t\r\n\"'<>"); /* where a URL in a line of text ends */
+        char *url = strndup(spec + i, n);
+        if (url) put_url(buf, len, &k, url);
+        else put(buf, len, &k, "***", 3); /* no memory: nothing of it rather than all */
+        free(url);
+        i += n;
     }
     return buf;
 }

@@ -34,9 +34,10 @@ typedef struct cfg_reader {
 
 static int cfg_error(const cfg_reader *r, const char *fmt, const char *a, const char *b)
 {
-    char msg[1200];
+    char msg[1200], shown[1200];
     snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
-    cli_error("%s:%d: %s", r->ev->path, r->line, msg);
+    /* a line quoted may hold a camera's URL: never its credentials */
+    cli_error("%s:%d: %s", r->ev->path, r->line, capture_spec_shown(msg, shown, sizeof shown));
     return -1;
 }
 

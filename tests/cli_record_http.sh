@@ -82,6 +82,10 @@ printf 'pairings = pairs.csv\n[board 1]\nsource = http://club:%s@127.0.0.1:%s/vi
 out=$("$bin" hall --config "$work/ev.conf" --check 2>&1 </dev/null)
 check "hall: the URL source kept and shown without credentials ($out)" \
     'grep -q " http://\*\*\*@127.0.0.1:$port/video" <<< "$out" && ! grep -q "$secret\|$work/http" <<< "$out"'
+printf 'pairings = pairs.csv\n[board 1]\nsource http://club:%s@127.0.0.1/video\n' "$secret" >"$work/bad.conf"
+out=$("$bin" hall --config "$work/bad.conf" --check 2>&1 </dev/null)
+check "hall: a malformed line quoted without credentials ($out)" \
+    'grep -q "bad.conf:3: expected KEY = VALUE, not .source http://\*\*\*@127.0.0.1/video." <<< "$out" && ! grep -q "$secret" <<< "$out"'
 
 # ---- the game's end -------------------------------------------------------
 wait_any 60 "$served" "$rec"

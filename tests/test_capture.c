@@ -395,6 +395,10 @@ static void test_url_shown(void **state)
         {"http://cam/a@b", "http://cam/a@b"},                          /* '@' in the path: no user */
         {"/dev/video0", "/dev/video0"},
         {"games/evening 1.avi", "games/evening 1.avi"},
+        /* URLs in a line of text: each one's */
+        {"expected KEY = VALUE, not 'source http://u:pw@h/v'", "expected KEY = VALUE, not 'source http://***@h/v'"},
+        {"a http://u:pw@h/v b rtsp://x:y@c", "a http://***@h/v b rtsp://***@c"},
+        {"xhttp://u:pw@h/v", "xhttp://***@h/v"}, /* a scheme may hold letters: the whole word is the scheme */
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         char buf[128];
