@@ -90,8 +90,9 @@ check "the return noted, same game" 'grep -q "camera back: carrying on with the 
 check "one game in the SGF" '[ "$(grep -c "GM\[1\]" "$work/cam.sgf")" -eq 1 ]'
 check "the gap in the SGF: GSGP with both ends, said in words" \
     'grep -Eq "GSGP\[[0-9TZ:.-]+/[0-9TZ:.-]+\]" "$work/cam.sgf" && grep -q "No picture from the camera from" "$work/cam.sgf"'
-# the gap on the frames' own timestamps: [mm:ss.s] of the two notes
-gap=$(awk '/camera lost|camera back/ { split(substr($1, 2, length($1) - 2), hm, ":"); t = hm[1] * 60 + hm[2]
+# the gap on the frames' own timestamps: [mm:ss.s] of the two event lines
+# (not the gap's line, which quotes the loss, nor the stderr lines)
+gap=$(awk '/^\[[0-9:.]*\] (\/dev\/video42: camera lost|camera back:)/ { split(substr($1, 2, length($1) - 2), hm, ":"); t = hm[1] * 60 + hm[2]
        if (a == "") a = t; else b = t } END { printf "%.1f", b - a }' "$work/cam.log")
 check "the gap on the frames' timestamps is the unplug's 2.5 s (got $gap s)" 'awk -v g="$gap" "BEGIN { exit !(g >= 2.0 && g <= 4.5) }"'
 check "the fake saw an unplug and a replug" 'grep -q " unplug$" "$work/fake.log" && grep -q " replug$" "$work/fake.log"'
