@@ -3,8 +3,8 @@
 # ffmpeg as MJPEG over HTTP, as phone camera apps serve it, is recorded move
 # for move as the render played it, from a URL with credentials that reach
 # no log line, SGF, evidence file or error; the stream carries no timestamps
-# and the log says the times of play are the frames' arrival, a second
-# apart as the video's.  An address that never answers (a socket that
+# and the log says the times of play are the frames' arrival, the moves as
+# far apart as in the video.  An address that never answers (a socket that
 # listens and says nothing) is one line within a few seconds, a refused one
 # at once, an unknown scheme one line naming it; calibrate says the same,
 # and a hall's plan shows a URL source without its credentials.
@@ -115,8 +115,11 @@ print("%.1f %.1f" % (t[-1] - t[0] if len(t) > 1 else -1, (last - first) / 1000))
 EOF
 )
 echo "HTTP: first to last move ${span% *} s by GSTM, ${span#* } s in the video"
+# (within a fifth: frames without timestamps are dated on arrival, and a
+# recorder that falls behind, as under the sanitizers on a loaded machine,
+# reads a few in a burst; FFmpeg's own guess, 25 fps, would make it 0.4)
 check "HTTP: times of play as the video's (${span% *} s vs ${span#* } s)" \
-    'awk -v g="${span% *}" -v w="${span#* }" "BEGIN { exit !(g > w - 1.5 && g < w + 1.5) }"'
+    'awk -v g="${span% *}" -v w="${span#* }" "BEGIN { exit !(g > 0.8 * w && g < 1.2 * w) }"'
 check "HTTP: no credentials in the log, the messages, the SGF or the evidence" '! grep -rq "$secret" "$work"/h.*'
 [ $fail -eq 0 ] || { cat "$work/h.log" "$work/h.err"; }
 keep_sgf "$work/h.sgf" cli_record_http
