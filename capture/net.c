@@ -183,8 +183,8 @@ static gs_status net_connect(net_impl *n, gs_error *why)
     if (!v) {
         if (gs_now_ms() - t0 >= 0.9 * timeout)
             return gs_error_set(why, GS_ERR_IO, "no answer within %.0f s", timeout / 1000.0);
-        return gs_error_set(why, GS_ERR_IO, "no video stream there (the connection was refused, or what answered "
-                                            "is not a stream FFmpeg reads)");
+        return gs_error_set(why, GS_ERR_IO, "no video stream there (nothing listening, a wrong path or "
+                                            "credentials, or not a stream FFmpeg reads)");
     }
     int w, h;
     cvshim_video_size(v, &w, &h);
