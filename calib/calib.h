@@ -126,6 +126,9 @@ typedef struct calib_make_result {
     gs_error colour_why;         /* why cal.colour is not valid */
     const char *error_file;      /* on failure: the file err is about (to
                                     print before it), or NULL */
+    char source_shown[512];      /* o->source as it may be shown
+                                    (capture_spec_shown: a URL's
+                                    credentials hidden) */
 } calib_make_result;
 
 /* Finds the grid in o->source, measures the colour model on the same frame

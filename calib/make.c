@@ -130,7 +130,8 @@ static gs_status find_grid(const calib_make_options *o, calib_make_result *out, 
 {
     gs_image *img = NULL;
     struct stat sb;
-    if (is_photo_name(o->source)) {
+    capture_spec_shown(o->source, out->source_shown, sizeof out->source_shown);
+    if (is_photo_name(o->source) && !capture_spec_is_network(o->source)) { /* a URL is a stream, whatever its end */
         img = cvshim_image_load_max(o->source, o->max_pixels, err);
         if (!img) return err ? err->status : GS_ERR_IO;
     } else if (stat(o->source, &sb) == 0 && S_ISREG(sb.st_mode)) {
@@ -141,7 +142,7 @@ static gs_status find_grid(const calib_make_options *o, calib_make_result *out, 
         out->cal.image_width = img->width;
         out->cal.image_height = img->height;
         double ms[2];
-        out->error_file = o->source;
+        out->error_file = out->source_shown;
         gs_status st = grid_of(img, o, &out->cal.grid, &out->fit, ms, err);
         out->ms = ms[0];
         out->cpu_ms = ms[1];
@@ -150,7 +151,7 @@ static gs_status find_grid(const calib_make_options *o, calib_make_result *out, 
     capture_options co = {.max_pixels = o->max_pixels};
     capture_source *src = capture_open(o->source, &co, err);
     if (!src) return err ? err->status : GS_ERR_IO;
-    out->error_file = o->source;
+    out->error_file = out->source_shown;
     gs_status st = best_grid_of_source(src, o, out, shown, err);
     capture_close(src);
     return st;

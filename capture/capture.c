@@ -1,8 +1,8 @@
 /* capture/capture.c: the source dispatch (capture_open) and the backends
  * of a folder of photos and of synthetic lists/callbacks.  The video-file
  * backend lives in video.c, the camera backend in capture_v4l2.c, the
- * source object they all fill in (capture_new, errors, read, close) in
- * source.c. */
+ * network camera's in net.c, the source object they all fill in
+ * (capture_new, errors, read, close) in source.c. */
 #include "capture/capture_impl.h"
 
 #include "cvshim/cvshim.h"
@@ -270,6 +270,8 @@ capture_source *capture_open(const char *spec, const capture_options *opt, gs_er
     }
     struct stat st;
     int exists = stat(spec, &st) == 0;
+    /* "SCHEME://...": a URL (an unknown scheme is refused there, by name) */
+    if (!exists && capture_url_scheme_len(spec)) return capture_open_network(spec, opt, err);
     if (exists && S_ISDIR(st.st_mode)) return folder_open(spec, opt, err);
     /* a photo (by its name) is a one-photo recording, not a one-frame video */
     if (exists && S_ISREG(st.st_mode) && is_image_name(strrchr(spec, '/') ? strrchr(spec, '/') + 1 : spec))

@@ -9,6 +9,10 @@
  *   - a V4L2 camera through libv4l2 (BGR24 via libv4l2's conversion, so
  *     MJPEG and YUYV cameras both work), with frame timestamps, and reopened
  *     when it comes back after being unplugged;
+ *   - a network camera: a URL FFmpeg reads (http(s):// MJPEG as phone
+ *     camera apps serve it, rtsp:// as IP cameras do, ...), through
+ *     cvshim/cvshim.h, with the stream's own timestamps, reconnected with
+ *     backoff when the stream drops;
  *   - a synthetic source (an in-memory list or a callback), for tests.
  * Each source keeps its own last error (capture_last_error).  Nothing here
  * is global: two cameras can be open at once.
@@ -32,7 +36,8 @@ typedef enum capture_kind {
     CAPTURE_FOLDER = 0,
     CAPTURE_VIDEO,
     CAPTURE_CAMERA,
-    CAPTURE_SYNTHETIC
+    CAPTURE_SYNTHETIC,
+    CAPTURE_NETWORK
 } capture_kind;
 
 /* What capture_read returns. */
@@ -41,7 +46,9 @@ typedef enum capture_result {
     CAPTURE_FRAME = 1,  /* a frame is in *frame */
     CAPTURE_LOST = 2,   /* no frame now, keep calling: a camera gone
                            (unplugged; the next reads try to reopen it,
-                           sleeping a little between attempts), or a photo
+                           sleeping a little between attempts), a network
+                           stream dropped (the next reads reconnect, with
+                           backoff), or a photo
                            of a folder that could not be read (skipped);
                            capture_last_error says which.  (A video's
                            broken frames are skipped inside the read and
@@ -54,8 +61,10 @@ typedef struct capture_info {
     long index;        /* 0-based frame number from this source */
     double t_ms;       /* timestamp: camera buffer time (from the source's
                           first frame, on the driver's clock: a gap while
-                          unplugged shows), video position, or for photo
-                          folders index * 1000 (no real clock) */
+                          unplugged shows), a network stream's own time
+                          (its arrival time when it carries none; a gap
+                          while it was lost shows), video position, or for
+                          photo folders index * 1000 (no real clock) */
     bool settled;      /* true when the backend knows the frame is a settled
                           view (every photo of a folder) */
     char name[256];    /* file name for folders ("" otherwise) */
@@ -67,7 +76,9 @@ typedef struct capture_info {
     double skipped_t_ms; /* the time of the first of them */
     int64_t unix_ms;   /* when the frame was taken, Unix ms by the source's
                           own clock, -1 when unknown: a camera's capture
-                          timestamp as wall clock; a video's start
+                          timestamp as wall clock; a network stream's
+                          time from the wall clock at its first frame;
+                          a video's start
                           (capture_clock_note) + its position; a photo's
                           EXIF DateTimeOriginal, else its file time */
     char time_note[256]; /* "" unless the source did not take the frame's
@@ -80,20 +91,30 @@ typedef struct capture_info {
 typedef struct capture_options {
     int width, height;     /* camera resolution request */
     double fps;            /* camera frame-rate request */
-    int reopen_ms;         /* camera: how long to keep trying to reopen an
-                              unplugged camera before CAPTURE_ERROR
+    int reopen_ms;         /* camera, network: how long to keep trying to
+                              reopen an unplugged camera or reconnect a
+                              dropped stream before CAPTURE_ERROR
                               (0 = default 10 minutes, <0 = never give up) */
+    int timeout_ms;        /* network: how long a stream may take to answer
+                              at open and to send each frame before it is
+                              taken for dead (0 = default 5 s) */
     long long max_pixels;  /* pixel budget of a photo or frame: a bigger one
                               is refused (0 = cvshim_max_pixels(0), 50 MP
                               unless GOSCRIBE_MAX_PIXELS says otherwise) */
 } capture_options;
 
-/* Opens SPEC: a directory -> folder of photos, a photo file (.jpg, .png,
- * ... by its name) -> a folder of that one photo, /dev/video* (or a bare
- * number "0") -> camera, any other file -> video.  NULL with err filled on
- * failure (GS_ERR_IO for a missing path / device, GS_ERR_FORMAT for an
+/* Opens SPEC: the one entry point for every kind of source.  A URL
+ * (capture_spec_is_network) -> network camera, a directory -> folder of
+ * photos, a photo file (.jpg, .png, ... by its name) -> a folder of that
+ * one photo, /dev/video* (or a bare number "0") -> camera, any other file
+ * -> video.  NULL with err filled on failure (GS_ERR_IO for a missing path
+ * / device or a stream that does not answer, GS_ERR_FORMAT for an
  * unreadable video or one whose frames are over the pixel budget,
- * GS_ERR_NOBOARD for a folder without images).
+ * GS_ERR_NOBOARD for a folder without images, GS_ERR_USAGE for a URL of a
+ * scheme goscribe does not read).  A network source is open once its
+ * first frame has come (within opt->timeout_ms), so an address that never
+ * answers fails here, in a few seconds.  Messages name a URL as
+ * capture_spec_shown does (never its credentials).
  *
  * A video's end is the end of its stream: a frame that cannot be decoded
  * is skipped (capture_info.skipped) and reading goes on up to the frame
@@ -115,6 +136,24 @@ capture_source *capture_open_list(const gs_image *const *frames, int n, double f
  * returns a frame it owns (valid until its next call) or NULL at the end. */
 typedef const gs_image *(*capture_frame_fn)(void *user, long index, double *t_ms);
 capture_source *capture_open_callback(capture_frame_fn fn, void *user, double fps, bool settled, gs_error *err);
+
+/* SPEC is a URL of a network source: "SCHEME://..." with SCHEME one of
+ * http, https, rtsp, rtsps, rtmp, rtp, udp, tcp, srt (case-insensitive);
+ * any other "SCHEME://" is refused by capture_open. */
+bool capture_spec_is_network(const char *spec);
+
+/* SPEC as it may be shown (a log line, a page, an error, the SGF): in
+ * every URL it holds (a source, or a line of text quoting one), the
+ * credentials (user:password@) become "***@", and so do the values of
+ * query parameters named like secrets (user, pass, pwd, token, key, auth,
+ * secret, sig: ?user=admin&pwd=x -> ?user=***&pwd=***); anything else as
+ * it is.  Writes at most len bytes (NUL included) into buf and returns
+ * buf. */
+char *capture_spec_shown(const char *spec, char *buf, size_t len);
+
+/* A live source (a camera, a network camera): frames come as the game is
+ * played, it can be lost and come back, and it has no end of its own. */
+bool capture_is_live(const capture_source *s);
 
 /* Reads the next frame (see capture_result). */
 capture_result capture_read(capture_source *s, const gs_image **frame, capture_info *info);

@@ -39,4 +39,9 @@ void capture_set_error(capture_source *s, const char *fmt, ...) __attribute__((f
 /* video.c: a video file with the options of capture_open. */
 capture_source *capture_video_open(const char *path, const capture_options *opt, gs_error *err);
 
+/* net.c: a network camera (a URL) with the options of capture_open; the
+ * length of SPEC's scheme when it starts "SCHEME://" (any scheme), else 0. */
+capture_source *capture_open_network(const char *url, const capture_options *opt, gs_error *err);
+size_t capture_url_scheme_len(const char *spec);
+
 #endif

@@ -1,8 +1,8 @@
 /* capture/source.c: the source object every backend fills in (capture_new,
  * its last error, read and close through the backend's table) and the
  * natural name order the folder backend and the camera listing sort by.
- * The backends (capture.c: files and synthetic, capture_v4l2.c: cameras)
- * call into this file; it calls none of them. */
+ * The backends (capture.c: files and synthetic, video.c: video files,
+ * capture_v4l2.c: cameras, net.c: network cameras) call into this file; it calls none of them. */
 #include "capture/capture_impl.h"
 
 #include <ctype.h>
@@ -47,6 +47,7 @@ capture_result capture_read(capture_source *s, const gs_image **frame, capture_i
 
 const char *capture_last_error(const capture_source *s) { return s ? s->last_error : "no source"; }
 capture_kind capture_get_kind(const capture_source *s) { return s->kind; }
+bool capture_is_live(const capture_source *s) { return s && (s->kind == CAPTURE_CAMERA || s->kind == CAPTURE_NETWORK); }
 const char *capture_clock_note(const capture_source *s) { return s ? s->clock_note : ""; }
 double capture_fps(const capture_source *s) { return s->fps; }
 long capture_frame_count(const capture_source *s) { return s->frame_count; }

@@ -12,9 +12,6 @@
 /* Prints "goscribe: " + message + newline on stderr: the one-line error. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* SOURCE as it may be shown (a line, a log): an address's user:password@
- * as ***@; out holds it when changed (else SOURCE itself is returned). */
-const char *cli_source_shown(const char *source, char *out, size_t n);
 
 /* True when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);

@@ -4,6 +4,7 @@
  * --calibration FILE`.  The work is calib_make; this file parses and
  * prints. */
 #include "calib/calib.h"
+#include "capture/capture.h"
 #include "cli/cli.h"
 
 #include <stdio.h>
@@ -15,10 +16,11 @@ static void calibrate_usage(FILE *f)
     fprintf(f,
             "Usage: goscribe calibrate SOURCE -o FILE [options]\n"
             "\n"
-            "Finds the board in SOURCE (a photo, a video file, a folder of photos or a\n"
-            "camera such as /dev/video0) and writes its grid (size, corners, homography,\n"
-            "lens distortion, cell aspect) to FILE, a small text file that `scan` and\n"
-            "`record` accept with --calibration FILE.\n"
+            "Finds the board in SOURCE (a photo, a video file, a folder of photos, a\n"
+            "camera such as /dev/video0 or a network camera's URL, http(s):// or rtsp://)\n"
+            "and writes its grid (size, corners, homography, lens distortion, cell\n"
+            "aspect) to FILE, a small text file that `scan` and `record` accept with\n"
+            "--calibration FILE.\n"
             "\n"
             "Options:\n"
             CLI_HELP_OPTION
@@ -77,7 +79,9 @@ static int parse_args(int argc, char **argv, calibrate_args *a)
         } else if (!o->source) {
             o->source = arg;
         } else {
-            cli_error("calibrate: more than one SOURCE (%s and %s)", o->source, arg);
+            char one[512], two[512]; /* a URL's credentials are never printed */
+            cli_error("calibrate: more than one SOURCE (%s and %s)", capture_spec_shown(o->source, one, sizeof one),
+                      capture_spec_shown(arg, two, sizeof two));
             return GS_EXIT_ERROR;
         }
     }

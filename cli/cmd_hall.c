@@ -42,7 +42,7 @@ static void hall_usage(FILE *f)
             "    serve = 0.0.0.0:8080        # where the hall listens (--serve wins)\n"
             "    options = --settle 0.5      # more `goscribe record` options for every board\n"
             "    [board 1]                   # the pairing's board 1\n"
-            "    source = /dev/video0        # a camera, a video file or a folder of photos\n"
+            "    source = /dev/video0        # a camera or its URL, a video file or photos\n"
             "    sgf = r3-t1.sgf             # default: OUTPUT/round-R-table-T.sgf\n"
             "    options = --calibration cam1.cal --black-side far\n"
             "\n"

@@ -73,13 +73,15 @@ static void usage(FILE *f)
             "Usage: goscribe record SOURCE -o GAME.sgf [options]\n"
             "\n"
             "SOURCE is a folder of photos (natural name order, each photo a settled view),\n"
-            "a photo, a video file, or a camera (/dev/videoN or N).  The SGF is rewritten\n"
-            "safely after every move; referee events are printed live and kept with their\n"
-            "frames in GAME.evidence/.\n"
+            "a photo, a video file, a camera (/dev/videoN or N) or a network camera's URL\n"
+            "(http(s):// MJPEG as phone apps serve it, rtsp://; reconnected when the\n"
+            "stream drops; credentials never printed).  The SGF is rewritten safely after\n"
+            "every move; referee events are printed live and kept with their frames in\n"
+            "GAME.evidence/.\n"
             "\n"
             "Commands on standard input, one per line: q (stop), end (game over: lift the\n"
             "dead stones, the last view is counted), pass [B|W], resign B|W, note TEXT.\n"
-            "A camera recording stops at EOF on stdin, a file or folder at its end.  The\n"
+            "A camera's recording stops at EOF on stdin, a file or folder at its end.  The\n"
             "game gets a result (RE and the count) only when it ended: two passes, a\n"
             "resignation, `end`, a referee's ruling or both players' confirmation signals\n"
             "(or --count-anyway); else the SGF holds every move and no result.  SIGINT\n"
@@ -471,7 +473,9 @@ static int parse_args(int argc, char **argv, record_cmd *c)
         } else if (!c->source) {
             c->source = a;
         } else {
-            cli_error("%s: more than one source (%s, %s)", c->cmd, c->source, a);
+            char one[512], two[512]; /* a URL's credentials are never printed */
+            cli_error("%s: more than one source (%s, %s)", c->cmd, capture_spec_shown(c->source, one, sizeof one),
+                      capture_spec_shown(a, two, sizeof two));
             return GS_EXIT_ERROR;
         }
     }
@@ -482,7 +486,7 @@ static int parse_args(int argc, char **argv, record_cmd *c)
 static bool check_args(record_cmd *c)
 {
     if (!c->source) {
-        cli_error("%s: no source given (a folder of photos, a video file or a camera)", c->cmd);
+        cli_error("%s: no source given (a folder of photos, a video file, a camera or its URL)", c->cmd);
         return false;
     }
     if (c->resume_file) {
@@ -604,6 +608,14 @@ static void serve_linger(double seconds)
     }
 }
 
+/* A live source lost or back, on stderr too: whoever runs the recorder
+ * (a hall shows its recorders' stderr) sees it, not only the event log. */
+static void source_state(void *user, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "goscribe record: %s\n", line);
+}
+
 /* Runs the loop with stdin commands, progress and a clean SIGINT. */
 static gs_status run_recording(record_cmd *c, capture_source *src, session_stats *stats, gs_error *err)
 {
@@ -614,10 +626,13 @@ static gs_status run_recording(record_cmd *c, capture_source *src, session_stats
         c->run.poll_user = &sr;
     }
     progress_state ps = {isatty(2) != 0, 0};
-    if (!c->quiet && capture_get_kind(src) != CAPTURE_CAMERA) {
+    if (!c->quiet && !capture_is_live(src)) {
         c->run.progress = progress;
         c->run.progress_user = &ps;
     }
+    /* with --json the event lines carry it (stderr beside JSON lines
+     * breaks readers that merge the two) */
+    if (!c->quiet && !c->run.recorder.json) c->run.source_state = source_state;
     gs_status st = session_run(src, &c->run, stats, err);
     if (c->run.progress && ps.tty) fputc('\n', stderr);
     return st;
@@ -744,7 +759,10 @@ int cmd_record(int argc, char **argv)
     if (st != GS_OK) {
         /* an error about the SGF (a resume refused) names it already */
         if (!strncmp(err.msg, c.out, strlen(c.out))) cli_error("%s", err.msg);
-        else cli_error("%s: %s", c.source, err.msg);
+        else {
+            char shown[512];
+            cli_error("%s: %s", capture_spec_shown(c.source, shown, sizeof shown), err.msg);
+        }
         return gs_status_exit_code(st);
     }
     char skipped[64] = "";

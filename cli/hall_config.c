@@ -34,9 +34,10 @@ typedef struct cfg_reader {
 
 static int cfg_error(const cfg_reader *r, const char *fmt, const char *a, const char *b)
 {
-    char msg[1200];
+    char msg[1200], shown[1200];
     snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
-    cli_error("%s:%d: %s", r->ev->path, r->line, msg);
+    /* a line quoted may hold a camera's URL: never its credentials */
+    cli_error("%s:%d: %s", r->ev->path, r->line, capture_spec_shown(msg, shown, sizeof shown));
     return -1;
 }
 
@@ -251,10 +252,10 @@ void hall_evening_print(const hall_evening *ev, FILE *f)
     for (int i = 0; i < ev->nboards; i++) {
         const hall_board_cfg *b = &ev->boards[i];
         const pairing_board *p = pairing_board_at(&ev->pr, b->table);
-        char shown[sizeof b->source];
+        char shown[512]; /* a URL's credentials are never printed */
         fprintf(f, "table %d: %s%s%s (Black) vs %s%s%s (White), handicap %d, komi %s%g: %s -> %s\n", b->table, p->black,
                 p->black_rank[0] ? " " : "", p->black_rank, p->white, p->white_rank[0] ? " " : "", p->white_rank,
                 p->handicap, p->has_komi ? "" : "default ", p->has_komi ? p->komi : 7.5,
-                cli_source_shown(b->source, shown, sizeof shown), b->sgf);
+                capture_spec_shown(b->source, shown, sizeof shown), b->sgf);
     }
 }

@@ -196,9 +196,9 @@ static bool start_recorder(evening *e, rec_proc *p)
     p->restart_at = 0;
     snprintf(p->status, sizeof p->status, "%s", exists ? "recording (resumed)" : "recording");
     tell_hall(e, p, true);
-    char shown[sizeof p->cfg->source];
+    char shown[512]; /* a URL's credentials are never printed */
     fprintf(stderr, "[table %d] recorder started (pid %d)%s: %s -> %s\n", p->cfg->table, (int)p->pid,
-            exists ? ", resuming the file" : "", cli_source_shown(p->cfg->source, shown, sizeof shown), p->cfg->sgf);
+            exists ? ", resuming the file" : "", capture_spec_shown(p->cfg->source, shown, sizeof shown), p->cfg->sgf);
     return true;
 }
 
@@ -252,14 +252,15 @@ static void read_err(evening *e, rec_proc *p)
 
 /* ------------------------------------------------------------ its end */
 
-/* A camera (its number, a /dev/ device, a network camera's address) goes
- * on where the game is: a recorder started again resumes the record from
- * the board as it stands.  A video would start again from its first
- * frame, behind the record: its recorder is not restarted (its file holds
- * every move saved). */
+/* A camera (its number, a /dev/ device, a network camera's URL) goes on
+ * where the game is: a recorder started again resumes the record from the
+ * board as it stands.  A video would start again from its first frame,
+ * behind the record: its recorder is not restarted (its file holds every
+ * move saved). */
 static bool is_camera(const char *source)
 {
-    return strspn(source, "0123456789") == strlen(source) || !strncmp(source, "/dev/", 5) || strstr(source, "://");
+    return strspn(source, "0123456789") == strlen(source) || !strncmp(source, "/dev/", 5) ||
+           capture_spec_is_network(source);
 }
 
 static void ended(evening *e, rec_proc *p, int wstatus, const struct rusage *ru)
@@ -554,7 +555,7 @@ static int check_report(const hall_evening *ev, const check_proc *c)
     const char *other = NULL;    /* a line of another kind (a library's) */
     size_t other_len = 0;
     char shown[sizeof b->source], text[sizeof c->out + 256];
-    const char *name = cli_source_shown(b->source, shown, sizeof shown);
+    const char *name = capture_spec_shown(b->source, shown, sizeof shown);
     hide_source(c->out, b->source, name, text, sizeof text);
     for (const char *l = text; *l;) {
         size_t n = strcspn(l, "\n");

@@ -13,7 +13,7 @@ static const struct {
 } commands[] = {
     {"scan", cmd_scan, "read one photo: board grid and every intersection"},
     {"count", cmd_count, "count a finished board (photo, SGF or grid .txt) under Chinese rules"},
-    {"record", cmd_record, "record a game from a camera, a video file or a folder of photos"},
+    {"record", cmd_record, "record a game from a camera (or its URL), a video or photos"},
     {"check", cmd_check, "replay an SGF through the rules and count it"},
     {"calibrate", cmd_calibrate, "find the board once and save it to a calibration file"},
     {"render", cmd_render, "render a game record as a synthetic camera video"},

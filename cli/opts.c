@@ -226,16 +226,6 @@ void cli_error(const char *fmt, ...)
     va_end(ap);
 }
 
-const char *cli_source_shown(const char *source, char *out, size_t n)
-{
-    const char *scheme_end = strstr(source, "://");
-    const char *host = scheme_end ? scheme_end + 3 : NULL;
-    const char *at = host ? strchr(host, '@') : NULL;
-    if (!at || (size_t)(at - host) > strcspn(host, "/?#")) return source; /* no user:password@ */
-    snprintf(out, n, "%.*s***%s", (int)(host - source), source, at);
-    return out;
-}
-
 int cli_is_help(const char *arg)
 {
     return arg && (!strcmp(arg, "-h") || !strcmp(arg, "--help"));

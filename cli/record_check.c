@@ -94,7 +94,7 @@ static bool check_sgf(const char *out, const record_options *ro)
 static bool check_source(const char *source, const capture_options *cap, char *seen, size_t seenlen)
 {
     char shown[1024];
-    const char *name = cli_source_shown(source, shown, sizeof shown);
+    const char *name = capture_spec_shown(source, shown, sizeof shown);
     gs_error err = {0};
     capture_source *src = capture_open(source, cap, &err);
     if (!src) {
@@ -132,7 +132,7 @@ int cli_record_check(const char *source, const struct capture_options *cap, cons
     if (ro->fallback_dir) problems += !folder_makeable("--fallback", ro->fallback_dir);
     if (problems) return GS_EXIT_ERROR;
     char shown[1024];
-    printf("record --check: %s: %s; %s: can be written%s\n", cli_source_shown(source, shown, sizeof shown), seen, out,
+    printf("record --check: %s: %s; %s: can be written%s\n", capture_spec_shown(source, shown, sizeof shown), seen, out,
            ro->resume ? " (its game replays: --resume goes on from it)" : "");
     return GS_EXIT_OK;
 }

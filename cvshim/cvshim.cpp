@@ -220,6 +220,27 @@ cvshim_video *cvshim_video_open(const char *path, gs_error *err)
     return nullptr;
 }
 
+cvshim_video *cvshim_stream_open(const char *url, int open_timeout_ms, int read_timeout_ms, gs_error *err)
+{
+    try {
+        (void)setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0); /* as for a file: FFmpeg's lines could name the URL */
+        auto *v = new cvshim_video();
+        v->max_pixels = cvshim_max_pixels(0);
+        const std::vector<int> params = {cv::CAP_PROP_OPEN_TIMEOUT_MSEC, open_timeout_ms, cv::CAP_PROP_READ_TIMEOUT_MSEC,
+                                         read_timeout_ms};
+        if (!v->cap.open(url, cv::CAP_FFMPEG, params)) {
+            delete v;
+            set_err(err, GS_ERR_IO, "no video stream could be opened");
+            return nullptr;
+        }
+        return v;
+    } catch (...) {
+        /* OpenCV's texts may quote the URL: none of them is passed on */
+        set_err(err, GS_ERR_IO, "OpenCV failed to open the stream");
+    }
+    return nullptr;
+}
+
 int cvshim_video_read(cvshim_video *v, gs_image **frame, double *t_ms)
 {
     try {

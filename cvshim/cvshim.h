@@ -96,6 +96,15 @@ typedef struct cvshim_video cvshim_video;
  * own messages about broken frames are silenced (OPENCV_FFMPEG_LOGLEVEL,
  * unless the environment sets it): the caller reports skipped frames. */
 cvshim_video *cvshim_video_open(const char *path, gs_error *err);
+/* Opens a network stream FFmpeg reads (http(s):// MJPEG or other
+ * streams, rtsp://, ...) for reading, waiting at most open_timeout_ms for
+ * it to answer and later at most read_timeout_ms for each frame (OpenCV's
+ * CAP_PROP_OPEN_TIMEOUT_MSEC / READ_TIMEOUT_MSEC).  NULL with GS_ERR_IO in
+ * err on failure; the message never holds the URL (it may carry
+ * credentials).  Read and close it as a video; its timestamps
+ * (cvshim_video_read's t_ms) are the stream's own, from its first frame,
+ * or outside 0..1e12 when it carries none (MJPEG over HTTP). */
+cvshim_video *cvshim_stream_open(const char *url, int open_timeout_ms, int read_timeout_ms, gs_error *err);
 /* Decodes the next frame into *frame (reallocated as needed; the caller
  * owns it and frees it with gs_image_destroy) and its timestamp in ms
  * (the container's presentation time, from 0).

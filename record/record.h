@@ -209,6 +209,19 @@ gs_status record_note(record *r, const char *code, const char *text, double t_ms
  * last node, saved.  GS_ERR_IO when the save fails. */
 gs_status record_comment(record *r, const char *text, double t_ms, gs_error *err);
 
+/* The source gave no picture from from_ms to to_ms (Unix ms by the
+ * source's clock; -1 unknown; to_ms -1 also when it had not come back by
+ * the end): a camera unplugged, a network camera's stream dropped.  Moves
+ * played meanwhile are read from the board when it is back (a double move
+ * flagged as ever).  Noted where a reader of the game looks: a line (code
+ * "gap") and, once the game has started, on the SGF's last node (the last
+ * move before the gap, or the root) the private property
+ * GSGP[FROM/TO] (ISO 8601 times, ".." for one unknown or not come back,
+ * doc/sgf.md) and a comment in words, saved.  why: what the source said
+ * (shown as it is: it must hold no credentials).  GS_ERR_IO when the save
+ * fails. */
+gs_status record_gap(record *r, int64_t from_ms, int64_t to_ms, const char *why, double t_ms, gs_error *err);
+
 /* Closes the record at the end of the input: flags captures still
  * pending; a game that ended (two passes, end command or ruling, both
  * players' confirmation signals after the last move) is counted: the

@@ -343,6 +343,40 @@ gs_status record_comment(record *r, const char *text, double t_ms, gs_error *err
     return rec_save(r, err);
 }
 
+/* A time of the gap as GSGP and the comment write it: ISO 8601 UTC, or
+ * ".." when unknown. */
+static void gap_time(int64_t ms, char buf[32])
+{
+    if (ms >= 0) sgf_time_format(ms, buf);
+    else snprintf(buf, 32, "..");
+}
+
+gs_status record_gap(record *r, int64_t from_ms, int64_t to_ms, const char *why, double t_ms, gs_error *err)
+{
+    char from[32], to[32], span[48] = "", words[640];
+    gap_time(from_ms, from);
+    gap_time(to_ms, to);
+    if (from_ms >= 0 && to_ms >= from_ms) snprintf(span, sizeof span, " (%.1f s)", (double)(to_ms - from_ms) / 1000.0);
+    if (to_ms >= 0)
+        snprintf(words, sizeof words, "No picture from the camera from %s to %s%s: %.400s. The moves after this one "
+                 "were read from the board as it stood when the picture came back.", from, to, span, why);
+    else
+        snprintf(words, sizeof words, "No picture from the camera from %s to the end of the recording: %.400s.", from,
+                 why);
+    r->cur_t = t_ms;
+    rec_event_add(r, RECORD_EV_NOTE, "gap", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1}, "%s", words);
+    if (!r->started || !r->sgf.last) {
+        rec_events_print(r);
+        return GS_OK;
+    }
+    char value[72];
+    snprintf(value, sizeof value, "%s/%s", from, to);
+    gs_error e;
+    rec_check(r, sgf_node_add_raw(r->sgf.last, "GSGP", value, &e), &e);
+    rec_check(r, sgf_append_comment(r->sgf.last, words, &e), &e);
+    return rec_save(r, err); /* prints the line once it is on disk */
+}
+
 /* The last view settles what still waits: an illegal stone flagged and
  * still standing (the record follows it), a change held or a stone still
  * missing (confirmed now: no later view will come). */

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# scripts/bench-hall.sh [--goscribe BIN] [--keep DIR] [VIDEO...]: a club
+# scripts/bench-hall.sh [--goscribe BIN] [--keep DIR] [--boards N]
+#                       [--frame-size WxH] [--fps F] [VIDEO...]: a club
 # evening's speed.  `goscribe hall --config` records the videos at once (one
 # recorder process a board, as at a club), each at full speed, and for each
 # board prints: frames, the video's frame rate, the recorder's wall time,
@@ -8,18 +9,27 @@
 # VIDEO's .truth.sgf from `goscribe render`, or the .json of
 # ../shared/tools/composite), and each recorder's CPU time: the cores the
 # boards need between them to keep up with their videos, a figure other
-# work on the machine does not change.  Without VIDEOs, four 9x9 games are rendered
-# (tests/hall_games.sh).  Note `uptime` beside the figures: other work on
-# the machine slows every board.
+# work on the machine does not change much, and from it how many such
+# boards the machine's cores keep in real time.  Without VIDEOs, four 9x9
+# games are rendered (tests/hall_games.sh) at --frame-size (default
+# 640x360) and --fps (default 6), and --boards N (default 4) boards play
+# them in turn.  Note `uptime` beside the figures: other work on the
+# machine slows every board.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 gs=$root/build/goscribe
 keep=
+boards=4
+size=640x360
+rate=6
 while [ $# -gt 0 ]; do
   case $1 in
     --goscribe) gs=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --boards) boards=$2; shift 2 ;;
+    --frame-size) size=$2; shift 2 ;;
+    --fps) rate=$2; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
@@ -29,8 +39,8 @@ mkdir -p "$work/games"
 videos=("$@")
 if [ ${#videos[@]} -eq 0 ]; then
   . "$root/tests/hall_games.sh"
-  render_games "$gs" "$work" 6 2 || { echo "bench-hall: render failed" >&2; exit 1; }
-  videos=("$work"/g1.avi "$work"/g2.avi "$work"/g3.avi "$work"/g4.avi)
+  render_games "$gs" "$work" "$rate" 2 "$size" || { echo "bench-hall: render failed" >&2; exit 1; }
+  for i in $(seq 1 "$boards"); do videos+=("$work/g$(( (i - 1) % 4 + 1 )).avi"); done
 fi
 n=${#videos[@]}
 {
@@ -92,7 +102,8 @@ for i in $(seq 1 "$n"); do
   cores=$(python3 -c "print($cores + $vfps / $fcpu)" 2>/dev/null || echo "$cores")
   printf '%-5s %-22s %7s %5s %8s %8s %7s %7s %8s %-22s\n' "$i" "$(basename "$v" | cut -c1-22)" "${frames:-?}" "$vfps" "${wall:-?}" "$fps" "$xreal" "${cpu:-?}" "$fcpu" "$verdict"
 done
-printf 'CPU: the boards need %.2f cores between them to record in real time (the machine has %d)\n' "$cores" "$(nproc)"
+printf 'CPU: the boards need %.2f cores between them to record in real time (the machine has %d): about %d such boards fit in its cores\n' \
+  "$cores" "$(nproc)" "$(python3 -c "print(int($(nproc) * $n / $cores) if $cores > 0 else 0)" 2>/dev/null || echo 0)"
 printf 'evening: %d boards at once in %.1f s wall; every board at least real time: %s; every record exact: %s\n' \
   "$n" "$(python3 -c "print($t1 - $t0)")" "$([ $all_rt = 1 ] && echo yes || echo NO)" "$([ $all_exact = 1 ] && echo yes || echo NO)"
 [ $rc -eq 0 ] && [ $all_rt = 1 ] && [ $all_exact = 1 ]

@@ -1,4 +1,4 @@
-/* record/run.c: the recording loop (see session_run in record.h): frames
+/* session/run.c: the recording loop (see session_run in record.h): frames
  * from the capture source through the tracker to the recorder, operator
  * commands between frames, and the hooks of whoever follows it live. */
 #include "record/record.h"
@@ -65,8 +65,12 @@ typedef struct run_ctx {
     track_update *up;
     track_hands *oc;
     uint8_t covered[GS_MAX_SIZE * GS_MAX_SIZE];
-    bool polling, camera;
-    bool lost;                 /* camera lost, not back yet */
+    bool polling, live;        /* live: a camera or a network camera (capture_is_live) */
+    bool lost;                 /* a live source lost, not back yet */
+    int64_t last_unix;         /* the last frame's time of play (Unix ms, -1 unknown) */
+    int64_t lost_unix;         /* ... when the source was lost */
+    double lost_mono;          /* gs_now_ms() then */
+    char lost_why[320];        /* what the source said then */
     bool stopped;              /* stopped early: no count */
     bool end_of_input;
     int skip_notes;            /* gaps of broken video frames noted */
@@ -147,7 +151,7 @@ static gs_status run_commands(run_ctx *c, gs_error *err)
     }
     if (pr < 0) {
         c->polling = false;
-        if (c->camera) {
+        if (c->live) {
             c->stats->stop_reason = "EOF on stdin";
             c->stopped = c->done = true;
         }
@@ -229,15 +233,19 @@ static gs_status run_read(run_ctx *c, const gs_image **frame, capture_info *info
     }
     if (cr == CAPTURE_LOST) {
         *frame = NULL;
-        if (!c->camera) {
+        if (!c->live) {
             /* before the record starts a note has nowhere to go: the
              * reason stays for the "no board found" error */
             if (!c->first_note[0]) snprintf(c->first_note, sizeof c->first_note, "%s", capture_last_error(c->src));
             return run_note(c, "frame", capture_last_error(c->src), c->last_t, err);
         }
-        bool first = !c->lost;
+        if (c->lost) return GS_OK;
         c->lost = true;
-        return first ? run_note(c, "camera_lost", capture_last_error(c->src), c->last_t, err) : GS_OK;
+        c->lost_unix = c->last_unix;
+        c->lost_mono = gs_now_ms();
+        snprintf(c->lost_why, sizeof c->lost_why, "%s", capture_last_error(c->src));
+        if (c->o->source_state) c->o->source_state(c->o->source_user, c->lost_why);
+        return run_note(c, "camera_lost", c->lost_why, c->last_t, err);
     }
     if (cr == CAPTURE_FRAME && info->time_note[0]) {
         gs_status st = run_note(c, "clock", info->time_note, info->t_ms, err);
@@ -245,8 +253,17 @@ static gs_status run_read(run_ctx *c, const gs_image **frame, capture_info *info
     }
     if (c->lost) {
         c->lost = false;
+        if (c->o->source_state) {
+            char back[96];
+            snprintf(back, sizeof back, "the camera is back after %.1f s: carrying on with the same game",
+                     (gs_now_ms() - c->lost_mono) / 1000.0);
+            c->o->source_state(c->o->source_user, back);
+        }
         if (c->rec) {
             track_reset_settle(c->tr);
+            /* the gap goes into the record (GSGP), not only the log */
+            gs_status st = record_gap(c->rec, c->lost_unix, info->unix_ms, c->lost_why, info->t_ms, err);
+            if (st != GS_OK) return st;
             return record_note(c->rec, "camera_back", "camera back: carrying on with the same game", info->t_ms,
                                err);
         }
@@ -258,6 +275,7 @@ static void count_frame(run_ctx *c, const capture_info *info)
 {
     c->stats->frames++;
     c->last_t = info->t_ms;
+    c->last_unix = info->unix_ms;
     /* the source's clock, for the moves this frame commits */
     if (c->rec) record_set_clock(c->rec, info->unix_ms);
     if (c->o->progress && gs_now_ms() - c->last_progress > 1000) {
@@ -506,6 +524,8 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
         if (err) *err = e;
     }
     if (st == GS_OK) st = note_skipped_total(c, err);
+    /* a live source still away at the end: the gap has no end */
+    if (st == GS_OK && c->lost) st = record_gap(rec, c->lost_unix, -1, c->lost_why, c->last_t, err);
     orientation_words(c);
     if (st == GS_OK && record_started(rec) && stats->orientation_warning[0])
         st = record_note(rec, "orientation", stats->orientation_warning, c->last_t, err);
@@ -550,7 +570,8 @@ gs_status session_run(capture_source *src, const session_options *o, session_sta
         return st;
     }
     c.polling = o->poll != NULL;
-    c.camera = capture_get_kind(src) == CAPTURE_CAMERA;
+    c.live = capture_is_live(src);
+    c.last_unix = -1;
     c.total = capture_frame_count(src);
     c.t0 = c.last_progress = gs_now_ms();
     gs_position_clear(&c.before, o->recorder.size ? o->recorder.size : 19);

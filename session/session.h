@@ -93,6 +93,11 @@ typedef struct session_options {
      * NULL = none. */
     void (*progress)(void *user, const struct session_progress *p);
     void *progress_user;
+    /* A live source (a camera, a network camera) lost, and back: the line
+     * said (also an event line of the record), for whoever watches the
+     * recorder's stderr (a hall).  NULL = none. */
+    void (*source_state)(void *user, const char *line);
+    void *source_user;
     /* Passes announced by the source's clock, in time order: each is
      * record_pass'ed at the first frame at or after its time (once the
      * game has started), as an operator's `pass C` said then (`record

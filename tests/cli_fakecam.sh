@@ -5,8 +5,9 @@
 # recording over MJPEG, with the camera unplugged for 2.5 s (a move or two
 # played meanwhile) and plugged back, goes on with the same game and
 # records every move the video file itself gives, the gap on the frames'
-# own clock; YUYV at a negotiated 4 fps works too.  Under the sanitizer
-# build (GS_SANITIZED) the ASan runtime is preloaded first.
+# own clock and in the SGF (GSGP); YUYV at a negotiated 4 fps works too.
+# Under the sanitizer build (GS_SANITIZED) the ASan runtime is preloaded
+# first.
 #   usage: cli_fakecam.sh GOSCRIBE DATA_DIR
 set -u
 bin=$1
@@ -87,8 +88,11 @@ check "every move of the file recorded through the camera: $got vs $want" '[ -n 
 check "the loss noted" 'grep -q "camera lost (No such device); waiting for it to come back" "$work/cam.log"'
 check "the return noted, same game" 'grep -q "camera back: carrying on with the same game" "$work/cam.log"'
 check "one game in the SGF" '[ "$(grep -c "GM\[1\]" "$work/cam.sgf")" -eq 1 ]'
-# the gap on the frames' own timestamps: [mm:ss.s] of the two notes
-gap=$(awk '/camera lost|camera back/ { split(substr($1, 2, length($1) - 2), hm, ":"); t = hm[1] * 60 + hm[2]
+check "the gap in the SGF: GSGP with both ends, said in words" \
+    'grep -Eq "GSGP\[[0-9TZ:.-]+/[0-9TZ:.-]+\]" "$work/cam.sgf" && grep -q "No picture from the camera from" "$work/cam.sgf"'
+# the gap on the frames' own timestamps: [mm:ss.s] of the two event lines
+# (not the gap's line, which quotes the loss, nor the stderr lines)
+gap=$(awk '/^\[[0-9:.]*\] (\/dev\/video42: camera lost|camera back:)/ { split(substr($1, 2, length($1) - 2), hm, ":"); t = hm[1] * 60 + hm[2]
        if (a == "") a = t; else b = t } END { printf "%.1f", b - a }' "$work/cam.log")
 check "the gap on the frames' timestamps is the unplug's 2.5 s (got $gap s)" 'awk -v g="$gap" "BEGIN { exit !(g >= 2.0 && g <= 4.5) }"'
 check "the fake saw an unplug and a replug" 'grep -q " unplug$" "$work/fake.log" && grep -q " replug$" "$work/fake.log"'

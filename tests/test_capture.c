@@ -1,7 +1,8 @@
 /* tests/test_capture.c: frame sources: natural sort, folders (order,
  * skipped broken photos, errors, pixel budget), synthetic list/callback,
  * video files written and read back (broken frames skipped and counted,
- * the pixel budget), cameras absent. */
+ * the pixel budget), cameras absent, a URL as it may be shown (never
+ * its credentials) and of a scheme not read. */
 #include "testutil.h"
 
 #include "capture/capture.h"
@@ -379,6 +380,53 @@ static void test_camera_absent(void **state)
     capture_devices_free(NULL, 0);
 }
 
+/* A URL as it may be shown: its credentials never. */
+static void test_url_shown(void **state)
+{
+    (void)state;
+    static const struct { const char *spec, *shown; } t[] = {
+        {"http://192.168.1.20:8080/video", "http://192.168.1.20:8080/video"},
+        {"http://club:pw@192.168.1.20:8080/video", "http://***@192.168.1.20:8080/video"},
+        {"rtsp://admin:p@ss:w0rd@cam.local/stream1", "rtsp://***@cam.local/stream1"}, /* '@' in the password */
+        {"rtsp://admin@cam.local", "rtsp://***@cam.local"},
+        {"http://cam/video.cgi?user=admin&pwd=x&resolution=720", "http://cam/video.cgi?user=***&pwd=***&resolution=720"},
+        {"http://cam/mjpg?Token=abc;channel=2", "http://cam/mjpg?Token=***;channel=2"},
+        {"http://cam/v?x=1#pass=frag", "http://cam/v?x=1#pass=frag"}, /* a fragment is not sent */
+        {"http://cam/a@b", "http://cam/a@b"},                          /* '@' in the path: no user */
+        {"/dev/video0", "/dev/video0"},
+        {"games/evening 1.avi", "games/evening 1.avi"},
+        /* URLs in a line of text: each one's */
+        {"expected KEY = VALUE, not 'source http://u:pw@h/v'", "expected KEY = VALUE, not 'source http://***@h/v'"},
+        {"a http://u:pw@h/v b rtsp://x:y@c", "a http://***@h/v b rtsp://***@c"},
+        {"xhttp://u:pw@h/v", "xhttp://***@h/v"}, /* a scheme may hold letters: the whole word is the scheme */
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char buf[128];
+        assert_string_equal(capture_spec_shown(t[i].spec, buf, sizeof buf), t[i].shown);
+    }
+    char small[12];
+    assert_string_equal(capture_spec_shown("http://a:secret@h/x", small, sizeof small), "http://***@");
+}
+
+static void test_url_kinds(void **state)
+{
+    (void)state;
+    assert_true(capture_spec_is_network("http://h/v"));
+    assert_true(capture_spec_is_network("HTTPS://h/v"));
+    assert_true(capture_spec_is_network("rtsp://h:554/s"));
+    assert_false(capture_spec_is_network("file:///tmp/x.avi"));
+    assert_false(capture_spec_is_network("gopher://h/"));
+    assert_false(capture_spec_is_network("/dev/video0"));
+    assert_false(capture_spec_is_network("http:/h"));
+    assert_false(capture_spec_is_network("0"));
+    /* a URL of a scheme goscribe does not read: one line naming it, no credentials */
+    gs_error err = {0};
+    assert_null(capture_open("gopher://u:secret@h/x", NULL, &err));
+    assert_int_equal(err.status, GS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "gopher://***@h/x: not a source goscribe reads"));
+    assert_null(strstr(err.msg, "secret"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_synthetic),     cmocka_unit_test(test_callback),
         cmocka_unit_test(test_video),         cmocka_unit_test(test_video_broken_frames),
         cmocka_unit_test(test_folder_budget), cmocka_unit_test(test_camera_absent),
+        cmocka_unit_test(test_url_shown),     cmocka_unit_test(test_url_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
