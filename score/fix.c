@@ -28,22 +28,23 @@ static double thread_cpu_ms(void)
 
 gs_status score_fix_init(score_fix *f, const score_count_result *r, gs_error *err)
 {
-    memset(f, 0, sizeof *f);
     if (!r || r->pos.size < RULES_MIN_SIZE || r->pos.size > RULES_MAX_SIZE)
         return gs_error_set(err, GS_ERR_USAGE, "count page: no counted board");
-    f->r = *r;
-    f->read = r->pos;
+    if (r != &f->r) f->r = *r; /* (r may be f's own) */
+    f->read = f->r.pos;
+    memset(f->given_dead, 0, sizeof f->given_dead);
+    f->ms = f->cpu_ms = 0;
     rules_count_opts_init(&f->co);
-    f->co.komi = r->count.komi;
-    f->co.handicap = r->handicap;
-    for (int i = 0; i < r->nwarnings && i < SCORE_MAX_WARNINGS; i++) {
-        f->co.warnings_black += r->warnings[i].color == GS_BLACK;
-        f->co.warnings_white += r->warnings[i].color == GS_WHITE;
+    f->co.komi = f->r.count.komi;
+    f->co.handicap = f->r.handicap;
+    for (int i = 0; i < f->r.nwarnings && i < SCORE_MAX_WARNINGS; i++) {
+        f->co.warnings_black += f->r.warnings[i].color == GS_BLACK;
+        f->co.warnings_white += f->r.warnings[i].color == GS_WHITE;
     }
     rules_estimate_default_options(&f->eo);
     f->eo.playouts = FIX_PLAYOUTS;
     f->eo.time_budget_ms = -1; /* a fixed amount of work: the same answer on every machine */
-    if (!r->estimate) memcpy(f->given_dead, r->dead, sizeof f->given_dead);
+    if (!f->r.estimate) memcpy(f->given_dead, f->r.dead, sizeof f->given_dead);
     return GS_OK;
 }
 

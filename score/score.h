@@ -300,7 +300,8 @@ typedef struct score_fix {
                                     of the thread */
 } score_fix;
 
-/* Starts from a count (score_count_run, score_count_reading).
+/* Starts from a count (score_count_run, score_count_reading; r may be
+ * &f->r).
  * GS_ERR_USAGE when r holds no board. */
 gs_status score_fix_init(score_fix *f, const score_count_result *r, gs_error *err);
 /* Point p is colour c (GS_EMPTY, GS_BLACK, GS_WHITE); recounted.
