@@ -181,6 +181,11 @@ void score_count_score_line(gs_buf *b, const score_count_result *r)
         gs_buf_printf(b, "%s: every point is in doubt (the board's lines are); count a clearer photo", range);
         return;
     }
+    if (fabs(g->high - g->low) < 1e-9 && r->nleft_out && r->looks_finished) {
+        gs_buf_printf(b, "%s (sure but for %d point%s read with doubt that --plausible leaves out)", base, r->nleft_out,
+                      r->nleft_out == 1 ? "" : "s");
+        return;
+    }
     if (fabs(g->high - g->low) < 1e-9) {
         gs_buf_printf(b, "%s (%s)", base, r->looks_finished ? "sure" : "not sure: the game does not look finished");
     } else if (g->winner_sure) {

@@ -80,6 +80,49 @@ if "$gs" check --json "$tmp/out.sgf" > "$tmp/check" 2>/dev/null; then
   grep -q '"result":"W+16.5"' "$tmp/check" && ok "check agrees on the written SGF" || { bad "check agrees"; cat "$tmp/check"; }
 fi
 
+# scan's output counted: its '?' marks are doubt (either other colour next),
+# the range said; a bad character is one line naming the file once
+sed '5s/^\. W /. W? /' "$tmp/split.txt" > "$tmp/marked.txt"
+"$gs" count "$tmp/marked.txt" --json > "$tmp/out" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && [ "$(field "$tmp/out" read_uncertain)" = '["be"]' ] && [ "$(field "$tmp/out" result)" = '"W+16.5"' ] \
+  && ok "scan's text with '?' counted (the doubt listed)" || { bad "scan's text with '?' (exit $rc)"; cat "$tmp/out"; }
+printf '. B . . .\n. B Z . .\n. . . . .\n. . . . .\n. . . . .\n' > "$tmp/badchar.txt"
+"$gs" count "$tmp/badchar.txt" 2> "$tmp/err"; rc=$?
+[ $rc -eq 1 ] && oneline "$tmp/err" && [ "$(grep -o "$tmp/badchar.txt" "$tmp/err" | wc -l)" = 1 ] \
+  && grep -q "line 2: unexpected character 'Z'" "$tmp/err" && ok "a bad grid: the file named once" || { bad "bad grid message"; cat "$tmp/err"; }
+# the range from the smaller win to the larger, on the Score line and stderr;
+# 3: not sure, though the winner is
+cat > "$tmp/dame.txt" <<'EOF'
+. . B B . W W . .
+. . B B . W W . .
+. . B B . W W . .
+. . B B . W W . .
+. . B B .? W W . .
+. . B B . W W . .
+. . B B . W W . .
+. . B B . W W . .
+. . B B . W W . .
+EOF
+"$gs" count "$tmp/dame.txt" --dead none > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc -eq 3 ] && grep -q "^Score: W+7.5, between W+6.5 and W+8.5: White wins either way; points that move it: E5$" "$tmp/out" \
+  && grep -q "the count is not sure: W+6.5 to W+8.5 " "$tmp/err" \
+  && ok "a range with one winner: exit 3, said from the smaller win to the larger" || { bad "range order (exit $rc)"; cat "$tmp/out" "$tmp/err"; }
+# the overlay of a grid or an SGF: a diagram of the board
+"$gs" count "$tmp/split.txt" --overlay "$tmp/d.png" > /dev/null && [ "$(head -c 4 "$tmp/d.png" | tail -c 3)" = PNG ] \
+  && ok "--overlay of a grid: a diagram" || bad "--overlay of a grid"
+"$gs" count "$tmp/split.txt" --sgf "$tmp/d.sgf" > /dev/null && "$gs" count "$tmp/d.sgf" --overlay "$tmp/e.png" > /dev/null \
+  && [ "$(head -c 4 "$tmp/e.png" | tail -c 3)" = PNG ] && ok "--overlay of an SGF: a diagram" || bad "--overlay of an SGF"
+# an opening counted as it stands: never sure, and said
+printf '. . . . . . . . .\n. . . . . . . . .\n. . B . . . B . .\n. . . . . . . . .\n. . . . B . . . .\n. . . . . . . . .\n. . B . . . B . .\n. . . . . . . . .\n. . . . . . . . .\n' > "$tmp/opening.txt"
+"$gs" count "$tmp/opening.txt" > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc -eq 3 ] && grep -q "^NOT FINISHED? 5 stones on 81 points" "$tmp/out" \
+  && grep -q "^Score: B+73.5 (not sure: the game does not look finished)$" "$tmp/out" \
+  && ok "an opening: counted with a warning, never sure (exit 3)" || { bad "an opening (exit $rc)"; cat "$tmp/out"; }
+"$gs" count "$tmp/opening.txt" --serve 0 --token short 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+  && ok "--serve: a bad token refused" || { bad "--serve: a bad token"; cat "$tmp/err"; }
+"$gs" count "$tmp/opening.txt" --token abcdefghij 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+  && ok "--token without --serve refused" || bad "--token without --serve"
+
 kgs=$data/games/kgs
 if [ -d "$kgs" ]; then
   f=$kgs/tournament8/GNU-AyaBot.sgf
@@ -123,5 +166,37 @@ if [ -f "$photo.jpg" ]; then
   grep -q "^NOT FINISHED? 97 stones on 361 points" "$tmp/pt" && ok "photo of a game going on said so" || { bad "photo not finished"; cat "$tmp/pt"; }
 else
   echo "skipped: $photo.jpg absent"
+fi
+
+gw=$data/photos/goban-watcher/game1/1_jwerth_violet_2
+if [ -f "$gw.jpg" ]; then
+  "$gs" count "$gw.jpg" --json > "$tmp/p" 2>/dev/null
+  # scan's output, text and JSON, counted as the photo is (JSON: the same range)
+  "$gs" scan "$gw.jpg" --json > "$tmp/scan.json" 2>/dev/null
+  "$gs" count "$tmp/scan.json" --json > "$tmp/s" 2>/dev/null; rc=$?
+  for k in result read_uncertain result_low result_high; do
+    [ $rc -eq 3 ] && [ "$(field "$tmp/p" $k)" = "$(field "$tmp/s" $k)" ] && ok "scan --json counted as the photo: $k" \
+      || bad "scan --json counted: $k (exit $rc)"
+  done
+  "$gs" scan "$gw.jpg" > "$tmp/scan.txt" 2>/dev/null
+  "$gs" count "$tmp/scan.txt" --json > "$tmp/t" 2>/dev/null; rc=$?
+  [ $rc -eq 3 ] && [ "$(field "$tmp/p" read_uncertain)" = "$(field "$tmp/t" read_uncertain)" ] \
+    && [ "$(field "$tmp/p" result)" = "$(field "$tmp/t" result)" ] && ok "scan's text counted: its '?' points in doubt" \
+    || bad "scan's text counted (exit $rc)"
+  # --plausible: what it leaves out is listed and said on the Score line
+  "$gs" count "$gw.jpg" --plausible 0.5 > "$tmp/out" 2>/dev/null
+  grep -q "^Left out of the range by --plausible" "$tmp/out" && grep -q "^Score: .*--plausible leaves out" "$tmp/out" \
+    && ok "--plausible: the points left out said" || { bad "--plausible"; cat "$tmp/out"; }
+  # --corners: the board read where its corners are said to be
+  corners=$(python3 -c 'import json,sys; print(",".join("%.1f,%.1f" % tuple(c) for c in json.load(open(sys.argv[1]))["corners"]))' "$tmp/scan.json")
+  "$gs" count "$gw.jpg" --corners "$corners" --json > "$tmp/c" 2>/dev/null; rc=$?
+  [ $rc -le 3 ] && [ "$(field "$tmp/c" read)" = "$(field "$tmp/p" read)" ] && ok "--corners: the same board read" \
+    || bad "--corners (exit $rc)"
+  "$gs" count "$gw.jpg" --corners 1,1,2,1,2,2,1,2 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+    && ok "--corners: a degenerate quad refused" || { bad "--corners degenerate"; cat "$tmp/err"; }
+  "$gs" count "$gw.jpg" --corners 1,1,9000,1,9000,9000,1,9000 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+    && grep -q "outside the" "$tmp/err" && ok "--corners: outside the photo refused" || { bad "--corners outside"; cat "$tmp/err"; }
+else
+  echo "skipped: $gw.jpg absent"
 fi
 exit $fail
