@@ -27,7 +27,8 @@ static void help(FILE *f)
             "current directory or beside the source tree).  Also times the worst case,\n"
             "the empty 19x19 board (longest playouts), where the time budget applies.\n"
             "Then the recount behind a tap on the count page (`count --serve`): each\n"
-            "position read with doubt (16 points marked ?, 8 of them read wrong), each\n"
+            "position read with doubt as scan --json gives it (16 points in doubt, 8 of\n"
+            "them read wrong, their next likeliest colour the true one), each\n"
             "wrong point set right and each dead chain set alive and back, one tap at\n"
             "a time; the median over every tap is the figure (target <= 100 ms).\n"
             "\n"
@@ -249,13 +250,15 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The position pos read with doubt, as a grid file at path: RECOUNT_DOUBT
- * points (a fixed walk, the same every run) marked '?', the first
- * RECOUNT_WRONG of them read as another colour; their indices into wrong. */
+/* The position pos read with doubt, as `scan --json` would give it, at
+ * path: RECOUNT_DOUBT points (a fixed walk, the same every run) in doubt,
+ * the first RECOUNT_WRONG of them read as another colour, their next
+ * likeliest the true one (the others' another colour: a stone empty, an
+ * empty point black); the wrong ones' indices into wrong. */
 static bool write_doubtful(const gs_position *pos, const char *path, int *wrong)
 {
     int n = pos->size * pos->size, marked[RECOUNT_DOUBT];
-    gs_position read = *pos;
+    gs_position read = *pos, second = *pos;
     uint32_t x = 12345;
     for (int k = 0; k < RECOUNT_DOUBT; k++) {
         int p;
@@ -270,15 +273,24 @@ static bool write_doubtful(const gs_position *pos, const char *path, int *wrong)
         if (k < RECOUNT_WRONG) {
             wrong[k] = p;
             read.cell[p] = (uint8_t)((pos->cell[p] + 1 + (x >> 20) % 2) % 3);
+        } else {
+            second.cell[p] = pos->cell[p] == GS_EMPTY ? GS_BLACK : GS_EMPTY;
         }
     }
     FILE *f = fopen(path, "w");
     if (!f) return false;
-    for (int p = 0; p < n; p++) {
-        bool q = false;
-        for (int k = 0; k < RECOUNT_DOUBT; k++) q |= marked[k] == p;
-        fprintf(f, "%c%s%s", ".BW"[read.cell[p] % 3], q ? "?" : "", p % pos->size == pos->size - 1 ? "\n" : " ");
+    fprintf(f, "{\"size\": %d, \"rows\": [", pos->size);
+    for (int k = 0; k < 2; k++) {
+        const gs_position *g = k ? &second : &read;
+        if (k) fprintf(f, "], \"second\": [");
+        for (int p = 0; p < n; p++)
+            fprintf(f, "%s%c%s", p % pos->size ? " " : p ? "\", \"" : "\"", ".BW"[g->cell[p] % 3],
+                    p == n - 1 ? "\"" : "");
     }
+    fprintf(f, "], \"uncertain\": [");
+    for (int k = 0; k < RECOUNT_DOUBT; k++)
+        fprintf(f, "%s\"%c%c\"", k ? ", " : "", 'a' + marked[k] % pos->size, 'a' + marked[k] / pos->size);
+    fprintf(f, "]}\n");
     return fclose(f) == 0;
 }
 
@@ -313,8 +325,8 @@ static gs_status recount_file(const char *file, score_count_sgf *in, score_fix *
 {
     gs_error err = {0};
     if (score_count_load_sgf(file, in, &err) != GS_OK || in->pos.size != 19) return GS_OK; /* (timed above) */
-    char path[] = "/tmp/goscribe-bench-recount-XXXXXX.txt";
-    int fd = mkstemps(path, 4), wrong[RECOUNT_WRONG];
+    char path[] = "/tmp/goscribe-bench-recount-XXXXXX.json";
+    int fd = mkstemps(path, 5), wrong[RECOUNT_WRONG];
     if (fd < 0) return gs_error_set(&err, GS_ERR_IO, "no temporary file");
     close(fd);
     score_count_options o;
