@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* Set by SIGINT/SIGTERM: a signal handler may only touch a volatile
@@ -46,6 +47,15 @@ static bool sgf_path_of(const score_count_options *o, char *out, size_t len)
 int cli_count_serve_run(const cli_count_serve *s, const score_count_options *o, score_count_result *r)
 {
     char sgf[1024];
+    size_t n = strlen(o->input);
+    static const char *const boards[] = {".sgf", ".txt", ".json"};
+    for (size_t k = 0; k < sizeof boards / sizeof boards[0]; k++) {
+        size_t m = strlen(boards[k]);
+        if (n >= m && !strcasecmp(o->input + n - m, boards[k])) {
+            cli_error("count: --serve needs a photo (%s is not one)", o->input);
+            return GS_EXIT_ERROR;
+        }
+    }
     if (o->overlay_path) {
         cli_error("count: --overlay and --serve: the page draws the count (give --overlay without --serve)");
         return GS_EXIT_ERROR;

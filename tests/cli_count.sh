@@ -118,8 +118,10 @@ printf '. . . . . . . . .\n. . . . . . . . .\n. . B . . . B . .\n. . . . . . . .
 [ $rc -eq 3 ] && grep -q "^NOT FINISHED? 5 stones on 81 points" "$tmp/out" \
   && grep -q "^Score: B+73.5 (not sure: the game does not look finished)$" "$tmp/out" \
   && ok "an opening: counted with a warning, never sure (exit 3)" || { bad "an opening (exit $rc)"; cat "$tmp/out"; }
-"$gs" count "$tmp/opening.txt" --serve 0 --token short 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+"$gs" count "$tmp/none.jpg" --serve 0 --token short 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
   && grep -q "token must have 8 to 64" "$tmp/err" && ok "--serve: a bad token refused" || { bad "--serve: a bad token"; cat "$tmp/err"; }
+"$gs" count "$tmp/opening.txt" --serve 0 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+  && grep -q "serve needs a photo" "$tmp/err" && ok "--serve of a grid refused" || { bad "--serve of a grid"; cat "$tmp/err"; }
 "$gs" count "$tmp/opening.txt" --token abcdefghij 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
   && grep -q "go with --serve" "$tmp/err" && ok "--token without --serve refused" || bad "--token without --serve"
 
