@@ -68,9 +68,9 @@ int cli_count_serve_run(const cli_count_serve *s, const score_count_options *o, 
         cli_error("count: %s", err.msg);
         return gs_status_exit_code(err.status);
     }
-    printf("count page: %s  token: %s  (Ctrl-C ends it; Confirm writes %s)\n", broadcast_count_url(c),
-           broadcast_count_token(c), sgf);
-    fflush(stdout);
+    /* on stderr, as record's address: stdout is the count's (--json) */
+    fprintf(stderr, "goscribe count: page %s token %s (Ctrl-C ends it; Confirm writes %s)\n", broadcast_count_url(c),
+            broadcast_count_token(c), sgf);
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;

@@ -101,7 +101,7 @@ code=$(curl -s -o "$work/late.json" -w '%{http_code}' -X POST -H 'X-Goscribe-Tok
 "$gs" count "$photo" --serve 127.0.0.1:0 --token tok-count-1234 --sgf "$work/page.sgf" > "$work/page.out" 2>&1 &
 pids+=($!)
 purl=
-for _ in $(seq 100); do purl=$(sed -n 's/^count page: \(http[^ ]*\)\/ .*/\1/p' "$work/page.out"); [ -n "$purl" ] && break; sleep 0.1; done
+for _ in $(seq 100); do purl=$(sed -n 's/^goscribe count: page \(http[^ ]*\)\/ .*/\1/p' "$work/page.out"); [ -n "$purl" ] && break; sleep 0.1; done
 if [ -n "$purl" ]; then
   curl -s -H 'X-Goscribe-Token: tok-count-1234' "$purl/api/state" > "$work/page-state.json" \
     && vocab "count page api/state" "$work/page-state.json" || bad "count page state"

@@ -29,6 +29,17 @@ const W = args.workdir;
 const TOKEN = 'count-test-token';
 const GW = join(args.data, 'photos', 'goban-watcher');
 
+/* The count page's address that `count --serve` says on stderr. */
+async function pageUrl(proc) {
+  const end = Date.now() + START_MS;
+  for (;;) {
+    const m = proc.stderr().match(/^goscribe count: page (http:\/\/127\.0\.0\.1:\d+\/) token /m);
+    if (m) return m[1];
+    if (Date.now() > end) return fail('count --serve said no address: ' + proc.stderr());
+    await sleep(50);
+  }
+}
+
 /* Runs goscribe; resolves {code, out, err}. */
 function goscribe(argv) {
   return new Promise((resolve) => {
@@ -227,9 +238,8 @@ async function fixPhoto(browser, c, k) {
   const sgf = join(W, 'fixed-' + k + '.sgf');
   const proc = startProcess('count --serve ' + k, args.goscribe, ['count', c.photo, '--serve', '127.0.0.1:0', '--token',
     TOKEN, '--sgf', sgf, '--json']);
-  const line = await proc.waitLine(/^count page: http:\/\/127\.0\.0\.1:\d+\/ /, START_MS);
   const page = await phone(browser, 'count-' + k);
-  await openPage(page, line.match(/(http:\/\/\S+)/)[1]);
+  await openPage(page, await pageUrl(proc));
   const before = await page.eval(STATE);
   if (args.verbose) log('viewport: ' + JSON.stringify(await page.eval(`({sw: document.documentElement.scrollWidth, iw: innerWidth, scale: visualViewport.scale, vw: visualViewport.width})`)));
   await check(!before.result_sure && !/\(sure\)/.test(before.score_line),
@@ -248,7 +258,7 @@ async function fixPhoto(browser, c, k) {
   await page.waitFor(`GSCOUNT.state.confirmed`, 'the confirmation');
   const code = await new Promise((ok) => proc.proc.exitCode !== null ? ok(proc.proc.exitCode) : proc.proc.on('exit', ok));
   await check(code === 0, 'count --serve ended with ' + code + ': ' + proc.stderr());
-  const out = JSON.parse(proc.lines.slice(1).join('\n'));
+  const out = JSON.parse(proc.lines.join('\n'));
   const text = readFileSync(sgf, 'utf8');
   const re = (text.match(/RE\[([^\]]*)\]/) || [])[1];
   await check(re === want.result && out.result === want.result && out.confirmed && out.confirmed_by === 'Test Referee',
@@ -291,9 +301,8 @@ async function cornersByHand(browser, photo) {
   const r = await refusedPhoto(page0, photo.photo);
   const proc = startProcess('count --serve turned', args.goscribe, ['count', r.photo, '--serve', '127.0.0.1:0', '--token',
     TOKEN, '--sgf', join(W, 'turned.sgf')]);
-  const line = await proc.waitLine(/^count page: http:\/\/127\.0\.0\.1:\d+\/ /, START_MS);
   const page = await phone(browser, 'corners');
-  await openPage(page, line.match(/(http:\/\/\S+)/)[1]);
+  await openPage(page, await pageUrl(proc));
   await check(!(await page.eval('GSCOUNT.state.found')), 'the turned photo was read without its corners');
   for (const q of r.corners) {
     const at = await page.eval(`(() => { window.scrollTo(0, 0);
