@@ -70,6 +70,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <signal.h>
 
 #include "core/gs.h"
 #include "vision/vision.h"
@@ -338,6 +339,43 @@ void broadcast_hall_round_recorder(broadcast_hall *h, int table, const char *url
  * own thread does it every watch_ms; tests with an injected clock call
  * it). */
 void broadcast_hall_round_tick(broadcast_hall *h);
+
+/* -------------------------------------------------------- the count page */
+
+/* `goscribe count PHOTO --serve`: a page made for a phone (doc/usage.md,
+ * "The count page"): the photo with the reading drawn over it, the points
+ * and chains to check marked, the Score line live; a tap sets a point
+ * (empty, black, white in turn), a long press or the dead mode a chain's
+ * life, four taps the board's corners when it was not found; each change
+ * is counted again at once (score_fix).  Confirm writes the count as SGF
+ * (score_count_write_sgf, at sgf_path) and wakes broadcast_count_wait.
+ *   GET /                the page (offline: nothing fetched from outside)
+ *   GET/POST /api/...    its API (broadcast/count_session.c), with the token
+ * The same Host, body type and connection rules as a board's server. */
+typedef struct broadcast_count_config {
+    const char *bind_addr;       /* NULL = "127.0.0.1" */
+    int port;                    /* 0 = any free port */
+    const char *token;           /* NULL = 12 random letters and digits (to type on a phone) */
+    const char *const *allow_hosts; /* more names for the Host header */
+    int nallow_hosts;
+    const score_count_options *count; /* the photo (input) and how to count it */
+    const char *sgf_path;        /* where the confirmed count is written */
+} broadcast_count_config;
+
+typedef struct broadcast_count broadcast_count;
+/* Reads the photo (a board not found is a page asking for its corners)
+ * and starts serving; NULL with err (the photo unreadable, the port
+ * taken, libmicrohttpd absent). */
+broadcast_count *broadcast_count_start(const broadcast_count_config *cfg, gs_error *err);
+void broadcast_count_stop(broadcast_count *c);
+/* "http://ADDR:PORT/" and the token (live as long as c). */
+const char *broadcast_count_url(const broadcast_count *c);
+const char *broadcast_count_token(const broadcast_count *c);
+/* The count as it stands; false while no board is read. */
+bool broadcast_count_board(broadcast_count *c, score_count_result *out);
+/* Waits until the count is confirmed on the page (true, the count in
+ * *out, its SGF written) or *stop is set (false). */
+bool broadcast_count_wait(broadcast_count *c, volatile sig_atomic_t *stop, score_count_result *out);
 
 #ifdef __cplusplus
 }

@@ -420,7 +420,9 @@ static void hall_handler(void *ctx, const broadcast_req *req, broadcast_resp *re
     broadcast_hall *h = ctx;
     const char *p = req->path;
     bool get = !strcmp(req->method, "GET") || !strcmp(req->method, "HEAD");
-    if (h->round && broadcast_round_answer(h->round, req, h->token, resp)) {
+    if (h->round && broadcast_round_count_answer(h->round, req, h->token, resp)) {
+        /* a board's count page */
+    } else if (h->round && broadcast_round_answer(h->round, req, h->token, resp)) {
         /* the round's pages, feed and corrections */
     } else if (get && broadcast_resp_page(p, h->round ? "/hall" : "/", broadcast_page_hall, resp)) {
         /* page, script or style */
@@ -486,8 +488,10 @@ broadcast_hall *broadcast_hall_start(const broadcast_hall_config *cfg, gs_error 
 {
     broadcast_hall *h = hall_new(cfg, err);
     if (!h) return NULL;
+    /* a round's boards take a photo to count (their count pages) */
     broadcast_httpd_opts o = {cfg->bind_addr, cfg->port, 256, cfg->max_per_client > 0 ? cfg->max_per_client : 32,
-                              cfg->request_ms > 0 ? cfg->request_ms : 10000, cfg->allow_hosts, cfg->nallow_hosts};
+                              cfg->request_ms > 0 ? cfg->request_ms : 10000, cfg->allow_hosts, cfg->nallow_hosts,
+                              cfg->round ? BROADCAST_ROUND_UPLOAD : NULL, h->token};
     if (cfg->round && !(h->round = broadcast_round_start(cfg->round, err))) {
         broadcast_hall_stop(h);
         return NULL;
@@ -519,6 +523,7 @@ void broadcast_hall_stop(broadcast_hall *h)
      * each done within one fetch (HALL_FETCH_MS) */
     broadcast_httpd_stop(h->httpd);
     broadcast_mqtt_close(h->mqtt);
+    if (h->round) broadcast_round_counts_free(h->round);
     broadcast_round_stop(h->round);
     for (int i = 0; i < HALL_MAX_BOARDS; i++)
         if (h->boards[i].has_fetcher) pthread_join(h->boards[i].fetcher, NULL);  /* joinable, joined once */

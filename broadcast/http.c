@@ -77,12 +77,14 @@ struct broadcast_httpd {
     char hostname[256];                      /* the machine's name, "" if unknown */
     char hosts[HTTPD_MAX_HOSTS][256];        /* --allow-host names, lower case */
     int nhosts;
+    char upload_suffix[64], upload_token[80]; /* "" = no uploads */
 };
 
 /* What one request accumulates between the access handler's calls. */
 typedef struct req_state {
     char *body;
-    size_t len;
+    size_t len, cap;
+    size_t limit;       /* the largest body taken (BROADCAST_MAX_BODY, an upload's more) */
     bool too_big;
     bool answered;      /* refused at its headers: the body is not read */
 } req_state;
@@ -296,10 +298,50 @@ static bool is_json_type(const char *ct)
     return !*ct || *ct == ';';
 }
 
+/* Whether a Content-Type header names an image a count page takes. */
+static bool is_image_type(const char *ct)
+{
+    static const char *const types[] = {"image/jpeg", "image/png", "image/webp"};
+    if (!ct) return false;
+    ct += strspn(ct, " \t");
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        size_t n = strlen(types[i]);
+        if (!strncasecmp(ct, types[i], n) && (!ct[n] || ct[n] == ';' || ct[n] == ' ')) return true;
+    }
+    return false;
+}
+
+/* Whether a POST to url is a photo upload (httpd_opts.upload_suffix). */
+static bool is_upload(const broadcast_httpd *h, const char *url)
+{
+    size_t n = strlen(url), k = strlen(h->upload_suffix);
+    return k && n >= k && !strcmp(url + n - k, h->upload_suffix);
+}
+
+/* An upload's refusal at its headers (type, size, token), or 0. */
+static int refuse_upload(const broadcast_httpd *h, struct MHD_Connection *c, const char **msg)
+{
+    if (!is_image_type(h->api.lookup(c, MHD_HEADER_KIND, "Content-Type"))) {
+        *msg = "the body must be a photo (Content-Type: image/jpeg, image/png or image/webp)";
+        return 415;
+    }
+    const char *cl = h->api.lookup(c, MHD_HEADER_KIND, "Content-Length");
+    if (cl && strtoull(cl, NULL, 10) > BROADCAST_MAX_UPLOAD) {
+        *msg = "photo too large (24 MB at most)";
+        return 413;
+    }
+    broadcast_req req = {"POST", "", NULL, 0, c, h};
+    if (!broadcast_req_token_ok(&req, h->upload_token)) {
+        *msg = "the token is missing or wrong (X-Goscribe-Token header)";
+        return 403;
+    }
+    return 0;
+}
+
 /* The refusal of a request at its headers, or 0 to go on (then *msg is
  * untouched). */
-static int refuse_headers(const broadcast_httpd *h, struct MHD_Connection *c, const char *version, bool is_post,
-                          const char **msg)
+static int refuse_headers(const broadcast_httpd *h, struct MHD_Connection *c, const char *url, const char *version,
+                          bool is_post, const char **msg)
 {
     if (strcmp(version, "HTTP/1.0") && !h->api.lookup(c, MHD_HEADER_KIND, "Host")) {
         *msg = "HTTP/1.1 needs a Host header";
@@ -310,6 +352,7 @@ static int refuse_headers(const broadcast_httpd *h, struct MHD_Connection *c, co
         return 421;
     }
     if (!is_post) return 0;
+    if (is_upload(h, url)) return refuse_upload(h, c, msg);
     if (!is_json_type(h->api.lookup(c, MHD_HEADER_KIND, "Content-Type"))) {
         *msg = "the body must be JSON (Content-Type: application/json)";
         return 415;
@@ -333,9 +376,10 @@ static enum MHD_Result request_begin(broadcast_httpd *h, struct MHD_Connection *
     req_state *rs = calloc(1, sizeof *rs);
     if (!rs) return MHD_NO;
     *con_cls = rs;
+    rs->limit = is_post && is_upload(h, url) ? BROADCAST_MAX_UPLOAD : BROADCAST_MAX_BODY;
     broadcast_resp r = {0};
     const char *msg = NULL;
-    int status = refuse_headers(h, c, version, is_post, &msg);
+    int status = refuse_headers(h, c, url, version, is_post, &msg);
     if (!status && is_post) return MHD_YES;
     broadcast_guard_busy(h->guard, conn_of(h, c));
     if (status) {
@@ -349,18 +393,24 @@ static enum MHD_Result request_begin(broadcast_httpd *h, struct MHD_Connection *
     return send_resp(h, c, &r);
 }
 
-/* One piece of a POST body; past BROADCAST_MAX_BODY the rest is dropped
- * (answered 413 at the end).  MHD_NO when out of memory. */
+/* One piece of a POST body; past its limit (BROADCAST_MAX_BODY, an
+ * upload's BROADCAST_MAX_UPLOAD) the rest is dropped (answered 413 at the
+ * end).  MHD_NO when out of memory. */
 static enum MHD_Result request_body(req_state *rs, const char *upload, size_t n)
 {
     if (rs->too_big || rs->answered) return MHD_YES;
-    if (rs->len + n > BROADCAST_MAX_BODY) {
+    if (rs->len + n > rs->limit) {
         rs->too_big = true;
         return MHD_YES;
     }
-    char *nb = realloc(rs->body, rs->len + n + 1);
-    if (!nb) return MHD_NO;
-    rs->body = nb;
+    if (rs->len + n + 1 > rs->cap) { /* doubling: a photo comes in many pieces */
+        size_t cap = rs->cap ? rs->cap : 1024;
+        while (cap < rs->len + n + 1) cap *= 2;
+        char *nb = realloc(rs->body, cap);
+        if (!nb) return MHD_NO;
+        rs->body = nb;
+        rs->cap = cap;
+    }
     memcpy(rs->body + rs->len, upload, n);
     rs->len += n;
     rs->body[rs->len] = '\0';
@@ -510,6 +560,10 @@ broadcast_httpd *broadcast_httpd_start(const broadcast_httpd_opts *o, broadcast_
     }
     h->handler = handler;
     h->ctx = ctx;
+    if (o->upload_suffix && o->upload_token) {
+        snprintf(h->upload_suffix, sizeof h->upload_suffix, "%s", o->upload_suffix);
+        snprintf(h->upload_token, sizeof h->upload_token, "%s", o->upload_token);
+    }
     if (!httpd_set_hosts(h, o, err) || load_api(&h->api, err)) {
         free(h);
         return NULL;

@@ -124,7 +124,7 @@ static gs_status board_listen(broadcast_board *sb, const broadcast_config *cfg, 
         hosts[n++] = pub;
     broadcast_httpd_opts o = {cfg->bind_addr, cfg->port, cfg->max_viewers > 0 ? cfg->max_viewers : 512,
                               cfg->max_per_client > 0 ? cfg->max_per_client : 64,
-                              cfg->request_ms > 0 ? cfg->request_ms : 10000, hosts, n};
+                              cfg->request_ms > 0 ? cfg->request_ms : 10000, hosts, n, NULL, NULL};
     sb->httpd = broadcast_httpd_start(&o, broadcast_board_handler, sb, err);
     return sb->httpd ? GS_OK : GS_ERR_IO;  /* err says why */
 }

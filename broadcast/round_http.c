@@ -151,7 +151,7 @@ static void answer_board(broadcast_round *r, round_board *b, const broadcast_req
 
 /* A correction handed to the board's running recorder, its answer passed
  * on; false when there is no running recorder to take it. */
-static bool forward_correction(broadcast_round *r, round_board *b, const broadcast_req *req, broadcast_resp *resp)
+static bool forward_correction(broadcast_round *r, round_board *b, const char *body, broadcast_resp *resp)
 {
     char url[200], auth[128];
     pthread_mutex_lock(&r->mu);
@@ -165,9 +165,9 @@ static bool forward_correction(broadcast_round *r, round_board *b, const broadca
         return true;
     }
     int status = 0;
-    char *body = NULL, err[200];
+    char *answer = NULL, err[200];
     size_t len = 0;
-    if (broadcast_http_request(url, "POST", req->body, auth, ROUND_FORWARD_MS, &status, &body, &len, err,
+    if (broadcast_http_request(url, "POST", body, auth, ROUND_FORWARD_MS, &status, &answer, &len, err,
                                sizeof err)) {
         char msg[300];
         snprintf(msg, sizeof msg, "the board's recorder does not answer: %.200s", err);
@@ -176,7 +176,7 @@ static bool forward_correction(broadcast_round *r, round_board *b, const broadca
     }
     resp->status = status;
     resp->content_type = "application/json";
-    resp->body = body;
+    resp->body = answer;
     resp->body_len = len;
     return true;
 }
@@ -275,12 +275,18 @@ static void answer_correct(broadcast_round *r, round_board *b, const broadcast_r
         broadcast_resp_error(resp, 400, msg);
         return;
     }
+    broadcast_round_correct(r, b, &br, req->body, resp);
+}
+
+void broadcast_round_correct(broadcast_round *r, round_board *b, broadcast_ruling *br, const char *body,
+                             broadcast_resp *resp)
+{
     pthread_mutex_lock(&r->mu);
     bool running = b->rec_running;
     pthread_mutex_unlock(&r->mu);
-    if (running && !correction_possible(b, &br, resp)) return;
-    if (forward_correction(r, b, req, resp)) return;
-    correct_file(b, &br, resp);
+    if (running && !correction_possible(b, br, resp)) return;
+    if (forward_correction(r, b, body, resp)) return;
+    correct_file(b, br, resp);
     broadcast_round_tick(r); /* the file changed: taken in at once (then delayed as any change) */
 }
 

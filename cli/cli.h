@@ -75,6 +75,9 @@ int cli_parse_max_per_client(const char *cmd, const char *v, long *out);
     "                       --corners or --calibration\n"
 #define CLI_SIZE_FOUND_HELP \
     "  --size N             board size: 9, 13 or 19 (default: found)\n"
+#define CLI_SIZE_CORNERS_HELP \
+    "  --size N             board size: 9, 13 or 19 (default: found); 5..25 with\n" \
+    "                       --corners\n"
 #define CLI_CORNERS_HELP \
     "  --corners X1,Y1,X2,Y2,X3,Y3,X4,Y4\n" \
     "                       the outer intersections in image pixels (top-left,\n" \
@@ -94,7 +97,23 @@ int cli_parse_max_per_client(const char *cmd, const char *v, long *out);
 #define CLI_EXIT_0 "  0  success\n"
 #define CLI_EXIT_1 "  1  error: a wrong option, or an input or output that cannot be read or written\n"
 #define CLI_EXIT_2 "  2  nothing to work on: no board, no game or no camera in the input\n"
-#define CLI_EXIT_3 "  3  answered with doubt: points read uncertainly, marked in the output\n"
+#define CLI_EXIT_3 "  3  not sure: the output says what to check (points marked ?, a range of results)\n"
+
+/* `goscribe count PHOTO --serve [ADDR:]PORT` (cli/count_serve.c): the
+ * count page for a phone. */
+typedef struct cli_count_serve {
+    bool on;
+    char bind[128];
+    int port;
+    const char *token;                       /* NULL = random */
+    const char *hosts[CLI_MAX_ALLOW_HOSTS];  /* --allow-host */
+    int nhosts;
+} cli_count_serve;
+/* Serves the count page of o->input until someone confirms the count on
+ * it (the count then in *r and its SGF written: o->sgf_path, else the
+ * photo's name with .sgf) or Ctrl-C; returns -1 after a confirmation,
+ * else the exit code (said). */
+int cli_count_serve_run(const cli_count_serve *s, const score_count_options *o, score_count_result *r);
 
 /* Reports a subcommand that a later change will provide: one line, exit 1. */
 int cli_not_built(const char *name);

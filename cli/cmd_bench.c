@@ -14,7 +14,7 @@ static const struct {
     {"scan", bench_scan, "scan photos: per-photo time, median, one core"},
     {"render", bench_render, "synthetic camera frames per second at 1280x720"},
     {"record", bench_record, "recording speed on a video against a decode-only pass"},
-    {"count", bench_count, "dead-stone estimate + count time on 19x19"},
+    {"count", bench_count, "dead-stone estimate + count time on 19x19; the recount behind a tap"},
 };
 
 int cmd_bench(int argc, char **argv)

@@ -15,15 +15,16 @@
 static void count_usage(FILE *f)
 {
     fprintf(f,
-            "Usage: goscribe count PHOTO|GAME.sgf|GRID.txt [options]\n"
+            "Usage: goscribe count PHOTO|GAME.sgf|GRID.txt|SCAN.json [options]\n"
             "\n"
             "Counts a finished board under the Chinese rules: each side's living stones\n"
             "plus the empty points they surround, dame split half each, in stones; the\n"
             "result in stones and in SGF form.  The input is a photo (the board is read\n"
-            "as by `goscribe scan`), an SGF file (its final position) or a grid .txt.\n"
-            "The dead stones, by default: an SGF's final TB/TW marks when it has them,\n"
-            "all stones alive when it records a counted result without marks (as\n"
-            "`check`), else --dead auto.\n"
+            "as by `goscribe scan`), an SGF file (its final position), a grid .txt (the\n"
+            "output of `goscribe scan`: a '?' after a token marks a point read with\n"
+            "doubt) or the output of `goscribe scan --json`.  The dead stones, by\n"
+            "default: an SGF's final TB/TW marks when it has them, all stones alive when\n"
+            "it records a counted result without marks (as `check`), else --dead auto.\n"
             "\n"
             "Options:\n"
             CLI_HELP_OPTION
@@ -39,23 +40,36 @@ static void count_usage(FILE *f)
             "  --dead POINTS        the players' decision: points separated by commas, SGF\n"
             "                       (pd) or board coordinates (Q16, columns skip I); each\n"
             "                       names one stone, its whole chain is dead\n"
-            "  --overlay OUT.png    draw each side's area and the dead stones on the photo\n"
+            "  --overlay OUT.png    draw each side's area, the dead stones and the points\n"
+            "                       to check: over the photo, or a diagram of the board\n"
             "  --sgf OUT.sgf        write the position (AB/AW) with TB/TW, KM and RE\n"
             "  --json               print the count as one JSON object\n"
-            CLI_SIZE_FOUND_HELP
+            CLI_SIZE_CORNERS_HELP
+            CLI_CORNERS_HELP
+            "  --serve [ADDR:]PORT  open the count page (for a phone): the photo with the\n"
+            "                       reading drawn on it; tap a point to set it, a stone's\n"
+            "                       chain to kill it; Confirm writes the SGF (--sgf, else\n"
+            "                       PHOTO.sgf) and prints the count, then the command ends\n"
+            "  --token T            the count page's token (8 to 64 characters; default:\n"
+            "                       random, printed)\n"
+            "  --allow-host NAME    the count page also answers to the name NAME\n"
             "  --playouts N         playouts for --dead auto (default 1000, at most 0.5 s CPU)\n"
             "  --seed S             random seed for --dead auto (default fixed: repeatable)\n"
             "  --plausible P        photo: a point read with doubt enters the Score's range\n"
             "                       only when its next likeliest colour has probability P\n"
-            "                       or more (0..1, default 0: every one)\n"
+            "                       or more (0..1, default 0: every one); the points left\n"
+            "                       out are listed.  The reader's probability is today\n"
+            "                       1 - its confidence: every doubtful point has 0.4 or more\n"
             CLI_MAX_PIXELS_HELP
             "\n"
             "The Score line gives the result over the readings the doubt allows: each\n"
             "point read with doubt, and each chain of them, read as its next likeliest\n"
             "colour, and each chain whose life the estimate cannot settle counted both\n"
             "ways: \"B+8.5 (sure)\", \"B+8.5, between B+6.5 and B+10.5: Black wins either\n"
-            "way\" or \"W+0.5 to B+1.5: check points D4 E5\"; exit code 3 when a reading\n"
-            "the doubt allows changes the result.\n"
+            "way\" or \"W+0.5 to B+1.5: check points D4 E5\".  A board that does not look\n"
+            "finished (few stones, a large open area, many dame, unsettled chains) is\n"
+            "counted as it stands and never sure.  Exit code 3 whenever the result is\n"
+            "not sure.\n"
             CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2 CLI_EXIT_3);
 }
 
@@ -63,6 +77,8 @@ static void count_usage(FILE *f)
 typedef struct count_args {
     score_count_options lib;
     bool json;
+    long size;
+    cli_count_serve serve;   /* --serve, --token, --allow-host */
 } count_args;
 
 /* Reads the value v of option a into args; returns -1 when it is fine,
@@ -89,8 +105,18 @@ static int parse_value(const char *a, const char *v, count_args *args)
     } else if (!strcmp(a, "--sgf")) {
         o->sgf_path = v;
     } else if (!strcmp(a, "--size")) {
-        bad = cli_parse_size("count", v, CLI_SIZE_FOUND, &n);
-        o->size_hint = (int)n;
+        bad = cli_parse_size("count", v, CLI_SIZE_CORNERS, &args->size);
+        o->size_hint = (int)args->size;
+    } else if (!strcmp(a, "--corners")) {
+        bad = cli_parse_corners("count", v, o->corners);
+        o->has_corners = !bad;
+    } else if (!strcmp(a, "--serve")) {
+        bad = cli_parse_serve("count", v, args->serve.bind, sizeof args->serve.bind, &args->serve.port);
+        args->serve.on = !bad;
+    } else if (!strcmp(a, "--token")) {
+        args->serve.token = v;
+    } else if (!strcmp(a, "--allow-host")) {
+        bad = cli_add_allow_host("count", v, args->serve.hosts, &args->serve.nhosts);
     } else if (!strcmp(a, "--playouts")) {
         bad = cli_parse_whole("count", a, v, 1, 1000000, &n);
         o->playouts = (int)n;
@@ -122,9 +148,12 @@ static int parse_args(int argc, char **argv, count_args *args)
             args->json = true;
             continue;
         }
-        if (!strcmp(a, "--komi") || !strcmp(a, "--handicap") || !strcmp(a, "--dead") || !strcmp(a, "--overlay") ||
-            !strcmp(a, "--sgf") || !strcmp(a, "--size") || !strcmp(a, "--playouts") || !strcmp(a, "--seed") ||
-            !strcmp(a, "--plausible") || !strcmp(a, "--max-pixels")) {
+        static const char *const valued[] = {"--komi", "--handicap", "--dead", "--overlay", "--sgf", "--size",
+                                             "--playouts", "--seed", "--plausible", "--max-pixels", "--corners",
+                                             "--serve", "--token", "--allow-host", NULL};
+        int k = 0;
+        while (valued[k] && strcmp(a, valued[k])) k++;
+        if (valued[k]) {
             const char *v = cli_value("count", argc, argv, &i);
             if (!v) return GS_EXIT_ERROR;
             int rc = parse_value(a, v, args);
@@ -145,6 +174,11 @@ static int parse_args(int argc, char **argv, count_args *args)
         cli_error("count: no photo or SGF given (see goscribe count --help)");
         return GS_EXIT_ERROR;
     }
+    if (cli_check_size("count", args->size, CLI_SIZE_CORNERS, args->lib.has_corners)) return GS_EXIT_ERROR;
+    if ((args->serve.token || args->serve.nhosts) && !args->serve.on) {
+        cli_error("count: --token and --allow-host go with --serve");
+        return GS_EXIT_ERROR;
+    }
     return -1;
 }
 
@@ -160,55 +194,25 @@ static void print_points(const gs_position *pos, const uint8_t *mask, gs_color c
     }
 }
 
-/* Every point with mask set, in board coordinates (Q16), in board order. */
-static void print_mask(const gs_position *pos, const uint8_t *mask)
-{
-    int size = pos->size;
-    for (int i = 0; i < size * size; i++) {
-        if (!mask[i]) continue;
-        char buf[8];
-        rules_point_human((gs_point){(int8_t)(i % size), (int8_t)(i / size)}, size, buf);
-        printf(" %s", buf);
-    }
-}
-
-/* The Score line: the result over the readings the doubt allows
- * (score_count_range): sure, or its range and whether the winner is. */
-static void print_score(const score_count_result *r)
-{
-    const score_count_range *g = &r->range;
-    const char *base = r->count.sgf;
-    if (g->sure) {
-        printf("Score: %s (sure)\n", base);
-    } else if (g->unbounded) {
-        printf("Score: %s to %s: every point is in doubt (the board's lines are); count a clearer photo\n",
-               g->low_sgf, g->high_sgf);
-    } else if (g->winner_sure) {
-        /* from the smaller win to the larger */
-        bool white = g->high < 0;
-        printf("Score: %s, between %s and %s: %s wins either way; points that move it:", base,
-               white ? g->high_sgf : g->low_sgf, white ? g->low_sgf : g->high_sgf, white ? "White" : "Black");
-        print_mask(&r->pos, g->check);
-        printf("\n");
-    } else {
-        printf("Score: %s to %s: check points", g->low_sgf, g->high_sgf);
-        print_mask(&r->pos, g->winner);
-        printf("\n");
-    }
-}
-
 /* ---------------------------------------------------------------- print */
 
-static void print_text(const count_args *args, const score_count_result *r)
+/* The Score line (score_count_score_line). */
+static void print_score(const score_count_result *r)
 {
-    score_count_dead mode = r->dead_used;
-    const rules_count *c = &r->count;
-    char a[32], b[32], k[32];
-    printf("Count of %s (%dx%d, from %s)\n", args->lib.input, c->size, c->size, r->source);
-    if (!r->looks_finished) printf("NOT FINISHED? %s; the figures below count it as it stands.\n", r->not_finished);
-    if (!strcmp(r->source, "photo"))
+    gs_buf b = {0};
+    score_count_score_line(&b, r);
+    if (gs_buf_ok(&b) && b.p) printf("%s\n", b.p);
+    gs_buf_free(&b);
+}
+
+/* What was read: the stones, the points in doubt, those --plausible
+ * leaves out, those someone set by hand. */
+static void print_reading(const score_count_result *r)
+{
+    int n = r->pos.size * r->pos.size;
+    if (strcmp(r->source, "sgf"))
         printf("Stones read: %d black, %d white (see --overlay)\n", r->read_black, r->read_white);
-    if (r->read_uncertain >= c->size * c->size) {
+    if (r->read_uncertain >= n) {
         /* (listing every point says nothing) */
         printf("UNCERTAIN: every point read with doubt (the board's lines are in doubt)\n");
     } else if (r->read_uncertain) {
@@ -216,20 +220,38 @@ static void print_text(const count_args *args, const score_count_result *r)
         for (int c = GS_EMPTY; c <= GS_WHITE; c++) print_points(&r->pos, r->read_unsure, (gs_color)c);
         printf(" (the Score line says what they change)\n");
     }
-    int ndead = c->dead_black + c->dead_white;
-    if (r->estimate) {
-        if (ndead) {
-            printf("Dead stones: ESTIMATE \xe2\x80\x94 players must confirm (%d playouts, %.0f ms)\n",
-                   r->est.playouts, r->est.ms);
-        } else {
-            printf("Dead stones: none found by the estimate (%d playouts) \xe2\x80\x94 players must confirm\n",
-                   r->est.playouts);
-        }
-    } else {
-        printf("Dead stones: %s\n", mode == SCORE_COUNT_DEAD_NONE    ? "none (all stones on the board are alive)"
-                                  : mode == SCORE_COUNT_DEAD_MARKS ? "as the SGF's TB/TW marks say"
-                                                                    : "as the players decided");
+    if (r->nleft_out) {
+        printf("Left out of the range by --plausible (their next likeliest colour is less likely):");
+        for (int c = GS_EMPTY; c <= GS_WHITE; c++) print_points(&r->pos, r->left_out, (gs_color)c);
+        printf("\n");
     }
+    if (r->nfixed) {
+        printf("Set by hand:");
+        for (int c = GS_EMPTY; c <= GS_WHITE; c++) print_points(&r->pos, r->fixed, (gs_color)c);
+        printf("\n");
+    }
+    if (r->confirmed)
+        printf("Confirmed by hand on the count page%s%s\n", r->confirmed_by[0] ? " by " : "", r->confirmed_by);
+}
+
+/* Where the dead stones come from, which they are, and the chains the
+ * estimate could not settle or found in seki. */
+static void print_dead(const score_count_result *r)
+{
+    const rules_count *c = &r->count;
+    int ndead = c->dead_black + c->dead_white;
+    if (r->confirmed)
+        printf("Dead stones: as confirmed by hand\n");
+    else if (r->estimate && ndead)
+        printf("Dead stones: ESTIMATE \xe2\x80\x94 players must confirm (%d playouts, %.0f ms)\n", r->est.playouts,
+               r->est.ms);
+    else if (r->estimate)
+        printf("Dead stones: none found by the estimate (%d playouts) \xe2\x80\x94 players must confirm\n",
+               r->est.playouts);
+    else
+        printf("Dead stones: %s\n", r->dead_used == SCORE_COUNT_DEAD_NONE    ? "none (all stones on the board are alive)"
+                                    : r->dead_used == SCORE_COUNT_DEAD_MARKS ? "as the SGF's TB/TW marks say"
+                                                                             : "as the players decided");
     if (r->estimate && r->est.captured_stones)
         printf("  (%d stone%s without any liberty: captured but still on the board, or misread)\n",
                r->est.captured_stones, r->est.captured_stones == 1 ? "" : "s");
@@ -253,14 +275,19 @@ static void print_text(const count_args *args, const score_count_result *r)
         print_points(&r->pos, r->seki, GS_WHITE);
         printf("\n");
     }
+}
+
+/* Each side's area, dame, komi, handicap and warnings. */
+static void print_figures(const score_count_result *r)
+{
+    const rules_count *c = &r->count;
+    char a[32], b[32], k[32];
     score_count_stones_format(c->black, a, sizeof a);
     printf("Black: %d stone%s + %d point%s surrounded%s = %s\n", c->black_stones, c->black_stones == 1 ? "" : "s",
-           c->black_territory, c->black_territory == 1 ? "" : "s",
-           c->dame ? " + half the dame" : "", a);
+           c->black_territory, c->black_territory == 1 ? "" : "s", c->dame ? " + half the dame" : "", a);
     score_count_stones_format(c->white, b, sizeof b);
     printf("White: %d stone%s + %d point%s surrounded%s = %s\n", c->white_stones, c->white_stones == 1 ? "" : "s",
-           c->white_territory, c->white_territory == 1 ? "" : "s",
-           c->dame ? " + half the dame" : "", b);
+           c->white_territory, c->white_territory == 1 ? "" : "s", c->dame ? " + half the dame" : "", b);
     printf("Dame: %d\n", c->dame);
     score_count_stones_format(c->komi / 2, k, sizeof k);
     printf("Komi: %s stone%s (KM %.1f)", k, fabs(c->komi / 2 - 1) < 1e-9 ? "" : "s", c->komi);
@@ -273,62 +300,45 @@ static void print_text(const count_args *args, const score_count_result *r)
     for (int i = 0; i < r->nwarnings && i < SCORE_MAX_WARNINGS; i++)
         printf("Warning: %s at move %d (ruling %s): 1 stone\n", rules_color_name(r->warnings[i].color),
                r->warnings[i].move_number, r->warnings[i].ruling);
+}
+
+static void print_text(const count_args *args, const score_count_result *r)
+{
+    const rules_count *c = &r->count;
+    printf("Count of %s (%dx%d, from %s)\n", args->lib.input, c->size, c->size, r->source);
+    if (!r->looks_finished) printf("NOT FINISHED? %s; the figures below count it as it stands.\n", r->not_finished);
+    print_reading(r);
+    print_dead(r);
+    print_figures(r);
     char half[32];
     score_count_stones_format(c->size * c->size / 2.0, half, sizeof half);
-    printf("Result: %s (%s)%s\n", c->text, c->sgf, r->estimate && ndead ? " \xe2\x80\x94 ESTIMATE" : "");
+    bool estimate = r->estimate && !r->confirmed && c->dead_black + c->dead_white;
+    printf("Result: %s (%s)%s\n", c->text, c->sgf, estimate ? " \xe2\x80\x94 ESTIMATE" : "");
     print_score(r);
     printf("Rule: Chinese rules, area counting in stones (Art. 9, 11): break-even %s\n", half);
 }
 
 static void print_json(const count_args *args, const score_count_result *r)
 {
-    const rules_count *c = &r->count;
     gs_buf b = {0};
     gs_buf_puts(&b, "{\"input\":");
     gs_json_str(&b, args->lib.input);
-    gs_buf_printf(&b, ",\"source\":\"%s\",\"size\":%d,\"rules\":\"chinese-area\",\"dead_mode\":\"%s\",\"estimate\":%s",
-                  r->source, c->size, score_count_dead_name(r->dead_used), r->estimate ? "true" : "false");
-    gs_buf_printf(&b, ",\"finished\":%s,\"not_finished\":", r->looks_finished ? "true" : "false");
-    gs_json_str(&b, r->not_finished);
-    int wb = 0, ww = 0;
-    for (int i = 0; i < r->nwarnings && i < SCORE_MAX_WARNINGS; i++) {
-        wb += r->warnings[i].color == GS_BLACK;
-        ww += r->warnings[i].color == GS_WHITE;
-    }
-    score_json_count(&b, c, r->handicap, wb, ww);
-    score_json_points(&b, "dead_points", &r->pos, r->dead, GS_EMPTY);
-    score_json_points(&b, "seki_points", &r->pos, r->seki, GS_EMPTY);
-    if (!strcmp(r->source, "photo")) {
-        gs_buf_printf(&b, ",\"read_uncertain_count\":%d", r->read_uncertain);
-        score_json_points(&b, "read_uncertain", &r->pos, r->read_unsure, GS_EMPTY);
-    }
-    const score_count_range *g = &r->range;
-    gs_buf_printf(&b, ",\"result_low\":\"%s\",\"result_high\":\"%s\",\"result_sure\":%s,\"winner_sure\":%s", g->low_sgf,
-                  g->high_sgf, g->sure ? "true" : "false", g->winner_sure ? "true" : "false");
-    gs_buf_printf(&b, ",\"range_unbounded\":%s,\"range_readings\":%d,\"range_reruns\":%d,\"range_ms\":%.1f,\"range_cpu_ms\":%.1f",
-                  g->unbounded ? "true" : "false", g->readings, g->reruns, g->ms, g->cpu_ms);
-    score_json_points(&b, "check_points", &r->pos, g->check, GS_EMPTY);
-    score_json_points(&b, "winner_points", &r->pos, g->winner, GS_EMPTY);
-    if (r->estimate) {
-        gs_buf_printf(&b, ",\"playouts\":%d,\"estimate_ms\":%.1f,\"uncertain_chains\":%d", r->est.playouts, r->est.ms,
-                      r->est.uncertain_chains);
-        score_json_points(&b, "uncertain_points", &r->pos, r->est.uncertain, GS_EMPTY);
-        /* mean area owner per point over the playouts, +1 Black .. -1 White */
-        gs_buf_puts(&b, ",\"ownership\":[");
-        for (int y = 0; y < c->size; y++) {
-            gs_buf_printf(&b, "%s[", y ? "," : "");
-            for (int x = 0; x < c->size; x++) gs_buf_printf(&b, "%s%.2f", x ? "," : "", r->est.ownership[y * c->size + x]);
-            gs_buf_puts(&b, "]");
-        }
-        gs_buf_puts(&b, "]");
-    }
-    if (!strcmp(r->source, "photo")) score_json_sides(&b, "read", r->read_black, r->read_white);
-    gs_buf_puts(&b, ",\"recorded_result\":");
-    gs_json_str(&b, r->file_result);
+    score_json_count_result(&b, r);
     gs_buf_printf(&b, ",\"ms\":%.1f}\n", r->ms);
     if (gs_buf_ok(&b) && b.p) fputs(b.p, stdout);
     else cli_error("count: out of memory for the JSON");
     gs_buf_free(&b);
+}
+
+/* The warning on stderr of a count that is not sure: its range and why. */
+static void warn_unsure(const score_count_result *r)
+{
+    char range[64];
+    score_count_range_text(&r->range, range, sizeof range);
+    int chains = r->estimate ? r->est.uncertain_chains : 0;
+    fprintf(stderr, "goscribe: warning: the count is not sure: %s (%d point%s read with doubt, %d chain%s of unsettled "
+            "life%s)\n", range, r->read_uncertain, r->read_uncertain == 1 ? "" : "s", chains, chains == 1 ? "" : "s",
+            r->looks_finished ? "" : "; the game does not look finished");
 }
 
 int cmd_count(int argc, char **argv)
@@ -342,7 +352,16 @@ int cmd_count(int argc, char **argv)
         return GS_EXIT_ERROR;
     }
     gs_error err = {0};
-    gs_status st = score_count_run(&args.lib, r, &err);
+    gs_status st = GS_OK;
+    if (args.serve.on) {
+        rc = cli_count_serve_run(&args.serve, &args.lib, r);
+        if (rc >= 0) {
+            free(r);
+            return rc;
+        }
+    } else {
+        st = score_count_run(&args.lib, r, &err);
+    }
     if (st != GS_OK) {
         if (r->error_file) cli_error("%s: %s", r->error_file, err.msg);
         else cli_error("%s", err.msg);
@@ -351,11 +370,9 @@ int cmd_count(int argc, char **argv)
     }
     if (args.json) print_json(&args, r);
     else print_text(&args, r);
-    if (!r->range.sure)
-        fprintf(stderr, "goscribe: warning: the count is uncertain: %s to %s (%d point%s read with doubt, %d chain%s "
-                "of unsettled life)\n", r->range.low_sgf, r->range.high_sgf, r->read_uncertain,
-                r->read_uncertain == 1 ? "" : "s", r->estimate ? r->est.uncertain_chains : 0,
-                r->estimate && r->est.uncertain_chains == 1 ? "" : "s");
+    /* the one rule of exit code 3: the answer is not sure (the output
+     * says what to check) */
+    if (!r->range.sure) warn_unsure(r);
     rc = r->range.sure ? GS_EXIT_OK : GS_EXIT_UNSURE;
     free(r);
     return rc;

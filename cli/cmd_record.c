@@ -43,7 +43,8 @@ void cli_record_options_help(FILE *f)
           "                       its bottom edge); the record is turned so that Black's side\n"
           "                       is the bottom of the SGF board, as records are printed\n"
           "  --count-anyway       count the last view even if the game did not end (its dead\n"
-          "                       stones then estimated, as `goscribe count` does); by\n"
+          "                       stones then estimated, as `goscribe count` does, and its\n"
+          "                       doubt said: NOT SURE and the range of the result); by\n"
           "                       default only two passes, resignation, `end`, a referee's\n"
           "                       end or both players' confirmation signals give a result\n"
           "  --resume [FILE.sgf]  continue the game already in the SGF file (-o, or FILE)\n"
@@ -120,7 +121,7 @@ static void usage(FILE *f)
             "                       the broadcast: the hall is then the public face)\n"
             "  --linger SEC         keep serving the final record SEC seconds after the\n"
             "                       recording ends (default 0; SIGINT ends it early)\n"
-            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2);
+            CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2 CLI_EXIT_3);
 }
 
 /* The SIGINT flag: a signal handler can only talk through a static
@@ -778,5 +779,11 @@ int cmd_record(int argc, char **argv)
                 "%s%s -> %s\n", stats.moves, stats.frames, stats.stop_reason, skipped, stats.referee_events, stats.signals,
                 stats.signals == 1 ? "" : "s", stats.result[0] ? "result " : "no result", stats.result, c.out);
     if (!c.quiet) fprintf(stderr, "orientation: %s\n", stats.orientation);
+    /* exit code 3's one rule: a count that is not sure (its range is in
+     * the log and the SGF comment) */
+    if (!stats.count_sure) {
+        fprintf(stderr, "goscribe: warning: the count (RE %s) is not sure: see its NOT SURE line\n", stats.result);
+        return GS_EXIT_UNSURE;
+    }
     return GS_EXIT_OK;
 }

@@ -73,6 +73,14 @@ static void print_json(const char *photo, const vision_result *r, double ms_tota
         for (int x = 0; x < N; x++) printf("%s%c", x ? " " : "", tok[r->reading.pos.cell[y * N + x] % 3]);
         printf("\"%s\n", y + 1 < N ? "," : "");
     }
+    /* each point's next likeliest colour: what `count SCAN.json` reads a
+     * point in doubt as */
+    printf("  ],\n  \"second\": [\n");
+    for (int y = 0; y < N; y++) {
+        printf("    \"");
+        for (int x = 0; x < N; x++) printf("%s%c", x ? " " : "", tok[r->reading.second[y * N + x] % 3]);
+        printf("\"%s\n", y + 1 < N ? "," : "");
+    }
     printf("  ],\n  \"confidence\": [\n");
     for (int y = 0; y < N; y++) {
         printf("    [");

@@ -48,10 +48,24 @@ void gs_position_clear(gs_position *p, int size)
     p->size = size;
 }
 
-gs_status gs_position_parse(gs_position *out, const char *text, gs_error *err)
+/* One token of a grid line: its colour, or -1 for a separator, -2 for
+ * a character no grid has. */
+static int grid_token(char c)
+{
+    switch (c) {
+    case '.': case '+': case '-': return GS_EMPTY;
+    case 'B': case 'X': case 'b': case 'x': return GS_BLACK;
+    case 'W': case 'O': case 'w': case 'o': return GS_WHITE;
+    case ' ': case '\t': case '\r': return -1;
+    default: return -2;
+    }
+}
+
+gs_status gs_position_parse_marked(gs_position *out, uint8_t *marked, const char *text, gs_error *err)
 {
     gs_position p;
     gs_position_clear(&p, 0);
+    uint8_t mark[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
     int row = 0, width = -1, line = 1;
     const char *s = text;
     while (*s) {
@@ -59,14 +73,13 @@ gs_status gs_position_parse(gs_position *out, const char *text, gs_error *err)
         const char *eol = strchr(s, '\n');
         if (!eol) eol = s + strlen(s);
         for (const char *c = s; c < eol; c++) {
-            gs_color v;
-            switch (*c) {
-            case '.': case '+': case '-': v = GS_EMPTY; break;
-            case 'B': case 'X': case 'b': case 'x': v = GS_BLACK; break;
-            case 'W': case 'O': case 'w': case 'o': v = GS_WHITE; break;
-            case ' ': case '\t': case '\r': continue;
-            default:
+            int v = grid_token(*c);
+            if (v == -1) continue;
+            if (v == -2 && !(*c == '?' && marked && col > 0 && c > s && grid_token(c[-1]) >= 0))
                 return gs_error_set(err, GS_ERR_FORMAT, "line %d: unexpected character '%c' in board grid", line, isprint((unsigned char)*c) ? *c : '?');
+            if (v == -2) { /* the '?' after a token: that point read with doubt */
+                mark[row * GS_MAX_SIZE + col - 1] = 1;
+                continue;
             }
             if (col >= GS_MAX_SIZE || row >= GS_MAX_SIZE)
                 return gs_error_set(err, GS_ERR_FORMAT, "line %d: board grid larger than %d", line, GS_MAX_SIZE);
@@ -88,11 +101,19 @@ gs_status gs_position_parse(gs_position *out, const char *text, gs_error *err)
     /* Repack from the GS_MAX_SIZE stride used while parsing. */
     gs_position_clear(out, row);
     for (int y = 0; y < row; y++)
-        for (int x = 0; x < row; x++) out->cell[y * row + x] = p.cell[y * GS_MAX_SIZE + x];
+        for (int x = 0; x < row; x++) {
+            out->cell[y * row + x] = p.cell[y * GS_MAX_SIZE + x];
+            if (marked) marked[y * row + x] = mark[y * GS_MAX_SIZE + x];
+        }
     return GS_OK;
 }
 
-gs_status gs_position_load(gs_position *out, const char *path, gs_error *err)
+gs_status gs_position_parse(gs_position *out, const char *text, gs_error *err)
+{
+    return gs_position_parse_marked(out, NULL, text, err);
+}
+
+gs_status gs_position_load_marked(gs_position *out, uint8_t *marked, const char *path, gs_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno));
@@ -104,8 +125,13 @@ gs_status gs_position_load(gs_position *out, const char *path, gs_error *err)
     buf[n] = 0;
     if (memchr(buf, 0, n)) return gs_error_set(err, GS_ERR_FORMAT, "%s: binary data, not a board grid", path);
     gs_error e;
-    if (gs_position_parse(out, buf, &e) != GS_OK) return gs_error_set(err, e.status, "%s: %s", path, e.msg);
+    if (gs_position_parse_marked(out, marked, buf, &e) != GS_OK) return gs_error_set(err, e.status, "%s: %s", path, e.msg);
     return GS_OK;
+}
+
+gs_status gs_position_load(gs_position *out, const char *path, gs_error *err)
+{
+    return gs_position_load_marked(out, NULL, path, err);
 }
 
 size_t gs_position_format(const gs_position *p, char *buf, size_t buflen)

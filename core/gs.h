@@ -34,8 +34,10 @@ typedef enum gs_status {
 } gs_status;
 
 /* Process exit codes, one table for every subcommand (README "Exit codes"). */
-/* 3: an answer given with doubt (points read uncertainly, marked in the
- * output): a script must not take it as sure. */
+/* 3: an answer that is not sure, the output saying what to check (scan:
+ * points read with doubt, marked '?'; count, and record's count: a result
+ * that a reading the doubt allows, a chain of unsettled life or an
+ * unfinished game can change): a script must not take it as sure. */
 enum { GS_EXIT_OK = 0, GS_EXIT_ERROR = 1, GS_EXIT_NOBOARD = 2, GS_EXIT_UNSURE = 3 };
 
 /* Maps a status to the exit code above: NOBOARD -> 2, other errors -> 1. */
@@ -110,9 +112,16 @@ void gs_position_clear(gs_position *p, int size);
  * hand-written boards; blank lines and leading/trailing spaces ignored). The
  * size is taken from the text.  GS_ERR_FORMAT with the line on error. */
 gs_status gs_position_parse(gs_position *out, const char *text, gs_error *err);
+/* The same, a token followed by '?' (`goscribe scan` marks a point read
+ * with doubt so) setting marked[i] (row-major, size*size bytes); marked
+ * NULL: a '?' is an error, as in gs_position_parse. */
+gs_status gs_position_parse_marked(gs_position *out, uint8_t *marked, const char *text, gs_error *err);
 
-/* Reads a grid file (see gs_position_parse). */
+/* Reads a grid file (see gs_position_parse); the message of an error
+ * starts with the file's name. */
 gs_status gs_position_load(gs_position *out, const char *path, gs_error *err);
+/* The same with '?' marks (gs_position_parse_marked). */
+gs_status gs_position_load_marked(gs_position *out, uint8_t *marked, const char *path, gs_error *err);
 
 /* Writes the grid format into buf (size*size*2 + 1 bytes suffice). Returns
  * the number of bytes written, excluding the terminating NUL. */

@@ -88,8 +88,10 @@ static void print_json(const record *r, FILE *f, const record_event *ev)
     gs_json_str(&b, ev->code);
     gs_buf_printf(&b, ",\"move_number\":%d,\"color\":\"%s\"", ev->move_number, score_json_color(ev->color));
     if (ev->point.x >= 0 && r->size > 0) score_json_point(&b, ev->point, false, r->size);
-    if (ev->kind == RECORD_EV_COUNT && r->have_count)
+    if (ev->kind == RECORD_EV_COUNT && r->have_count) {
         score_json_count(&b, &r->count, r->count_handicap, r->count_warnings[GS_BLACK], r->count_warnings[GS_WHITE]);
+        gs_buf_printf(&b, ",\"result_sure\":%s", r->count_unsure ? "false" : "true");
+    }
     if (ev->evidence[0]) {
         gs_buf_puts(&b, ",\"evidence\":");
         gs_json_str(&b, ev->evidence);

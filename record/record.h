@@ -187,6 +187,12 @@ typedef struct record_view {
                                    (vision_detect_frame); NULL = unknown */
     bool clear;                 /* nothing reached in from outside the board
                                    (track_hands): a hand-free view */
+    const uint8_t *unsure;      /* the reader's doubt (vision_reading.unsure:
+                                   1 = read with doubt); NULL = none known */
+    const uint8_t *second;      /* ... and each point's next likeliest colour
+                                   (gs_color values): a count of the last
+                                   view (--count-anyway) gives the range of
+                                   its result over them, as `count` does */
 } record_view;
 
 gs_status record_observe_view(record *r, const record_view *v, double t_ms, const gs_image *frame, gs_error *err);
@@ -347,6 +353,12 @@ bool record_event_is_signal(const char *code);
 /* Final result ("B+1.5", "W+R", "W+F", "" before the end or when the
  * game did not end). */
 const char *record_result(const record *r);
+/* False when the record was counted with doubt: a game that did not end,
+ * counted anyway (count_anyway), whose result a reading of the last view's
+ * doubtful points, a chain of unsettled life or its unfinished look can
+ * change (its event line and SGF comment give the range: "NOT SURE:
+ * Score: ..."); true otherwise. */
+bool record_count_sure(const record *r);
 /* Whether the last save reached the SGF file: "" when it did, else in a
  * few words what failed and where the game is meanwhile ("disk full: the
  * game is in /tmp/game.fallback.sgf", "... in memory only"), written to buf

@@ -103,6 +103,9 @@ typedef struct rec_seen {
     bool known;              /* confidences given */
     bool clear;              /* nothing reached in from outside */
     float conf[REC_NPTS];
+    bool doubt_known;        /* the reader's doubt given (record_view.unsure) */
+    uint8_t unsure[REC_NPTS];
+    gs_color second[REC_NPTS];
 } rec_seen;
 
 /* Stones of the record seen empty with no capture explaining it: a misread
@@ -222,6 +225,9 @@ struct record {
     bool have_count;
     rules_count count;
     int count_handicap, count_warnings[3];
+    /* a count of the last view as the end (count_anyway) that is not
+     * sure: its doubt said (record_count_sure) */
+    bool count_unsure;
     /* passes announced (record_pass) by a side whose turn it was not yet:
      * the other side's last stone not yet seen settled; each is that
      * side's next move (rec_announced_passes, or a pass a view's stones

@@ -215,8 +215,13 @@ static void note_seen(record *r, const record_view *v)
     rec_seen *s = &r->seen;
     s->known = v->confidence != NULL;
     s->clear = v->clear;
+    s->doubt_known = v->unsure && v->second;
     int n = v->pos->size * v->pos->size;
-    for (int i = 0; i < n && i < REC_NPTS; i++) s->conf[i] = s->known ? v->confidence[i] : 0.0f;
+    for (int i = 0; i < n && i < REC_NPTS; i++) {
+        s->conf[i] = s->known ? v->confidence[i] : 0.0f;
+        s->unsure[i] = s->doubt_known && v->unsure[i];
+        s->second[i] = s->doubt_known ? (gs_color)v->second[i] : GS_EMPTY;
+    }
 }
 
 gs_status record_observe_view(record *r, const record_view *v, double t_ms, const gs_image *frame, gs_error *err)
@@ -233,7 +238,7 @@ gs_status record_observe_view(record *r, const record_view *v, double t_ms, cons
 gs_status record_observe(record *r, const gs_position *pos, const uint8_t *uncertain, double t_ms,
                          const gs_image *frame, gs_error *err)
 {
-    record_view v = {pos, uncertain, NULL, false};
+    record_view v = {pos, uncertain, NULL, false, NULL, NULL};
     return record_observe_view(r, &v, t_ms, frame, err);
 }
 
@@ -426,23 +431,96 @@ static void lifted_stones(const record *r, const gs_position *rec, uint8_t *dead
 /* A game counted though it did not end (--count-anyway): its dead stones
  * were never lifted, so they are estimated as `goscribe count` estimates
  * them (rules_estimate_dead, default options: the same answer as `count`
- * of the same board) and added to dead.  GS_OK or why not. */
-static gs_status estimate_dead(const gs_position *rec, uint8_t *dead, gs_error *err)
+ * of the same board) into est and added to dead.  GS_OK or why not. */
+static gs_status estimate_dead(const gs_position *rec, uint8_t *dead, rules_estimate_result *est, gs_error *err)
 {
-    rules_estimate_result *est = malloc(sizeof *est);
-    if (!est) return gs_error_set(err, GS_ERR_NOMEM, "out of memory for the dead-stone estimate");
     rules_estimate_options eo;
     rules_estimate_default_options(&eo);
     gs_status st = rules_estimate_dead(rec, &eo, est, err);
     for (int i = 0; st == GS_OK && i < rec->size * rec->size; i++) dead[i] |= est->dead[i];
-    free(est);
     return st;
 }
 
+/* The doubt of a count of the last view as the end (--count-anyway), as
+ * `count` gives it for a photo: the range of the result over the points
+ * the last view read with doubt and the chains the estimate could not
+ * settle (score_count_range_run), and whether the board looks finished.
+ * When that is not sure, the Score line goes after the count's words and
+ * into its event, and record_count_sure says so. */
+static void count_doubt(record *r, const gs_position *rec, const uint8_t *dead, const rules_estimate_result *est,
+                        score_check_result *chk, char *event, size_t elen)
+{
+    score_count_result *sc = calloc(1, sizeof *sc);
+    if (!sc) return; /* (no memory for the range: the count stands, its doubt unsaid) */
+    sc->pos = *rec;
+    memcpy(sc->dead, dead, sizeof sc->dead);
+    sc->est = *est;
+    sc->estimate = true;
+    sc->count = chk->report.count;
+    int n = rec->size * rec->size;
+    for (int i = 0; i < n && r->seen.doubt_known; i++) {
+        sc->read_unsure[i] = r->seen.unsure[i];
+        sc->read_second[i] = r->seen.second[i];
+        sc->read_uncertain += r->seen.unsure[i];
+    }
+    score_range_input ri = {.pos = rec, .dead = dead, .est = est, .doubt = sc->read_uncertain ? sc->read_unsure : NULL,
+                            .second = sc->read_second};
+    rules_count_opts_init(&ri.count);
+    ri.count.komi = chk->komi;
+    ri.count.handicap = r->count_handicap;
+    ri.count.warnings_black = chk->warnings_black;
+    ri.count.warnings_white = chk->warnings_white;
+    gs_error e;
+    sc->looks_finished = score_count_looks_finished(rec, &sc->count, est, sc->not_finished, sizeof sc->not_finished);
+    if (score_count_range_run(&ri, &sc->range, &e) == GS_OK && !(sc->range.sure && sc->looks_finished)) {
+        sc->range.sure = false;
+        r->count_unsure = true;
+        gs_buf b = {0};
+        score_count_score_line(&b, sc);
+        size_t used = strlen(chk->words);
+        snprintf(chk->words + used, sizeof chk->words - used, " NOT SURE: %s.", gs_buf_ok(&b) && b.p ? b.p : "");
+        used = strlen(event);
+        snprintf(event + used, elen - used, "; NOT SURE: %s", gs_buf_ok(&b) && b.p ? b.p : "");
+        gs_buf_free(&b);
+    }
+    free(sc);
+}
+
+/* The count's event: its figures, the dead stones and their source. */
+static void count_event_words(const rules_count *c, const score_check_result *chk, bool estimate, char *out,
+                              size_t len)
+{
+    char a[32], b[32];
+    score_count_stones_format(c->black, a, sizeof a);
+    score_count_stones_format(c->white, b, sizeof b);
+    gs_buf t = {0};
+    gs_buf_printf(&t, "count (area, Chinese rules): Black %s, White %s stones, %d dead stones %s, warnings Black %d "
+                  "White %d: %s (RE %s)", a, b, c->dead_black + c->dead_white,
+                  estimate ? "by an ESTIMATE (not lifted: the players must confirm)" : "lifted", chk->warnings_black,
+                  chk->warnings_white, c->text, c->sgf);
+    snprintf(out, len, "%s", gs_buf_ok(&t) && t.p ? t.p : "count (out of memory for its words)");
+    gs_buf_free(&t);
+}
+
+/* The count taken (r's RE, its figures for the JSON) and its event. */
+static void count_record(record *r, const rules_count *c, const score_check_result *chk, const char *event)
+{
+    snprintf(r->result, sizeof r->result, "%s", c->sgf);
+    r->have_count = true;
+    r->count = *c;
+    r->count_warnings[GS_BLACK] = chk->warnings_black;
+    r->count_warnings[GS_WHITE] = chk->warnings_white;
+    rec_event_add(r, RECORD_EV_COUNT, "count", rec_game_moves(r), c->winner, (gs_point){-1, -1}, "%s", event);
+    if (!chk->looks_finished)
+        rec_event_add(r, RECORD_EV_NOTE, "not_finished", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+                      "the count stands as the board is, but %s", chk->not_finished);
+}
+
 /* The count of the record's last position, the lifted stones dead (or,
- * estimate: the stones an estimate finds dead): TB/TW on the last node,
- * then RE and the words from score_check_tree of the record itself (the
- * one count `check` makes of the file). */
+ * estimate: the stones an estimate finds dead, and the count's doubt
+ * said): TB/TW on the last node, then RE and the words from
+ * score_check_tree of the record itself (the one count `check` makes of
+ * the file). */
 static void count_game(record *r, bool estimate)
 {
     gs_position rec, marks;
@@ -452,8 +530,9 @@ static void count_game(record *r, bool estimate)
     gs_error e;
     rules_count *cnt = malloc(sizeof *cnt);
     score_check_result *chk = malloc(sizeof *chk);
-    gs_status st = cnt && chk ? GS_OK : gs_error_set(&e, GS_ERR_NOMEM, "out of memory for the count");
-    if (st == GS_OK && estimate) st = estimate_dead(&rec, dead, &e);
+    rules_estimate_result *est = estimate ? malloc(sizeof *est) : NULL;
+    gs_status st = cnt && chk && (est || !estimate) ? GS_OK : gs_error_set(&e, GS_ERR_NOMEM, "out of memory for the count");
+    if (st == GS_OK && estimate) st = estimate_dead(&rec, dead, est, &e);
     if (st == GS_OK) st = rules_count_position(&rec, dead, NULL, cnt, &e);
     if (st == GS_OK) {
         score_count_marks(&rec, dead, cnt, &marks);
@@ -462,32 +541,22 @@ static void count_game(record *r, bool estimate)
     if (st == GS_OK) st = score_check_tree(r->sgf.tree, NULL, chk, &e);
     if (st == GS_OK) {
         const rules_count *c = &chk->report.count;
-        snprintf(r->result, sizeof r->result, "%s", c->sgf);
-        r->have_count = true;
-        r->count = *c;
+        char event[sizeof ((record_event *)0)->text];
         r->count_handicap = chk->handicap >= 2 ? chk->handicap : 0;
-        r->count_warnings[GS_BLACK] = chk->warnings_black;
-        r->count_warnings[GS_WHITE] = chk->warnings_white;
-        char a[32], b[32];
-        score_count_stones_format(c->black, a, sizeof a);
-        score_count_stones_format(c->white, b, sizeof b);
-        rec_event_add(r, RECORD_EV_COUNT, "count", rec_game_moves(r), c->winner, (gs_point){-1, -1},
-                      "count (area, Chinese rules): Black %s, White %s stones, %d dead stones %s, warnings "
-                      "Black %d White %d: %s (RE %s)", a, b, c->dead_black + c->dead_white,
-                      estimate ? "by an ESTIMATE (not lifted: the players must confirm)" : "lifted",
-                      chk->warnings_black, chk->warnings_white, c->text, c->sgf);
-        if (!chk->looks_finished)
-            rec_event_add(r, RECORD_EV_NOTE, "not_finished", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
-                          "the count stands as the board is, but %s", chk->not_finished);
-        if (estimate) /* the words say the dead stones are an estimate */
+        count_event_words(c, chk, estimate, event, sizeof event);
+        if (estimate) { /* the words say the dead stones are an estimate, and the doubt */
             score_count_words(c, r->count_handicap, chk->warnings,
                                chk->nwarnings < SCORE_MAX_WARNINGS ? chk->nwarnings : SCORE_MAX_WARNINGS, true,
                                chk->words, sizeof chk->words);
+            count_doubt(r, &rec, dead, est, chk, event, sizeof event);
+        }
+        count_record(r, c, chk, event);
         st = sgf_set_final_count(r->sgf.last, NULL, chk->words, c->sgf, &e);
     }
     rec_check(r, st, &e); /* no count in the SGF: the save says so */
     free(cnt);
     free(chk);
+    free(est);
 }
 
 /* The game did not end: no result, and the log says why. */
@@ -593,6 +662,7 @@ bool record_last_move(const record *r, gs_move *m, int64_t *unix_ms)
 int record_warnings(const record *r, gs_color c) { return r->game ? rules_game_warnings(r->game, c) : 0; }
 bool record_ended(const record *r) { return r->ended; }
 const char *record_result(const record *r) { return r->result; }
+bool record_count_sure(const record *r) { return !r->count_unsure; }
 
 void record_frames(const record *r, const gs_image **before, const gs_image **after)
 {

@@ -137,7 +137,7 @@ static gs_status count_final(const sgf_game *g, score_check_result *out, gs_erro
     if (s != GS_OK) return s;
     int nw = out->nwarnings < SCORE_MAX_WARNINGS ? out->nwarnings : SCORE_MAX_WARNINGS;
     score_count_words(&rep->count, o.handicap, out->warnings, nw, false, out->words, sizeof out->words);
-    out->looks_finished = score_count_looks_finished(&rep->count, NULL, out->not_finished, sizeof out->not_finished);
+    out->looks_finished = score_count_looks_finished(&rep->final_position, &rep->count, NULL, out->not_finished, sizeof out->not_finished);
     double rec;
     out->recorded_numeric = rules_parse_result_points(out->recorded_result, &rec);
     out->matches_record = out->recorded_numeric && fabs(rec - rep->count.margin_stones * 2) < 1e-6;

@@ -15,7 +15,7 @@
  * The work is fixed by the input (playouts, not time): the same range on
  * every machine.
  */
-#include "score/score.h"
+#include "score/score_internal.h"
 
 #include "rules/rules.h"
 
@@ -87,6 +87,10 @@ static int flood(const gs_position *pos, int start, const uint8_t *allow, uint8_
     return n;
 }
 
+/* Whether the life of the stone at p was set by hand (score_range_input
+ * life_given): every reading keeps it. */
+static bool life_given(const range_work *w, int p) { return w->in->life_given && w->in->life_given[p]; }
+
 /* Black's margin in stones of pos with dead removed. */
 static gs_status margin_of(const range_work *w, const gs_position *pos, const uint8_t *dead, double *m, gs_error *err)
 {
@@ -122,7 +126,7 @@ static gs_status life_doubt(range_work *w, const gs_position *pos, const uint8_t
     int chain[NP];
     gs_status st = GS_OK;
     for (int p = 0; p < w->n && st == GS_OK; p++) {
-        if (!uncertain[p] || seen[p] || pos->cell[p] == GS_EMPTY || (near && !near[p])) continue;
+        if (!uncertain[p] || seen[p] || pos->cell[p] == GS_EMPTY || (near && !near[p]) || life_given(w, p)) continue;
         int k = flood(pos, p, NULL, seen, chain);
         memcpy(flip, dead, (size_t)w->n);
         for (int j = 0; j < k; j++) flip[chain[j]] = !dead[chain[j]];
@@ -135,10 +139,7 @@ static gs_status life_doubt(range_work *w, const gs_position *pos, const uint8_t
     return st;
 }
 
-/* The chains a change at the points changed reaches (into near, per
- * point): those that hold or touch a changed point, and those round the
- * empty regions that hold or touch one (an eye filled or opened). */
-static void near_chains(const gs_position *pos, const int *changed, int nchanged, uint8_t *near)
+void score_near_chains(const gs_position *pos, const int *changed, int nchanged, uint8_t *near)
 {
     int n = pos->size * pos->size, list[NP], around[NP], q[5], r[4]; /* q: the neighbours and the point */
     uint8_t seen[NP] = {0};
@@ -165,10 +166,11 @@ static void near_chains(const gs_position *pos, const int *changed, int nchanged
     }
 }
 
-/* Benson's verdict on every stone with near[p] of pos: true when each is
- * unconditionally alive or certainly dead (or without a liberty: taken
- * off), the dead ones then marked in dead. */
-static bool benson_settles(const gs_position *pos, const uint8_t *near, uint8_t *dead)
+/* Benson's verdict on every stone with near[p] of pos (those whose life
+ * was given, given[p], aside): true when each is unconditionally alive or
+ * certainly dead (or without a liberty: taken off), the dead ones then
+ * marked in dead. */
+static bool benson_settles(const gs_position *pos, const uint8_t *near, const uint8_t *given, uint8_t *dead)
 {
     int n = pos->size * pos->size;
     gs_position clean = *pos;
@@ -177,7 +179,7 @@ static bool benson_settles(const gs_position *pos, const uint8_t *near, uint8_t 
     rules_estimate_benson(&clean, GS_BLACK, ben[0]);
     rules_estimate_benson(&clean, GS_WHITE, ben[1]);
     for (int p = 0; p < n; p++) {
-        if (!near[p] || pos->cell[p] == GS_EMPTY) continue;
+        if (!near[p] || pos->cell[p] == GS_EMPTY || (given && given[p])) continue;
         int ci = pos->cell[p] == GS_BLACK ? 0 : 1;
         bool gone = clean.cell[p] == GS_EMPTY, killed = gone || ben[1 - ci][p] == 2;
         if (!killed && ben[ci][p] != 1) return false;
@@ -198,6 +200,7 @@ typedef struct other_reading {
 typedef struct reading_set {
     int count, nbatch;
     int *changed;         /* every reading's points, one after the other */
+    gs_color *colour;     /* ... and the colour each is read as */
     other_reading *r;
     uint8_t *buf;         /* 3 n bytes a reading */
 } reading_set;
@@ -205,6 +208,7 @@ typedef struct reading_set {
 static void reading_set_free(reading_set *s)
 {
     free(s->changed);
+    free(s->colour);
     free(s->r);
     free(s->buf);
 }
@@ -214,11 +218,12 @@ static void reading_position(const range_work *w, const reading_set *s, int k, g
 {
     *pos = *w->in->pos;
     const int *c = s->changed + s->r[k].first;
-    for (int j = 0; j < s->r[k].n; j++) pos->cell[c[j]] = (uint8_t)w->in->second[c[j]];
+    const gs_color *col = s->colour + s->r[k].first;
+    for (int j = 0; j < s->r[k].n; j++) pos->cell[c[j]] = (uint8_t)col[j];
 }
 
-/* Adds the reading of the n points of list to s. */
-static void reading_add(const range_work *w, reading_set *s, const int *list, int n)
+/* Adds the reading of the n points of list, read as colours, to s. */
+static void reading_add(const range_work *w, reading_set *s, const int *list, const gs_color *colours, int n)
 {
     other_reading *r = &s->r[s->count];
     r->first = s->count ? s->r[s->count - 1].first + s->r[s->count - 1].n : 0;
@@ -228,7 +233,45 @@ static void reading_add(const range_work *w, reading_set *s, const int *list, in
     r->dead = r->near + w->n;
     r->uncertain = r->dead + w->n;
     memcpy(s->changed + r->first, list, sizeof *list * (size_t)n);
+    memcpy(s->colour + r->first, colours, sizeof *colours * (size_t)n);
     s->count++;
+}
+
+/* The colour a doubtful point p is read as in a reading: its next
+ * likeliest, or, when that is not known (SCORE_SECOND_ANY), the first
+ * (alt 0) or the second (alt 1) other colour: a stone empty then the
+ * other colour, an empty point black then white. */
+static gs_color other_colour(const score_range_input *in, int p, int alt)
+{
+    gs_color c = (gs_color)in->pos->cell[p];
+    if (in->second[p] != SCORE_SECOND_ANY) return in->second[p];
+    if (c == GS_EMPTY) return alt ? GS_WHITE : GS_BLACK;
+    return alt ? gs_color_other(c) : GS_EMPTY;
+}
+
+/* The readings of one chain of doubtful points (chain, k points): each
+ * point alone as each colour it may be, then the chain at once (its
+ * points that have another colour to take), twice when some of them may
+ * be either other colour. */
+static void chain_readings(const range_work *w, reading_set *s, const int *chain, int k)
+{
+    const score_range_input *in = w->in;
+    int moved[NP], nm = 0, nany = 0;
+    gs_color col[NP];
+    for (int j = 0; j < k; j++)
+        if (in->second[chain[j]] == SCORE_SECOND_ANY || (uint8_t)in->second[chain[j]] != in->pos->cell[chain[j]]) {
+            moved[nm++] = chain[j];
+            nany += in->second[chain[j]] == SCORE_SECOND_ANY;
+        }
+    for (int j = 0; j < nm; j++)
+        for (int alt = 0; alt <= (in->second[moved[j]] == SCORE_SECOND_ANY); alt++) {
+            col[0] = other_colour(in, moved[j], alt);
+            reading_add(w, s, &moved[j], col, 1);
+        }
+    for (int alt = 0; nm >= 2 && alt <= (nany > 0); alt++) {
+        for (int j = 0; j < nm; j++) col[j] = other_colour(in, moved[j], alt);
+        reading_add(w, s, moved, col, nm);
+    }
 }
 
 /* The readings: each doubtful point alone, then each chain of two or more
@@ -237,20 +280,20 @@ static gs_status readings_list(const range_work *w, reading_set *s, gs_error *er
 {
     const score_range_input *in = w->in;
     memset(s, 0, sizeof *s);
-    size_t most = 2 * (size_t)w->n;
+    /* at most two readings a point and two a chain (SCORE_SECOND_ANY),
+     * each chain's as long as the chain */
+    size_t most = 4 * (size_t)w->n;
     s->changed = malloc(sizeof *s->changed * most);
+    s->colour = malloc(sizeof *s->colour * most);
     s->r = malloc(sizeof *s->r * most);
     s->buf = malloc(3 * (size_t)w->n * most);
-    if (!s->changed || !s->r || !s->buf) return gs_error_set(err, GS_ERR_NOMEM, "count range: out of memory");
+    if (!s->changed || !s->colour || !s->r || !s->buf)
+        return gs_error_set(err, GS_ERR_NOMEM, "count range: out of memory");
     uint8_t seen[NP] = {0};
-    int chain[NP], moved[NP];
+    int chain[NP];
     for (int p = 0; p < w->n; p++) {
         if (!in->doubt[p] || seen[p]) continue;
-        int k = flood(in->pos, p, in->doubt, seen, chain), nm = 0;
-        for (int j = 0; j < k; j++)
-            if ((uint8_t)in->second[chain[j]] != in->pos->cell[chain[j]]) moved[nm++] = chain[j];
-        for (int j = 0; j < nm; j++) reading_add(w, s, &moved[j], 1);
-        if (nm >= 2) reading_add(w, s, moved, nm);
+        chain_readings(w, s, chain, flood(in->pos, p, in->doubt, seen, chain));
     }
     return GS_OK;
 }
@@ -286,8 +329,8 @@ static void readings_settle(const range_work *w, reading_set *s)
             given_dead(w, &pos, c, r->n, r->dead);
             continue;
         }
-        near_chains(&pos, c, r->n, r->near);
-        if (!benson_settles(&pos, r->near, r->dead)) r->batch = 0;
+        score_near_chains(&pos, c, r->n, r->near);
+        if (!benson_settles(&pos, r->near, w->in->life_given, r->dead)) r->batch = 0;
     }
 }
 
@@ -332,7 +375,8 @@ static gs_status batch_rerun(range_work *w, reading_set *s, int b, gs_error *err
     for (int k = 0; k < s->count; k++) {
         if (s->r[k].batch != b) continue;
         const int *c = s->changed + s->r[k].first;
-        for (int j = 0; j < s->r[k].n; j++) pos.cell[c[j]] = (uint8_t)w->in->second[c[j]];
+        const gs_color *col = s->colour + s->r[k].first;
+        for (int j = 0; j < s->r[k].n; j++) pos.cell[c[j]] = (uint8_t)col[j];
     }
     gs_status st = rules_estimate_dead(&pos, &w->eo, w->est, err);
     if (st != GS_OK) return st;
@@ -341,7 +385,7 @@ static gs_status batch_rerun(range_work *w, reading_set *s, int b, gs_error *err
         other_reading *r = &s->r[k];
         if (r->batch != b) continue;
         for (int p = 0; p < w->n; p++)
-            if (r->near[p]) {
+            if (r->near[p] && !life_given(w, p)) {
                 r->dead[p] = w->est->dead[p];
                 r->uncertain[p] = w->est->uncertain[p];
             }

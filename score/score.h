@@ -85,14 +85,20 @@ typedef struct score_count_options {
     int playouts;             /* DEAD_AUTO: 0 = default (with the time
                                  budget); else run exactly this many */
     uint64_t seed;            /* DEAD_AUTO: 0 = the default fixed seed */
-    const char *overlay_path; /* photo only: PNG of the photo with each
-                                 side's area and the dead stones drawn */
+    const char *overlay_path; /* PNG of each side's area, the dead stones
+                                 and the points to check: drawn over the
+                                 photo, or a diagram of the board for a
+                                 grid or SGF input */
     const char *sgf_path;     /* SGF of the position with TB/TW, KM and RE */
     long long max_pixels;     /* photo: pixel budget (0 = cvshim_max_pixels(0)) */
     double plausible;         /* photo: a point read with doubt enters the
                                  range only when its next likeliest colour
                                  is this probable (vision_reading.second_p);
                                  0 = every one */
+    bool has_corners;         /* photo: the board's outer intersections are
+                                 given (corners, the loaded photo's pixels,
+                                 in vision_grid.corners order): no search */
+    double corners[4][2];
 } score_count_options;
 
 /* Defaults: dead stones DEFAULT (an SGF's marks, else estimated), no komi
@@ -109,6 +115,10 @@ void score_count_options_init(score_count_options *o);
  * reading as read and in each other reading.  Not a worst-case bound: the
  * readings one doubt away from the one read.  Plain data in, plain data
  * out. */
+/* The next likeliest colour of a point read with doubt when it is not
+ * known (a '?' of `goscribe scan`'s text): either other colour. */
+#define SCORE_SECOND_ANY ((gs_color)3)
+
 typedef struct score_range_input {
     const gs_position *pos;           /* the board as read */
     const uint8_t *dead;              /* its dead stones as counted (NULL: none) */
@@ -118,7 +128,14 @@ typedef struct score_range_input {
     const rules_estimate_options *eo; /* the estimate's options (NULL: defaults) */
     const uint8_t *doubt;             /* 1 = point read with doubt (NULL: none) */
     const gs_color *second;           /* each point's next likeliest colour
-                                         (needed with doubt) */
+                                         (needed with doubt), or
+                                         SCORE_SECOND_ANY: each other colour
+                                         in turn */
+    const uint8_t *life_given;        /* 1 = a stone whose life someone set
+                                         (the count page): it keeps its
+                                         dead value in every reading and
+                                         is never counted both ways (NULL:
+                                         none) */
     rules_count_opts count;           /* komi, handicap, warnings */
 } score_range_input;
 
@@ -161,8 +178,24 @@ typedef struct score_count_result {
     bool looks_finished;      /* score_count_looks_finished */
     char not_finished[160];   /* ... its reason ("" when it does) */
     int read_black, read_white; /* a photo: stones read */
-    uint8_t read_unsure[RULES_MAX_POINTS]; /* a photo: 1 = read with doubt */
+    uint8_t read_unsure[RULES_MAX_POINTS]; /* a photo (or a grid's '?', scan's
+                                 JSON): 1 = read with doubt */
     int read_uncertain;       /* ... how many */
+    gs_color read_second[RULES_MAX_POINTS]; /* ... each one's next likeliest
+                                 colour (SCORE_SECOND_ANY: not known) */
+    uint8_t left_out[RULES_MAX_POINTS]; /* points read with doubt that
+                                 --plausible leaves out of the range */
+    int nleft_out;            /* ... how many */
+    /* what someone set on the count page (score_fix), all zero otherwise */
+    uint8_t fixed[RULES_MAX_POINTS]; /* 1 = its colour set by hand, other
+                                 than read */
+    int nfixed;
+    uint8_t life_given[RULES_MAX_POINTS]; /* SCORE_LIFE_DEAD / _ALIVE: the
+                                 life of the stone's chain set by hand */
+    bool confirmed;           /* the board and its dead stones confirmed as
+                                 they stand: nothing is in doubt any more */
+    char confirmed_by[48];    /* who ("" = not said) */
+    int64_t confirmed_ms;     /* when (Unix ms) */
     score_count_range range; /* the result over the readings the doubt
                                  allows: the points read with doubt and
                                  the chains the estimate could not settle */
@@ -178,6 +211,31 @@ typedef struct score_count_result {
  * (--dead marks without marks, a bad dead point, an overlay without a
  * photo); GS_ERR_IO / GS_ERR_FORMAT / GS_ERR_NOMEM otherwise. */
 gs_status score_count_run(const score_count_options *o, score_count_result *out, gs_error *err);
+
+/* The count of a board read from a photo (vision_detect_photo's result,
+ * the caller's reading: a grid it was given, a photo it keeps): as
+ * score_count_run counts a photo, o's input, overlay and SGF aside. */
+struct vision_result;
+gs_status score_count_reading(const struct vision_result *scan, const score_count_options *o,
+                              score_count_result *out, gs_error *err);
+
+/* The count as SGF at path: the position (AB/AW), TB/TW, KM, RE and the
+ * count in words on the root; a count not sure adds its Score line, one
+ * confirmed by hand who confirmed it and when, the points set by hand
+ * (also as the private property GSFX, one point a value) and the lives
+ * set by hand. */
+gs_status score_count_write_sgf(const char *path, const score_count_result *r, gs_error *err);
+
+/* The Score line of a count, "Score: ..." (what `count` prints, the page
+ * shows and the JSON's score_line holds): "B+8.5 (sure)", "B+8.5, between
+ * B+6.5 and B+10.5: Black wins either way; points that move it: D4", "W+0.5
+ * to B+1.5: check points D4 E5", "B+353.5 (not sure: the game does not look
+ * finished)", "B+8.5 (confirmed by hand)". */
+void score_count_score_line(gs_buf *b, const score_count_result *r);
+/* A range in the order it is said: one winner, from the smaller win to
+ * the larger ("W+2.5 to W+5.5"); else from White's end to Black's ("W+0.5
+ * to B+1.5"). */
+void score_count_range_text(const score_count_range *g, char *buf, size_t len);
 
 /* The dead-stone estimate of pos (eo NULL = defaults) and then its area
  * count with those stones dead (co NULL = defaults): `count --dead auto`
@@ -207,11 +265,55 @@ char *score_count_words(const rules_count *c, int handicap, const score_warning 
  * (rules_dead_from_marks).  dead NULL = all alive. */
 void score_count_marks(const gs_position *pos, const uint8_t *dead, const rules_count *c, gs_position *marks);
 
-/* Does the counted board look like the end of a game?  False, with the
- * reason in why (one line, "" when it does), when many points are dame
- * (more than the board's side: players fill them before counting) or the
- * dead-stone estimate (est, NULL = none) left chains it could not settle. */
-bool score_count_looks_finished(const rules_count *c, const rules_estimate_result *est, char *why, size_t len);
+/* Does the counted board pos look like the end of a game?  False, with
+ * the reason in why (one line, "" when it does), when stones cover less
+ * than 40 % of its points, an empty region holds more than 40 % of them
+ * (words.c says why these), many points are dame (more than the board's
+ * side: players fill them before counting) or the dead-stone estimate
+ * (est, NULL = none) left chains it could not settle.  pos NULL: the
+ * first two are not looked at. */
+bool score_count_looks_finished(const gs_position *pos, const rules_count *c, const rules_estimate_result *est,
+                                char *why, size_t len);
+
+/* ================================================================== */
+/* A count put right by hand (score/fix.c): the count page's work.  Someone
+ * sets a point's colour or a chain's life, one change at a time, and each
+ * change is counted again at once with the code above: after a point
+ * changed the dead-stone estimate is rerun (256 playouts, fixed work) and
+ * its verdicts taken on the chains the change reaches (those touching the
+ * point or the empty region round it; elsewhere they stand, so playout
+ * noise far away moves nothing); a life set by hand holds in the count and
+ * in every reading of its range; a point set is no longer in doubt.
+ * Plain data (large: allocate it). */
+
+#define SCORE_LIFE_DEAD 1   /* score_count_result.life_given: set dead */
+#define SCORE_LIFE_ALIVE 2  /* ... set alive */
+
+typedef struct score_fix {
+    score_count_result r;        /* the count as it stands: r.pos the board now */
+    gs_position read;            /* the board as it was read */
+    rules_count_opts co;         /* komi, handicap, warnings */
+    rules_estimate_options eo;   /* the estimate's reruns */
+    uint8_t given_dead[RULES_MAX_POINTS]; /* without an estimate: the dead
+                                    stones given (none, --dead, marks) */
+    double ms, cpu_ms;           /* the last change's recount: wall, and CPU
+                                    of the thread */
+} score_fix;
+
+/* Starts from a count (score_count_run, score_count_reading; r may be
+ * &f->r).
+ * GS_ERR_USAGE when r holds no board. */
+gs_status score_fix_init(score_fix *f, const score_count_result *r, gs_error *err);
+/* Point p is colour c (GS_EMPTY, GS_BLACK, GS_WHITE); recounted.
+ * GS_ERR_USAGE for a point off the board or a confirmed count. */
+gs_status score_fix_point(score_fix *f, gs_point p, gs_color c, gs_error *err);
+/* The chain of the stone at p is dead (SCORE_LIFE_DEAD), alive
+ * (SCORE_LIFE_ALIVE) or as the estimate says (0); recounted.
+ * GS_ERR_USAGE for no stone there or a confirmed count. */
+gs_status score_fix_life(score_fix *f, gs_point p, int life, gs_error *err);
+/* The board and its lives confirmed as they stand by `by` (NULL = not
+ * said) at unix_ms: nothing is in doubt any more, the count is sure. */
+void score_fix_confirm(score_fix *f, const char *by, int64_t unix_ms);
 
 typedef struct score_check_options {
     double komi;              /* points, used when has_komi; else the file's
@@ -293,6 +395,12 @@ void score_json_point(gs_buf *b, gs_point p, bool pass, int size);
 void score_json_points(gs_buf *b, const char *key, const gs_position *pos, const uint8_t *mask, gs_color c);
 /* ,"KEY":{"B":black,"W":white} */
 void score_json_sides(gs_buf *b, const char *key, double black, double white);
+/* The members of a count's JSON (`count --json`, the count page): the
+ * count (score_json_count), where its dead stones came from, whether it
+ * looks finished, what was read with doubt, its range and Score line, the
+ * estimate's figures, what was set by hand and its confirmation; each
+ * starting with a comma (doc/json.md lists them). */
+void score_json_count_result(gs_buf *b, const score_count_result *r);
 /* The members of a count: ,"result","result_text","margin_stones",
  * "area","stones","territory","dead" (per side),"dame","komi","handicap",
  * "warnings" (per side). */

@@ -327,10 +327,13 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     orient_cells(bs, up->pos.size, up->pos.cell, 1);
     orient_cells(bs, up->pos.size, up->uncertain, 1);
     orient_cells(bs, up->pos.size, up->conf, sizeof up->conf[0]);
+    orient_cells(bs, up->pos.size, up->unsure, 1);
+    orient_cells(bs, up->pos.size, up->second, 1);
     orient_margin(bs, up->pos.size, &up->margin);
     if (c->o->hooks) c->seen = up->pos;
     record_set_view(c->rec, grid, bs);
-    record_view v = {&up->pos, any_unc ? up->uncertain : NULL, up->conf, ncov == 0 && !reaching};
+    record_view v = {&up->pos, any_unc ? up->uncertain : NULL, up->conf, ncov == 0 && !reaching, up->unsure,
+                     up->second};
     /* a still view looked at again shows the record nothing new: only its
      * margin is for record_margin (a stone held there) */
     int moves = record_move_count(c->rec);
@@ -549,6 +552,7 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
         record_position(rec, &stats->final_pos);
     }
     snprintf(stats->result, sizeof stats->result, "%s", record_result(rec));
+    stats->count_sure = record_count_sure(rec);
     hooks_sync(c); /* viewers see the end and the result */
     return st;
 }

@@ -140,6 +140,7 @@ typedef struct session_stats {
     bool have_final;
     gs_position final_pos;      /* the record's last position */
     char result[24];            /* RE ("" if none) */
+    bool count_sure;            /* false: counted with doubt (record_count_sure) */
     const char *stop_reason;    /* "end of input", "q", "SIGINT", ... */
 } session_stats;
 

@@ -31,31 +31,34 @@ echo "not an sgf" > "$tmp/junk.sgf"
 "$gs" count x.sgf --komi abc 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "bad komi" || bad "bad komi"
 "$gs" count x.sgf --dead 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead without value" || bad "--dead without value"
 
-# A hand-made finished 9x9 grid: one dead stone of each side.
+# A hand-made finished 9x9 grid: walls two stones thick (a finished game's
+# board is mostly stones), one dead stone of each side.
 cat > "$tmp/split.txt" <<'EOF'
-. B . B W . W . .
-. B B B W W W . .
-. . . B W . . . .
-. . . B W . . . .
-. W . B W . . B .
-. . . B W . . . .
-. . . B W . . . .
-. B B B W W W . .
-. B . B W . W . .
+. . B B W W . . .
+. . B B W W . . .
+. . B B W W . . .
+. . B B W W . . .
+. W B B W W . B .
+. . B B W W . . .
+. . B B W W . . .
+. . B B W W . . .
+. . B B W W . . .
 EOF
 "$gs" count "$tmp/split.txt" > "$tmp/out" && ok "grid counts" || bad "grid counts"
 grep -q "ESTIMATE .* players must confirm" "$tmp/out" && ok "estimate marked" || { bad "estimate marked"; cat "$tmp/out"; }
 grep -q "White wins by 8 1/4 stones (W+16.5)" "$tmp/out" && ok "grid result" || { bad "grid result"; cat "$tmp/out"; }
 grep -q "^Score: W+16.5 (sure)$" "$tmp/out" && ok "grid: nothing in doubt, the score sure" || { bad "grid score"; cat "$tmp/out"; }
 "$gs" count "$tmp/split.txt" --plausible 2 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--plausible 2 refused" || bad "--plausible 2 refused"
-"$gs" count "$tmp/split.txt" --dead none --json > "$tmp/out" && [ "$(field "$tmp/out" result)" = '"W+7.5"' ] \
-  && ok "--dead none" || { bad "--dead none"; cat "$tmp/out"; }
+# every stone alive: 43 dame, not finished, never sure (exit 3)
+"$gs" count "$tmp/split.txt" --dead none --json > "$tmp/out" 2>/dev/null; rc=$?
+[ $rc -eq 3 ] && [ "$(field "$tmp/out" result)" = '"W+7.5"' ] \
+  && ok "--dead none" || { bad "--dead none (exit $rc)"; cat "$tmp/out"; }
 "$gs" count "$tmp/split.txt" --dead B5,he --json > "$tmp/out" && [ "$(field "$tmp/out" result)" = '"W+16.5"' ] \
   && ok "--dead points (human and SGF)" || { bad "--dead points"; cat "$tmp/out"; }
 "$gs" count "$tmp/split.txt" --dead A1 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead on an empty point" || bad "--dead on an empty point"
 "$gs" count "$tmp/split.txt" --dead Z99 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead off the board" || bad "--dead off the board"
 "$gs" count "$tmp/split.txt" --dead marks 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--dead marks needs an sgf" || bad "--dead marks needs an sgf"
-"$gs" count "$tmp/split.txt" --overlay "$tmp/o.png" 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--overlay needs a photo" || bad "--overlay needs a photo"
+"$gs" count "$tmp/split.txt" --corners 1,1,9,1,9,9,1,9 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--corners needs a photo" || bad "--corners needs a photo"
 "$gs" count "$tmp/split.txt" --komi 5.5 --json > "$tmp/out" && [ "$(field "$tmp/out" result)" = '"W+14.5"' ] \
   && ok "--komi" || { bad "--komi"; cat "$tmp/out"; }
 "$gs" count "$tmp/split.txt" --handicap 2 --json > "$tmp/out" && [ "$(field "$tmp/out" komi)" = 0 ] \
@@ -63,10 +66,11 @@ grep -q "^Score: W+16.5 (sure)$" "$tmp/out" && ok "grid: nothing in doubt, the s
 "$gs" count "$tmp/split.txt" --handicap 50 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && ok "--handicap 50 refused" || bad "--handicap 50 refused"
 # A board that does not look finished says so before the figures.
 "$gs" count "$tmp/split.txt" --dead none > "$tmp/out"
-[ "$(grep -n 'NOT FINISHED' "$tmp/out" | cut -d: -f1)" = 2 ] && grep -q "45 dame points" "$tmp/out" \
+[ "$(grep -n 'NOT FINISHED' "$tmp/out" | cut -d: -f1)" = 2 ] && grep -q "43 dame points" "$tmp/out" \
   && ok "unfinished board said first" || { bad "unfinished board said first"; cat "$tmp/out"; }
-"$gs" count "$tmp/split.txt" --dead none --json > "$tmp/out" && [ "$(field "$tmp/out" finished)" = false ] \
-  && ok "json: finished false" || { bad "json: finished false"; cat "$tmp/out"; }
+"$gs" count "$tmp/split.txt" --dead none --json > "$tmp/out" 2>/dev/null
+[ "$(field "$tmp/out" finished)" = false ] && [ "$(field "$tmp/out" result_sure)" = false ] \
+  && ok "json: finished false, never sure" || { bad "json: finished false"; cat "$tmp/out"; }
 # The SGF it writes holds the position, TB/TW and RE: read back, same count.
 "$gs" count "$tmp/split.txt" --sgf "$tmp/out.sgf" > /dev/null && grep -q 'RE\[W+16.5\]' "$tmp/out.sgf" \
   && grep -q 'TB\[' "$tmp/out.sgf" && ok "--sgf writes RE and TB/TW" || bad "--sgf writes RE and TB/TW"
@@ -75,6 +79,51 @@ grep -q "^Score: W+16.5 (sure)$" "$tmp/out" && ok "grid: nothing in doubt, the s
 if "$gs" check --json "$tmp/out.sgf" > "$tmp/check" 2>/dev/null; then
   grep -q '"result":"W+16.5"' "$tmp/check" && ok "check agrees on the written SGF" || { bad "check agrees"; cat "$tmp/check"; }
 fi
+
+# scan's output counted: its '?' marks are doubt (either other colour next),
+# the range said; a bad character is one line naming the file once
+sed '5s/^\. W /. W? /' "$tmp/split.txt" > "$tmp/marked.txt"
+"$gs" count "$tmp/marked.txt" --json > "$tmp/out" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && [ "$(field "$tmp/out" read_uncertain)" = '["be"]' ] && [ "$(field "$tmp/out" result)" = '"W+16.5"' ] \
+  && ok "scan's text with '?' counted (the doubt listed)" || { bad "scan's text with '?' (exit $rc)"; cat "$tmp/out"; }
+printf '. B . . .\n. B Z . .\n. . . . .\n. . . . .\n. . . . .\n' > "$tmp/badchar.txt"
+"$gs" count "$tmp/badchar.txt" 2> "$tmp/err"; rc=$?
+[ $rc -eq 1 ] && oneline "$tmp/err" && [ "$(grep -o "$tmp/badchar.txt" "$tmp/err" | wc -l)" = 1 ] \
+  && grep -q "line 2: unexpected character 'Z'" "$tmp/err" && ok "a bad grid: the file named once" || { bad "bad grid message"; cat "$tmp/err"; }
+# the range from the smaller win to the larger, on the Score line and stderr;
+# 3: not sure, though the winner is
+cat > "$tmp/dame.txt" <<'EOF'
+. . B B . W W . .
+. . B B . W W . .
+. . B B . W W . .
+. . B B . W W . .
+. . B B .? W W . .
+. . B B . W W . .
+. . B B . W W . .
+. . B B . W W . .
+. . B B . W W . .
+EOF
+"$gs" count "$tmp/dame.txt" --dead none > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc -eq 3 ] && grep -q "^Score: W+7.5, between W+6.5 and W+8.5: White wins either way; points that move it: E5$" "$tmp/out" \
+  && grep -q "the count is not sure: W+6.5 to W+8.5 " "$tmp/err" \
+  && ok "a range with one winner: exit 3, said from the smaller win to the larger" || { bad "range order (exit $rc)"; cat "$tmp/out" "$tmp/err"; }
+# the overlay of a grid or an SGF: a diagram of the board
+"$gs" count "$tmp/split.txt" --overlay "$tmp/d.png" > /dev/null && [ "$(head -c 4 "$tmp/d.png" | tail -c 3)" = PNG ] \
+  && ok "--overlay of a grid: a diagram" || bad "--overlay of a grid"
+"$gs" count "$tmp/split.txt" --sgf "$tmp/d.sgf" > /dev/null && "$gs" count "$tmp/d.sgf" --overlay "$tmp/e.png" > /dev/null \
+  && [ "$(head -c 4 "$tmp/e.png" | tail -c 3)" = PNG ] && ok "--overlay of an SGF: a diagram" || bad "--overlay of an SGF"
+# an opening counted as it stands: never sure, and said
+printf '. . . . . . . . .\n. . . . . . . . .\n. . B . . . B . .\n. . . . . . . . .\n. . . . B . . . .\n. . . . . . . . .\n. . B . . . B . .\n. . . . . . . . .\n. . . . . . . . .\n' > "$tmp/opening.txt"
+"$gs" count "$tmp/opening.txt" > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc -eq 3 ] && grep -q "^NOT FINISHED? 5 stones on 81 points" "$tmp/out" \
+  && grep -q "^Score: B+73.5 (not sure: the game does not look finished)$" "$tmp/out" \
+  && ok "an opening: counted with a warning, never sure (exit 3)" || { bad "an opening (exit $rc)"; cat "$tmp/out"; }
+"$gs" count "$tmp/none.jpg" --serve 0 --token short 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+  && grep -q "token must have 8 to 64" "$tmp/err" && ok "--serve: a bad token refused" || { bad "--serve: a bad token"; cat "$tmp/err"; }
+"$gs" count "$tmp/opening.txt" --serve 0 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+  && grep -q "serve needs a photo" "$tmp/err" && ok "--serve of a grid refused" || { bad "--serve of a grid"; cat "$tmp/err"; }
+"$gs" count "$tmp/opening.txt" --token abcdefghij 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+  && grep -q "go with --serve" "$tmp/err" && ok "--token without --serve refused" || bad "--token without --serve"
 
 kgs=$data/games/kgs
 if [ -d "$kgs" ]; then
@@ -103,20 +152,53 @@ if [ -f "$photo.jpg" ]; then
   case $rc in
     0) [ "$(field "$tmp/p" result_sure)" = true ] && [ "$(field "$tmp/p" result_low)" = "$(field "$tmp/p" result)" ] \
          && ok "photo counts, sure" || bad "exit 0 with a range" ;;
-    3) [ "$(field "$tmp/p" result_sure)" = false ] && [ "$(field "$tmp/p" read_uncertain_count)" != 0 ] \
-         && grep -q "the count is uncertain" "$tmp/pe" \
+    3) [ "$(field "$tmp/p" result_sure)" = false ] \
+         && { [ "$(field "$tmp/p" read_uncertain_count)" != 0 ] || [ "$(field "$tmp/p" finished)" = false ]; } \
+         && grep -q "the count is not sure" "$tmp/pe" \
          && ok "photo counts, its range said (exit 3)" || { bad "exit 3 without the range said"; cat "$tmp/pe"; } ;;
     *) bad "photo counts (exit $rc)" ;;
   esac
-  "$gs" count "$photo.txt" --dead none --json > "$tmp/g" || bad "grid counts"
+  "$gs" count "$photo.txt" --dead none --json > "$tmp/g" 2>/dev/null; [ $? -eq 3 ] || bad "grid counts (not finished: exit 3)"
   for k in result area stones dame; do
     [ "$(field "$tmp/p" $k)" = "$(field "$tmp/g" $k)" ] && ok "photo = grid: $k" || { bad "photo = grid: $k"; grep "\"$k\"" "$tmp/p" "$tmp/g"; }
   done
   [ -s "$tmp/ov.png" ] && [ "$(head -c 4 "$tmp/ov.png" | tail -c 3)" = PNG ] && ok "overlay png" || bad "overlay png"
   [ "$(field "$tmp/p" read)" = '{"B":49,"W":48}' ] && ok "photo: stones read" || { bad "photo: stones read"; cat "$tmp/p"; }
   "$gs" count "$photo.jpg" --dead none > "$tmp/pt"
-  grep -q "^NOT FINISHED? 260 dame points" "$tmp/pt" && ok "photo of a game going on said so" || { bad "photo not finished"; cat "$tmp/pt"; }
+  grep -q "^NOT FINISHED? 97 stones on 361 points" "$tmp/pt" && ok "photo of a game going on said so" || { bad "photo not finished"; cat "$tmp/pt"; }
 else
   echo "skipped: $photo.jpg absent"
+fi
+
+gw=$data/photos/goban-watcher/game1/1_jwerth_violet_2
+if [ -f "$gw.jpg" ]; then
+  "$gs" count "$gw.jpg" --json > "$tmp/p" 2>/dev/null
+  # scan's output, text and JSON, counted as the photo is (JSON: the same range)
+  "$gs" scan "$gw.jpg" --json > "$tmp/scan.json" 2>/dev/null
+  "$gs" count "$tmp/scan.json" --json > "$tmp/s" 2>/dev/null; rc=$?
+  for k in result read_uncertain result_low result_high; do
+    [ $rc -eq 3 ] && [ "$(field "$tmp/p" $k)" = "$(field "$tmp/s" $k)" ] && ok "scan --json counted as the photo: $k" \
+      || bad "scan --json counted: $k (exit $rc)"
+  done
+  "$gs" scan "$gw.jpg" > "$tmp/scan.txt" 2>/dev/null
+  "$gs" count "$tmp/scan.txt" --json > "$tmp/t" 2>/dev/null; rc=$?
+  [ $rc -eq 3 ] && [ "$(field "$tmp/p" read_uncertain)" = "$(field "$tmp/t" read_uncertain)" ] \
+    && [ "$(field "$tmp/p" result)" = "$(field "$tmp/t" result)" ] && ok "scan's text counted: its '?' points in doubt" \
+    || bad "scan's text counted (exit $rc)"
+  # --plausible: what it leaves out is listed and said on the Score line
+  "$gs" count "$gw.jpg" --plausible 0.5 > "$tmp/out" 2>/dev/null
+  grep -q "^Left out of the range by --plausible" "$tmp/out" && grep -q "^Score: .*--plausible leaves out" "$tmp/out" \
+    && ok "--plausible: the points left out said" || { bad "--plausible"; cat "$tmp/out"; }
+  # --corners: the board read where its corners are said to be
+  corners=$(python3 -c 'import json,sys; print(",".join("%.1f,%.1f" % tuple(c) for c in json.load(open(sys.argv[1]))["corners"]))' "$tmp/scan.json")
+  "$gs" count "$gw.jpg" --corners "$corners" --json > "$tmp/c" 2>/dev/null; rc=$?
+  [ $rc -le 3 ] && [ "$(field "$tmp/c" read)" = "$(field "$tmp/p" read)" ] && ok "--corners: the same board read" \
+    || bad "--corners (exit $rc)"
+  "$gs" count "$gw.jpg" --corners 1,1,2,1,2,2,1,2 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+    && grep -q -- "--corners: the four corners" "$tmp/err" && ok "--corners: a degenerate quad refused" || { bad "--corners degenerate"; cat "$tmp/err"; }
+  "$gs" count "$gw.jpg" --corners 1,1,9000,1,9000,9000,1,9000 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" \
+    && grep -q "outside the" "$tmp/err" && ok "--corners: outside the photo refused" || { bad "--corners outside"; cat "$tmp/err"; }
+else
+  echo "skipped: $gw.jpg absent"
 fi
 exit $fail

@@ -44,7 +44,9 @@ else
         rc=$?
         got=$(moves_of "$work/b.sgf")
         what="$how frames $which"
-        [ $rc -eq 0 ] || { echo "FAIL: $what: exit $rc"; fail=1; }
+        # 3: its count is not sure (the game goes on: --count-anyway counts it
+        # as it stands and says so)
+        [ $rc -eq 3 ] && grep -q "NOT SURE: Score:" "$work/b.log" || { echo "FAIL: $what: exit $rc"; fail=1; }
         [ "$got" = "$want" ] || { echo "FAIL: $what: moves $got, the intact video has $want"; fail=1; }
         grep -q "\] $n frames\? could not be decoded $first" "$work/b.log" \
             || { echo "FAIL: $what: no note of $n skipped frames"; cat "$work/b.log"; fail=1; }

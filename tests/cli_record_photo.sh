@@ -3,7 +3,9 @@
 # folder holding only that photo and `record PHOTO` (a photo file is a
 # one-photo recording, not a one-frame video) give the same position, and
 # `record --count-anyway` counts it as `count PHOTO` does (the dead stones
-# estimated alike, the same RE).  Real photos of ../shared/data (skipped
+# estimated alike, the same RE) and keeps its doubt: where count is not sure
+# (exit 3), record says NOT SURE with count's Score line, in its log and its
+# SGF comment, and exits 3 too.  Real photos of ../shared/data (skipped
 # without it).
 #   usage: cli_record_photo.sh GOSCRIBE DATA_DIR
 set -u
@@ -15,7 +17,7 @@ work=$(mktemp -d /tmp/gs-cli-record-photo.XXXXXX)
 trap 'keep_all_sgf "$work" cli_record_photo; rm -rf "$work"' EXIT
 check() { if ! eval "$2"; then echo "FAIL: $1"; fail=1; fi; }
 
-photos="goban-watcher/game1/1_jwerth_1 imago/t1/t1_005 gomrade/1/11"
+photos="goban-watcher/game1/1_jwerth_1 goban-watcher/game1/1_jwerth_violet_2 imago/t1/t1_005 gomrade/1/11"
 n=0
 for p in $photos; do
     jpg=$data/photos/$p.jpg
@@ -31,9 +33,20 @@ for p in $photos; do
     check "$p: the folder's recording reads as scan does" 'diff "$work/$name.scan" "$work/$name.dir"'
     "$bin" record "$jpg" -o "$work/$name-file.sgf" --final "$work/$name.file" --no-evidence --no-stdin -q \
         --count-anyway >"$work/$name.log" 2>>"$work/$name.err"
-    check "$p: record PHOTO accepted (exit $?)" '[ -s "$work/$name.file" ]'
+    rrc=$?
+    check "$p: record PHOTO accepted (exit $rrc)" '[ -s "$work/$name.file" ]'
     check "$p: record PHOTO reads as scan does" 'diff "$work/$name.scan" "$work/$name.file"'
-    want=$("$bin" count "$jpg" --json 2>/dev/null | sed -n 's/.*"result":"\([^"]*\)".*/\1/p')
+    "$bin" count "$jpg" --json >"$work/$name.json" 2>/dev/null
+    crc=$?
+    score=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["score_line"])' "$work/$name.json")
+    check "$p: record --count-anyway exits as count does ($rrc, count $crc)" '[ $rrc -eq $crc ]'
+    if [ $crc -eq 3 ]; then
+        check "$p: record keeps the count's doubt in its log ($score)" 'grep -qF "NOT SURE: $score" "$work/$name.log"'
+        check "$p: ... and in its SGF comment" 'grep -qF "NOT SURE: $score." "$work/$name-file.sgf"'
+    else
+        check "$p: a sure count is not said to be unsure" '! grep -q "NOT SURE" "$work/$name.log"'
+    fi
+    want=$(sed -n 's/.*"result":"\([^"]*\)".*/\1/p' "$work/$name.json")
     got=$(sed -n 's/.*RE\[\([^]]*\)\].*/\1/p' "$work/$name-file.sgf")
     check "$p: record --count-anyway (RE $got) = count PHOTO ($want)" '[ -n "$want" ] && [ "$got" = "$want" ]'
     check "$p: the estimate said so" 'grep -q "ESTIMATE" "$work/$name.log" || ! grep -q "dead stones removed" "$work/$name-file.sgf"'

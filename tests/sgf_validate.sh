@@ -4,7 +4,7 @@
 # tests/CMakeLists.txt) checked by two readers that are not goscribe's:
 #   - SGFC 2.0, the reference checker (built from ../shared/tools/sgfc when
 #     absent): 0 errors, and no warning except the documented private
-#     properties (Warnings 31 and 35 on GSTM, GSEV, GSRL, GSST, GSBS, GSGP); run again with -r
+#     properties (Warnings 31 and 35 on GSTM, GSEV, GSRL, GSST, GSBS, GSGP, GSFX); run again with -r
 #     (strict), where only those and Warning 62 (a set-up node in the main
 #     line, see sgf/sgf.h) may appear, in a render's truth file Warning
 #     63 (a seeded double move is two moves of one colour, as played), and
@@ -45,8 +45,8 @@ else
     e=$(grep -c ' - Error ' <<< "$out"); w=$(grep -c ' - Warning ' <<< "$out")
     errors=$((errors + e)); warnings=$((warnings + w))
     # allowed: 31/35 on the private properties; with -r also 62
-    bad=$(grep -E ' - (Error|Warning|Fatal) ' <<< "$out" | grep -vE '(Warning|Error) (31|35): .*<GS(TM|EV|RL|ST|BS|GP)>')
-    sbad=$(grep -E ' - (Error|Warning|Fatal) ' <<< "$strict" | grep -vE '(Warning|Error) (31|35): .*<GS(TM|EV|RL|ST|BS|GP)>' | grep -v 'Warning 62:')
+    bad=$(grep -E ' - (Error|Warning|Fatal) ' <<< "$out" | grep -vE '(Warning|Error) (31|35): .*<GS(TM|EV|RL|ST|BS|GP|FX)>')
+    sbad=$(grep -E ' - (Error|Warning|Fatal) ' <<< "$strict" | grep -vE '(Warning|Error) (31|35): .*<GS(TM|EV|RL|ST|BS|GP|FX)>' | grep -v 'Warning 62:')
     # a render's truth holds a seeded double move as it was played: two
     # moves of one colour in a row (Warning 63), on purpose
     case $f in *truth*) w63=$((w63 + $(grep -c 'Warning 63:' <<< "$sbad"))); sbad=$(grep -v 'Warning 63:' <<< "$sbad") ;; esac
@@ -65,7 +65,7 @@ else
       echo "FAIL sgfc -r $(basename "$f"):"; sed 's/^/    /' <<< "$sbad" | head -5
     fi
   done
-  echo "sgfc: ${#files[@]} files, $errors errors, $warnings warnings (all on GSTM/GSEV/GSRL/GSST/GSBS/GSGP: $([ $other -eq 0 ] && echo yes || echo no)), $clean files clean but for them"
+  echo "sgfc: ${#files[@]} files, $errors errors, $warnings warnings (all on GSTM/GSEV/GSRL/GSST/GSBS/GSGP/GSFX: $([ $other -eq 0 ] && echo yes || echo no)), $clean files clean but for them"
   echo "sgfc -r: files with anything else than those and Warning 62: $strict_other; Warning 62 (set-up node in the main line): $w62; Warning 63 in render truth files (a seeded double move): $w63"
 fi
 

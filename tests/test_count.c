@@ -111,10 +111,10 @@ static void test_grid_dead_points(void **state)
     assert_int_equal(score_count_run(&o, r, &e), GS_ERR_USAGE);
     assert_ptr_equal(r->error_file, o.input);
     o.dead = SCORE_COUNT_DEAD_NONE;
-    o.overlay_path = "x.png";
+    o.has_corners = true;
     assert_int_equal(score_count_run(&o, r, &e), GS_ERR_USAGE);
     assert_null(r->error_file);
-    assert_non_null(strstr(e.msg, "--overlay needs a photo"));
+    assert_non_null(strstr(e.msg, "--corners needs a photo"));
     free(r);
 }
 

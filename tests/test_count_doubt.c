@@ -14,15 +14,19 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Black owns the left four columns, White the right four; the middle
- * column is the wall between them, half each, with D5 left empty (a point
- * Black surrounds, where the blot goes). */
+/* Black owns the left four columns, White the right four, each behind a
+ * wall two stones thick (a finished game's board is mostly stones: a
+ * thinner one does not look finished, and its count is never sure); the
+ * middle column is dame but for its two ends, and B5 is left empty (a
+ * point Black surrounds, where the blot goes). */
 static void finished_board(render_state *st)
 {
     render_state_init(st, 9);
     for (int v = 0; v < 9; v++) {
+        gs_position_set(&st->pos, 2, v, GS_BLACK);
         gs_position_set(&st->pos, 3, v, GS_BLACK);
         gs_position_set(&st->pos, 5, v, GS_WHITE);
+        gs_position_set(&st->pos, 6, v, GS_WHITE);
     }
     gs_position_set(&st->pos, 4, 0, GS_BLACK);
     gs_position_set(&st->pos, 4, 8, GS_WHITE);

@@ -1,6 +1,7 @@
 /* tests/test_count_range.c: the range of a count over the readings its
  * doubt allows (score_count_range_run).  Each case is a board as read,
- * with its doubtful points written "X/Y" (read X, next likeliest Y), and
+ * with its doubtful points written "X/Y" (read X, next likeliest Y; Y '?':
+ * not known, either other colour), and
  * the result it must give: the lowest and highest result, whether it is
  * sure, whether the winner is, and the points that can turn the winner. */
 #include "tests/testutil.h"
@@ -68,6 +69,10 @@ static const range_case CASES[] = {
                                             ". . . . B W . . .\n"
                                             ". . . B ./W W . . .\n",
      7.5, true, "", NULL, "W+0.5", "B+0.5", false, false, "E1"},
+    /* its next likeliest colour not known (scan's '?'): a black stone
+     * there (half a stone more for Black) and a white one (half a stone
+     * more for White) both counted */
+    {"doubt of either colour", DAME_COLUMN("./?", ".", "."), 7.5, true, "", NULL, "W+8.5", "W+6.5", false, true, ""},
     /* komi 2.5: White by 1 1/4 stones; one black stone on the dame gives
      * Black half a stone, not enough; the three of a chain of doubt give
      * 1 1/2 */
@@ -120,7 +125,10 @@ static void parse_board(const char *text, gs_position *pos, uint8_t *doubt, gs_c
         pos->cell[n] = (uint8_t)(c - COLOURS);
         second[n] = (gs_color)pos->cell[n];
         doubt[n] = s[1] == '/';
-        if (doubt[n]) {
+        if (doubt[n] && s[2] == '?') { /* a '?' of scan's text: either other colour */
+            second[n] = SCORE_SECOND_ANY;
+            s += 2;
+        } else if (doubt[n]) {
             const char *d = strchr(COLOURS, s[2]);
             assert_non_null(d);
             second[n] = (gs_color)(d - COLOURS);

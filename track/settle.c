@@ -14,13 +14,25 @@ typedef struct other_read {
     gs_position pos;
     uint8_t unc[TR_NPTS];
     float conf[TR_NPTS];
+    uint8_t unsure[TR_NPTS], second[TR_NPTS]; /* the reader's doubt and next colours */
     int nu, diff;     /* unreadable points; points that differ (read_with) */
     double mean;      /* mean confidence */
 } other_read;
 
-/* A reading as the tracker keeps it (see read_with). */
+/* The reader's doubt of r and each point's next colour into unsure and
+ * second: what a count of the view takes as its doubt.  A point the view
+ * keeps from before (pos otherwise than r) has the reading as its next. */
+static void doubt_of_reading(const vision_reading *r, const gs_position *pos, uint8_t *unsure, uint8_t *second)
+{
+    for (int i = 0; i < r->pos.size * r->pos.size; i++) {
+        unsure[i] = r->unsure[i] != 0;
+        second[i] = (uint8_t)(pos->cell[i] != r->pos.cell[i] ? r->pos.cell[i] : r->second[i]);
+    }
+}
+
+/* A reading as the tracker keeps it (see read_with), with its doubt. */
 static int view_of_reading(const track *t, const vision_reading *r, gs_position *pos, uint8_t *unc, float *conf,
-                           int *n_unc, double *mean_conf)
+                           uint8_t *unsure, uint8_t *second, int *n_unc, double *mean_conf)
 {
     *pos = r->pos;
     int n = r->pos.size * r->pos.size, diff = 0, nu = 0;
@@ -38,15 +50,16 @@ static int view_of_reading(const track *t, const vision_reading *r, gs_position 
     }
     *n_unc = nu;
     *mean_conf = n ? cs / n : 0;
+    doubt_of_reading(r, pos, unsure, second);
     return diff;
 }
 
 static int read_with(track *t, const gs_image *img, const vision_grid *g, gs_position *pos, uint8_t *unc,
-                     float *conf, int *n_unc, double *mean_conf, gs_error *err)
+                     float *conf, uint8_t *unsure, uint8_t *second, int *n_unc, double *mean_conf, gs_error *err)
 {
     const vision_request rq = {.grid = g};
     if (vision_detect_frame(t->vd, img, &rq, t->seen, err) != GS_OK) return -1;
-    return view_of_reading(t, &t->seen->reading, pos, unc, conf, n_unc, mean_conf);
+    return view_of_reading(t, &t->seen->reading, pos, unc, conf, unsure, second, n_unc, mean_conf);
 }
 
 /* The margin of this view, against the first settled view. */
@@ -128,7 +141,7 @@ static bool read_found(track *t, const gs_image *img, track_update *out, other_r
     gs_error e;
     if (!tr_find_grid(t, img, t->grid.size, &o->grid, &e) || o->grid.size != t->grid.size) return false;
     tr_grid_keep_orientation(&o->grid, &t->grid);
-    o->diff = read_with(t, img, &o->grid, &o->pos, o->unc, o->conf, &o->nu, &o->mean, &e);
+    o->diff = read_with(t, img, &o->grid, &o->pos, o->unc, o->conf, o->unsure, o->second, &o->nu, &o->mean, &e);
     out->reads++;
     return o->diff >= 0;
 }
@@ -139,6 +152,8 @@ static void take_read(const other_read *o, track_update *out, gs_position *pos, 
     *pos = o->pos;
     memcpy(out->uncertain, o->unc, sizeof o->unc);
     memcpy(out->conf, o->conf, sizeof o->conf);
+    memcpy(out->unsure, o->unsure, sizeof o->unsure);
+    memcpy(out->second, o->second, sizeof o->second);
     *nu = o->nu;
     *conf = o->mean;
 }
@@ -225,7 +240,7 @@ gs_status tr_settle(track *t, const gs_image *img, track_update *out, gs_error *
     gs_position pos;
     int nu = 0;
     double conf = 0;
-    int diff = read_with(t, img, &t->grid, &pos, out->uncertain, out->conf, &nu, &conf, err);
+    int diff = read_with(t, img, &t->grid, &pos, out->uncertain, out->conf, out->unsure, out->second, &nu, &conf, err);
     out->reads++;
     if (diff < 0) return err ? err->status : GS_ERR_INTERNAL;
     if (t->have_pos && (diff >= TR_REFIND_DIFF || conf < 0.5)) {
@@ -359,7 +374,7 @@ gs_status tr_settle_photo(track *t, const gs_image *img, track_update *out, gs_e
     gs_position pos;
     int nu = 0;
     double conf = 0;
-    (void)view_of_reading(t, &res->reading, &pos, out->uncertain, out->conf, &nu, &conf);
+    (void)view_of_reading(t, &res->reading, &pos, out->uncertain, out->conf, out->unsure, out->second, &nu, &conf);
     free(res);
     settle_tail(t, img, out, &pos, nu, conf);
     return GS_OK;

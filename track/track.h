@@ -323,6 +323,10 @@ typedef struct track_update {
                               point not readable (kept from before) */
     float conf[GS_MAX_SIZE * GS_MAX_SIZE]; /* when settled: each point's
                               reading confidence (vision_reading) */
+    uint8_t unsure[GS_MAX_SIZE * GS_MAX_SIZE]; /* ... the reader's doubt
+                              (vision_reading.unsure: 1 = read with doubt) */
+    uint8_t second[GS_MAX_SIZE * GS_MAX_SIZE]; /* ... each point's next
+                              likeliest colour (vision_reading.second) */
     int reads;                /* full reads (vision_detect_frame) run for this frame */
     track_margin_view margin;       /* when settled: stones on the margin outside
                                  the lines (end-of-game signals) */

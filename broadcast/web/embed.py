@@ -13,6 +13,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 PAGES = [('broadcast_page_board', 'board.html'), ('broadcast_page_referee', 'referee.html'),
          ('broadcast_page_hall', 'hall.html'), ('broadcast_page_round', 'round.html'),
          ('broadcast_page_game', 'game.html'), ('broadcast_page_director', 'director.html'),
+         ('broadcast_page_count', 'count.html'),
          ('broadcast_page_js', 'app.js'), ('broadcast_page_css', 'app.css')]
 
 

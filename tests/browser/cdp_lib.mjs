@@ -313,9 +313,10 @@ export async function httpPost(url, body, headers = {}) {
   return { status: r.status, text: await r.text() };
 }
 
-/* Stops a child the polite way and checks it ended cleanly, so that under
- * the sanitizer build its leak check runs and counts. */
-export async function stopCleanly(name, child, how) {
+/* Stops a child the polite way and checks it ended cleanly (exit code
+ * `code`, 0 unless said), so that under the sanitizer build its leak check
+ * runs and counts. */
+export async function stopCleanly(name, child, how, code = 0) {
   child.proc.expectExit = true;
   const exited = new Promise((resolve) => {
     if (!running(child.proc)) resolve();
@@ -325,7 +326,7 @@ export async function stopCleanly(name, child, how) {
   const ok = await Promise.race([exited.then(() => true), sleep(15000).then(() => false)]);
   if (!ok) return fail(name + ' did not stop within 15 s');
   const err = child.stderr();
-  await check(child.proc.exitCode === 0 && !/Sanitizer|runtime error/.test(err),
+  await check(child.proc.exitCode === code && !/Sanitizer|runtime error/.test(err),
     name + ' ended with code ' + child.proc.exitCode + ' signal ' + child.proc.signalCode + ': ' + err.trim().slice(-2000));
   return null;
 }
