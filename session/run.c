@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 void session_options_init(session_options *o)
@@ -88,11 +89,16 @@ typedef struct run_ctx {
 
 /* ---------------------------------------------------------- commands */
 
-static gs_color parse_color(const char *s)
+/* The colour a command names (B, W, black, white; nothing: GS_EMPTY);
+ * false for anything else. */
+static bool parse_color(const char *s, gs_color *c)
 {
-    while (*s == ' ' || *s == '\t') s++;
-    char c = (char)toupper((unsigned char)*s);
-    return c == 'B' ? GS_BLACK : c == 'W' ? GS_WHITE : GS_EMPTY;
+    while (isspace((unsigned char)*s)) s++;
+    *c = GS_EMPTY;
+    if (!*s) return true;
+    if (!strcasecmp(s, "b") || !strcasecmp(s, "black")) *c = GS_BLACK;
+    else if (!strcasecmp(s, "w") || !strcasecmp(s, "white")) *c = GS_WHITE;
+    return *c != GS_EMPTY;
 }
 
 static bool is_command(const char *s, const char *word)
@@ -117,8 +123,9 @@ static gs_status do_command(record *r, char *line, double t_ms, bool *stop, cons
         return GS_OK;
     }
     if (!strcmp(s, "end")) return record_end_game(r, t_ms, err);
-    if (is_command(s, "pass")) return record_pass(r, parse_color(s + 4), t_ms, err);
-    if (is_command(s, "resign")) return record_resign(r, parse_color(s + 6), t_ms, err);
+    gs_color c;
+    if (is_command(s, "pass") && parse_color(s + 4, &c)) return record_pass(r, c, t_ms, err);
+    if (is_command(s, "resign") && parse_color(s + 6, &c)) return record_resign(r, c, t_ms, err);
     if (is_command(s, "note")) {
         const char *text = s + 4;
         while (isspace((unsigned char)*text)) text++;
@@ -500,6 +507,9 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
     session_stats *stats = c->stats;
     record *rec = c->rec;
     gs_error e;
+    /* the commands typed while the last frames were read: each is taken
+     * or answered, never left unread */
+    if (st == GS_OK && !c->stopped) st = run_commands(c, err);
     gs_status fs = run_last_rulings(c, &e);
     if (st == GS_OK && fs != GS_OK) {
         st = fs;
