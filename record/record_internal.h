@@ -439,6 +439,10 @@ typedef struct rec_undone {
     double after_s;          /* undone this long after it was seen */
     char words[480], detail[80];
     rec_kept_view kept;      /* the pending view's frames (owned) */
+    /* the stones of the record it showed lifted: named by this flag, not
+     * flagged again when their absence ends (absence.c) */
+    int nlift;
+    gs_point lift[REC_SURE_MAX_CHANGES];
 } rec_undone;
 /* Judges the pending view against obs (r->cls: obs's classification, not
  * committed yet): true when it was seen surely and its shape names the
