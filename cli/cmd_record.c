@@ -719,7 +719,9 @@ int cmd_record(int argc, char **argv)
         return GS_EXIT_ERROR;
     if (st != GS_OK) {
         /* an error about the SGF (a resume refused) names it already */
-        if (!strncmp(err.msg, c.out, strlen(c.out))) cli_error("%s", err.msg);
+        /* (a message that names the file already is not prefixed again) */
+        if (!strncmp(err.msg, c.out, strlen(c.out)) || !strncmp(err.msg, c.source, strlen(c.source)))
+            cli_error("%s", err.msg);
         else cli_error("%s: %s", c.source, err.msg);
         return gs_status_exit_code(st);
     }

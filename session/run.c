@@ -71,6 +71,7 @@ typedef struct run_ctx {
     bool stopped;              /* stopped early: no count */
     bool end_of_input;
     int skip_notes;            /* gaps of broken video frames noted */
+    long unreadable;           /* photos or frames of a file that could not be read */
     bool done;                 /* the loop ends */
     long total;                /* frames of the source, -1 unknown */
     double t0, last_progress, last_t;
@@ -239,6 +240,7 @@ static gs_status run_read(run_ctx *c, const gs_image **frame, capture_info *info
         if (!c->camera) {
             /* before the record starts a note has nowhere to go: the
              * reason stays for the "no board found" error */
+            c->unreadable++;
             if (!c->first_note[0]) snprintf(c->first_note, sizeof c->first_note, "%s", capture_last_error(c->src));
             return run_note(c, "frame", capture_last_error(c->src), c->last_t, err);
         }
@@ -480,24 +482,36 @@ static void orientation_words(run_ctx *c)
     bool clear = votes >= ORIENT_MIN_VOTES && 2 * votes > n;
     char *w = st->orientation_warning;
     size_t wl = sizeof st->orientation_warning;
-    if (!clear) {
-        if (!given)
-            snprintf(w, wl, "not told where Black sat (--black-side): the record keeps the picture's orientation "
-                     "(Black taken at its bottom edge); too few of Black's moves showed where the arms came from "
-                     "(%d of %d) to tell", votes, n);
-    } else if (!given && ev == bs) {
-        snprintf(w, wl, "not told where Black sat (--black-side): taken at the bottom edge of the picture, where the "
-                 "arms placing Black's stones came from too (%d of %d)", votes, n);
-    } else if (!given) {
+    /* a warning only when the arms say otherwise than the side used: that
+     * Black's side was not told is said once already (the start's note,
+     * the root comment, the summary), and photos show no arms at all */
+    if (!clear || ev == bs) return;
+    if (!given) {
         snprintf(w, wl, "not told where Black sat; the arms placing Black's stones came from %s (%d of %d), not its "
                  "bottom edge: if Black sat there, record with --black-side %s (the record is turned wrong "
                  "otherwise)", record_black_side_words(ev), votes, n, record_black_side_name(ev));
-    } else if (ev != bs) {
+    } else {
         snprintf(w, wl, "told that Black sat at %s (--black-side %s), but the arms placing Black's stones came from "
                  "%s (%d of %d): if Black sat there, the record is turned wrong (--black-side %s)",
                  record_black_side_words(bs), record_black_side_name(bs), record_black_side_words(ev), votes, n,
                  record_black_side_name(ev));
     }
+}
+
+/* Why the record never started: nothing could be read (a broken file: an
+ * I/O error, as scan and count say of it, the reason once), or no board
+ * in what was read. */
+static gs_status no_board_error(const run_ctx *c, gs_error *e)
+{
+    char why[sizeof c->first_note];
+    snprintf(why, sizeof why, "%s", c->first_note);
+    size_t n = strlen(why), k = strlen(" (skipped)");
+    if (n >= k && !strcmp(why + n - k, " (skipped)")) why[n - k] = 0;
+    if (c->stats->frames == 0 && c->unreadable == 1) return gs_error_set(e, GS_ERR_IO, "%s", why);
+    if (c->stats->frames == 0 && c->unreadable > 1)
+        return gs_error_set(e, GS_ERR_IO, "none of its %ld photos can be read (the first: %s)", c->unreadable, why);
+    return gs_error_set(e, GS_ERR_NOBOARD, "no board found in %ld frames%s%s", c->stats->frames,
+                        c->first_note[0] ? ": " : "", c->first_note);
 }
 
 /* The record closed: counted at the end of input, else stopped; st is the
@@ -520,8 +534,7 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
     if (st == GS_OK && record_started(rec) && stats->orientation_warning[0])
         st = record_note(rec, "orientation", stats->orientation_warning, c->last_t, err);
     if (!record_started(rec)) {
-        fs = gs_error_set(&e, GS_ERR_NOBOARD, "no board found in %ld frames%s%s", stats->frames,
-                          c->first_note[0] ? ": " : "", c->first_note);
+        fs = no_board_error(c, &e);
     } else if (c->end_of_input && !c->stopped) {
         fs = record_finish(rec, c->last_t, &e);
     } else {
