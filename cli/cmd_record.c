@@ -24,7 +24,9 @@ void cli_record_options_help(FILE *f)
 {
     fputs("  -o, --output FILE    the SGF to write (required)\n"
           "  --json               one JSON object per event line\n"
-          "  --settle SEC         how long the view must be still (default 0.5)\n"
+          "  --settle SEC         how long a view with something reaching in must be still\n"
+          "                       (default 0.5); one with nothing over the board settles\n"
+          "                       after 3 still frames\n"
           CLI_CALIBRATION_HELP
           CLI_CORNERS_HELP
           CLI_SIZE_GRID_HELP
