@@ -17,6 +17,8 @@
  *                 violations (seen surely) or misreads
  *   undone.c      ... named by what the undone view showed beyond the next
  *   signals.c     end-of-game signals on the margin
+ *   play_on.c     new stones after a game-over by passes or `end`: play went on
+ *   catch_up.c    a resumed record and a source showing the game's past
  *   run.c         the recording loop and its hooks
  */
 #ifndef RECORD_RECORD_INTERNAL_H
