@@ -44,11 +44,15 @@ static int is_image_name(const char *name)
     return 0;
 }
 
+/* The time in UTC to the millisecond (two photos a fraction of a second
+ * apart must not read as the same time). */
 static void utc_words(int64_t ms, char buf[32])
 {
     time_t t = (time_t)(ms / 1000);
     struct tm tmv;
-    if (!gmtime_r(&t, &tmv) || !strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tmv)) snprintf(buf, 32, "?");
+    char sec[24];
+    if (!gmtime_r(&t, &tmv) || !strftime(sec, sizeof sec, "%Y-%m-%dT%H:%M:%S", &tmv)) snprintf(sec, sizeof sec, "?");
+    snprintf(buf, 32, "%s.%03dZ", sec, (int)(ms % 1000));
 }
 
 /* Photos are played in name order, so a photo dated before the previous
@@ -62,7 +66,7 @@ static void folder_monotone_time(folder_impl *f, const char *name, capture_info 
         utc_words(info->unix_ms, own);
         utc_words(f->last_ms, prev);
         snprintf(info->time_note, sizeof info->time_note,
-                 "%.40s: its time (%.24s) is before the previous photo's (%.24s): taken as that one's, as photos are "
+                 "%.40s: its time (%.28s) is before the previous photo's (%.28s): taken as that one's, as photos are "
                  "played in name order", name, own, prev);
         info->unix_ms = f->last_ms;
     }
@@ -77,7 +81,10 @@ static capture_result folder_read(capture_source *s, const gs_image **frame, cap
     size_t len = strlen(f->dir) + strlen(name) + 2;
     char *path = malloc(len);
     if (!path) { capture_set_error(s, "out of memory"); return CAPTURE_ERROR; }
-    snprintf(path, len, "%s/%s", f->dir, name);
+    /* (a photo given alone in the working folder is named as it was given,
+     * not as ./NAME) */
+    if (strcmp(f->dir, ".")) snprintf(path, len, "%s/%s", f->dir, name);
+    else snprintf(path, len, "%s", name);
     gs_error err = {0};
     gs_image_destroy(f->frame);
     f->frame = cvshim_image_load_max(path, f->max_pixels, &err);

@@ -17,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CAM_BUFFERS 4
 
@@ -139,10 +141,28 @@ static int cam_map_buffers(cam_impl *c, char *msg, size_t msglen)
     return 0;
 }
 
+/* A file that is no video4linux device (/dev/null, a tty, a disk) is
+ * said so in one line here, before libv4l2, which would print lines of its
+ * own on stderr about it.  0 when it may be one (libv4l2 decides). */
+static int probe_v4l2(const char *path, char *msg, size_t msglen)
+{
+    int fd = open(path, O_RDWR | O_NONBLOCK);
+    if (fd < 0) return 0; /* (libv4l2's open says why, as before) */
+    struct v4l2_capability cap;
+    memset(&cap, 0, sizeof cap);
+    int e = ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0 ? errno : 0;
+    (void)close(fd); /* only looked at: nothing to lose */
+    if (e != ENOTTY && e != EINVAL) return 0;
+    snprintf(msg, msglen, "%s: not a camera (no video4linux device)", path);
+    return ENODEV;
+}
+
 /* Opens and starts streaming; on failure fills msg and leaves fd = -1.
  * Returns the errno-ish cause (0 on success). */
 static int cam_start(cam_impl *c, char *msg, size_t msglen)
 {
+    int pe = probe_v4l2(c->path, msg, msglen);
+    if (pe) return pe;
     int fd = v4l2_open(c->path, O_RDWR | O_NONBLOCK, 0);
     if (fd < 0) {
         int e = errno;

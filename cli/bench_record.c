@@ -25,7 +25,9 @@ static void help(FILE *f)
             "\n"
             "Options:\n"
             CLI_HELP_OPTION
-            "  --settle SEC         how long the view must be still (default 0.5)\n"
+            "  --settle SEC         how long a view with something reaching in must be still\n"
+            "                       (default 0.5); one with nothing over the board settles\n"
+            "                       after 3 still frames\n"
             CLI_SIZE_FOUND_HELP
             "  --expect GRID.txt    also check the recorded final position against this\n"
             "                       grid (exit 1 when it differs)\n"

@@ -51,6 +51,9 @@ int cli_parse_corners(const char *cmd, const char *v, double c[4][2]);
 int cli_parse_komi(const char *cmd, const char *v, double *out);
 /* --max-pixels N: the pixel budget of a photo or frame, 1..10^12. */
 int cli_parse_max_pixels(const char *cmd, const char *s, long long *out);
+/* GOSCRIBE_MAX_PIXELS, when set, must be such a number: 0, or -1 after a
+ * one-line error naming it. */
+int cli_check_max_pixels_env(void);
 /* --seed S: 0..2^31-1. */
 int cli_parse_seed(const char *cmd, const char *v, uint64_t *out);
 /* --settle SEC (0.01..60) into milliseconds. */

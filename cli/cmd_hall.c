@@ -270,14 +270,19 @@ static int hall_run(hall_opts *o, hall_evening *ev)
         cli_error("hall: %s", err.msg);
         return gs_status_exit_code(err.status);
     }
-    printf("goscribe hall: http://%s:%d/ (%d board address%s%s%s)\n", o->addr, broadcast_hall_port(h), o->nboards,
-           o->nboards == 1 ? "" : "es", o->mqtt ? ", MQTT " : "", o->mqtt ? o->mqtt : "");
+    /* (a count in words: "no board address" when only announced boards
+     * will come, "1 board address", "3 board addresses") */
+    char addrs[48];
+    if (o->nboards) snprintf(addrs, sizeof addrs, "%d board address%s", o->nboards, o->nboards == 1 ? "" : "es");
+    else snprintf(addrs, sizeof addrs, "no board address: boards announce themselves");
+    printf("goscribe hall: http://%s:%d/ (%s%s%s)\n", o->addr, broadcast_hall_port(h), addrs, o->mqtt ? ", MQTT " : "",
+           o->mqtt ? o->mqtt : "");
     printf("goscribe hall: announce token %s (recorders: --hall http://ADDR:%d --hall-token %s)\n",
            broadcast_hall_token(h), broadcast_hall_port(h), broadcast_hall_token(h));
     if (ev)
-        printf("goscribe hall: round %s of %s, %d boards, delay %d s: http://%s:%d/round.sgf\n",
+        printf("goscribe hall: round %s of %s, %d board%s, delay %d s: http://%s:%d/round.sgf\n",
                ev->round[0] ? ev->round : "-", ev->event[0] ? ev->event : "(no event)", ev->nboards,
-               ev->delay_ms / 1000, o->addr, broadcast_hall_port(h));
+               ev->nboards == 1 ? "" : "s", ev->delay_ms / 1000, o->addr, broadcast_hall_port(h));
     fflush(stdout);
     int code = GS_EXIT_OK;
     if (ev) {

@@ -24,7 +24,9 @@ void cli_record_options_help(FILE *f)
 {
     fputs("  -o, --output FILE    the SGF to write (required)\n"
           "  --json               one JSON object per event line\n"
-          "  --settle SEC         how long the view must be still (default 0.5)\n"
+          "  --settle SEC         how long a view with something reaching in must be still\n"
+          "                       (default 0.5); one with nothing over the board settles\n"
+          "                       after 3 still frames\n"
           CLI_CALIBRATION_HELP
           CLI_CORNERS_HELP
           CLI_SIZE_GRID_HELP
@@ -759,11 +761,13 @@ int cmd_record(int argc, char **argv)
         return GS_EXIT_ERROR;
     if (st != GS_OK) {
         /* an error about the SGF (a resume refused) names it already */
-        if (!strncmp(err.msg, c.out, strlen(c.out))) cli_error("%s", err.msg);
-        else {
-            char shown[512];
-            cli_error("%s: %s", capture_spec_shown(c.source, shown, sizeof shown), err.msg);
-        }
+        /* (a message that names the file already is not prefixed again) */
+        char shown[512];
+        capture_spec_shown(c.source, shown, sizeof shown);
+        if (!strncmp(err.msg, c.out, strlen(c.out)) || !strncmp(err.msg, c.source, strlen(c.source)) ||
+            !strncmp(err.msg, shown, strlen(shown)))
+            cli_error("%s", err.msg);
+        else cli_error("%s: %s", shown, err.msg);
         return gs_status_exit_code(st);
     }
     char skipped[64] = "";

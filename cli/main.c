@@ -49,8 +49,11 @@ int main(int argc, char **argv)
         printf("goscribe %s\n", GS_VERSION);
         return GS_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name)) continue;
+        if (cli_check_max_pixels_env() != 0) return GS_EXIT_ERROR;
+        return commands[i].fn(argc - 1, argv + 1);
+    }
     cli_error("unknown command '%s' (try goscribe --help)", argv[1]);
     return GS_EXIT_ERROR;
 }

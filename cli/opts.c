@@ -136,6 +136,16 @@ int cli_parse_max_pixels(const char *cmd, const char *s, long long *out)
     return 0;
 }
 
+int cli_check_max_pixels_env(void)
+{
+    const char *env = getenv("GOSCRIBE_MAX_PIXELS");
+    long v;
+    if (!env || cli_parse_int(env, 1, 1000000000000L, &v) == 0) return 0;
+    /* (the image loader would fall back to its default without a word) */
+    cli_error("GOSCRIBE_MAX_PIXELS=%.40s: expected a number of pixels (1 to 10^12)", env);
+    return -1;
+}
+
 int cli_parse_seed(const char *cmd, const char *v, uint64_t *out)
 {
     long n;

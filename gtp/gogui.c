@@ -26,7 +26,10 @@ bool gtp_cmd_status(gtp_engine *e, const gtp_command *c, gs_buf *res)
     (void)c;
     gtp_refresh(e);
     const gtp_view *v = &e->v;
+    /* (the record closes just before the loop returns: ended then too,
+     * as genmove says) */
     if (v->loop_done) gs_buf_printf(res, "recording: ended (%s)", v->loop_why);
+    else if (v->finished) gs_buf_puts(res, "recording: ended (the record is closed)");
     else gs_buf_puts(res, "recording: running");
     if (!v->started) {
         gs_buf_puts(res, "\nboard: not seen yet");

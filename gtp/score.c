@@ -1,8 +1,10 @@
 /* gtp/score.c: the position at the controller's cursor and what is said
- * of it: showboard, final_score, final_status_list.  The count is the
- * record's once the game is counted (its RE and TB/TW marks, what
- * `goscribe check` reads back); before that, the dead-stone estimate
- * (rules_estimate_dead) of the position, said to be an estimate. */
+ * of it: showboard, final_score, final_status_list.  The dead stones are
+ * the dead-stone estimate's (rules_estimate_dead, as `goscribe count`
+ * makes it), with, once the game is counted, the stones the record took as
+ * dead (lifted after the end: its TB/TW marks); stderr says so, and how
+ * the answer differs from the record's RE when it does (stones left on the
+ * board that the estimate finds dead). */
 #include "gtp/gtp_internal.h"
 
 #include <stdlib.h>
@@ -86,6 +88,47 @@ static bool cursor_position(gtp_engine *e, gs_position *pos, gs_buf *res)
 
 /* ------------------------------------------------------- final_score */
 
+/* The dead stones at the cursor: the estimate's (as `goscribe count`
+ * estimates a board), and, on the record's counted end, the stones the
+ * record took as dead too (lifted after the end: its TB/TW marks).  A
+ * stone left on the board that the estimate finds dead is dead here
+ * (a controller's engine, GNU Go, says so), where the record's count,
+ * which takes only what was lifted, left it alive.  False when the
+ * estimate fails. */
+static bool dead_at_cursor(gtp_engine *e, const gs_position *pos, uint8_t *dead)
+{
+    if (!estimate(e, pos)) return false;
+    int npt = pos->size * pos->size;
+    memcpy(dead, e->est->dead, (size_t)npt);
+    if (gtp_counted(e)) {
+        uint8_t lifted[RULES_MAX_POINTS];
+        rules_dead_from_marks(pos, &e->v.marks, lifted);
+        for (int i = 0; i < npt; i++) dead[i] |= lifted[i];
+    }
+    return true;
+}
+
+/* What final_score's answer rests on, said on stderr: the estimate, and
+ * how it differs from the record's own count when there is one. */
+static void say_score(gtp_engine *e, const rules_count *cnt, const uint8_t *dead, const gs_position *pos)
+{
+    int npt = pos->size * pos->size, nb = 0, nw = 0;
+    for (int i = 0; i < npt; i++)
+        if (dead[i]) nb += pos->cell[i] == GS_BLACK, nw += pos->cell[i] == GS_WHITE;
+    if (!gtp_counted(e)) {
+        gtp_say(e, "final_score %s is an estimate: %d black and %d white stones taken as dead (the dead-stone "
+                "estimate, as `goscribe count` makes it), %d chains uncertain; the record counts the board when "
+                "the game ends", cnt->sgf, nb, nw, e->est->uncertain_chains);
+    } else if (strcmp(cnt->sgf, e->v.result)) {
+        gtp_say(e, "final_score %s: the record's count (RE %s) took as dead only the stones lifted after the end; "
+                "the dead-stone estimate, as `goscribe count` makes it, also finds dead stones left on the board "
+                "(%d black, %d white in all)", cnt->sgf, e->v.result, nb, nw);
+    } else {
+        gtp_say(e, "final_score %s: the record's count (the stones lifted after the end dead), which the dead-stone "
+                "estimate agrees with", cnt->sgf);
+    }
+}
+
 bool gtp_cmd_final_score(gtp_engine *e, const gtp_command *c, gs_buf *res)
 {
     (void)c;
@@ -94,7 +137,7 @@ bool gtp_cmd_final_score(gtp_engine *e, const gtp_command *c, gs_buf *res)
     const gtp_view *v = &e->v;
     double pts;
     bool decided = v->result[0] && !rules_parse_result_points(v->result, &pts); /* resignation, forfeit */
-    if (e->cursor == v->nmoves && (gtp_counted(e) || decided)) {
+    if (e->cursor == v->nmoves && decided) {
         gs_buf_puts(res, v->result);
         return true;
     }
@@ -106,14 +149,13 @@ bool gtp_cmd_final_score(gtp_engine *e, const gtp_command *c, gs_buf *res)
     co.warnings_white = v->warnings[GS_WHITE];
     rules_count cnt;
     gs_error err;
-    if (!estimate(e, &pos) || rules_count_position(&pos, e->est->dead, &co, &cnt, &err) != GS_OK) {
+    uint8_t dead[RULES_MAX_POINTS];
+    if (!dead_at_cursor(e, &pos, dead) || rules_count_position(&pos, dead, &co, &cnt, &err) != GS_OK) {
         gs_buf_puts(res, "cannot score");
         return false;
     }
     gs_buf_puts(res, cnt.sgf);
-    gtp_say(e, "final_score %s is an estimate: %d black and %d white stones taken as dead, %d chains uncertain; the "
-            "record counts the board when the game ends",
-            cnt.sgf, e->est->dead_black, e->est->dead_white, e->est->uncertain_chains);
+    say_score(e, &cnt, dead, &pos);
     return true;
 }
 
@@ -158,17 +200,13 @@ bool gtp_cmd_final_status_list(gtp_engine *e, const gtp_command *c, gs_buf *res)
     }
     gs_position pos;
     if (!cursor_position(e, &pos, res)) return false;
-    bool counted = gtp_counted(e);
-    /* seki is the estimate's word even after the count (the marks do not
-     * tell it): needed unless the dead stones of a count are asked */
-    if ((!counted || !want_dead) && !estimate(e, &pos)) {
+    /* the dead stones final_score counts with (seki is the estimate's word) */
+    uint8_t dead[RULES_MAX_POINTS], mask[RULES_MAX_POINTS];
+    if (!dead_at_cursor(e, &pos, dead)) {
         gs_buf_puts(res, "cannot estimate the dead stones");
         return false;
     }
-    uint8_t dead[RULES_MAX_POINTS], mask[RULES_MAX_POINTS];
     int npt = pos.size * pos.size;
-    if (counted) rules_dead_from_marks(&pos, &e->v.marks, dead);
-    else memcpy(dead, e->est->dead, (size_t)npt);
     for (int i = 0; i < npt; i++) {
         bool seki = !want_dead && e->est->status[i] == RULES_ESTIMATE_SEKI && !dead[i];
         mask[i] = want_dead ? dead[i] : want_seki ? seki : (!dead[i] && !seki);

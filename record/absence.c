@@ -71,23 +71,25 @@ static int collect_confirmed(const record *r, const gs_position *rec, const gs_p
 
 /* As stone_removed at the move after which the stone was first missed
  * (wrong_capture when that move captured). */
-static void flag_absence(record *r, const absence_flag *af)
+static void flag_absence(record *r, const gs_position *rec, const absence_flag *af)
 {
-    char words[300], detail[160], human[8];
-    rules_point_human(af->first, r->size, human);
+    char words[400], detail[160], stones[200];
     rec_points_text(af->pts, af->cnt, detail, sizeof detail);
-    const char *colour = af->col == GS_BLACK ? "black" : "white", *plural = af->cnt > 1 ? "s" : "";
+    /* each stone named with its own colour (they may be of both) */
+    rec_stones_words(r, rec, af->pts, af->cnt, stones, sizeof stones);
+    gs_color col = af->col;
+    for (int j = 1; j < af->cnt; j++)
+        if (gs_position_get(rec, af->pts[j].x, af->pts[j].y) != col) col = GS_EMPTY;
     if (r->last_capture_move > 0 && r->last_capture_move == af->mv) {
         snprintf(words, sizeof words,
-                 "%d %s stone%s (%s) lifted while move %d's captures were being removed: a wrong capture "
-                 "(Art. 18, warning)", af->cnt, colour, plural, human, af->mv);
-        rec_flag(r, "wrong_capture", af->mv, af->col, af->first, words, detail);
+                 "%s lifted while move %d's captures were being removed: a wrong capture (Art. 18, warning)", stones,
+                 af->mv);
+        rec_flag(r, "wrong_capture", af->mv, col, af->first, words, detail);
     } else {
         snprintf(words, sizeof words,
-                 "%d %s stone%s (%s) removed from the board for no reason, gone for %d settled views: put it back "
-                 "(Art. 17.3)", af->cnt, colour, plural, human,
-                 r->absent.views[af->first.y * r->size + af->first.x]);
-        rec_flag(r, "stone_removed", af->mv > 0 ? af->mv : rec_game_moves(r), af->col, af->first, words, detail);
+                 "%s removed from the board for no reason, gone for %d settled views: put %s back (Art. 17.3)", stones,
+                 r->absent.views[af->first.y * r->size + af->first.x], af->cnt > 1 ? "them" : "it");
+        rec_flag(r, "stone_removed", af->mv > 0 ? af->mv : rec_game_moves(r), col, af->first, words, detail);
     }
 }
 
@@ -117,7 +119,7 @@ gs_status rec_confirm_absences(record *r, const gs_position *obs, bool force, do
     rules_game_position(r->game, &rec);
     absence_flag af;
     if (!collect_confirmed(r, &rec, obs, force, t_ms, &target, &af)) return GS_OK;
-    if (af.cnt > 0) flag_absence(r, &af); /* else flagged already */
+    if (af.cnt > 0) flag_absence(r, &rec, &af); /* else flagged already */
     gs_status st = follow_absences(r, &target, err);
     if (st != GS_OK) return st;
     return rec_save(r, err);

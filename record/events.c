@@ -35,6 +35,23 @@ void rec_points_text(const gs_point *pts, int n, char *buf, size_t len)
     }
 }
 
+void rec_stones_words(const record *r, const gs_position *rec, const gs_point *pts, int n, char *buf, size_t len)
+{
+    gs_color c0 = n > 0 ? gs_position_get(rec, pts[0].x, pts[0].y) : GS_EMPTY;
+    bool mixed = false;
+    for (int j = 1; j < n; j++) mixed |= gs_position_get(rec, pts[j].x, pts[j].y) != c0;
+    size_t dl = (size_t)snprintf(buf, len, "%d %s%s (", n, mixed ? "" : c0 == GS_BLACK ? "black " : "white ",
+                                 n == 1 ? "stone" : "stones");
+    for (int j = 0; j < n && dl + 16 < len; j++) {
+        char h[8];
+        rules_point_human(pts[j], r->size, h);
+        gs_color c = gs_position_get(rec, pts[j].x, pts[j].y);
+        dl += (size_t)snprintf(buf + dl, len - dl, "%s%s%s", j ? ", " : "", mixed ? (c == GS_BLACK ? "black " : "white ")
+                                                                                   : "", h);
+    }
+    if (dl + 2 < len) snprintf(buf + dl, len - dl, ")");
+}
+
 void rec_check(record *r, gs_status st, const gs_error *e)
 {
     if (st != GS_OK && r->fail.status == GS_OK) r->fail = *e;

@@ -249,10 +249,19 @@ static gs_status commit_plan(record *r, const gs_position *obs, const plan_move 
             continue;
         }
         char words[200];
-        snprintf(words, sizeof words,
-                 "%s played twice in a row (%d stone%s appeared at once); "
-                 "recorded as an unannounced pass by %s (Art. 18: double move, warning)",
-                 rules_color_name(gs_color_other(plan[i].c)), adds, adds == 1 ? "" : "s", rules_color_name(plan[i].c));
+        gs_color twice = gs_color_other(plan[i].c);
+        int before = rules_game_move_count(r->game) - 2; /* the move before the inferred pass */
+        gs_move prev = before >= 0 ? rules_game_move(r->game, before) : (gs_move){GS_EMPTY, {-1, -1}, false};
+        if (prev.pass && prev.color == twice)
+            snprintf(words, sizeof words,
+                     "%s passed at move %d and then played a stone with no move of %s between: recorded as an "
+                     "unannounced pass by %s (Art. 18: double move, warning)",
+                     rules_color_name(twice), num - 1, rules_color_name(plan[i].c), rules_color_name(plan[i].c));
+        else
+            snprintf(words, sizeof words,
+                     "%s played twice in a row (%d stone%s appeared at once); "
+                     "recorded as an unannounced pass by %s (Art. 18: double move, warning)",
+                     rules_color_name(twice), adds, adds == 1 ? "" : "s", rules_color_name(plan[i].c));
         char detail[4] = "";
         if (second.x >= 0) sgf_point_format(second, detail);
         char full[320];

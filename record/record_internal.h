@@ -17,6 +17,8 @@
  *                 violations (seen surely) or misreads
  *   undone.c      ... named by what the undone view showed beyond the next
  *   signals.c     end-of-game signals on the margin
+ *   play_on.c     new stones after a game-over by passes or `end`: play went on
+ *   catch_up.c    a resumed record and a source showing the game's past
  *   run.c         the recording loop and its hooks
  */
 #ifndef RECORD_RECORD_INTERNAL_H
@@ -233,6 +235,25 @@ struct record {
      * side's next move (rec_announced_passes, or a pass a view's stones
      * out of alternation need: commit_plan), by colour */
     int announced_pass[3];
+    /* passes the players said (announced, typed, ruled) in a row at the
+     * record's end: two end the game; a pass inferred from the board (a
+     * colour's second stone in a row) is no player's word and ends nothing */
+    int said_passes;
+    /* the game ended by two passes or the operator's `end`, not by a
+     * result: a view showing new stones after it means play went on
+     * (rec_play_went_on); the first such view waits for the next one */
+    bool may_go_on;
+    bool have_went_on;
+    gs_position went_on_obs;
+    int ended_at;            /* moves recorded when the game ended */
+    /* resumed: the record's positions after each of its moves and set-up
+     * nodes (past[0] the start, past[npast-1] now), while the source may
+     * still be showing the game as it was (a video replayed from its
+     * start): views of the past are skipped (catch_up.c) */
+    bool catching_up;
+    struct rec_past *past;   /* (catch_up.c) */
+    int npast, cap_past;
+    bool said_catching_up;   /* the first view of the past was noted */
     /* the last move or pass committed */
     bool have_last_move;
     gs_move last_move;
@@ -252,6 +273,9 @@ int rec_game_moves(const record *r);
 bool rec_pos_equal(const gs_position *a, const gs_position *b);
 /* "aa bb cc": the SGF points of a list, as long as it fits len */
 void rec_points_text(const gs_point *pts, int n, char *buf, size_t len);
+/* "2 black stones (D17, D15)", "2 stones (black D17, white O17)": the
+ * stones at pts as the record rec holds them, each named. */
+void rec_stones_words(const record *r, const gs_position *rec, const gs_point *pts, int n, char *buf, size_t len);
 /* Keeps e as r->fail when st failed and nothing was kept yet. */
 void rec_check(record *r, gs_status st, const gs_error *e);
 
@@ -336,6 +360,25 @@ gs_status rec_announced_passes(record *r, gs_error *err);
 void rec_resign(record *r, gs_color c, const char *how);
 void rec_end(record *r, const char *how);
 
+/* ---------------------------------------------------------- catch_up.c */
+/* The record's position now, kept as one of the resumed game's past
+ * (false when out of memory: the catch-up is then given up). */
+bool rec_past_keep(record *r);
+/* While catching up on a resume: true when the view (pos, its unread
+ * points uncertain, may be NULL) shows the game as it was before the
+ * record's last move, nearer to it than to the record now: skipped.  The
+ * first view that does not ends the catch-up (a note says so). */
+bool rec_catch_up(record *r, const gs_position *pos, const uint8_t *uncertain);
+
+/* ----------------------------------------------------------- play_on.c */
+/* After a game-over that may be undone (two passes, `end`): *on when obs,
+ * with the view before it, shows new stones (play went on: the game is
+ * open again, a note says so, obs is to be judged as any view). */
+gs_status rec_play_went_on(record *r, const gs_position *obs, bool *on, gs_error *err);
+/* At the end: new stones seen after the game-over in the last view only
+ * are said, not taken. */
+void rec_play_on_unconfirmed(record *r);
+
 /* --------------------------------------------------------- reconcile.c */
 /* How obs follows from the record: commit, flag, hold or follow (see the
  * file).  at_end: no later view will come, so confirm now. */
@@ -404,6 +447,10 @@ typedef struct rec_undone {
     double after_s;          /* undone this long after it was seen */
     char words[480], detail[80];
     rec_kept_view kept;      /* the pending view's frames (owned) */
+    /* the stones of the record it showed lifted: named by this flag, not
+     * flagged again when their absence ends (absence.c) */
+    int nlift;
+    gs_point lift[REC_SURE_MAX_CHANGES];
 } rec_undone;
 /* Judges the pending view against obs (r->cls: obs's classification, not
  * committed yet): true when it was seen surely and its shape names the

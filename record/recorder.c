@@ -112,6 +112,7 @@ void record_destroy(record *r)
     gs_image_destroy(r->evid.cur_frame);
     rec_kept_free(&r->irr.pending_kept);
     rec_kept_free(&r->absent.kept);
+    free(r->past);
     free(r->sgf.move_node);
     free(r->log.ev);
     free(r->cls);
@@ -192,11 +193,19 @@ static gs_status observe_view(record *r, const gs_position *pos, const uint8_t *
         r->have_last_obs = true;
         return rec_start_game(r, pos, err);
     }
+    /* resumed: the source may still show the game as it was */
+    if (rec_catch_up(r, pos, uncertain)) return GS_OK;
     gs_position obs;
     clean_view(r, pos, uncertain, &obs);
     r->last_obs = obs;
     r->have_last_obs = true;
-    if (r->ended) return GS_OK; /* after the end: dead stones being lifted */
+    if (r->ended) {
+        /* after the end the dead stones are lifted; new stones mean play
+         * went on */
+        bool on = false;
+        gs_status st = rec_play_went_on(r, &obs, &on, err);
+        if (st != GS_OK || !on) return st;
+    }
     if (r->irr.have_flagged && rec_pos_equal(&obs, &r->irr.flagged_obs)) return GS_OK;
     if (r->to_move_guessed && rec_game_moves(r) == 0) {
         bool unchanged;
@@ -260,6 +269,7 @@ void rec_resign(record *r, gs_color c, const char *how)
     rules_game_resign(r->game, c);
     r->resigned = c;
     r->ended = true;
+    r->may_go_on = false; /* a result: stones after it are no play */
     snprintf(r->result, sizeof r->result, "%s+R", c == GS_BLACK ? "W" : "B");
     rec_event_add(r, RECORD_EV_RESIGN, "resign", rec_game_moves(r), c, (gs_point){-1, -1}, "%s resigns%s: %s",
                   rules_color_name(c), how, r->result);
@@ -270,6 +280,8 @@ void rec_end(record *r, const char *how)
 {
     rec_ghosts_flag(r, "at the end of the game");
     r->ended = true;
+    r->may_go_on = false;
+    r->ended_at = rec_game_moves(r);
     rec_event_add(r, RECORD_EV_END, "end", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
                   "game over%s after %d moves: lift the dead stones, the last settled view is counted", how,
                   rec_game_moves(r));
@@ -288,9 +300,35 @@ gs_status rec_announced_passes(record *r, gs_error *err)
     return any ? rec_save(r, err) : GS_OK;
 }
 
+/* Why the game takes no command now ("" when it does): before the first
+ * view, after the record closed or the game ended. */
+static const char *no_command_why(const record *r, char *buf, size_t len)
+{
+    if (!r->started) return "no game yet (the board has not been seen settled)";
+    if (r->finished) return "the record is closed";
+    if (!r->ended) return "";
+    if (r->result[0]) snprintf(buf, len, "the game is over (%s)", r->result);
+    else snprintf(buf, len, "the game is over (after move %d)", r->ended_at);
+    return buf;
+}
+
+/* An operator's command the game cannot take: a line says so (a command
+ * is never dropped without a word). */
+static gs_status command_refused(record *r, const char *what, const char *why, double t_ms)
+{
+    r->cur_t = t_ms;
+    rec_event_add(r, RECORD_EV_NOTE, "command", rec_game_moves(r), GS_EMPTY, (gs_point){-1, -1},
+                  "%s not taken: %s", what, why);
+    rec_events_print(r);
+    return GS_OK;
+}
+
 gs_status record_pass(record *r, gs_color c, double t_ms, gs_error *err)
 {
-    if (!r->started || r->finished || r->ended) return GS_OK;
+    char buf[80], what[24];
+    const char *why = no_command_why(r, buf, sizeof buf);
+    snprintf(what, sizeof what, "pass%s%s", c == GS_EMPTY ? "" : " ", c == GS_EMPTY ? "" : rec_color_letter(c));
+    if (why[0]) return command_refused(r, what, why, t_ms);
     r->cur_t = t_ms;
     gs_color tm = rules_game_to_move(r->game);
     if (c != GS_EMPTY && c != tm) {
@@ -313,7 +351,11 @@ gs_status record_pass(record *r, gs_color c, double t_ms, gs_error *err)
 
 gs_status record_resign(record *r, gs_color c, double t_ms, gs_error *err)
 {
-    if (!r->started || r->finished) return GS_OK;
+    char buf[80];
+    const char *why = no_command_why(r, buf, sizeof buf);
+    /* (after two passes or `end`, before the count, a resignation still
+     * decides the game) */
+    if (why[0] && (!r->started || r->finished || r->result[0])) return command_refused(r, "resign", why, t_ms);
     r->cur_t = t_ms;
     rec_resign(r, c == GS_EMPTY ? rules_game_to_move(r->game) : c, "");
     return rec_save(r, err);
@@ -321,9 +363,12 @@ gs_status record_resign(record *r, gs_color c, double t_ms, gs_error *err)
 
 gs_status record_end_game(record *r, double t_ms, gs_error *err)
 {
-    if (!r->started || r->finished || r->ended) return GS_OK;
+    char buf[80];
+    const char *why = no_command_why(r, buf, sizeof buf);
+    if (why[0]) return command_refused(r, "end", why, t_ms);
     r->cur_t = t_ms;
     rec_end(r, "");
+    r->may_go_on = true; /* the operator's word: stones after it are play going on */
     return rec_save(r, err);
 }
 
@@ -577,6 +622,7 @@ gs_status record_finish(record *r, double t_ms, gs_error *err)
         return gs_error_set(err, GS_ERR_NOBOARD, "no settled view of the board: nothing recorded");
     }
     gs_status st = GS_OK;
+    rec_play_on_unconfirmed(r);
     if (!r->ended) {
         rec_ghosts_flag(r, "at the end of the game");
         /* the last view must be the record's last position */

@@ -261,12 +261,16 @@ static gs_status resume_replay(record *r, sgf_tree *t, const sgf_game *g, gs_err
     if (st != GS_OK) return st;
     if (rules_game_start(r->game, &g->setup, g->info.handicap, first, &e) != GS_OK)
         return gs_error_set(err, e.status, "%s: %s", r->sgf.path, e.msg);
+    /* (a resume keeps each position passed, for its catch-up) */
+    if (r->catching_up) r->catching_up = rec_past_keep(r);
     /* walk the main line alongside the moves to know each move's node */
     r->sgf.root = sgf_tree_root(t, 0);
     size_t mi = 0, si = 0;
     for (sgf_node *c = sgf_node_child(r->sgf.root, 0); c && st == GS_OK; c = sgf_node_child(c, 0)) {
-        if (si < g->step_count && (sgf_node_find(c, "AB") || sgf_node_find(c, "AW") || sgf_node_find(c, "AE")))
+        if (si < g->step_count && (sgf_node_find(c, "AB") || sgf_node_find(c, "AW") || sgf_node_find(c, "AE"))) {
             st = resume_step(r, g, &g->steps[si++], err);
+            if (st == GS_OK && r->catching_up) r->catching_up = rec_past_keep(r);
+        }
         if (!sgf_node_find(c, "B") && !sgf_node_find(c, "W")) continue;
         if (mi >= g->move_count) break;
         /* an illegal move in the file leaves the game as it was (the rules
@@ -277,6 +281,7 @@ static gs_status resume_replay(record *r, sgf_tree *t, const sgf_game *g, gs_err
         r->last_move = *m;
         r->last_move_ms = g->move_info[mi++].time_ms;
         remember_node(r, rec_game_moves(r), c);
+        if (r->catching_up) r->catching_up = rec_past_keep(r);
     }
     if (st != GS_OK) return st;
     for (size_t i = g->note_count; i-- > 0;)
@@ -331,6 +336,7 @@ gs_status rec_resume_game(record *r, gs_error *err)
             r->opt.komi = g.info.komi;
             r->opt.has_komi = true;
         }
+        r->catching_up = true; /* the source may show the game from its start */
         st = resume_replay(r, t, &g, err);
         if (st == GS_OK) st = resume_reopen(r, &g, err);
     }
@@ -391,8 +397,12 @@ gs_status rec_commit_move(record *r, gs_color c, gs_point p, bool pass, bool ann
             rec_event_add(r, RECORD_EV_MOVE, "move", num, c, p, "move %d: %s %s", num, rules_color_name(c), h);
     }
     free(res);
-    if (rules_game_two_passes(r->game)) {
-        r->ended = true;
+    /* only passes the players said end the game: one inferred from the
+     * board stands for a pass nobody announced, and play goes on */
+    r->said_passes = pass && announced ? r->said_passes + 1 : 0;
+    if (r->said_passes >= 2 && !r->ended) {
+        r->ended = r->may_go_on = true;
+        r->ended_at = num;
         rec_event_add(r, RECORD_EV_END, "two_passes", num, GS_EMPTY, (gs_point){-1, -1},
                       "game over: two passes in a row");
     }

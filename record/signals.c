@@ -212,7 +212,8 @@ static void margin_board(const record *r, gs_position *out)
 
 gs_status record_margin(record *r, const track_margin_view *m, double t_ms, gs_error *err)
 {
-    if (!r->started || r->finished || !m || !m->valid) return GS_OK;
+    /* (a view of the past, on a resume, signals nothing now) */
+    if (!r->started || r->finished || !m || !m->valid || r->catching_up) return GS_OK;
     r->cur_t = t_ms;
     track_margin_view mv = *m;
     gs_position board;

@@ -147,6 +147,8 @@ bool rec_undone_judge(record *r, const gs_position *obs, rec_undone *u)
     if (!last_move(r, &last, &u->move) || !name_violation(&d, last, u)) return false;
     u->after_s = (r->cur_t - r->irr.pending_kept.t) / 1000.0;
     describe(r, &d, last.color, u);
+    u->nlift = d.nlift;
+    memcpy(u->lift, d.lift, sizeof d.lift);
     /* the frames of P are the evidence: taken over from the pending view */
     u->kept = r->irr.pending_kept;
     memset(&r->irr.pending_kept, 0, sizeof r->irr.pending_kept);
@@ -158,6 +160,9 @@ void rec_undone_flag(record *r, rec_undone *u)
 {
     if (!u->ready) return;
     rec_flag_kept(r, &u->kept, u->code, u->move, u->color, u->pt, u->words, u->detail);
+    /* a stone this flag names as lifted (moved, removed) is not flagged
+     * again when its absence, seen in other views too, ends */
+    for (int k = 0; k < u->nlift; k++) r->absent.flagged[u->lift[k].y * r->size + u->lift[k].x] = true;
     rec_kept_free(&u->kept);
     u->ready = false;
 }

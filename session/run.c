@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 void session_options_init(session_options *o)
@@ -74,6 +75,7 @@ typedef struct run_ctx {
     bool stopped;              /* stopped early: no count */
     bool end_of_input;
     int skip_notes;            /* gaps of broken video frames noted */
+    long unreadable;           /* photos or frames of a file that could not be read */
     bool done;                 /* the loop ends */
     long total;                /* frames of the source, -1 unknown */
     double t0, last_progress, last_t;
@@ -92,11 +94,16 @@ typedef struct run_ctx {
 
 /* ---------------------------------------------------------- commands */
 
-static gs_color parse_color(const char *s)
+/* The colour a command names (B, W, black, white; nothing: GS_EMPTY);
+ * false for anything else. */
+static bool parse_color(const char *s, gs_color *c)
 {
-    while (*s == ' ' || *s == '\t') s++;
-    char c = (char)toupper((unsigned char)*s);
-    return c == 'B' ? GS_BLACK : c == 'W' ? GS_WHITE : GS_EMPTY;
+    while (isspace((unsigned char)*s)) s++;
+    *c = GS_EMPTY;
+    if (!*s) return true;
+    if (!strcasecmp(s, "b") || !strcasecmp(s, "black")) *c = GS_BLACK;
+    else if (!strcasecmp(s, "w") || !strcasecmp(s, "white")) *c = GS_WHITE;
+    return *c != GS_EMPTY;
 }
 
 static bool is_command(const char *s, const char *word)
@@ -121,8 +128,9 @@ static gs_status do_command(record *r, char *line, double t_ms, bool *stop, cons
         return GS_OK;
     }
     if (!strcmp(s, "end")) return record_end_game(r, t_ms, err);
-    if (is_command(s, "pass")) return record_pass(r, parse_color(s + 4), t_ms, err);
-    if (is_command(s, "resign")) return record_resign(r, parse_color(s + 6), t_ms, err);
+    gs_color c;
+    if (is_command(s, "pass") && parse_color(s + 4, &c)) return record_pass(r, c, t_ms, err);
+    if (is_command(s, "resign") && parse_color(s + 6, &c)) return record_resign(r, c, t_ms, err);
     if (is_command(s, "note")) {
         const char *text = s + 4;
         while (isspace((unsigned char)*text)) text++;
@@ -236,6 +244,7 @@ static gs_status run_read(run_ctx *c, const gs_image **frame, capture_info *info
         if (!c->live) {
             /* before the record starts a note has nowhere to go: the
              * reason stays for the "no board found" error */
+            c->unreadable++;
             if (!c->first_note[0]) snprintf(c->first_note, sizeof c->first_note, "%s", capture_last_error(c->src));
             return run_note(c, "frame", capture_last_error(c->src), c->last_t, err);
         }
@@ -494,24 +503,36 @@ static void orientation_words(run_ctx *c)
     bool clear = votes >= ORIENT_MIN_VOTES && 2 * votes > n;
     char *w = st->orientation_warning;
     size_t wl = sizeof st->orientation_warning;
-    if (!clear) {
-        if (!given)
-            snprintf(w, wl, "not told where Black sat (--black-side): the record keeps the picture's orientation "
-                     "(Black taken at its bottom edge); too few of Black's moves showed where the arms came from "
-                     "(%d of %d) to tell", votes, n);
-    } else if (!given && ev == bs) {
-        snprintf(w, wl, "not told where Black sat (--black-side): taken at the bottom edge of the picture, where the "
-                 "arms placing Black's stones came from too (%d of %d)", votes, n);
-    } else if (!given) {
+    /* a warning only when the arms say otherwise than the side used: that
+     * Black's side was not told is said once already (the start's note,
+     * the root comment, the summary), and photos show no arms at all */
+    if (!clear || ev == bs) return;
+    if (!given) {
         snprintf(w, wl, "not told where Black sat; the arms placing Black's stones came from %s (%d of %d), not its "
                  "bottom edge: if Black sat there, record with --black-side %s (the record is turned wrong "
                  "otherwise)", record_black_side_words(ev), votes, n, record_black_side_name(ev));
-    } else if (ev != bs) {
+    } else {
         snprintf(w, wl, "told that Black sat at %s (--black-side %s), but the arms placing Black's stones came from "
                  "%s (%d of %d): if Black sat there, the record is turned wrong (--black-side %s)",
                  record_black_side_words(bs), record_black_side_name(bs), record_black_side_words(ev), votes, n,
                  record_black_side_name(ev));
     }
+}
+
+/* Why the record never started: nothing could be read (a broken file: an
+ * I/O error, as scan and count say of it, the reason once), or no board
+ * in what was read. */
+static gs_status no_board_error(const run_ctx *c, gs_error *e)
+{
+    char why[sizeof c->first_note];
+    snprintf(why, sizeof why, "%s", c->first_note);
+    size_t n = strlen(why), k = strlen(" (skipped)");
+    if (n >= k && !strcmp(why + n - k, " (skipped)")) why[n - k] = 0;
+    if (c->stats->frames == 0 && c->unreadable == 1) return gs_error_set(e, GS_ERR_IO, "%s", why);
+    if (c->stats->frames == 0 && c->unreadable > 1)
+        return gs_error_set(e, GS_ERR_IO, "none of its %ld photos can be read (the first: %s)", c->unreadable, why);
+    return gs_error_set(e, GS_ERR_NOBOARD, "no board found in %ld frames%s%s", c->stats->frames,
+                        c->first_note[0] ? ": " : "", c->first_note);
 }
 
 /* The record closed: counted at the end of input, else stopped; st is the
@@ -521,6 +542,9 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
     session_stats *stats = c->stats;
     record *rec = c->rec;
     gs_error e;
+    /* the commands typed while the last frames were read: each is taken
+     * or answered, never left unread */
+    if (st == GS_OK && !c->stopped) st = run_commands(c, err);
     gs_status fs = run_last_rulings(c, &e);
     if (st == GS_OK && fs != GS_OK) {
         st = fs;
@@ -533,8 +557,7 @@ static gs_status run_finish(run_ctx *c, gs_status st, gs_error *err)
     if (st == GS_OK && record_started(rec) && stats->orientation_warning[0])
         st = record_note(rec, "orientation", stats->orientation_warning, c->last_t, err);
     if (!record_started(rec)) {
-        fs = gs_error_set(&e, GS_ERR_NOBOARD, "no board found in %ld frames%s%s", stats->frames,
-                          c->first_note[0] ? ": " : "", c->first_note);
+        fs = no_board_error(c, &e);
     } else if (c->end_of_input && !c->stopped) {
         fs = record_finish(rec, c->last_t, &e);
     } else {

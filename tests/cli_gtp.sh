@@ -4,7 +4,8 @@
 # Black's moves as the camera sees them while play feeds White's; at move 12
 # the controller asks White J1 where the board shows H3: refused with what
 # the board shows, on stderr and in the SGF; both pass, the recording ends,
-# and final_score equals `goscribe check` of the recorded SGF.  Then the
+# and final_score equals `goscribe count --dead auto` of the recorded SGF
+# (the dead-stone estimate: nobody lifted the dead stones).  Then the
 # colours the other way with the video read at full speed (the board ahead
 # of the controller: every answer from the record at once).
 #   usage: cli_gtp.sh GOSCRIBE DATA_DIR
@@ -45,9 +46,12 @@ check "misplaced stone on stderr" 'grep -q "GTP play W J1 asked for move 12: the
 check "misplaced stone in the SGF" 'grep -q "C\[GTP play W J1 asked for move 12: the board shows White H3 instead\]" "$work/rec.sgf"'
 check "the players' names and rank in the SGF's root" 'grep -q "PB\[Ann\]" "$work/rec.sgf" && grep -q "BR\[3k\]" "$work/rec.sgf" && grep -q "PW\[Bob\]" "$work/rec.sgf" && ! grep -q "WR\[" "$work/rec.sgf"'
 check "24 moves and two passes recorded" '[ "$(grep -o ";[BW]\[[a-s]*\]" "$work/rec.sgf" | wc -l)" -eq 26 ]'
+# final_score counts the dead stones as `goscribe count` estimates them
+# (nobody lifted any: the record's own count keeps them alive), and says so
 score=$(sed -n 's/^final_score //p' "$work/out1")
-want=$("$bin" check --json "$work/rec.sgf" | python3 -c 'import json, sys; print(json.load(sys.stdin)["result"])')
-check "final_score ($score) = check of the recorded SGF ($want)" '[ -n "$score" ] && [ "$score" = "$want" ]'
+want=$("$bin" count --dead auto --json "$work/rec.sgf" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["result"])')
+check "final_score ($score) = count --dead auto of the recorded SGF ($want)" '[ -n "$score" ] && [ "$score" = "$want" ]'
+check "final_score's basis said on stderr" 'grep -q "goscribe gtp: final_score $score.*dead-stone estimate" "$work/err1"'
 
 python3 "$ctl" play-game --sgf "$work/game.sgf" --genmove W --transcript "$work/t2.txt" -- \
     "$bin" gtp "$work/g.avi" -o "$work/rec2.sgf" --komi 7 --no-evidence >"$work/out2" 2>"$work/err2"

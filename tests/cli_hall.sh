@@ -133,6 +133,13 @@ for _ in $(seq 100); do
   [ -n "$url" ] && break
   sleep 0.1
 done
+# its first lines count in words: no "(0 board addresses)" (issue 50)
+if [ -n "$url" ]; then
+  if grep -q '^goscribe hall: http:[^ ]* (no board address: boards announce themselves)$' "$work/hall.out" &&
+     grep -q '^goscribe hall: round .*, 4 boards, delay' "$work/hall.out"; then
+    ok "the hall's first lines: no board address given, 4 boards"
+  else bad "the hall's first lines: $(head -3 "$work/hall.out")"; fi
+fi
 net=1
 if [ -z "$url" ]; then
   echo "note: the hall did not start ($(head -1 "$work/hall.err")): the feed not checked"; net=0

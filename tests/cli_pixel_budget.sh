@@ -55,7 +55,10 @@ for cmd in "scan $work/huge.png" "count $work/huge.png" "calibrate $work/huge.pn
     echo "$name: exit $rc, max RSS $((rss / 1024)) MB: $(cat "$work/err")"
 done
 read -r rc rss <<<"$(run_rss "$work/err" "$bin" record "$work/folder" -o "$work/r.sgf" --no-stdin --no-evidence)"
-check "record: the photo skipped, no board (exit 2, got $rc)" '[ "$rc" = 2 ]'
+# (a folder none of whose photos can be read: exit 1, as scan says of the
+# photo, one line with its reason; issue 50's one rule)
+check "record of a folder of it: the photo refused (exit 1 as scan, got $rc)" \
+    '[ "$rc" = 1 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "over the pixel budget" "$work/err"'
 check "record: refused before decoding (max RSS $rss KB)" '[ "$rss" -lt 400000 ]'
 
 # the budget moves: --max-pixels, then GOSCRIBE_MAX_PIXELS

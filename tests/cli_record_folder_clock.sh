@@ -31,4 +31,17 @@ check "3 moves timed" '[ "$(grep -c . <<< "$times")" -eq 3 ]'
 check "the times of play never go backwards" '[ "$times" = "$(sort <<< "$times")" ]'
 check "the first move at its photo's file time (12:00:30)" 'head -1 <<< "$times" | grep -q "T12:00:30"'
 check "the log names the photo whose time was before the previous one" 'grep -q "2.jpg.*before the previous photo" "$work/g.log"'
+
+# two photos a fraction of a second apart, out of order: the note gives
+# both times to the millisecond, not one time "before" the same one
+rm -rf "$work/f" && mkdir "$work/f"
+for i in 0 1 2; do cp "$seq/$i.jpg" "$work/f/$i.jpg"; done
+touch -d "2026-03-01T12:00:00.100Z" "$work/f/0.jpg"
+touch -d "2026-03-01T12:00:00.900Z" "$work/f/1.jpg"
+touch -d "2026-03-01T12:00:00.500Z" "$work/f/2.jpg"
+"$bin" record "$work/f" -o "$work/h.sgf" --no-stdin --no-evidence -q >"$work/h.log" 2>&1
+note=$(grep 'before the previous photo' "$work/h.log")
+echo "note: ${note#*] }"
+check "times under a second apart told apart" \
+    'grep -q "its time (2026-03-01T12:00:00.500Z) is before the previous photo.s (2026-03-01T12:00:00.900Z)" <<< "$note"'
 exit $fail

@@ -50,6 +50,13 @@ check "announced: each pass said as announced" '[ "$(grep -c "passes$" "$work/an
 check "silent: each pass recorded as an unannounced pass, with a note, no double move" \
     '[ "$(grep -c "passes (not announced)$" "$work/silent.log")" -eq 2 ] && ! grep -q "FLAG double_move" "$work/silent.log"'
 
+# a typed command the recorder cannot take is answered, never taken for
+# another: `pass X` is no pass of the side to move (issue 50)
+printf 'pass X\nresign Z\n' | "$bin" record "$work/g.avi" -o "$work/typed.sgf" --no-evidence >"$work/typed.log" 2>&1
+check "typed: pass X and resign Z refused with a line each" \
+    '[ "$(grep -c "unknown command \"\(pass X\|resign Z\)\"" "$work/typed.log")" -eq 2 ]'
+check "typed: the moves as without them ($(moves "$work/typed.sgf"))" '[ "$(moves "$work/typed.sgf")" = "$(moves "$work/silent.sgf")" ]'
+
 # check's words: a handicap is a number of stones, a draw is a draw
 printf '(;GM[1]FF[4]SZ[9]HA[2]KM[0.5]AB[cg][gc];W[ee];B[cc])\n' >"$work/ha.sgf"
 check "check: handicap 2 stones" '"$bin" check "$work/ha.sgf" | head -1 | grep -q ", handicap 2 stones$"'

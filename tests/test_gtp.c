@@ -402,12 +402,40 @@ static void test_counted(void **state)
     assert_int_equal(record_end_game(s.r, s.t, &err), GS_OK);
     assert_int_equal(record_finish(s.r, s.t, &err), GS_OK);
     scene_changed(&s);
-    const char *re = record_result(s.r);
-    assert_true(re[0] != 0);
-    char want[40];
-    snprintf(want, sizeof want, "=%s", re);
-    assert_answer(&s, "final_score", want); /* the record's count, not an estimate */
-    assert_answer(&s, "final_status_list dead", "=");
+    /* nobody lifted White's lone D4: the record's count keeps it alive,
+     * the estimate (final_score's, as `goscribe count` makes it) finds it
+     * dead, and final_score and final_status_list say so */
+    assert_string_equal(record_result(s.r), "W+7");
+    /* the record is closed: genmove and the status both say the recording
+     * ended (the status said "running" until the loop returned) */
+    assert_error_with(&s, "genmove w", "the recording has ended");
+    assert_non_null(strstr(ask(&s, "goscribe-status"), "recording: ended (the record is closed)"));
+    assert_answer(&s, "final_status_list dead", "=D4");
+    assert_answer(&s, "final_score", "=B+18");
+    scene_close(&s);
+}
+
+/* The game ends with White's D5 left in Black's area (nobody lifted it):
+ * the record's count takes only lifted stones as dead (RE W+6), but
+ * final_score and final_status_list use the dead-stone estimate, as
+ * `goscribe count` and GNU Go do: D5 dead, W+2 (issue 50). */
+static void test_counted_dead_left_on_board(void **state)
+{
+    (void)state;
+    scene s;
+    scene_open(&s, dead_stone, 2);
+    assert_answer(&s, "genmove b", "=C5");
+    assert_answer(&s, "genmove w", "=D1");
+    assert_answer(&s, "genmove b", "=B4");
+    assert_answer(&s, "play w D5", "=");
+    gs_error err;
+    assert_int_equal(record_end_game(s.r, s.t, &err), GS_OK);
+    assert_int_equal(record_finish(s.r, s.t, &err), GS_OK);
+    scene_changed(&s);
+    print_message("the record's count: %s\n", record_result(s.r));
+    assert_string_not_equal(record_result(s.r), "W+2");
+    assert_answer(&s, "final_status_list dead", "=D5");
+    assert_answer(&s, "final_score", "=W+2");
     scene_close(&s);
 }
 
@@ -513,7 +541,8 @@ int main(void)
         cmocka_unit_test(test_genmove_and_play), cmocka_unit_test(test_showboard_and_status),
         cmocka_unit_test(test_pass_resign_end), cmocka_unit_test(test_resign_signal),
         cmocka_unit_test(test_score),
-        cmocka_unit_test(test_counted),         cmocka_unit_test(test_loadsgf),
+        cmocka_unit_test(test_counted),
+        cmocka_unit_test(test_counted_dead_left_on_board),         cmocka_unit_test(test_loadsgf),
         cmocka_unit_test(test_serve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

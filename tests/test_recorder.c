@@ -463,6 +463,106 @@ static void test_announced_pass(void **state)
     }
 }
 
+/* Whether the log holds an event of this code whose text holds `text`. */
+static bool said(record *r, const char *code, const char *text)
+{
+    const record_event *ev;
+    size_t n = record_events(r, &ev);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(ev[i].code, code) && strstr(ev[i].text, text)) return true;
+    return false;
+}
+
+/* Passes (issue 50): a pass inferred from the board (Black passed, then
+ * a black stone came: White's pass nobody announced) is no player's pass
+ * and ends nothing; after a game-over by two passes said, stones seen in
+ * two views mean play went on; a command the game cannot take is answered,
+ * never dropped without a word. */
+static void test_passes_said_and_inferred(void **state)
+{
+    (void)state;
+    gs_error err = {0};
+    record_options o;
+    record_options_init(&o);
+    /* Black says pass, then plays: White's pass is inferred, play goes on */
+    record *r = record_create(&o, &err);
+    gs_position p;
+    gs_position_clear(&p, 9);
+    observe(r, false, "", &p, 0);
+    edit(&p, "B cc");
+    observe(r, false, "", &p, 1000);
+    edit(&p, "W gg");
+    observe(r, false, "", &p, 2000);
+    assert_int_equal(record_pass(r, GS_BLACK, 2500, &err), GS_OK);           /* move 3 */
+    edit(&p, "B ee");
+    observe(r, false, "", &p, 3000);
+    observe(r, false, "", &p, 3500);                                           /* moves 4 (W pass), 5 */
+    assert_true(pass_at(r, GS_WHITE, 4));
+    assert_false(record_ended(r));
+    edit(&p, "W dd");
+    observe(r, false, "", &p, 4000);
+    assert_int_equal(record_move_count(r), 6);
+    assert_true(flag_says(r, "Black passed at move 3 and then played"));
+    record_destroy(r);
+
+    /* two passes said end the game; new stones in two views: play went on */
+    r = record_create(&o, &err);
+    gs_position_clear(&p, 9);
+    observe(r, false, "", &p, 0);
+    edit(&p, "B cc");
+    observe(r, false, "", &p, 1000);
+    edit(&p, "W gg");
+    observe(r, false, "", &p, 2000);
+    assert_int_equal(record_pass(r, GS_BLACK, 2500, &err), GS_OK);
+    assert_int_equal(record_pass(r, GS_WHITE, 2600, &err), GS_OK);
+    assert_true(record_ended(r));
+    /* a command the game cannot take now is answered */
+    assert_int_equal(record_end_game(r, 2700, &err), GS_OK);
+    assert_true(said(r, "command", "end not taken: the game is over (after move 4)"));
+    edit(&p, "B ee");
+    observe(r, false, "", &p, 3000);
+    assert_int_equal(record_move_count(r), 4); /* one view: it may be a misread */
+    observe(r, false, "", &p, 3500);
+    assert_false(record_ended(r));
+    assert_int_equal(record_move_count(r), 5);
+    assert_true(said(r, "play_on", "play went on after the game-over at move 4"));
+    edit(&p, "W dd");
+    observe(r, false, "", &p, 4000);
+    assert_int_equal(record_move_count(r), 6);
+    assert_int_equal(record_referee_count(r), 0);
+    assert_int_equal(record_finish(r, 5000, &err), GS_OK);
+    assert_string_equal(record_result(r), ""); /* the game did not end */
+    assert_int_equal(record_pass(r, GS_WHITE, 6000, &err), GS_OK);
+    assert_true(said(r, "command", "pass W not taken: the record is closed"));
+    record_destroy(r);
+}
+
+/* A flag for stones of both colours removed names each with its colour
+ * (issue 50: "2 black stones (D17)" for a black and a white one). */
+static void test_removed_stones_named_by_colour(void **state)
+{
+    (void)state;
+    gs_error err = {0};
+    record_options o;
+    record_options_init(&o);
+    record *r = record_create(&o, &err);
+    gs_position p;
+    gs_position_clear(&p, 9);
+    observe(r, false, "", &p, 0);
+    edit(&p, "B cc");
+    observe(r, false, "", &p, 1000);
+    edit(&p, "W gc");
+    observe(r, false, "", &p, 2000);
+    edit(&p, "B ee");
+    observe(r, false, "", &p, 3000);
+    edit(&p, "- cc, - gc");
+    for (int i = 0; i < 6; i++) observe(r, false, "", &p, 4000.0 + 1000 * i);
+    assert_int_equal(record_finish(r, 20000, &err), GS_OK);
+    assert_true(flag_says(r, "2 stones (black C7, white G7) removed"));
+    assert_false(flag_says(r, "2 black stones"));
+    record_destroy(r);
+}
+
 static void test_uncertain_points_keep_the_record(void **state)
 {
     (void)state;
@@ -494,6 +594,8 @@ int main(void)
         cmocka_unit_test(test_handicap_and_resume),
         cmocka_unit_test(test_passes_end_game),
         cmocka_unit_test(test_announced_pass),
+        cmocka_unit_test(test_passes_said_and_inferred),
+        cmocka_unit_test(test_removed_stones_named_by_colour),
         cmocka_unit_test(test_uncertain_points_keep_the_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

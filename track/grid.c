@@ -72,7 +72,7 @@ void tr_set_grid(track *t, const vision_grid *g, int w, int h)
 {
     tr_place_grid(t, g, w, h);
     t->have_prev = false;
-    t->have_settled_sig = false;
+    t->have_settled_sig = t->have_mref = false;
     t->reported_this_still = false;
     t->have_ref = false;
     t->have_last = false;

@@ -71,3 +71,28 @@ int track_looks_check(track_looks *l, const int16_t (*look)[3], const gs_positio
     }
     return kept;
 }
+
+int track_looks_take(track_looks *l, const int16_t (*look)[3], const gs_position *before, const gs_position *reading,
+                     gs_position *pos, uint8_t *uncertain)
+{
+    int n = pos->size;
+    if (!l->have || l->size != n || before->size != n || reading->size != n) {
+        track_looks_reset(l, n, look);
+        return 0;
+    }
+    follow_light(l, look);
+    int taken = 0;
+    for (int i = 0; i < n * n; i++) {
+        for (int c = 0; c < 3; c++) l->prev[i][c] = look[i][c];
+        bool changed_look = look_change(look[i], l->ref[i]) > TRACK_LOOK_SAME;
+        if (uncertain[i] && reading->cell[i] != pos->cell[i] && changed_look) {
+            pos->cell[i] = reading->cell[i];
+            uncertain[i] = 0;
+            taken++;
+        }
+        /* a value set now: its look is the point's reference */
+        if (pos->cell[i] != before->cell[i])
+            for (int c = 0; c < 3; c++) l->ref[i][c] = look[i][c];
+    }
+    return taken;
+}

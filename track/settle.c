@@ -346,6 +346,20 @@ static gs_status photo_scan(track *t, const gs_image *img, vision_result *res, b
     return photo_or_kept(t, img, st, res, moved, err);
 }
 
+/* A photo's points read unsure, kept at their value before, that its
+ * looks show changed: taken (track_looks_take); returns how many. */
+static int photo_looks(track *t, const gs_image *img, const gs_position *reading, gs_position *pos, track_update *out)
+{
+    int16_t look[TR_NSIG][3];
+    tr_signature(t, img, look);
+    int n = t->grid.size;
+    if (!t->have_pos || t->pos.size != n) {
+        track_looks_reset(&t->looks, n, (const int16_t(*)[3])look);
+        return 0;
+    }
+    return track_looks_take(&t->looks, (const int16_t(*)[3])look, &t->pos, reading, pos, out->uncertain);
+}
+
 /* A settled photo (track_options.photos): read by photo_scan, the grid it
  * was read on put in place, then as every settled view. */
 gs_status tr_settle_photo(track *t, const gs_image *img, track_update *out, gs_error *err)
@@ -375,6 +389,7 @@ gs_status tr_settle_photo(track *t, const gs_image *img, track_update *out, gs_e
     int nu = 0;
     double conf = 0;
     (void)view_of_reading(t, &res->reading, &pos, out->uncertain, out->conf, out->unsure, out->second, &nu, &conf);
+    nu -= photo_looks(t, img, &res->reading.pos, &pos, out);
     free(res);
     settle_tail(t, img, out, &pos, nu, conf);
     return GS_OK;

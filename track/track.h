@@ -233,6 +233,17 @@ void track_looks_reset(track_looks *l, int size, const int16_t (*look)[3]);
 int track_looks_check(track_looks *l, const int16_t (*look)[3], const gs_position *before, gs_position *pos,
                       uint8_t *uncertain, float *conf, float min_confidence);
 
+/* The same looks for a photo (track_options.photos), the other way: a
+ * photo is a settled view, and a point it reads as changed (reading, its
+ * values before any point was kept) with too little confidence to take,
+ * kept at its value before (pos, marked in uncertain), is taken after all
+ * when its look changed (a stone put on it, or lifted, changes it): the
+ * photo plainly shows a change there, the reader only doubts which.  The
+ * references of the values set in pos move to their looks now.  Returns
+ * the number of points taken. */
+int track_looks_take(track_looks *l, const int16_t (*look)[3], const gs_position *before, const gs_position *reading,
+                     gs_position *pos, uint8_t *uncertain);
+
 /* ================================================================== */
 /* track: from a stream of frames to settled board positions.
  *

@@ -55,7 +55,7 @@ void track_reset_settle(track *t)
     t->calm = 0;
     t->have_prev = false;
     t->reported_this_still = false;
-    t->have_settled_sig = false;
+    t->have_settled_sig = t->have_mref = false;
 }
 
 /* ------------------------------------------------------ drift following */
@@ -139,15 +139,85 @@ static bool ensure_grid(track *t, const gs_image *frame, bool settled_hint, trac
     return true;
 }
 
+static int spot_diff(const int16_t a[3], const int16_t b[3])
+{
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]);
+}
+
+/* Margin spots of signature sig that differ much from ref (margin spots
+ * only): an arm over the margin, not the light's slow drift. */
+static int margin_changed(const track *t, const int16_t (*sig)[3], const int16_t (*ref)[3])
+{
+    int n = 0;
+    for (int i = t->npts; i < t->nsig; i++) n += spot_diff(sig[i], ref[i - t->npts]) > 2 * TR_MOVE_DIFF;
+    return n;
+}
+
 /* Reads the settled view (a photo as a photo) and keeps its signature for
  * the next one. */
 static gs_status settle_view(track *t, const gs_image *frame, bool photo, track_update *out, gs_error *err)
 {
     gs_status st = photo ? tr_settle_photo(t, frame, out, err) : tr_settle(t, frame, out, err);
     if (!t->have_grid) return st;
-    tr_signature(t, frame, t->sig_settled);
+    int16_t sig[TR_NSIG][3];
+    tr_signature(t, frame, sig);
+    /* the margin's reference: this view's margin when nothing crosses it
+     * (as in the reference), or when the last settled view showed it so
+     * too (something put there for good, not an arm passing) */
+    int m = t->nsig - t->npts;
+    if (!t->have_mref || margin_changed(t, (const int16_t(*)[3])sig, (const int16_t(*)[3])t->sig_mref) <= TR_QUICK_MARGIN ||
+        (t->have_settled_sig && margin_changed(t, (const int16_t(*)[3])sig, (const int16_t(*)[3])(t->sig_settled + t->npts)) <= TR_QUICK_MARGIN)) {
+        memcpy(t->sig_mref, sig + t->npts, sizeof(int16_t) * 3 * (size_t)m);
+        t->have_mref = true;
+    }
+    memcpy(t->sig_settled, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
     t->have_settled_sig = true;
     return st;
+}
+
+/* What a view still for TR_QUICK_FRAMES frames is, by its signature
+ * against the last settled view's (see TR_QUICK_FRAMES). */
+typedef enum quick_view {
+    QUICK_NO = 0,      /* maybe a hand in it: the settle window decides */
+    QUICK_HAND_FREE,   /* its margin as in the reference (no arm across it)
+                          and few points changed (a move, its captures) */
+    QUICK_MOVED        /* a third of the view changed and stays, more than
+                          a hand covers: the camera or the board moved,
+                          which a read of it finds out */
+} quick_view;
+
+static quick_view quick_look(const track *t, int16_t sig[][3])
+{
+    if (t->still_frames < TR_QUICK_FRAMES || !t->have_settled_sig || !t->have_mref) return QUICK_NO;
+    int points = 0;
+    for (int i = 0; i < t->npts; i++) points += spot_diff(sig[i], t->sig_settled[i]) > TR_MOVE_DIFF;
+    if (3 * points > t->npts) return QUICK_MOVED;
+    return points <= TR_QUICK_POINTS &&
+                   margin_changed(t, (const int16_t(*)[3])sig, (const int16_t(*)[3])t->sig_mref) <= TR_QUICK_MARGIN
+               ? QUICK_HAND_FREE
+               : QUICK_NO;
+}
+
+/* The grid moved (drift followed at t_ms): the view did not.  Stillness
+ * was judged on the old spots; from now on the new spots are the
+ * reference, the last settled view's too where this view still matches it
+ * (where it does not, the spot keeps the settled view's old sample: it
+ * still differs, and the next still view is read again; and the margin
+ * and the points that did not change still tell a hand-free view).  sig,
+ * the frame's signature, is sampled anew; moved: the frame showed motion. */
+static void grid_followed(track *t, const gs_image *frame, double t_ms, bool moved, int16_t (*sig)[3])
+{
+    t->last_move_ms = t_ms;
+    t->still_frames = 0; /* a view is hand-free when still on the grid in place */
+    int16_t moved_sig[TR_NSIG][3];
+    tr_signature(t, frame, moved_sig);
+    for (int i = 0; t->have_settled_sig && i < t->nsig; i++)
+        if (spot_diff(sig[i], t->sig_settled[i]) <= TR_MOVE_DIFF) memcpy(t->sig_settled[i], moved_sig[i], sizeof moved_sig[i]);
+    for (int i = t->npts; t->have_mref && i < t->nsig; i++)
+        if (spot_diff(sig[i], t->sig_mref[i - t->npts]) <= TR_MOVE_DIFF)
+            memcpy(t->sig_mref[i - t->npts], moved_sig[i], sizeof moved_sig[i]);
+    memcpy(sig, moved_sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
+    if (!moved) memcpy(t->sig_anchor, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
 }
 
 /* Only a view without motion tells a drift from a hand: the drift
@@ -162,22 +232,41 @@ static void follow_drift(track *t, const gs_image *frame, double t_ms, bool move
         tr_drift_take_ref(t, frame);
         return;
     }
-    if (!(t->calm > 0 && t->have_ref && tr_drift_due(t, t_ms) && tr_drift_follow(t, frame, out))) return;
-    t->last_move_ms = t_ms;
-    /* the grid moved: the view did not.  Stillness was judged on the
-     * old spots; from now on the new spots are the reference (the last
-     * settled view's too when this view still matches it, else the
-     * next still view is read again) */
-    int16_t moved_sig[TR_NSIG][3];
-    tr_signature(t, frame, moved_sig);
-    if (t->have_settled_sig) {
-        if (tr_sig_changed(t, sig, t->sig_settled) == 0)
-            memcpy(t->sig_settled, moved_sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
-        else
-            t->have_settled_sig = false;
+    if (t->calm > 0 && t->have_ref && tr_drift_due(t, t_ms) && tr_drift_follow(t, frame, out))
+        grid_followed(t, frame, t_ms, moved, sig);
+}
+
+/* Where the grid is before a quick read: a drift measure made in this
+ * still view, or one made now (the measures come a few times a second
+ * only, and a read on a grid a third of a cell behind a drifting camera
+ * misreads stones). */
+typedef enum grid_place {
+    GRID_IN_PLACE = 0,  /* found in place (or not followed at all) */
+    GRID_FOLLOWED,      /* moved now: the view is looked at again */
+    GRID_UNSURE         /* the measure failed (a jump, a hidden corner) */
+} grid_place;
+
+static grid_place grid_in_place(track *t, const gs_image *frame, double t_ms, int16_t (*sig)[3], track_update *out)
+{
+    if (t->opt.no_follow || !t->have_ref) return GRID_IN_PLACE;
+    if (t->last_est_ms >= t->still_since && t->last_est_ms <= t_ms && t->in_sync) return GRID_IN_PLACE;
+    t->last_est_ms = t_ms;
+    if (tr_drift_follow(t, frame, out)) {
+        grid_followed(t, frame, t_ms, false, sig);
+        return GRID_FOLLOWED;
     }
-    memcpy(sig, moved_sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
-    if (!moved) memcpy(t->sig_anchor, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
+    return t->in_sync ? GRID_IN_PLACE : GRID_UNSURE;
+}
+
+/* Whether a still view is settled before the settle window: hand-free on
+ * the grid in place, or moved as a whole (unless the drift following
+ * just put the grid right: then it is looked at again). */
+static bool settled_sooner(track *t, const gs_image *frame, double t_ms, int16_t (*sig)[3], track_update *out)
+{
+    quick_view q = quick_look(t, sig);
+    if (q == QUICK_NO) return false;
+    grid_place g = grid_in_place(t, frame, t_ms, sig, out);
+    return q == QUICK_HAND_FREE ? g == GRID_IN_PLACE : g != GRID_FOLLOWED;
 }
 
 gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_hint, track_update *out,
@@ -213,16 +302,20 @@ gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_
     if (moved) {
         memcpy(t->sig_anchor, sig, sizeof(int16_t) * 3 * (size_t)t->nsig);
         t->still_since = t_ms;
+        t->still_frames = 0;
         t->reported_this_still = false;
         t->relooks = 0;
         out->moving = true;
         return GS_OK;
     }
+    t->still_frames++;
     if (t->reported_this_still) {
         relook(t, frame, t_ms, out);
         return GS_OK;
     }
-    if (t_ms - t->still_since < t->opt.settle_ms) return GS_OK;
+    /* settled: still for the settle window, or sooner when hand-free (on
+     * the grid in place) or moved as a whole */
+    if (t_ms - t->still_since < t->opt.settle_ms && !settled_sooner(t, frame, t_ms, sig, out)) return GS_OK;
     t->reported_this_still = true;
     /* still long enough: only a view that differs from the last settled one
      * is worth a full read */

@@ -23,6 +23,19 @@
 /* A settled reading that changes more points than a move with a modest
  * capture makes the tracker look for the board again. */
 #define TR_REFIND_DIFF 5
+/* A view still for this many frames in a row, with nothing over the
+ * board's margin (an arm reaching in crosses it) and at most
+ * TR_QUICK_POINTS points changed since the last settled view, has no hand
+ * in it: settled then, without waiting for the settle window (which a
+ * resting hand also passes).  In blitz the hands leave the board for
+ * 4-8 frames of 30 between moves (the bundled classic rendered at 4x
+ * pace), well under half a second. */
+#define TR_QUICK_FRAMES 3
+#define TR_QUICK_POINTS 12
+/* ... margin spots that may differ from the margin's reference (noise,
+ * a spot half on the board's edge): an arm across the margin changes 4
+ * and more */
+#define TR_QUICK_MARGIN 2
 /* Without a board, it is looked for at most this often (frame time, ms):
  * the search is costly, and a few times a second finds it before the first
  * hand reaches in whatever the frame rate */
@@ -96,6 +109,11 @@ struct track {
     int16_t sig_prev[TR_NSIG][3], sig_anchor[TR_NSIG][3], sig_settled[TR_NSIG][3];
     bool have_prev, have_settled_sig;
     double still_since;
+    int still_frames;           /* frames in a row without motion */
+    /* the margin spots of the last settled view nothing crossed (a hand
+     * resting over the margin in a settled view is not the margin) */
+    int16_t sig_mref[TR_MARG][3];
+    bool have_mref;
     bool reported_this_still;   /* the current still period was handled */
     bool have_pos;
     gs_position pos;            /* last settled position */
