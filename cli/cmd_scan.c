@@ -86,7 +86,10 @@ static void print_json(const char *photo, const cvshim_decoded *dec, const visio
     printf(",\n  \"width\": %d,\n  \"height\": %d,\n  \"orientation\": %d,", dec->full_width, dec->full_height,
            dec->orientation);
     printf("\n  \"size\": %d,\n  \"corners\": [", N);
-    for (int i = 0; i < 4; i++) printf("%s[%.1f, %.1f]", i ? ", " : "", g->corners[i][0], g->corners[i][1]);
+    /* in the displayed photo's pixels, whatever size it was read at */
+    double scale = dec->reduce > 1 ? dec->reduce : 1;
+    for (int i = 0; i < 4; i++) printf("%s[%.1f, %.1f]", i ? ", " : "", (g->corners[i][0] + 0.5) * scale - 0.5,
+                                       (g->corners[i][1] + 0.5) * scale - 0.5);
     printf("],\n  \"grid_confidence\": %.3f,\n  \"rows\": [\n", g->confidence);
     static const char tok[3] = {'.', 'B', 'W'};
     for (int y = 0; y < N; y++) {
@@ -223,22 +226,28 @@ int cmd_scan(int argc, char **argv)
     if (rc >= 0) return rc;
     gs_error err = {0};
     double t0 = gs_now_ms();
-    cvshim_decode how = {.max_pixels = a.max_pixels};
-    cvshim_decoded dec;
-    gs_image *img = cvshim_image_load_as(a.photo, &how, &dec, &err);
-    if (!img) { cli_error("%s", err.msg); return gs_status_exit_code(err.status); }
-    if (a.have_corners && !corners_fit(img, (int)a.size, a.corners)) {
-        gs_image_destroy(img);
-        return GS_EXIT_ERROR;
-    }
     vision_result *res = calloc(1, sizeof *res);
     vision_detector *d = vision_detector_create(NULL);
     if (!res || !d) {
         free(res);
         vision_detector_destroy(d);
-        gs_image_destroy(img);
         cli_error("scan: out of memory");
         return GS_EXIT_ERROR;
+    }
+    /* a large photo is decoded smaller when the board search does not
+     * need every pixel (its largest working copy) */
+    cvshim_decode how = {.max_pixels = a.max_pixels, .min_side = vision_detector_params(d)->wider_side[1]};
+    cvshim_decoded dec;
+    gs_image *img = cvshim_image_load_as(a.photo, &how, &dec, &err);
+    if (img && a.have_corners && dec.reduce > 1)
+        for (int i = 0; i < 4; i++)
+            for (int c = 0; c < 2; c++) a.corners[i][c] = (a.corners[i][c] + 0.5) / dec.reduce - 0.5;
+    if (!img || (a.have_corners && !corners_fit(img, (int)a.size, a.corners))) {
+        if (!img) cli_error("%s", err.msg);
+        gs_image_destroy(img);
+        vision_detector_destroy(d);
+        free(res);
+        return img ? GS_EXIT_ERROR : gs_status_exit_code(err.status);
     }
     gs_status st;
     if (a.calfile && !a.have_corners) {

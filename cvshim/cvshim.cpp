@@ -160,6 +160,8 @@ gs_image *cvshim_image_decode_as(const uint8_t *data, size_t len, const cvshim_d
         if (cvshim_image_check_complete(data, len, err) != GS_OK) return nullptr;
         int fw = 0, fh = 0;
         cvshim_image_header_size(data, len, &fw, &fh, nullptr);
+        if (how->reduce <= 0 && how->min_side > 0)
+            while (reduce < 8 && std::max(fw, fh) / (2 * reduce) >= how->min_side) reduce *= 2;
         int o = how->stored ? 1 : cvshim_image_orientation(data, len);
         cv::Mat buf(1, (int)len, CV_8UC1, const_cast<uint8_t *>(data));
         cv::Mat m;

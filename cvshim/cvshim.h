@@ -72,6 +72,8 @@ typedef struct cvshim_decode {
     int reduce;           /* 2, 4 or 8: decoded at that fraction of each side (a
                              JPEG by libjpeg's DCT scaling, far faster than the
                              whole; other formats shrunk); 0 or 1: full size */
+    int min_side;         /* with reduce 0: the largest reduction that keeps the
+                             longest side at least this long (0: full size) */
 } cvshim_decode;
 
 /* What a decode did: the EXIF orientation applied (1 when none was, or

@@ -32,9 +32,9 @@ import torch.nn.functional as F
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CELL, WIN = 12, 18
 SOURCES = ["imago", "gomrade", "goban-watcher", "stone-boxes"]
-ON_TOL = 2      # px (1/6 cell): a window this near a lattice point is that point's
-OFF_FROM = 4    # px (1/3 cell): a window this far from every lattice point sees none
-CHANNELS = (12, 24, 32)
+ON_TOL = 4      # px (1/3 cell): a window this near a lattice point is that point's (a found grid is 0.1-0.3 cell off in places)
+OFF_FROM = 6    # px (half a cell): a window this far from every lattice point sees none
+CHANNELS = (16, 32, 48)
 
 
 class PointNet(nn.Module):
@@ -65,9 +65,22 @@ class Calibrated(nn.Module):
         return torch.softmax(self.net(x) / self.t, dim=1)
 
 
+IN_LO, IN_HI = -4.0, 2.0  # the input's range (log2 of sample over wood), as vision/view.c clips it
+NOISE_FLOOR = 8.0         # grey levels added to sample and wood alike, as vision/view.c does
+
+
+def to_input(bgr, wood):
+    """The model's input, as vision/view.c makes it: log2 of each channel
+    over the wood's, both raised by the noise floor.  bgr: (..., 3, H, W)
+    float, wood: broadcastable (..., 3, 1, 1)."""
+    x = torch.log2((bgr + NOISE_FLOOR) / (wood + NOISE_FLOOR))
+    return x.clamp(IN_LO, IN_HI)
+
+
 def normalised(v):
-    x = v["img"].astype(np.float32) / v["wood"][None, None, :]
-    return torch.from_numpy(np.minimum(x, 3.0) - 1.0).permute(2, 0, 1).contiguous()
+    """A view's input (3 x H x W)."""
+    bgr = torch.from_numpy(v["img"].astype(np.float32)).permute(2, 0, 1)
+    return to_input(bgr, torch.from_numpy(v["wood"]).view(3, 1, 1))
 
 
 def labels_at(v, x0, y0):
@@ -81,7 +94,12 @@ def labels_at(v, x0, y0):
     known = np.where(inr, lab[np.clip(iv, 0, nv - 1), np.clip(iu, 0, nu - 1)], -1 if v["source"] == "stone-boxes" else 3)
     on = np.maximum(du, dv) <= ON_TOL
     off = np.maximum(du, dv) >= OFF_FROM
-    out = np.where(on, known, np.where(off & (known >= 0), 3, -1))
+    # a window between lattice points is taken as "none" only where the
+    # nearest point is empty or past the board: between touching stones,
+    # where a stone set off its point looks much like one between two
+    # points, the model is not asked (crowded boards of a source it never
+    # saw were read "none" where their stones sat off their points)
+    out = np.where(on, known, np.where(off & ((known == 0) | (known == 3)), 3, -1))
     # the nearest lattice point of the view must lie in the photo
     ju = np.clip(np.rint(x0 / CELL).astype(int), 0, nu - 1)
     jv = np.clip(np.rint(y0 / CELL).astype(int), 0, nv - 1)
@@ -108,24 +126,64 @@ def draw(v, rng, n_on, n_off):
     return x0[k], y0[k], lab[k]
 
 
-def augment(x, g):
-    """Photometric and small geometric changes of a batch of windows."""
+def augment_colour(x, g):
+    """Colours as other lamps, cameras and stones give them (log2 space):
+    each channel's contrast and offset, channels mixed, swapped, or grey.
+    Lamps of one colour (violet, green, red) and green stones make the
+    stones' colours against the wood unlike any white light's; a model
+    that must read them after these changes learns brightness and the
+    difference from the wood rather than one set of colours."""
     b = x.shape[0]
-    # a wrong wood estimate, a lamp's tint left over, the contrast of the stones
-    gain = torch.exp(torch.randn(b, 1, 1, 1, generator=g) * 0.12)
-    tint = torch.exp(torch.randn(b, 3, 1, 1, generator=g) * 0.06)
-    x = (x + 1) * gain * tint - 1
+    gamma = torch.exp(torch.randn(b, 3, 1, 1, generator=g) * 0.25)
+    offset = torch.randn(b, 3, 1, 1, generator=g) * 0.15 + torch.randn(b, 1, 1, 1, generator=g) * 0.2
+    x = x * gamma + offset
+    mix = torch.rand(b, generator=g) < 0.4
+    if mix.any():
+        m = torch.eye(3) + torch.randn(int(mix.sum()), 3, 3, generator=g) * 0.3
+        m = m / m.sum(2, keepdim=True).clamp(min=0.3)
+        x[mix] = torch.einsum("bij,bjhw->bihw", m, x[mix])
+    perm = torch.rand(b, generator=g) < 0.2
+    if perm.any():
+        x[perm] = x[perm][:, torch.randperm(3, generator=g)]
+    grey = torch.rand(b, generator=g) < 0.1
+    if grey.any():
+        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    return x
+
+
+def lamp(bgr, wood, g):
+    """Raw windows as a lamp of one colour and another exposure show them:
+    each channel scaled (a violet lamp leaves green nearly black), sensor
+    noise, 8-bit steps and the white clip; the wood scaled alike (the view's
+    median of it follows the lamp)."""
+    b = bgr.shape[0]
+    coloured = (torch.rand(b, 1, 1, 1, generator=g) < 0.5).float()
+    gains = torch.exp(coloured * torch.empty(b, 3, 1, 1).uniform_(math.log(0.03), math.log(1.3), generator=g)
+                      + (1 - coloured) * torch.randn(b, 3, 1, 1, generator=g) * 0.1)
+    gains = gains / gains.amax(1, keepdim=True) * torch.empty(b, 1, 1, 1).uniform_(0.4, 1.4, generator=g)
+    noisy = bgr * gains + torch.randn(bgr.shape, generator=g) * torch.rand(b, 1, 1, 1, generator=g) * 5
+    return noisy.round().clamp(0, 255), wood * gains
+
+
+def augment(bgr, wood, g):
+    """Photometric and small geometric changes of a batch of raw windows
+    (B, G, R and their wood): the model's input."""
+    b = bgr.shape[0]
+    bgr, wood = lamp(bgr, wood, g)
+    x = augment_colour(to_input(bgr, wood), g)
     # light falling off across the window
     ramp = torch.linspace(-1, 1, WIN)
     a = torch.rand(b, generator=g) * 2 * math.pi
     grad = torch.cos(a)[:, None, None] * ramp[None, None, :] + torch.sin(a)[:, None, None] * ramp[None, :, None]
-    x = x + torch.rand(b, 1, 1, 1, generator=g) * 0.15 * grad.unsqueeze(1)
-    # rotation, scale and a sub-pixel shift
-    ang = (torch.rand(b, generator=g) - 0.5) * math.radians(10)
-    sc = 1 + (torch.rand(b, generator=g) - 0.5) * 0.16
-    t = (torch.rand(b, 2, generator=g) - 0.5) * (2.0 / WIN)
-    th = torch.stack([torch.stack([torch.cos(ang) * sc, -torch.sin(ang) * sc, t[:, 0]], 1),
-                      torch.stack([torch.sin(ang) * sc, torch.cos(ang) * sc, t[:, 1]], 1)], 1)
+    x = x + torch.rand(b, 1, 1, 1, generator=g) * 0.3 * grad.unsqueeze(1)
+    # rotation, a scale on each axis (stones larger or smaller for their
+    # cells, drawn out by an oblique view) and a shift of up to 2 px
+    ang = (torch.rand(b, generator=g) - 0.5) * math.radians(20)
+    sx = torch.exp((torch.rand(b, generator=g) - 0.5) * 0.4)
+    sy = torch.exp((torch.rand(b, generator=g) - 0.5) * 0.4)
+    t = (torch.rand(b, 2, generator=g) - 0.5) * (4.0 / WIN)
+    th = torch.stack([torch.stack([torch.cos(ang) * sx, -torch.sin(ang) * sy, t[:, 0]], 1),
+                      torch.stack([torch.sin(ang) * sx, torch.cos(ang) * sy, t[:, 1]], 1)], 1)
     grid = F.affine_grid(th, list(x.shape), align_corners=False)
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
     # blur for some, noise for all
@@ -134,12 +192,12 @@ def augment(x, g):
         k = torch.tensor([0.25, 0.5, 0.25])
         k2 = (k[:, None] * k[None, :]).expand(3, 1, 3, 3)
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2, groups=3)
-    x = x + torch.randn(x.shape, generator=g) * (torch.rand(b, 1, 1, 1, generator=g) * 0.05)
-    return x
+    x = x + torch.randn(x.shape, generator=g) * (torch.rand(b, 1, 1, 1, generator=g) * 0.1)
+    return x.clamp(IN_LO, IN_HI)
 
 
 def batches(views, tensors, rng, n_on, n_off, bs):
-    """One epoch of (windows, labels) batches, shuffled."""
+    """One epoch of (raw windows, their wood, labels) batches, shuffled."""
     xs, ys = [], []
     for k, v in enumerate(views):
         x0, y0, lab = draw(v, rng, n_on, n_off)
@@ -151,7 +209,8 @@ def batches(views, tensors, rng, n_on, n_off, bs):
     for s in range(0, len(order), bs):
         sel = order[s:s + bs]
         win = torch.stack([tensors[i][:, y:y + WIN, x:x + WIN] for i, x, y in idx[sel]])
-        yield win.float(), torch.from_numpy(lab[sel].astype(np.int64))
+        wood = torch.stack([torch.from_numpy(views[i]["wood"]) for i in idx[sel][:, 0]]).view(-1, 3, 1, 1)
+        yield win.float(), wood, torch.from_numpy(lab[sel].astype(np.int64))
 
 
 def train(views, tensors, epochs, seed, log):
@@ -169,8 +228,8 @@ def train(views, tensors, epochs, seed, log):
         if sched is None:
             steps_per_epoch = len(bl)
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * steps_per_epoch + 10)
-        for x, y in bl:
-            x = augment(x, g)
+        for x, wood, y in bl:
+            x = augment(x, wood, g)
             out = net(x)[:, :, 0, 0]
             loss = F.cross_entropy(out, y, label_smoothing=0.02)
             opt.zero_grad()
@@ -197,7 +256,7 @@ def evaluate(net, views, tensors):
     for v, t in zip(views, tensors):
         if v["kind"] != "as is" or v["du"] != 0 or v["dv"] != 0:
             continue
-        lg = read_view(net, t)
+        lg = read_view(net, normalised(v))
         lab = v["lab"]
         k = (lab >= 0) & v["inside"]
         out.append((v, lg.permute(1, 2, 0)[torch.from_numpy(k)], torch.from_numpy(lab[k].astype(np.int64))))
@@ -270,7 +329,7 @@ def main():
         rep.write(s + "\n")
         rep.flush()
     views = list(np.load(a.views, allow_pickle=True)["views"])
-    tensors = [normalised(v).half() for v in views]
+    tensors = [torch.from_numpy(v["img"]).permute(2, 0, 1).contiguous() for v in views]  # raw B, G, R
     log("train_points: %d views (%s)" % (len(views), ", ".join(
         "%s %d" % (s, sum(v["source"] == s for v in views)) for s in SOURCES + ["negative"])))
     held_logits, held_labels = [], []

@@ -11,14 +11,15 @@ per point of the photo's true lattice:
     table; a photo that is no board);
   -1 unknown (stone-boxes: past the stones' hull, where the labels may
     not reach and the board may end).
-Views are made of each photo as it is, of changed copies (darker, a
+Rendered boards (train/renders.py) are viewed as they are.  Views are
+made of each photo as it is, of changed copies (darker, a
 colour cast, noise, blur, heavy JPEG, a flash's glare: what other
 people's photos have), and of the lattice moved off the board's (the
 input is then normalised by a wrong lattice's "wood", as the finder's
 wrong candidates are).
 
 usage: train/views.py [--grids train/grids.tsv] [--data DIR] [--out FILE.npz]
-                      [--copies N] [--seed S] [--jobs N]
+                      [--renders DIR] [--copies N] [--seed S]
 Writes one .npz: the views (uint8 B, G, R), their wood colours, and per
 view its source, lattice shift and labels.
 """
@@ -27,6 +28,7 @@ import glob
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,19 +51,6 @@ def parse_grids(path):
         rows.append(dict(source=f[0], photo=f[1], size=int(f[2]), H=[float(x) for x in f[3].split()],
                          dist=[float(x) for x in f[4].split()]))
     return rows
-
-
-def write_cal(path, h, dist, size, w, hgt):
-    hm = np.array(h).reshape(3, 3)
-    n = max(size, 19) - 1
-    cs = []
-    for u, v in ((0, 0), (n, 0), (n, n), (0, n)):
-        p = hm @ [u, v, 1]
-        cs += [p[0] / p[2], p[1] / p[2]]
-    with open(path, "w") as f:
-        f.write("goscribe-calibration 1\nimage %d %d\nsize %d\n" % (w, hgt, max(size, 19) if size == 0 else size))
-        f.write("corners %s\nhomography %s\n" % (" ".join("%.4f" % c for c in cs), " ".join("%.12g" % x for x in h)))
-        f.write("distortion %s\ncell_aspect 1\nconfidence 1\n" % " ".join("%.6g" % x for x in dist))
 
 
 def truth_labels(photo, size):
@@ -148,8 +137,10 @@ KINDS = ["dark", "cast", "night", "blur", "glare", "gradient", "jpeg"]
 class Dumper:
     """Runs train/board_dump over a list of jobs in one process."""
 
-    def __init__(self, binary):
-        self.binary = binary
+    def __init__(self, binary, tmp):
+        # a copy: a rebuild while the views are made must not pull the tool away
+        self.binary = os.path.join(tmp, "gs_board_dump")
+        shutil.copy(binary, self.binary)
 
     def run(self, jobs):
         text = "".join(" ".join(str(x) for x in j) + "\n" for j in jobs)
@@ -182,12 +173,14 @@ def main():
     ap.add_argument("--dump", default=os.path.join(ROOT, "build", "gs_board_dump"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "train", "views.npz"))
     ap.add_argument("--copies", type=int, default=2, help="changed copies of each photo (default 2)")
+    ap.add_argument("--renders", default=os.path.join(ROOT, "build", "train", "renders"),
+                    help="rendered boards (train/renders.py; none there: none used)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
-    dumper = Dumper(a.dump)
-    views = []  # dicts: img, wood, source, lab, lu0, lv0, u0, v0, du, dv, inside
+    views = []  # dicts: img, wood, source, lab, du, dv, inside, name, kind
     tmp = tempfile.mkdtemp(prefix="gs-views-")
+    dumper = Dumper(a.dump, tmp)
     rows = parse_grids(a.grids)
     for n_row, r in enumerate(rows):
         photo = os.path.join(a.data, "photos", r["photo"])
@@ -204,8 +197,6 @@ def main():
         else:
             lu0, lv0, lab = truth_labels(photo, r["size"])
         nv, nu = lab.shape
-        cal = os.path.join(tmp, "g.cal")
-        write_cal(cal, r["H"], r["dist"], r["size"], w_, h_)
         srcs = [(photo, "as is")]
         for k in rng.choice(len(KINDS), a.copies, replace=False):
             p = os.path.join(tmp, "c%d.png" % len(srcs))
@@ -214,26 +205,41 @@ def main():
         jobs = []
         for p, kind in srcs:
             shift = (0.0, 0.0) if kind == "as is" or rng.random() < 0.6 else tuple(rng.choice([-0.5, 0.5], 2))
-            jobs.append((p, cal, os.path.join(tmp, "v%d.png" % len(jobs)), lu0, lv0, nu, nv, shift[0], shift[1]))
+            jobs.append((p, os.path.join(tmp, "v%d.png" % len(jobs)), lu0, lv0, nu, nv, shift[0], shift[1],
+                         *r["H"], *r["dist"]))
         for j, res in zip(jobs, dumper.run(jobs)):
             if "error" in res:
                 print("views: %s: %s" % (r["photo"], res["error"]), file=sys.stderr)
                 continue
             v = cv2.imread(res["out"])
             views.append(dict(img=v, wood=np.array(res["wood"], np.float32), source=r["source"], lab=lab,
-                              du=j[7], dv=j[8], inside=np.array([c == "1" for c in res["inside"]]).reshape(nv, nu),
+                              du=j[6], dv=j[7], inside=np.array([c == "1" for c in res["inside"]]).reshape(nv, nu),
                               name=r["photo"], kind=dict(srcs)[j[0]]))
         if n_row % 25 == 0:
             print("views: %d of %d photos, %d views" % (n_row + 1, len(rows), len(views)), file=sys.stderr)
+    for d in sorted(glob.glob(os.path.join(a.renders, "*", "truth.json"))):
+        t = json.load(open(d))
+        n = t["size"]
+        lab = np.full((n + 2 * MARGIN, n + 2 * MARGIN), 3, np.int8)
+        for i, c in enumerate(t["position"]):
+            lab[MARGIN + i // n, MARGIN + i % n] = {".": 0, "B": 1, "W": 2}[c]
+        frame = os.path.join(os.path.dirname(d), "frame.png")
+        job = (frame, os.path.join(tmp, "r.png"), -MARGIN, -MARGIN, n + 2 * MARGIN, n + 2 * MARGIN, 0, 0, *t["H"],
+               t["k1"], t["cx"], t["cy"], t["norm"])
+        res = dumper.run([job])[0]
+        if "error" in res:
+            print("views: %s: %s" % (frame, res["error"]), file=sys.stderr)
+            continue
+        views.append(dict(img=cv2.imread(res["out"]), wood=np.array(res["wood"], np.float32), source="renders",
+                          lab=lab, du=0.0, dv=0.0, name=os.path.relpath(frame, a.renders), kind="as is",
+                          inside=np.array([c == "1" for c in res["inside"]]).reshape(n + 2 * MARGIN, n + 2 * MARGIN)))
     negs = sorted(p for p in glob.glob(os.path.join(NEG_DIR, "*")) if p.lower().endswith((".jpg", ".png")))
     for p in negs:
         img = cv2.imread(p, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
         if img is None or min(img.shape[:2]) < 64:
             continue
         for hq in negative_quads(img, rng, 2):
-            cal = os.path.join(tmp, "n.cal")
-            write_cal(cal, hq, [0, 0, 0, 1], 19, img.shape[1], img.shape[0])
-            res = dumper.run([(p, cal, os.path.join(tmp, "n.png"), 0, 0, 19, 19)])[0]
+            res = dumper.run([(p, os.path.join(tmp, "n.png"), 0, 0, 19, 19, 0, 0, *hq, 0, 0, 0, 1)])[0]
             if "error" in res:
                 continue
             views.append(dict(img=cv2.imread(res["out"]), wood=np.array(res["wood"], np.float32), source="negative",

@@ -10,10 +10,11 @@
  * fitted to the grid says where that is): in an oblique photo a stone's
  * body then sits on its point, as in a photo from above, rather than
  * towards the far side (at 30 degrees over the board, 0.4 cell).
- * The model's input is each channel divided by the wood's colour there,
- * less one: a lamp's tint and the exposure scale all channels alike
- * (von Kries), so the wood reads 0 under any light, a black stone about
- * -0.9, a white one above 0.  The training script dumps views with this
+ * The model's input is log2 of each channel over the wood's colour (both
+ * raised by a noise floor): a
+ * lamp's tint and the exposure scale all channels alike (von Kries), so
+ * the wood reads 0 under any light, a black stone about -3, a white one
+ * above 0.  The training script dumps views with this
  * same code (train/board_dump.c), so what the model learned from and what
  * it reads are made alike. */
 #include "vision/vision_internal.h"
@@ -29,9 +30,17 @@
  * still crossed by a sample). */
 #define VIEW_SHRINK_ABOVE 2.0
 #define VIEW_SHRINK_TO 1.5
-/* The input's range: a white stone under a lamp is at most about 3 times
- * the wood (a dark wood), a clip keeps glare from dominating. */
-#define VIEW_INPUT_MAX 3.0f
+/* The input's range, log2 of a sample over the wood: a black stone is
+ * about -3 (an eighth of the wood), a white stone under a lamp at most
+ * about +1.6 (three times a dark wood); the clip keeps glare and a black
+ * hole from dominating. */
+#define VIEW_INPUT_LO -4.0f
+#define VIEW_INPUT_HI 2.0f
+/* Grey levels added to a sample and to the wood before the ratio: about a
+ * camera's noise in a dim channel.  Under a lamp of one colour a channel
+ * the lamp leaves nearly black (3 grey levels on the wood under a cyan
+ * lamp) then says little, instead of its noise being multiplied up. */
+#define VIEW_NOISE_FLOOR 8.0f
 
 /* The board coordinate of view pixel X along an axis whose first lattice
  * point is `origin`: lattice point k is the centre of window k. */
@@ -82,12 +91,13 @@ static int cmp_float(const void *a, const void *b)
 }
 
 /* The wood's colour: the median, channel by channel, of the centres of
- * the grid's cells (between four points, where even a crowded board shows
- * wood), five samples each; the photo's median when none is seen. */
-static gs_status view_wood(const gs_image *src, const vision_grid *g, const vision_cam *cam, double f, float wood[3],
-                           gs_error *err)
+ * the grid's cells on the board (between four points, where even a
+ * crowded board shows wood), five samples each; the photo's median when
+ * none is seen. */
+static gs_status view_wood(const gs_image *src, const vision_grid *g, double f, float wood[3], gs_error *err)
 {
     static const double at[5][2] = {{0, 0}, {-0.12, 0}, {0.12, 0}, {0, -0.12}, {0, 0.12}};
+    const vision_cam flat = {.ok = 0}; /* on the board itself: above it, an oblique photo shows the stones there */
     int n = g->size - 1, cap = n * n * 5, got = 0;
     float *s = malloc(sizeof *s * 3 * (size_t)(cap > 0 ? cap : 1));
     if (!s) return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's view)");
@@ -95,14 +105,13 @@ static gs_status view_wood(const gs_image *src, const vision_grid *g, const visi
         for (int u = 0; u < n; u++)
             for (int k = 0; k < 5; k++) {
                 float o[3];
-                if (!view_sample(src, g, cam, f, u + 0.5 + at[k][0], v + 0.5 + at[k][1], o)) continue;
+                if (!view_sample(src, g, &flat, f, u + 0.5 + at[k][0], v + 0.5 + at[k][1], o)) continue;
                 for (int c = 0; c < 3; c++) s[c * cap + got] = o[c];
                 got++;
             }
     for (int c = 0; c < 3; c++) {
         if (got) qsort(s + c * cap, (size_t)got, sizeof *s, cmp_float);
         wood[c] = got ? s[c * cap + got / 2] : 128.0f;
-        if (wood[c] < 1) wood[c] = 1; /* a channel the lamp leaves black */
     }
     free(s);
     return GS_OK;
@@ -135,8 +144,8 @@ static void view_fill(vision_view *vw, const gs_image *src, const vision_grid *g
                 for (int c = 0; c < 3; c++) o[c] = vw->wood[c]; /* off the photo: as the wood */
             for (int c = 0; c < 3; c++) {
                 vw->bgr[i * 3 + c] = (uint8_t)(o[c] + 0.5f);
-                float x = o[c] / vw->wood[c];
-                vw->input[c * plane + i] = (x < VIEW_INPUT_MAX ? x : VIEW_INPUT_MAX) - 1.0f;
+                float x = log2f((o[c] + VIEW_NOISE_FLOOR) / (vw->wood[c] + VIEW_NOISE_FLOOR));
+                vw->input[c * plane + i] = x < VIEW_INPUT_LO ? VIEW_INPUT_LO : x > VIEW_INPUT_HI ? VIEW_INPUT_HI : x;
             }
         }
     }
@@ -168,7 +177,7 @@ gs_status vision_view_make(const gs_image *img, const vision_grid *g, int u0, in
     vision_cam cam;
     vision_cam_fit(&cam, g->H, img->width, img->height);
     gs_status st = view_source(img, g, &src, &own, &f, err);
-    if (st == GS_OK) st = view_wood(src, g, &cam, f, out->wood, err);
+    if (st == GS_OK) st = view_wood(src, g, f, out->wood, err);
     if (st == GS_OK) {
         view_fill(out, src, g, &cam, f);
         for (int j = 0; j < nv; j++)
