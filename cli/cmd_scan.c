@@ -52,25 +52,51 @@ static void print_text(const vision_reading *r)
     static const char tok[3] = {'.', 'B', 'W'};
     int N = r->pos.size;
     for (int y = 0; y < N; y++) {
-        for (int x = 0; x < N; x++)
-            printf("%s%c%s", x ? " " : "", tok[r->pos.cell[y * N + x] % 3], r->unsure[y * N + x] ? "?" : "");
+        for (int x = 0; x < N; x++) {
+            int i = y * N + x;
+            if (r->off_photo[i]) printf("%s-", x ? " " : "");
+            else printf("%s%c%s", x ? " " : "", tok[r->pos.cell[i] % 3], r->unsure[i] ? "?" : "");
+        }
         putchar('\n');
     }
 }
 
-static void print_json(const char *photo, const vision_result *r, double ms_total)
+static const char *const side_names[4] = {"top", "right", "bottom", "left"};
+
+/* "the top and left" of the sides cut off, into buf. */
+static const char *cut_sides(const int cut[4], char *buf, size_t len)
+{
+    int n = 0, k = 0;
+    for (int s = 0; s < 4; s++) n += cut[s] != 0;
+    buf[0] = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!cut[s]) continue;
+        size_t at = strlen(buf);
+        snprintf(buf + at, len - at, "%s%s", k == 0 ? "" : k == n - 1 ? " and " : ", ", side_names[s]);
+        k++;
+    }
+    return buf;
+}
+
+static void print_json(const char *photo, const cvshim_decoded *dec, const vision_result *r, double ms_total)
 {
     const vision_grid *g = &r->grid;
     int N = g->size;
     printf("{\n  \"input\": ");
     gs_json_write_string(stdout, photo);
-    printf(",\n  \"size\": %d,\n  \"corners\": [", N);
-    for (int i = 0; i < 4; i++) printf("%s[%.1f, %.1f]", i ? ", " : "", g->corners[i][0], g->corners[i][1]);
+    printf(",\n  \"width\": %d,\n  \"height\": %d,\n  \"orientation\": %d,", dec->full_width, dec->full_height,
+           dec->orientation);
+    printf("\n  \"size\": %d,\n  \"corners\": [", N);
+    /* in the displayed photo's pixels, whatever size it was read at */
+    double scale = dec->reduce > 1 ? dec->reduce : 1;
+    for (int i = 0; i < 4; i++) printf("%s[%.1f, %.1f]", i ? ", " : "", (g->corners[i][0] + 0.5) * scale - 0.5,
+                                       (g->corners[i][1] + 0.5) * scale - 0.5);
     printf("],\n  \"grid_confidence\": %.3f,\n  \"rows\": [\n", g->confidence);
     static const char tok[3] = {'.', 'B', 'W'};
     for (int y = 0; y < N; y++) {
         printf("    \"");
-        for (int x = 0; x < N; x++) printf("%s%c", x ? " " : "", tok[r->reading.pos.cell[y * N + x] % 3]);
+        for (int x = 0; x < N; x++)
+            printf("%s%c", x ? " " : "", r->reading.off_photo[y * N + x] ? '-' : tok[r->reading.pos.cell[y * N + x] % 3]);
         printf("\"%s\n", y + 1 < N ? "," : "");
     }
     /* each point's next likeliest colour: what `count SCAN.json` reads a
@@ -91,6 +117,17 @@ static void print_json(const char *photo, const vision_result *r, double ms_tota
     int k = 0;
     for (int i = 0; i < N * N; i++)
         if (r->reading.unsure[i]) printf("%s\"%c%c\"", k++ ? ", " : "", 'a' + i % N, 'a' + i / N); /* SGF points */
+    printf("],\n  \"off_photo_count\": %d,\n  \"cut\": [", r->reading.outside);
+    for (int s = 0, k = 0; s < 4; s++)
+        if (r->reading.outside && r->info.cut[s]) printf("%s\"%s\"", k++ ? ", " : "", side_names[s]);
+    if (r->reading.have_prob) {
+        printf("],\n  \"probabilities\": [\n");
+        for (int i = 0; i < N * N; i++) {
+            const float *p = r->reading.prob[i];
+            printf("%s    [%.4f, %.4f, %.4f, %.4f]", i ? ",\n" : "", p[0], p[1], p[2], p[3]);
+        }
+        printf("\n");
+    }
     printf("],\n  \"rival_points\": %d,\n  \"moved_points\": %d,\n  \"brightened\": %.2f,\n", r->rival_points,
            r->moved_points, r->gain > 0 ? r->gain : 1.0);
     printf("  \"ms\": %.1f,\n  \"ms_grid\": %.1f,\n  \"ms_read\": %.1f\n}\n", ms_total, r->ms_grid, r->ms_read);
@@ -159,7 +196,8 @@ static gs_status scan_calibrated(const scan_args *a, const vision_detector *d, c
 }
 
 /* The overlay, then the reading printed and the doubt said; the exit code. */
-static int scan_report(const scan_args *a, gs_image *img, const vision_result *res, double ms_total)
+static int scan_report(const scan_args *a, gs_image *img, const cvshim_decoded *dec, const vision_result *res,
+                       double ms_total)
 {
     gs_error err = {0};
     if (a->overlay) {
@@ -169,16 +207,24 @@ static int scan_report(const scan_args *a, gs_image *img, const vision_result *r
             return GS_EXIT_ERROR;
         }
     }
-    if (a->json) print_json(a->photo, res, ms_total);
+    if (a->json) print_json(a->photo, dec, res, ms_total);
     else print_text(&res->reading);
     if (res->reading.uncertain == 0) return GS_EXIT_OK;
     int NN = res->reading.pos.size * res->reading.pos.size;
+    if (res->reading.outside > 0) {
+        char sides[64];
+        fprintf(stderr, "goscribe: warning: the board is cut off at the %s of the photo: %d point%s not seen (marked -)\n",
+                cut_sides(res->info.cut, sides, sizeof sides), res->reading.outside,
+                res->reading.outside == 1 ? "" : "s");
+    }
+    int doubtful = res->reading.uncertain - res->reading.outside;
+    if (doubtful == 0) return GS_EXIT_UNSURE;
     if (res->rival_points > 0)
         fprintf(stderr, "goscribe: warning: another grid fits the photo almost as well and reads %d point%s otherwise "
                         "(%s)\n", res->rival_points, res->rival_points == 1 ? "" : "s",
                 res->reading.uncertain >= NN ? "the board's lines are in doubt: every point marked ?" : "marked ?");
-    fprintf(stderr, "goscribe: warning: %d uncertain point%s (marked ?): the reading may be wrong there\n",
-            res->reading.uncertain, res->reading.uncertain == 1 ? "" : "s");
+    fprintf(stderr, "goscribe: warning: %d uncertain point%s (marked ?): the reading may be wrong there\n", doubtful,
+            doubtful == 1 ? "" : "s");
     return GS_EXIT_UNSURE;
 }
 
@@ -189,20 +235,28 @@ int cmd_scan(int argc, char **argv)
     if (rc >= 0) return rc;
     gs_error err = {0};
     double t0 = gs_now_ms();
-    gs_image *img = cvshim_image_load_max(a.photo, a.max_pixels, &err);
-    if (!img) { cli_error("%s", err.msg); return gs_status_exit_code(err.status); }
-    if (a.have_corners && !corners_fit(img, (int)a.size, a.corners)) {
-        gs_image_destroy(img);
-        return GS_EXIT_ERROR;
-    }
     vision_result *res = calloc(1, sizeof *res);
     vision_detector *d = vision_detector_create(NULL);
     if (!res || !d) {
         free(res);
         vision_detector_destroy(d);
-        gs_image_destroy(img);
         cli_error("scan: out of memory");
         return GS_EXIT_ERROR;
+    }
+    /* a large photo is decoded smaller when the board search does not
+     * need every pixel (its largest working copy) */
+    cvshim_decode how = {.max_pixels = a.max_pixels, .min_side = vision_detector_params(d)->wider_side[1]};
+    cvshim_decoded dec;
+    gs_image *img = cvshim_image_load_as(a.photo, &how, &dec, &err);
+    if (img && a.have_corners && dec.reduce > 1)
+        for (int i = 0; i < 4; i++)
+            for (int c = 0; c < 2; c++) a.corners[i][c] = (a.corners[i][c] + 0.5) / dec.reduce - 0.5;
+    if (!img || (a.have_corners && !corners_fit(img, (int)a.size, a.corners))) {
+        if (!img) cli_error("%s", err.msg);
+        gs_image_destroy(img);
+        vision_detector_destroy(d);
+        free(res);
+        return img ? GS_EXIT_ERROR : gs_status_exit_code(err.status);
     }
     gs_status st;
     if (a.calfile && !a.have_corners) {
@@ -216,7 +270,7 @@ int cmd_scan(int argc, char **argv)
         if (st == GS_OK) st = vision_detect_photo(d, img, &rq, res, &err);
     }
     if (st != GS_OK) cli_error("%s: %s", a.photo, err.msg);
-    rc = st != GS_OK ? gs_status_exit_code(st) : scan_report(&a, img, res, gs_now_ms() - t0);
+    rc = st != GS_OK ? gs_status_exit_code(st) : scan_report(&a, img, &dec, res, gs_now_ms() - t0);
     vision_detector_destroy(d);
     gs_image_destroy(img);
     free(res);

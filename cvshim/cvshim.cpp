@@ -3,6 +3,7 @@
 #include "cvshim/cvshim.h"
 
 #include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -110,23 +112,64 @@ struct cvshim_writer {
     int width, height;
 };
 
+// A dnn::Net keeps its layers' buffers between runs, so one net runs one
+// input at a time; the mutex makes a net shared by threads wait its turn.
+struct cvshim_net {
+    cv::dnn::Net net;
+    std::mutex lock;
+};
+
 extern "C" {
 
-gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max_pixels, gs_error *err)
+// The picture turned as EXIF orientation o says it is displayed.
+static cv::Mat oriented(const cv::Mat &m, int o)
+{
+    cv::Mat r;
+    switch (o) {
+    case 2: cv::flip(m, r, 1); return r;
+    case 3: cv::rotate(m, r, cv::ROTATE_180); return r;
+    case 4: cv::flip(m, r, 0); return r;
+    case 5: cv::transpose(m, r); return r;
+    case 6: cv::rotate(m, r, cv::ROTATE_90_CLOCKWISE); return r;
+    case 7: cv::transpose(m, r); cv::rotate(r, r, cv::ROTATE_180); return r;
+    case 8: cv::rotate(m, r, cv::ROTATE_90_COUNTERCLOCKWISE); return r;
+    default: return m;
+    }
+}
+
+// imdecode's flag for a reduction of 2, 4 or 8 (JPEG: DCT scaling).
+static int reduced_flag(int k)
+{
+    return k == 8 ? cv::IMREAD_REDUCED_COLOR_8 : k == 4 ? cv::IMREAD_REDUCED_COLOR_4 : k == 2 ? cv::IMREAD_REDUCED_COLOR_2
+                                                                                              : cv::IMREAD_COLOR;
+}
+
+gs_image *cvshim_image_decode_as(const uint8_t *data, size_t len, const cvshim_decode *how, cvshim_decoded *done,
+                                 gs_error *err)
 {
     try {
+        cvshim_decode dflt = {};
+        if (!how) how = &dflt;
+        long long max_pixels = how->max_pixels;
+        int reduce = how->reduce == 2 || how->reduce == 4 || how->reduce == 8 ? how->reduce : 1;
         if (!data || len == 0) { set_err(err, GS_ERR_FORMAT, "empty image data"); return nullptr; }
         if (len > (size_t)INT_MAX) { set_err(err, GS_ERR_FORMAT, "image data larger than 2 GB"); return nullptr; }
         // The size the header declares is checked before OpenCV allocates
         // anything for the pixels.
         if (cvshim_image_check_budget(data, len, max_pixels, err) != GS_OK) return nullptr;
         if (cvshim_image_check_complete(data, len, err) != GS_OK) return nullptr;
+        int fw = 0, fh = 0;
+        cvshim_image_header_size(data, len, &fw, &fh, nullptr);
+        if (how->reduce <= 0 && how->min_side > 0)
+            while (reduce < 8 && std::max(fw, fh) / (2 * reduce) >= how->min_side) reduce *= 2;
+        int o = how->stored ? 1 : cvshim_image_orientation(data, len);
         cv::Mat buf(1, (int)len, CV_8UC1, const_cast<uint8_t *>(data));
         cv::Mat m;
         std::string why;
         {
             cerr_capture quiet;
-            m = cv::imdecode(buf, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+            // the orientation is applied here, not by OpenCV, so it is known
+            m = cv::imdecode(buf, reduced_flag(reduce) | cv::IMREAD_IGNORE_ORIENTATION);
             why = quiet.reason();
         }
         if (m.empty()) {
@@ -139,8 +182,15 @@ gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max
             set_err(err, GS_ERR_FORMAT, "the image decodes larger than the pixel budget");
             return nullptr;
         }
-        gs_image *img = image_from_mat(decoded_bgr8(m));
-        if (!img) set_err(err, GS_ERR_NOMEM, "out of memory");
+        gs_image *img = image_from_mat(oriented(decoded_bgr8(m), o));
+        if (!img) { set_err(err, GS_ERR_NOMEM, "out of memory"); return nullptr; }
+        if (done) {
+            bool turned = o >= 5;
+            done->orientation = o;
+            done->reduce = reduce;
+            done->full_width = turned ? fh : fw;
+            done->full_height = turned ? fw : fh;
+        }
         return img;
     } catch (const cv::Exception &e) {
         // its own limits (OPENCV_IO_MAX_IMAGE_*) and asserts: the short text
@@ -151,6 +201,13 @@ gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max
         set_err(err, GS_ERR_FORMAT, "unknown OpenCV failure");
     }
     return nullptr;
+}
+
+gs_image *cvshim_image_decode_max(const uint8_t *data, size_t len, long long max_pixels, gs_error *err)
+{
+    cvshim_decode how = {};
+    how.max_pixels = max_pixels;
+    return cvshim_image_decode_as(data, len, &how, nullptr, err);
 }
 
 gs_image *cvshim_image_decode(const uint8_t *data, size_t len, gs_error *err)
@@ -487,6 +544,82 @@ gs_status cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side
         set_err(err, GS_ERR_INTERNAL, "unknown OpenCV failure");
     }
     return err ? err->status : GS_ERR_INTERNAL;
+}
+
+// ---- the point model (vision/model.c) ----
+
+cvshim_net *cvshim_net_load(const uint8_t *onnx, size_t len, gs_error *err)
+{
+    try {
+        if (!onnx || len == 0) { set_err(err, GS_ERR_FORMAT, "no model data"); return nullptr; }
+        cvshim_net *n = new cvshim_net;
+        n->net = cv::dnn::readNetFromONNX(reinterpret_cast<const char *>(onnx), len);
+        if (n->net.empty()) {
+            delete n;
+            set_err(err, GS_ERR_FORMAT, "the model is empty");
+            return nullptr;
+        }
+        n->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        n->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        return n;
+    } catch (const cv::Exception &e) {
+        set_err(err, GS_ERR_FORMAT, ("the model cannot be loaded (OpenCV: " + e.err + ")").c_str());
+    } catch (const std::bad_alloc &) {
+        set_err(err, GS_ERR_NOMEM, "out of memory (the model)");
+    } catch (const std::exception &e) {
+        set_err(err, GS_ERR_FORMAT, e.what());
+    } catch (...) {
+        set_err(err, GS_ERR_FORMAT, "unknown OpenCV failure loading the model");
+    }
+    return nullptr;
+}
+
+gs_status cvshim_net_run(cvshim_net *n, const float *in, int c, int h, int w, float **out, int *oc, int *oh, int *ow,
+                         gs_error *err)
+{
+    *out = nullptr;
+    try {
+        if (!n || !in || c < 1 || h < 1 || w < 1) {
+            set_err(err, GS_ERR_INTERNAL, "net_run: no input");
+            return err ? err->status : GS_ERR_INTERNAL;
+        }
+        const int shape[4] = {1, c, h, w};
+        cv::Mat blob(4, shape, CV_32F, const_cast<float *>(in));
+        cv::Mat res;
+        {
+            std::lock_guard<std::mutex> hold(n->lock);
+            n->net.setInput(blob);
+            res = n->net.forward().clone();
+        }
+        if (res.dims != 4 || res.size[0] != 1 || !res.isContinuous()) {
+            set_err(err, GS_ERR_INTERNAL, "net_run: the model's output is not 1 x C x H x W");
+            return err ? err->status : GS_ERR_INTERNAL;
+        }
+        size_t count = (size_t)res.size[1] * res.size[2] * res.size[3];
+        float *o = static_cast<float *>(std::malloc(sizeof(float) * count));
+        if (!o) {
+            set_err(err, GS_ERR_NOMEM, "out of memory");
+            return GS_ERR_NOMEM;
+        }
+        std::memcpy(o, res.ptr<float>(), sizeof(float) * count);
+        *out = o;
+        *oc = res.size[1];
+        *oh = res.size[2];
+        *ow = res.size[3];
+        return GS_OK;
+    } catch (const std::bad_alloc &) {
+        set_err(err, GS_ERR_NOMEM, "out of memory (the model's run)");
+    } catch (const std::exception &e) {
+        set_err(err, GS_ERR_INTERNAL, e.what());
+    } catch (...) {
+        set_err(err, GS_ERR_INTERNAL, "unknown OpenCV failure running the model");
+    }
+    return err ? err->status : GS_ERR_INTERNAL;
+}
+
+void cvshim_net_free(cvshim_net *n)
+{
+    delete n;
 }
 
 } // extern "C"

@@ -15,6 +15,7 @@
  *   video writing                    samples/, tests
  *   board lines                      vision/ (the board finder)
  *   phase correlation                track/ (a drifting board)
+ *   the point model                  vision/ (a small net run by OpenCV's dnn)
  */
 #ifndef CVSHIM_H
 #define CVSHIM_H
@@ -55,11 +56,45 @@ gs_status cvshim_image_check_budget(const uint8_t *data, size_t len, long long m
  * Other formats: GS_OK (their decoders refuse a cut file themselves). */
 gs_status cvshim_image_check_complete(const uint8_t *data, size_t len, gs_error *err);
 
+/* The EXIF orientation of an encoded image (JPEG's APP1 "Exif" block, tag
+ * 0x0112): 1 as stored, 2 mirrored, 3 turned 180 degrees, 4 upside down
+ * mirrored, 5 transposed, 6 turned 90 degrees clockwise to display, 7
+ * transversed, 8 turned 90 degrees anticlockwise; 1 when there is none. */
+int cvshim_image_orientation(const uint8_t *data, size_t len);
+
 /* ============================================================== codecs */
 
-/* Loads a photo (JPEG, PNG, BMP, ... via OpenCV; EXIF orientation ignored:
- * rows follow the stored pixels, as the ground-truth grids do)
- * as 3-channel BGR, under the default pixel budget. Returns NULL and fills
+/* How a photo is decoded (zero = the defaults: the pixel budget, the
+ * photo as it is displayed, full size). */
+typedef struct cvshim_decode {
+    long long max_pixels; /* <= 0: cvshim_max_pixels(0) */
+    int stored;           /* 1: the pixels as stored, the EXIF orientation not applied */
+    int reduce;           /* 2, 4 or 8: decoded at that fraction of each side (a
+                             JPEG by libjpeg's DCT scaling, far faster than the
+                             whole; other formats shrunk); 0 or 1: full size */
+    int min_side;         /* with reduce 0: the largest reduction that keeps the
+                             longest side at least this long (0: full size) */
+} cvshim_decode;
+
+/* What a decode did: the EXIF orientation applied (1 when none was, or
+ * `stored` was asked), the reduction, and the displayed photo's full size
+ * (what --corners pixels and JSON coordinates refer to). */
+typedef struct cvshim_decoded {
+    int orientation, reduce;
+    int full_width, full_height;
+} cvshim_decoded;
+
+/* Loads a photo as cvshim_image_load does, decoded as `how` says (NULL: the
+ * defaults); *done (may be NULL) says what was done. */
+gs_image *cvshim_image_load_as(const char *path, const cvshim_decode *how, cvshim_decoded *done, gs_error *err);
+/* Decodes an in-memory encoded image likewise. */
+gs_image *cvshim_image_decode_as(const uint8_t *data, size_t len, const cvshim_decode *how, cvshim_decoded *done,
+                                 gs_error *err);
+
+
+/* Loads a photo (JPEG, PNG, BMP, ... via OpenCV) as it is displayed (its
+ * EXIF orientation applied: rows follow what the user sees) as 3-channel
+ * BGR, under the default pixel budget. Returns NULL and fills
  * err on failure: a missing file is GS_ERR_IO, an empty, undecodable or
  * over-budget one GS_ERR_FORMAT.  Caller frees. */
 gs_image *cvshim_image_load(const char *path, gs_error *err);
@@ -69,7 +104,7 @@ gs_image *cvshim_image_load(const char *path, gs_error *err);
 gs_image *cvshim_image_load_max(const char *path, long long max_pixels, gs_error *err);
 
 /* Decodes an in-memory encoded image (JPEG/PNG/...) to 3-channel BGR
- * (EXIF orientation ignored) under the default pixel budget; NULL with
+ * (its EXIF orientation applied) under the default pixel budget; NULL with
  * GS_ERR_FORMAT (GS_ERR_NOMEM) in err on failure; caller frees. */
 gs_image *cvshim_image_decode(const uint8_t *data, size_t len, gs_error *err);
 /* The same under the pixel budget max_pixels (<= 0: the default). */
@@ -179,6 +214,24 @@ gs_status cvshim_map_segments(const gs_image *map, int minlen, int maxgap, cvshi
  * changed).  GS_OK, or GS_ERR_INTERNAL in err. */
 gs_status cvshim_patch_shifts(const gs_image *ref, const gs_image *cur, int side, int n, double (*shift)[2],
                               double *peak, gs_error *err);
+
+/* ==================================================== the point model (vision/) */
+
+/* A small convolutional net (ONNX, run by OpenCV's dnn module on the CPU).
+ * One net runs one input at a time: calls from several threads wait for
+ * each other.  Ownership: the caller frees it with cvshim_net_free (NULL
+ * is fine). */
+typedef struct cvshim_net cvshim_net;
+
+/* Loads the net from the bytes of an ONNX file (the caller keeps them).
+ * NULL with GS_ERR_FORMAT (GS_ERR_NOMEM) in err. */
+cvshim_net *cvshim_net_load(const uint8_t *onnx, size_t len, gs_error *err);
+/* Runs the net on one input of c planes of h x w floats (planar, row-major)
+ * and gives its output, *oc planes of *oh x *ow floats, in *out (malloc'd,
+ * the caller frees).  GS_OK, or GS_ERR_INTERNAL / GS_ERR_NOMEM in err. */
+gs_status cvshim_net_run(cvshim_net *n, const float *in, int c, int h, int w, float **out, int *oc, int *oh, int *ow,
+                         gs_error *err);
+void cvshim_net_free(cvshim_net *n);
 
 #ifdef __cplusplus
 }

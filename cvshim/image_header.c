@@ -398,6 +398,48 @@ int cvshim_image_header_size(const uint8_t *data, size_t len, int *w, int *h, co
     return r;
 }
 
+/* The orientation tag (0x0112) of the first IFD of an EXIF block's TIFF
+ * data t (n bytes); 1 when there is none or it is out of range. */
+static int exif_orientation(const uint8_t *t, size_t n)
+{
+    hdr x = {t, n, false};
+    if (!has(&x, 0, 8)) return 1;
+    if (t[0] == 'M' && t[1] == 'M') x.big_endian = true;
+    else if (!(t[0] == 'I' && t[1] == 'I')) return 1;
+    if (u16(&x, 2) != 42) return 1;
+    uint32_t ifd = u32(&x, 4);
+    if (!has(&x, ifd, 2)) return 1;
+    unsigned count = u16(&x, ifd);
+    for (unsigned i = 0; i < count; i++) {
+        size_t e = (size_t)ifd + 2 + 12 * (size_t)i;
+        if (!has(&x, e, 12)) return 1;
+        if (u16(&x, e) != 0x0112) continue;
+        unsigned v = u16(&x, e + 8); /* a SHORT, left-justified in the value field */
+        return v >= 1 && v <= 8 ? (int)v : 1;
+    }
+    return 1;
+}
+
+int cvshim_image_orientation(const uint8_t *data, size_t len)
+{
+    hdr H = {data, data ? len : 0, true};
+    if (!is_jpeg(&H)) return 1;
+    size_t p = 2;
+    while (has(&H, p, 4)) {
+        if (H.p[p] != 0xFF) return 1;
+        unsigned m = H.p[p + 1];
+        if (m == 0xFF) { p++; continue; }
+        if (jpeg_standalone(m)) { p += 2; continue; }
+        if (m == 0xD9 || m == 0xDA) return 1; /* the image data: no EXIF before it */
+        uint32_t seg = u16(&H, p + 2);
+        if (seg < 2) return 1;
+        if (m == 0xE1 && seg >= 8 && has(&H, p + 4, (size_t)seg - 2) && !memcmp(H.p + p + 4, "Exif\0\0", 6))
+            return exif_orientation(H.p + p + 10, (size_t)seg - 8);
+        p += 2 + (size_t)seg;
+    }
+    return 1;
+}
+
 gs_status cvshim_image_check_complete(const uint8_t *data, size_t len, gs_error *err)
 {
     hdr H = {data, data ? len : 0, true};

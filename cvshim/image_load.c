@@ -20,8 +20,9 @@ static size_t file_cap(long long budget)
     return (size_t)(budget * 8 + meta);
 }
 
-gs_image *cvshim_image_load_max(const char *path, long long max_pixels, gs_error *err)
+gs_image *cvshim_image_load_as(const char *path, const cvshim_decode *how, cvshim_decoded *done, gs_error *err)
 {
+    long long max_pixels = how ? how->max_pixels : 0;
     struct stat st;
     if (stat(path, &st) != 0) { gs_error_set(err, GS_ERR_IO, "%s: %s", path, strerror(errno)); return NULL; }
     if (S_ISDIR(st.st_mode)) { gs_error_set(err, GS_ERR_IO, "%s: a folder, not a photo", path); return NULL; }
@@ -43,10 +44,18 @@ gs_image *cvshim_image_load_max(const char *path, long long max_pixels, gs_error
         return NULL;
     }
     gs_error e2;
-    gs_image *img = cvshim_image_decode_max((const uint8_t *)data, len, budget, &e2);
+    cvshim_decode h = how ? *how : (cvshim_decode){0};
+    h.max_pixels = budget;
+    gs_image *img = cvshim_image_decode_as((const uint8_t *)data, len, &h, done, &e2);
     free(data);
     if (!img) gs_error_set(err, GS_ERR_FORMAT, "%s: %s", path, e2.msg);
     return img;
+}
+
+gs_image *cvshim_image_load_max(const char *path, long long max_pixels, gs_error *err)
+{
+    cvshim_decode how = {.max_pixels = max_pixels};
+    return cvshim_image_load_as(path, &how, NULL, err);
 }
 
 gs_image *cvshim_image_load(const char *path, gs_error *err)

@@ -115,17 +115,79 @@ static gs_status shift_doubt(const vision_params *P, const gs_image *img, const 
     return st;
 }
 
+/* The point model's reading of every point of g beside the rules' one
+ * in r: the model's colour is taken; a point is marked unsure where the
+ * two readers differ (they err in different ways: a point both misread
+ * alike is rare), where the model is less sure than point_sure, or where
+ * the point's cell is not wholly in the photo.  The reader the model
+ * disagrees with gives the second colour. */
+static void take_model(const vision_params *P, const vision_probs *pr, const vision_view *vw, vision_reading *r)
+{
+    int N = r->pos.size;
+    r->uncertain = 0;
+    r->outside = 0;
+    memset(r->off_photo, 0, sizeof r->off_photo);
+    r->have_prob = 1;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) {
+            int at = j * N + i, m = 0;
+            float p[VISION_CLASSES];
+            for (int c = 0; c < VISION_CLASSES; c++) p[c] = vision_prob_point(pr, c, i, j);
+            memcpy(r->prob[at], p, sizeof p);
+            for (int c = 1; c < 3; c++) m = p[c] > p[m] ? c : m;
+            int second = m == 0 ? 1 : 0;
+            for (int c = 0; c < 3; c++) second = c != m && p[c] > p[second] ? c : second;
+            if (!vw->inside[at]) { /* off the photo: nothing to read */
+                r->off_photo[at] = 1;
+                r->outside++;
+                r->pos.cell[at] = GS_EMPTY;
+                r->confidence[at] = 0;
+                r->unsure[at] = 1;
+                r->uncertain++;
+                r->second[at] = GS_BLACK;
+                r->second_p[at] = 0;
+                continue;
+            }
+            gs_color rules = (gs_color)r->pos.cell[at];
+            int doubt = (int)rules != m || p[m] < P->point_sure;
+            if ((int)rules != m) second = (int)rules;
+            r->pos.cell[at] = (uint8_t)m;
+            r->confidence[at] = doubt ? vision_doubted(P, p[m]) : p[m];
+            r->unsure[at] = (unsigned char)doubt;
+            r->uncertain += doubt;
+            r->second[at] = (gs_color)second;
+            r->second_p[at] = p[second];
+        }
+}
+
+/* The model look: the view of the grid, the model over it, its reading
+ * taken into r. */
+static gs_status model_look(const vision_detector *d, const gs_image *img, const vision_grid *g, vision_reading *r,
+                            gs_error *err)
+{
+    vision_view vw;
+    vision_probs pr = {0};
+    gs_status st = vision_view_make(img, g, 0, 0, g->size, g->size, &vw, err);
+    if (st == GS_OK) st = vision_model_read(d->net, &vw, &pr, err);
+    if (st == GS_OK) take_model(&d->P, &pr, &vw, r);
+    vision_probs_free(&pr);
+    vision_view_free(&vw);
+    return st;
+}
+
 /* The points on the grid found (the finder's reading of it when it made
  * one) with the looks asked: a low lamp's, doubted where a runner-up reads
  * them otherwise, or the grid moved a little (shift_doubt). */
-static gs_status read_all(const vision_params *P, const vision_looks *lk, const gs_image *img, vision_result *out,
+static gs_status read_all(const vision_detector *d, const vision_looks *lk, const gs_image *img, vision_result *out,
                           gs_error *err)
 {
+    const vision_params *P = &d->P;
     const vision_grid_find_info *info = &out->info;
     gs_status st = GS_OK;
     if (info->have_reading) out->reading = info->reading;
     else st = vision_read(P, img, &out->grid, &out->reading, err);
     if (st == GS_OK && lk->shade) st = vision_read_shade(P, img, &out->grid, &out->reading, err);
+    if (st == GS_OK && lk->model) st = model_look(d, img, &out->grid, &out->reading, err);
     unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
     for (int k = 0; st == GS_OK && lk->rivals && k < info->nrivals; k++) /* of the same size (vision_grid_find_info) */
         st = other_grid_doubt(P, img, &info->rival[k], &out->reading, differ, err);
@@ -159,10 +221,10 @@ static gs_status detect(const vision_detector *d, const gs_image *img, const vis
     }
     gs_status st = GS_OK;
     if (rq && rq->grid) out->grid = *rq->grid;
-    else st = vision_grid_find(P, img, hint, lk->wider, &out->grid, &out->info, err);
+    else st = vision_grid_find(P, img, hint, lk->wider, lk->model ? d->net : NULL, &out->grid, &out->info, err);
     double t1 = gs_now_ms();
     out->ms_grid = t1 - t0;
-    if (st == GS_OK && !(rq && rq->find_only)) st = read_all(P, lk, img, out, err);
+    if (st == GS_OK && !(rq && rq->find_only)) st = read_all(d, lk, img, out, err);
     gs_image_destroy(bright);
     out->ms_read = gs_now_ms() - t1;
     return st;
@@ -186,9 +248,19 @@ vision_detector *vision_detector_create(const vision_params *p)
     if (!d) return NULL;
     if (p) d->P = *p;
     else vision_params_init(&d->P);
+    gs_error e;
+    if (!(d->net = vision_model_load(&e))) {
+        free(d);
+        return NULL;
+    }
     return d;
 }
 
-void vision_detector_destroy(vision_detector *d) { free(d); }
+void vision_detector_destroy(vision_detector *d)
+{
+    if (!d) return;
+    cvshim_net_free(d->net);
+    free(d);
+}
 
 const vision_params *vision_detector_params(const vision_detector *d) { return &d->P; }

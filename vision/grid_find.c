@@ -154,8 +154,8 @@ static gs_status dense_hypotheses(const vision_work *w, int size_hint, vision_ca
 
 /* The whole search on a working copy whose longest side is at most
  * `side`. */
-static gs_status find_at_side(const vision_params *P, const gs_image *img, int side, int size_hint, vision_grid *out,
-                              vision_grid_find_info *info, gs_error *err)
+static gs_status find_at_side(const vision_params *P, const gs_image *img, int side, int size_hint, cvshim_net *net,
+                              vision_grid *out, vision_grid_find_info *info, gs_error *err)
 {
     memset(info, 0, sizeof *info);
     vision_work w;
@@ -178,7 +178,8 @@ static gs_status find_at_side(const vision_params *P, const gs_image *img, int s
         }
         if (s1 == GS_ERR_NOMEM || s2 == GS_ERR_NOMEM) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     }
-    if (st == GS_OK) st = vision_choose(&w, img, &L, &e_lines, &e_dense, out, info, err);
+    if (st == GS_OK && net) st = vision_choose_model(&w, img, &L, size_hint, net, out, info, err);
+    else if (st == GS_OK) st = vision_choose(&w, img, &L, &e_lines, &e_dense, out, info, err);
     free(pieces);
     work_free(&w);
     return st;
@@ -208,13 +209,13 @@ static int wider_grid_ok(const vision_params *P, const gs_image *img, const visi
     return 1;
 }
 
-gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size_hint, int wider, vision_grid *out,
-                           vision_grid_find_info *info, gs_error *err)
+gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size_hint, int wider, cvshim_net *net,
+                           vision_grid *out, vision_grid_find_info *info, gs_error *err)
 {
     memset(info, 0, sizeof *info);
     gs_status st = check_input(img, size_hint, err);
     if (st != GS_OK) return st;
-    st = find_at_side(P, img, P->work_side, size_hint, out, info, err);
+    st = find_at_side(P, img, P->work_side, size_hint, net, out, info, err);
     if (!wider) return st;
     int longest = img->width > img->height ? img->width : img->height;
     gs_error first;
@@ -222,8 +223,9 @@ gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size
     if (err) first = *err;
     for (int k = 0; st == GS_ERR_NOBOARD && k < 2; k++) {
         if (longest < P->wider_side[k]) break;
-        st = find_at_side(P, img, P->wider_side[k], size_hint, out, info, err);
-        if (st == GS_OK && !wider_grid_ok(P, img, out, info)) st = GS_ERR_NOBOARD;
+        st = find_at_side(P, img, P->wider_side[k], size_hint, net, out, info, err);
+        /* the model judged the grid as it judges any (no line test) */
+        if (st == GS_OK && !net && !wider_grid_ok(P, img, out, info)) st = GS_ERR_NOBOARD;
     }
     if (st == GS_ERR_NOBOARD && err) *err = first;
     return st;

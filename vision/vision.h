@@ -89,6 +89,14 @@ typedef struct vision_reading {
      * reader's margin, not a calibrated probability. */
     gs_color second[GS_MAX_SIZE * GS_MAX_SIZE];
     float second_p[GS_MAX_SIZE * GS_MAX_SIZE];
+    /* the point model's calibrated probabilities (have_prob 1: the model
+     * read the photo): empty, black, white, and no intersection there */
+    int have_prob;
+    float prob[GS_MAX_SIZE * GS_MAX_SIZE][4];
+    /* points off the photo (a board cut off by its edge): not read at all
+     * (empty, unsure, confidence 0); `outside` counts them */
+    unsigned char off_photo[GS_MAX_SIZE * GS_MAX_SIZE];
+    int outside;
 } vision_reading;
 
 /* Of the pairs of orthogonally neighbouring stones in p, the share that
@@ -97,6 +105,37 @@ typedef struct vision_reading {
  * photo that is no board, read as stones, do not, nor do a chessboard's
  * squares read one by one (0).  See vision_params.contact_same_min/max. */
 double vision_contacts_same(const gs_position *p);
+
+/* ---- the board seen from above: what the point model reads ---- */
+
+/* A view samples a grid's lattice square, VISION_VIEW_CELL pixels a cell;
+ * lattice point k of an axis is the centre of pixels
+ * [k * CELL, k * CELL + WINDOW), the model's window (1.5 cells), so the
+ * model run over the whole view answers at every lattice point, and at
+ * the thirds of a cell between them, in one pass (vision/view.c). */
+#define VISION_VIEW_CELL 12
+#define VISION_VIEW_WINDOW 18
+/* The view is sampled this high above the board (cells): the middle of a
+ * stone's body (vision/view.c). */
+#define VISION_VIEW_HEIGHT VISION_STONE_H
+
+/* Lattice points u0 .. u0+nu-1 across, v0 .. v0+nv-1 down (board
+ * coordinates of the grid: negative and >= size are the margin and
+ * beyond).  Plain data; vision_view_free frees the buffers. */
+typedef struct vision_view {
+    int u0, v0, nu, nv;
+    int width, height;      /* pixels: (n - 1) * CELL + WINDOW */
+    float wood[3];          /* the wood's B, G, R the input is relative to */
+    uint8_t *bgr;           /* width * height * 3: the samples as they are */
+    float *input;           /* 3 planes (B, G, R) of width * height: log2(sample / wood), clipped */
+    unsigned char *inside;  /* nu * nv, row-major: the point lies in the photo (0.3 cell round it) */
+} vision_view;
+
+/* The view of g's lattice over img.  GS_ERR_USAGE for a view that cannot
+ * be, GS_ERR_NOMEM. */
+gs_status vision_view_make(const gs_image *img, const vision_grid *g, int u0, int v0, int nu, int nv, vision_view *out,
+                           gs_error *err);
+void vision_view_free(vision_view *vw); /* NULL is fine; the struct is left empty */
 
 /* ---- the detector: parameters, looks, entry points ---- */
 
@@ -119,6 +158,10 @@ typedef struct vision_looks {
     int shade;    /* under a lamp low beside the board, a point read black
                      that shows the shadow of the stone beside it read empty
                      and marked unsure */
+    int model;    /* the point model reads every point beside the rules:
+                     its colour is taken, and a point is marked unsure where
+                     the two differ or the model is less sure than
+                     vision_params.point_sure (vision_reading.prob) */
 } vision_looks;
 
 /* Every tuning number of vision/, with its default (vision_params_init).
@@ -131,6 +174,7 @@ typedef struct vision_looks {
 typedef struct vision_params {
     vision_looks photo, frame; /* what vision_detect_photo and vision_detect_frame add */
     float unsure;              /* confidence under which a point is marked unsure: the doubt contract (0.6) */
+    float point_sure;          /* the model's calibrated probability under which a point is marked unsure (the model look) */
 
     /* -- the image prepared (scan.c, grid_find.c) -- */
     double expose_level;    /* bright level (99th percentile of the brightest channel) an underexposed photo is brightened to */
@@ -321,6 +365,13 @@ typedef struct vision_grid_find_info {
      * when there was none): the wider look trusts such a grid too */
     int crowded;
     double rank_gap;
+    /* when the point model judged the grids (vision_looks.model): the
+     * board's sides (top, right, bottom, left, in the grid's board
+     * coordinates) whose outer line has points off the photo (a board cut
+     * off there: those points are not seen), and the evidence (nats) for
+     * the window taken */
+    int cut[4];
+    double model_evidence;
 } vision_grid_find_info;
 
 /* What a detection gives.  Plain data, owned by the caller. */

@@ -4,12 +4,45 @@
 #define VISION_INTERNAL_H
 
 #include "vision/vision.h"
+#include "cvshim/cvshim.h"
 
-/* The detector: its parameters (it needs no scratch: every stage
- * allocates its own, so one detector may serve several threads). */
+/* The detector: its parameters and the point model (every stage allocates
+ * its own scratch, and the model's net lets one run at a time, so one
+ * detector may serve several threads). */
 struct vision_detector {
     vision_params P;
+    cvshim_net *net;
 };
+
+/* ---- the point model (vision/model.c) ---- */
+
+/* Its classes, in the order of its output planes. */
+enum { VISION_P_EMPTY, VISION_P_BLACK, VISION_P_WHITE, VISION_P_NONE, VISION_CLASSES };
+
+/* The model's answer over a view: VISION_CLASSES planes of rows x cols
+ * windows, 3 a cell; lattice point (i, j) of the view is window (3j, 3i).
+ * Plain data; vision_probs_free frees p. */
+typedef struct vision_probs {
+    int rows, cols;
+    float *p;
+} vision_probs;
+
+static inline float vision_prob(const vision_probs *pr, int cls, int row, int col)
+{
+    return pr->p[((size_t)cls * (size_t)pr->rows + (size_t)row) * (size_t)pr->cols + (size_t)col];
+}
+/* at lattice point (i, j) of the view (its indices, from 0) */
+static inline float vision_prob_point(const vision_probs *pr, int cls, int i, int j)
+{
+    return vision_prob(pr, cls, 3 * j, 3 * i);
+}
+
+/* The model built into the program (NULL with the reason in err). */
+cvshim_net *vision_model_load(gs_error *err);
+/* The model over view vw.  GS_ERR_INTERNAL when it answers in another
+ * shape, GS_ERR_NOMEM. */
+gs_status vision_model_read(cvshim_net *net, const vision_view *vw, vision_probs *out, gs_error *err);
+void vision_probs_free(vision_probs *pr); /* NULL is fine */
 
 /* A confidence lowered to just under P->unsure: the point is marked. */
 static inline float vision_doubted(const vision_params *P, float conf)
@@ -19,10 +52,12 @@ static inline float vision_doubted(const vision_params *P, float conf)
 
 /* The board finder: the grid of img (size_hint 0 = 9/13/19) and its
  * diagnostics (info always filled: zeros for the stages not reached);
- * wider: the wider look (vision_looks).  GS_ERR_NOBOARD with the reason
- * when no board is found (vision/grid_find.c). */
-gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size_hint, int wider, vision_grid *out,
-                           vision_grid_find_info *info, gs_error *err);
+ * wider: the wider look (vision_looks); net: the point model that judges
+ * the hypotheses (vision/grid_judge.c), NULL for the line and stone tests
+ * of vision/grid_decide.c.  GS_ERR_NOBOARD with the reason when no board
+ * is found (vision/grid_find.c). */
+gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size_hint, int wider, cvshim_net *net,
+                           vision_grid *out, vision_grid_find_info *info, gs_error *err);
 
 /* The reader: every intersection of g in img as empty, black or white
  * (vision/read.c). */
@@ -308,6 +343,13 @@ gs_status vision_cands_stretch(const vision_work *w, const vision_cand *c, visio
  * crowded-board stages found nothing, said when nothing is left). */
 gs_status vision_choose(const vision_work *w, const gs_image *img, vision_cand_list *L, const gs_error *e_lines,
                         const gs_error *e_dense, vision_grid *out, vision_grid_find_info *info, gs_error *err);
+
+/* Stage 6 by the point model (vision/grid_judge.c): the window of the
+ * leading hypotheses' lattices whose points the model sees as a board's
+ * (size_hint 0: 9, 13 or 19), or GS_ERR_NOBOARD with the reason.  info
+ * gets the sides cut off by the photo's edge and the evidence. */
+gs_status vision_choose_model(const vision_work *w, const gs_image *img, const vision_cand_list *L, int size_hint,
+                              cvshim_net *net, vision_grid *out, vision_grid_find_info *info, gs_error *err);
 
 /* Stages 2-4 (vision/grid_lines.c): two families of pieces through two
  * vanishing points, evenly spaced lines per family, and the window of

@@ -1,0 +1,51 @@
+/* vision/model.c: the point model (vision/points.onnx, trained by
+ * scripts/train-points.sh; its card: vision/points.md): a view of a
+ * lattice in (vision/view.c), at every window of it the probabilities of
+ * four classes out: an empty intersection, a black stone, a white stone,
+ * or no intersection at all (between the lines, past the board's edge, a
+ * photo that is no board).  Its convolutions take no padding, so one run
+ * over a view answers at every 4 view pixels: at each lattice point and at
+ * the thirds of a cell between them.  The probabilities are calibrated
+ * (a temperature fitted to readings of photo sources the model was
+ * trained without), so 0.9 means right about nine times in ten. */
+#include "vision/vision_internal.h"
+#include "cvshim/cvshim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* the model's bytes, generated from vision/points.onnx by the build */
+extern const unsigned char vision_points_onnx[];
+extern const size_t vision_points_onnx_len;
+
+cvshim_net *vision_model_load(gs_error *err)
+{
+    return cvshim_net_load(vision_points_onnx, vision_points_onnx_len, err);
+}
+
+gs_status vision_model_read(cvshim_net *net, const vision_view *vw, vision_probs *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!net) return gs_error_set(err, GS_ERR_INTERNAL, "no point model");
+    int oc = 0, oh = 0, ow = 0;
+    float *p = NULL;
+    gs_status st = cvshim_net_run(net, vw->input, 3, vw->height, vw->width, &p, &oc, &oh, &ow, err);
+    if (st != GS_OK) return st;
+    /* 3 windows a cell: (n - 1) * 3 + 1 of them along an axis */
+    if (oc != VISION_CLASSES || oh != 3 * (vw->nv - 1) + 1 || ow != 3 * (vw->nu - 1) + 1) {
+        free(p);
+        return gs_error_set(err, GS_ERR_INTERNAL, "the point model answered %d x %d x %d for a view of %d x %d points",
+                            oc, oh, ow, vw->nu, vw->nv);
+    }
+    out->p = p;
+    out->rows = oh;
+    out->cols = ow;
+    return GS_OK;
+}
+
+void vision_probs_free(vision_probs *pr)
+{
+    if (!pr) return;
+    free(pr->p);
+    pr->p = NULL;
+}

@@ -1,0 +1,200 @@
+/* vision/view.c: the board seen from above, what the point model reads.
+ *
+ * A grid's lattice is sampled square: VISION_VIEW_CELL pixels a cell, each
+ * lattice point at the centre of the model's VISION_VIEW_WINDOW pixel
+ * window, so the model, run over the view as one convolution, answers at
+ * every point at once (and between them).  The photo is first shrunk when
+ * its cells are much larger than the view's (area averaging: bilinear
+ * samples a cell of 100 pixels apart would step over the thin lines).
+ * The view is sampled VISION_VIEW_HEIGHT above the board (the camera
+ * fitted to the grid says where that is): in an oblique photo a stone's
+ * body then sits on its point, as in a photo from above, rather than
+ * towards the far side (at 30 degrees over the board, 0.4 cell).
+ * The model's input is log2 of each channel over the wood's colour (both
+ * raised by a noise floor): a
+ * lamp's tint and the exposure scale all channels alike (von Kries), so
+ * the wood reads 0 under any light, a black stone about -3, a white one
+ * above 0.  The training script dumps views with this
+ * same code (train/board_dump.c), so what the model learned from and what
+ * it reads are made alike. */
+#include "vision/vision_internal.h"
+#include "cvshim/cvshim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Cells larger than this many view cells are shrunk to VIEW_SHRINK_TO
+ * first: the bilinear sample then sees every line (lines are 1-3 % of a
+ * cell wide: at 24 photo pixels a cell for 12 view pixels, every line is
+ * still crossed by a sample). */
+#define VIEW_SHRINK_ABOVE 2.0
+#define VIEW_SHRINK_TO 1.5
+/* The input's range, log2 of a sample over the wood: a black stone is
+ * about -3 (an eighth of the wood), a white stone under a lamp at most
+ * about +1.6 (three times a dark wood); the clip keeps glare and a black
+ * hole from dominating. */
+#define VIEW_INPUT_LO -4.0f
+#define VIEW_INPUT_HI 2.0f
+/* Grey levels added to a sample and to the wood before the ratio: about a
+ * camera's noise in a dim channel.  Under a lamp of one colour a channel
+ * the lamp leaves nearly black (3 grey levels on the wood under a cyan
+ * lamp) then says little, instead of its noise being multiplied up. */
+#define VIEW_NOISE_FLOOR 8.0f
+
+/* The board coordinate of view pixel X along an axis whose first lattice
+ * point is `origin`: lattice point k is the centre of window k. */
+static double view_at(int origin, int X)
+{
+    return origin + (X - (VISION_VIEW_WINDOW - 1) / 2.0) / VISION_VIEW_CELL;
+}
+
+/* The photo the view samples: img itself, or a shrunk copy (*own set,
+ * the caller frees) with the factor from img's pixels to its pixels. */
+static gs_status view_source(const gs_image *img, const vision_grid *g, const gs_image **src, gs_image **own,
+                             double *f, gs_error *err)
+{
+    double cell = vision_grid_cell(g);
+    *own = NULL;
+    *src = img;
+    *f = 1;
+    if (!(cell > VIEW_SHRINK_ABOVE * VISION_VIEW_CELL)) return GS_OK;
+    double s = VIEW_SHRINK_TO * VISION_VIEW_CELL / cell;
+    int w = (int)lround(img->width * s), h = (int)lround(img->height * s);
+    if (w < 8 || h < 8) return GS_OK;
+    *own = cvshim_image_resize(img, w, h);
+    if (!*own) return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's view)");
+    *src = *own;
+    *f = (double)w / img->width;
+    return GS_OK;
+}
+
+/* Photo pixel (in src) of the point VISION_VIEW_HEIGHT above board point
+ * (u, v) (cam: the camera of g; not ok: on the board); false outside src. */
+static bool view_sample(const gs_image *src, const vision_grid *g, const vision_cam *cam, double f, double u, double v,
+                        float o[3])
+{
+    double x, y, dx, dy;
+    vision_grid_map(g, u, v, &x, &y);
+    vision_cam_offset(cam, u, v, VISION_VIEW_HEIGHT, &dx, &dy);
+    x += dx;
+    y += dy;
+    x = (x + 0.5) * f - 0.5; /* pixel centres under the shrink */
+    y = (y + 0.5) * f - 0.5;
+    return gs_sample_bgr(src, x, y, o);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The wood's colour: the median, channel by channel, of the centres of
+ * the grid's cells on the board (between four points, where even a
+ * crowded board shows wood), five samples each; the photo's median when
+ * none is seen. */
+static gs_status view_wood(const gs_image *src, const vision_grid *g, double f, float wood[3], gs_error *err)
+{
+    static const double at[5][2] = {{0, 0}, {-0.12, 0}, {0.12, 0}, {0, -0.12}, {0, 0.12}};
+    const vision_cam flat = {.ok = 0}; /* on the board itself: above it, an oblique photo shows the stones there */
+    int n = g->size - 1, cap = n * n * 5, got = 0;
+    float *s = malloc(sizeof *s * 3 * (size_t)(cap > 0 ? cap : 1));
+    if (!s) return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's view)");
+    for (int v = 0; v < n; v++)
+        for (int u = 0; u < n; u++)
+            for (int k = 0; k < 5; k++) {
+                float o[3];
+                if (!view_sample(src, g, &flat, f, u + 0.5 + at[k][0], v + 0.5 + at[k][1], o)) continue;
+                for (int c = 0; c < 3; c++) s[c * cap + got] = o[c];
+                got++;
+            }
+    for (int c = 0; c < 3; c++) {
+        if (got) qsort(s + c * cap, (size_t)got, sizeof *s, cmp_float);
+        wood[c] = got ? s[c * cap + got / 2] : 128.0f;
+    }
+    free(s);
+    return GS_OK;
+}
+
+/* Whether lattice point (u, v) is in the photo: the square of
+ * VIEW_SEEN_HALF cell round it is (a stone cut by the photo's edge a
+ * little is still read; one half off it is not). */
+#define VIEW_SEEN_HALF 0.3
+static bool window_inside(const gs_image *img, const vision_grid *g, double u, double v)
+{
+    for (int k = 0; k < 4; k++) {
+        double x, y;
+        vision_grid_map(g, u + (k & 1 ? VIEW_SEEN_HALF : -VIEW_SEEN_HALF), v + (k & 2 ? VIEW_SEEN_HALF : -VIEW_SEEN_HALF),
+                        &x, &y);
+        if (!(x >= 0 && y >= 0 && x <= img->width - 1 && y <= img->height - 1)) return false;
+    }
+    return true;
+}
+
+static void view_fill(vision_view *vw, const gs_image *src, const vision_grid *g, const vision_cam *cam, double f)
+{
+    size_t plane = (size_t)vw->width * vw->height;
+    for (int Y = 0; Y < vw->height; Y++) {
+        double v = view_at(vw->v0, Y);
+        for (int X = 0; X < vw->width; X++) {
+            float o[3];
+            size_t i = (size_t)Y * vw->width + X;
+            if (!view_sample(src, g, cam, f, view_at(vw->u0, X), v, o))
+                for (int c = 0; c < 3; c++) o[c] = vw->wood[c]; /* off the photo: as the wood */
+            for (int c = 0; c < 3; c++) {
+                vw->bgr[i * 3 + c] = (uint8_t)(o[c] + 0.5f);
+                float x = log2f((o[c] + VIEW_NOISE_FLOOR) / (vw->wood[c] + VIEW_NOISE_FLOOR));
+                vw->input[c * plane + i] = x < VIEW_INPUT_LO ? VIEW_INPUT_LO : x > VIEW_INPUT_HI ? VIEW_INPUT_HI : x;
+            }
+        }
+    }
+}
+
+gs_status vision_view_make(const gs_image *img, const vision_grid *g, int u0, int v0, int nu, int nv, vision_view *out,
+                           gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!img || !img->buf || !g || nu < 1 || nv < 1 || nu > 4 * GS_MAX_SIZE || nv > 4 * GS_MAX_SIZE)
+        return gs_error_set(err, GS_ERR_USAGE, "no view of that board");
+    out->u0 = u0;
+    out->v0 = v0;
+    out->nu = nu;
+    out->nv = nv;
+    out->width = (nu - 1) * VISION_VIEW_CELL + VISION_VIEW_WINDOW;
+    out->height = (nv - 1) * VISION_VIEW_CELL + VISION_VIEW_WINDOW;
+    size_t plane = (size_t)out->width * out->height;
+    out->bgr = malloc(plane * 3);
+    out->input = malloc(sizeof *out->input * plane * 3);
+    out->inside = malloc((size_t)nu * nv);
+    if (!out->bgr || !out->input || !out->inside) {
+        vision_view_free(out);
+        return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's view)");
+    }
+    const gs_image *src;
+    gs_image *own;
+    double f;
+    vision_cam cam;
+    vision_cam_fit(&cam, g->H, img->width, img->height);
+    gs_status st = view_source(img, g, &src, &own, &f, err);
+    if (st == GS_OK) st = view_wood(src, g, f, out->wood, err);
+    if (st == GS_OK) {
+        view_fill(out, src, g, &cam, f);
+        for (int j = 0; j < nv; j++)
+            for (int i = 0; i < nu; i++) out->inside[j * nu + i] = window_inside(img, g, u0 + i, v0 + j);
+    }
+    gs_image_destroy(own);
+    if (st != GS_OK) vision_view_free(out);
+    return st;
+}
+
+void vision_view_free(vision_view *vw)
+{
+    if (!vw) return;
+    free(vw->bgr);
+    free(vw->input);
+    free(vw->inside);
+    vw->bgr = NULL;
+    vw->input = NULL;
+    vw->inside = NULL;
+}
