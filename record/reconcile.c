@@ -117,7 +117,8 @@ static void note_basis(record *r, bool pending)
     rec_fmt_time(pending ? r->irr.pending_kept.t : r->cur_t, tb);
     float conf = r->irr.pending_conf;
     if (!pending) (void)rec_view_sure(r, &r->last_obs, &conf);
-    char cs[40] = "confidences unknown";
+    /* 26 characters at most, so the whole basis always fits its 96 */
+    char cs[27] = "confidences unknown";
     if (conf >= 0) snprintf(cs, sizeof cs, "lowest confidence %.2f", conf);
     snprintf(r->irr.basis, sizeof r->irr.basis, "seen at %s (%s)%s", tb, cs,
              pending ? " and again in the next settled view" : ", the last view");

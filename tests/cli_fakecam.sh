@@ -5,9 +5,10 @@
 # recording over MJPEG, with the camera unplugged for 2.5 s (a move or two
 # played meanwhile) and plugged back, goes on with the same game and
 # records every move the video file itself gives, the gap on the frames'
-# own clock and in the SGF (GSGP); YUYV at a negotiated 4 fps works too.
-# Under the sanitizer build (GS_SANITIZED) the ASan runtime is preloaded
-# first.
+# own clock and in the SGF (GSGP); YUYV at a negotiated 4 fps works too.  The game starts once
+# the recorder has seen the empty board (FAKECAM_HOLD), so a recorder that a
+# loaded machine starts slowly still sees the first move played.  Under the
+# sanitizer build (GS_SANITIZED) the ASan runtime is preloaded first.
 #   usage: cli_fakecam.sh GOSCRIBE DATA_DIR
 set -u
 bin=$1
@@ -77,9 +78,11 @@ check "devices: MJPG mode with its rates" 'grep -Eq "^ +MJPG +640x360 +8 4 fps$"
 check "devices: YUYV mode with its rates" 'grep -Eq "^ +YUYV +640x360 +8 4 fps$" "$work/dev.txt"'
 [ $fail -eq 0 ] || cat "$work/dev.txt"
 
-# MJPEG, unplugged and plugged back; stdin closes after the game's end
-rm -f "$work/fake.log"
-(sleep $((dur + 3))) | cam FAKECAM_FORMATS=MJPG FAKECAM_UNPLUG="$unplug" \
+# MJPEG, unplugged and plugged back; the game starts when the recorder has
+# seen the empty board (at most 60 s), stdin closes after the game's end
+rm -f "$work/fake.log" "$work/go"
+(for _ in $(seq 600); do grep -q "start: empty 9x9 board" "$work/cam.log" 2>/dev/null && break; sleep 0.1; done
+ touch "$work/go"; sleep $((dur + 3))) | cam FAKECAM_FORMATS=MJPG FAKECAM_UNPLUG="$unplug" FAKECAM_HOLD="$work/go" \
     "$bin" record /dev/video42 -o "$work/cam.sgf" --width 640 --height 360 --fps 8 --no-evidence >"$work/cam.log" 2>&1
 rc=$?
 got=$(moves_of "$work/cam.sgf")
@@ -101,12 +104,12 @@ check "opened and negotiated twice" '[ "$(grep -c "s_fmt MJPG 640x360" "$work/fa
 echo "MJPEG: exit $rc, moves $got; $(grep -c 'frames served' "$work/fake.log") sessions: $(grep -o '[0-9]* frames served' "$work/fake.log" | tr '\n' ' ')"
 
 # YUYV at 4 fps for 5 s (longer, up to 30 s, until the board is found: a
-# loaded machine under the sanitizers starts slowly): converted by
-# libv4l2, the board found
+# loaded machine under the sanitizers starts slowly; the game held at its
+# empty board meanwhile): converted by libv4l2, the board found
 rm -f "$work/fake.log"
 t0=$(date +%s.%N)
 (sleep 5; for _ in $(seq 250); do grep -q "start: empty 9x9 board" "$work/y.log" 2>/dev/null && break; sleep 0.1; done) |
-    cam FAKECAM_FORMATS=YUYV "$bin" record /dev/video42 -o "$work/y.sgf" --fps 4 --no-evidence >"$work/y.log" 2>&1
+    cam FAKECAM_FORMATS=YUYV FAKECAM_HOLD="$work/never" "$bin" record /dev/video42 -o "$work/y.sgf" --fps 4 --no-evidence >"$work/y.log" 2>&1
 rc=$?
 secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%d", b - a + 0.999 }')
 n=$(grep -o 'from [0-9]* frames' "$work/y.log" | tr -dc 0-9)

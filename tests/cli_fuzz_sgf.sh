@@ -2,13 +2,17 @@
 # Short fuzz run of the SGF reader (sgf/sgf*.c) as part of the suite:
 # builds tests/fuzz/sgf_fuzz.c with libFuzzer + ASan + UBSan and runs it on
 # the seed corpus for GS_FUZZ_SECONDS (default 25).  Fails on any crash,
-# sanitizer report or leak.  Arguments (binary, data dir) are unused.
+# sanitizer report or leak.  Arguments (binary, data dir) are unused.  Skipped in the
+# suite's sanitizer pass: the target is a sanitizer build of its own.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${GS_FUZZ_SECONDS:-25}
 if ! command -v clang > /dev/null; then
   echo "skipped: clang not installed (scripts/deps.txt lists it)"; exit 0
 fi
+# the target is a sanitizer build of its own: the suite's sanitizer pass
+# would run the same fuzzing again
+if [ -n "${GS_SANITIZED:-}" ]; then echo "note: already run in the plain suite (a sanitizer build of its own)"; exit 0; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if ! clang -g -O1 -std=c11 -D_DEFAULT_SOURCE -DGS_VERSION='"fuzz"' -I"$root" \
      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

@@ -189,7 +189,9 @@ static void run(uint64_t seed, double drift_deg_min, bool follow, int hover_pct,
 static void test_follows_a_drifting_camera(void **state)
 {
     (void)state;
-    for (uint64_t seed = 21; seed <= 22; seed++) {
+    /* under the sanitizers one seed: the same code on other frames */
+    uint64_t last = gs_test_sanitized() ? 21 : 22;
+    for (uint64_t seed = 21; seed <= last; seed++) {
         run_stats on, off;
         run(seed, 15, true, 20, &on);
         assert_true(on.drift_cells > 2.0);              /* the footage really drifts */

@@ -11,7 +11,8 @@
  * the negotiated rate by the wall clock (a late reader drops frames, as
  * with a real camera), each with its capture time on CLOCK_MONOTONIC as
  * the timestamp.  What the board shows follows the wall clock from the
- * first STREAMON of the process, and stays on the last frame at the end.
+ * first STREAMON of the process (or from FAKECAM_HOLD), and stays on the
+ * last frame at the end.
  * The camera can be unplugged for a while: from then on every ioctl of an
  * open handle fails with ENODEV, the device node is gone (open and stat:
  * ENOENT, not listed), then it comes back and can be opened again.
@@ -26,7 +27,11 @@
  *   FAKECAM_FORMATS  which to offer: MJPG, YUYV or MJPG,YUYV (default:
  *                    those with a file)
  *   FAKECAM_UNPLUG   AT_MS:FOR_MS: gone FOR_MS milliseconds from AT_MS
- *                    after the first STREAMON
+ *                    after the game starts (the first STREAMON)
+ *   FAKECAM_HOLD     a file: the board stays on the first frame until it
+ *                    exists, and the game starts then (a test waits for
+ *                    the recorder to have seen the empty board, however
+ *                    slowly a loaded machine lets it start)
  *   FAKECAM_LOG      a file the fake appends what happens to, one line
  *                    each (open, format set, streaming, unplug, replug,
  *                    frames served at close)
@@ -90,6 +95,8 @@ static struct {
     int nfmt;
     double unplug_at, unplug_for;
     double t0;               /* first STREAMON, ms; 0 before */
+    char hold[4096];         /* FAKECAM_HOLD; "" without */
+    double show0;            /* when the game starts, ms; 0 before */
     bool was_gone;
     FILE *log;
     handle h[MAX_HANDLES];
@@ -210,15 +217,30 @@ static void setup(void)
     if (e) sscanf(e, "%lf:%lf", &G.unplug_at, &G.unplug_for);
     e = getenv("FAKECAM_LOG");
     if (e) G.log = fopen(e, "a");
+    e = getenv("FAKECAM_HOLD");
+    snprintf(G.hold, sizeof G.hold, "%s", e ? e : "");
     for (int i = 0; i < MAX_HANDLES; i++) G.h[i].fd = -1;
+}
+
+/* When the game starts (ms, 0 before): the first STREAMON, or with
+ * FAKECAM_HOLD the moment its file is first seen after that. */
+static double show_start(void)
+{
+    if (G.show0 > 0 || G.t0 == 0) return G.show0;
+    if (!G.hold[0]) G.show0 = G.t0;
+    else if (access(G.hold, F_OK) == 0) {
+        G.show0 = now_ms();
+        logf_("hold released");
+    }
+    return G.show0;
 }
 
 /* The camera is plugged in (not within the unplug window); says when it
  * goes and comes back. */
 static bool present(void)
 {
-    bool gone = G.unplug_for > 0 && G.t0 > 0 && now_ms() >= G.t0 + G.unplug_at &&
-                now_ms() < G.t0 + G.unplug_at + G.unplug_for;
+    double s0 = show_start();
+    bool gone = G.unplug_for > 0 && s0 > 0 && now_ms() >= s0 + G.unplug_at && now_ms() < s0 + G.unplug_at + G.unplug_for;
     if (gone && !G.was_gone) {
         logf_("unplug");
         for (int i = 0; i < MAX_HANDLES; i++)
@@ -369,7 +391,8 @@ static int do_dqbuf(handle *h, struct v4l2_buffer *b)
     h->last_k = k;
     double at = h->t_on + (double)k * 1000.0 / h->interval; /* when it was captured */
     const frames *fr = format_of(h->fourcc);
-    long shown = (long)((at - G.t0) * G.fps / 1000.0);
+    double s0 = show_start();
+    long shown = s0 > 0 ? (long)((at - s0) * G.fps / 1000.0) : 0; /* held: the first frame */
     if (shown >= fr->n) shown = fr->n - 1; /* the game is over: the board stays */
     if (shown < 0) shown = 0;
     memcpy(h->map + (size_t)idx * h->bufsize, fr->data + fr->off[shown], fr->len[shown]);
