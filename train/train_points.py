@@ -35,6 +35,7 @@ SOURCES = ["imago", "gomrade", "goban-watcher", "stone-boxes"]
 ON_TOL = 4      # px (1/3 cell): a window this near a lattice point is that point's (a found grid is 0.1-0.3 cell off in places)
 OFF_FROM = 6    # px (half a cell): a window this far from every lattice point sees none
 CHANNELS = (16, 32, 48)
+PLAIN = 0.3     # share of the windows trained on without their colours changed
 
 
 class PointNet(nn.Module):
@@ -145,7 +146,7 @@ def augment_colour(x, g):
     perm = torch.rand(b, generator=g) < 0.2
     if perm.any():
         x[perm] = x[perm][:, torch.randperm(3, generator=g)]
-    grey = torch.rand(b, generator=g) < 0.1
+    grey = torch.rand(b, generator=g) < 0.25
     if grey.any():
         x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
     return x
@@ -157,7 +158,7 @@ def lamp(bgr, wood, g):
     noise, 8-bit steps and the white clip; the wood scaled alike (the view's
     median of it follows the lamp)."""
     b = bgr.shape[0]
-    coloured = (torch.rand(b, 1, 1, 1, generator=g) < 0.5).float()
+    coloured = (torch.rand(b, 1, 1, 1, generator=g) < 0.6).float()
     gains = torch.exp(coloured * torch.empty(b, 3, 1, 1).uniform_(math.log(0.03), math.log(1.3), generator=g)
                       + (1 - coloured) * torch.randn(b, 3, 1, 1, generator=g) * 0.1)
     gains = gains / gains.amax(1, keepdim=True) * torch.empty(b, 1, 1, 1).uniform_(0.4, 1.4, generator=g)
@@ -169,8 +170,13 @@ def augment(bgr, wood, g):
     """Photometric and small geometric changes of a batch of raw windows
     (B, G, R and their wood): the model's input."""
     b = bgr.shape[0]
-    bgr, wood = lamp(bgr, wood, g)
-    x = augment_colour(to_input(bgr, wood), g)
+    # a share of the windows as the photos show them, so the model is sure
+    # where they are plain (its doubt marks points for a user to check)
+    plain = torch.rand(b, generator=g) < PLAIN
+    lit, lit_wood = lamp(bgr, wood, g)
+    x = to_input(torch.where(plain[:, None, None, None], bgr, lit),
+                 torch.where(plain[:, None, None, None], wood, lit_wood))
+    x = torch.where(plain[:, None, None, None], x, augment_colour(x, g))
     # light falling off across the window
     ramp = torch.linspace(-1, 1, WIN)
     a = torch.rand(b, generator=g) * 2 * math.pi
@@ -231,7 +237,7 @@ def train(views, tensors, epochs, seed, log):
         for x, wood, y in bl:
             x = augment(x, wood, g)
             out = net(x)[:, :, 0, 0]
-            loss = F.cross_entropy(out, y, label_smoothing=0.02)
+            loss = F.cross_entropy(out, y)
             opt.zero_grad()
             loss.backward()
             opt.step()

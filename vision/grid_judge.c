@@ -29,9 +29,6 @@
  * the board's lattice among its first few (the visible photos: first or
  * second); each judgement costs a view and a run of the model. */
 #define JUDGE_MAX 4
-/* Lines past a hypothesis' own that are looked at: enough for a 9x9
- * window to reach a 19x19's edge. */
-#define JUDGE_REACH 11
 /* A point's probability is held this far from 0 and 1: one point alone
  * cannot outweigh about five that agree (a stone set off its point, a
  * hand). */
@@ -67,27 +64,26 @@ static void seen_free(seen_lattice *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Whether lattice point (u, v) lies in the photo (as vision_view's inside). */
-static bool cell_in_photo(const gs_image *img, const vision_grid *g, int u, int v)
+/* How far past a hypothesis' own lines its lattice is looked at: enough
+ * for its windows to reach a 19x19 (a 9x9 window of one: 10 lines), and
+ * JUDGE_SHIFT lines for a 19x19 a line or two off. */
+#define JUDGE_SHIFT 3
+static int reach_of(const vision_grid *g)
 {
-    for (int k = 0; k < 4; k++) {
-        double x, y;
-        vision_grid_map(g, u + (k & 1 ? 0.3 : -0.3), v + (k & 2 ? 0.3 : -0.3), &x, &y);
-        if (!(x >= 0 && y >= 0 && x <= img->width - 1 && y <= img->height - 1)) return false;
-    }
-    return true;
+    int grow = 19 + 1 - g->size;
+    return grow > JUDGE_SHIFT ? grow : JUDGE_SHIFT;
 }
 
-/* The range of g's lattice points in the photo, within JUDGE_REACH lines
- * of its own; false when none is. */
+/* The range of g's lattice points in the photo, within its reach; false
+ * when none is. */
 static bool photo_range(const gs_image *img, const vision_grid *g, int *u0, int *v0, int *u1, int *v1)
 {
-    int lo = -JUDGE_REACH, hi = g->size - 1 + JUDGE_REACH;
+    int lo = -reach_of(g), hi = g->size - 1 + reach_of(g);
     *u0 = *v0 = hi + 1;
     *u1 = *v1 = lo - 1;
     for (int v = lo; v <= hi; v++)
         for (int u = lo; u <= hi; u++) {
-            if (!cell_in_photo(img, g, u, v)) continue;
+            if (!vision_point_in_photo(img, g, u, v)) continue;
             if (u < *u0) *u0 = u;
             if (u > *u1) *u1 = u;
             if (v < *v0) *v0 = v;
@@ -140,8 +136,8 @@ static double *sum_table(const reach_sums *r, int k) { return r->t + (size_t)k *
 
 static gs_status sums_make(const seen_lattice *s, reach_sums *r, gs_error *err)
 {
-    r->lo = -JUDGE_REACH;
-    r->side = s->g.size + 2 * JUDGE_REACH;
+    r->lo = -reach_of(&s->g);
+    r->side = s->g.size + 2 * reach_of(&s->g);
     int S = r->side + 1;
     if (!(r->t = calloc((size_t)SUMS * S * S, sizeof *r->t))) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     for (int y = 0; y < r->side; y++)
@@ -221,8 +217,26 @@ static void window_grid(const seen_lattice *s, const window *w, vision_grid *out
     vision_grid_moved(&s->g, w->a, w->b, w->n, out);
 }
 
-/* Distinct hypotheses of L, best ranked first: their indices into *idx. */
-static int leading(const vision_cand_list *L, int *idx, int max)
+/* Whether grid b's outer intersections are points of grid a's lattice
+ * (within a quarter of a cell): then every window of b is one of a's,
+ * and judging a judges b. */
+static bool same_lattice(const vision_grid *a, const vision_grid *b)
+{
+    double inv[9];
+    if (vision_mat3_inv(a->H, inv) != 0) return false;
+    for (int i = 0; i < 4; i++) {
+        double x = b->corners[i][0], y = b->corners[i][1], u, v;
+        vision_undistort(a->k1, a->cx, a->cy, a->norm, x, y, &x, &y);
+        vision_mat3_apply(inv, x, y, &u, &v);
+        if (fabs(u - lround(u)) > 0.25 || fabs(v - lround(v)) > 0.25) return false;
+    }
+    return true;
+}
+
+/* Distinct lattices among the hypotheses of L, best ranked first: their
+ * indices into *idx, their grids into g. */
+static int leading(const vision_work *w, const gs_image *img, const vision_cand_list *L, int *idx, vision_grid *g,
+                   int max)
 {
     int n = 0;
     bool used[VISION_MAX_CANDS] = {false};
@@ -230,13 +244,16 @@ static int leading(const vision_cand_list *L, int *idx, int max)
         int best = -1;
         for (int i = 0; i < L->n; i++) {
             if (used[i]) continue;
+            vision_grid gi;
+            vision_cand_grid(w, img, &L->c[i], &gi);
             bool dup = false;
-            for (int k = 0; k < n && !dup; k++) dup = vision_cands_same(&L->c[i], &L->c[idx[k]]);
+            for (int k = 0; k < n && !dup; k++) dup = same_lattice(&g[k], &gi) || same_lattice(&gi, &g[k]);
             if (dup) { used[i] = true; continue; }
             if (best < 0 || L->c[i].score > L->c[best].score) best = i;
         }
         if (best < 0) break;
         used[best] = true;
+        vision_cand_grid(w, img, &L->c[best], &g[n]);
         idx[n++] = best;
     }
     return n;
@@ -260,15 +277,14 @@ gs_status vision_choose_model(const vision_work *w, const gs_image *img, const v
                               cvshim_net *net, vision_grid *out, vision_grid_find_info *info, gs_error *err)
 {
     int idx[JUDGE_MAX];
-    int n = leading(L, idx, JUDGE_MAX), judged = 0;
+    vision_grid lead[JUDGE_MAX];
+    int n = leading(w, img, L, idx, lead, JUDGE_MAX), judged = 0;
     window best = {0};
     best.evidence = -1e300;
     seen_lattice keep = {0};
     for (int k = 0; k < n; k++) {
-        vision_grid g;
-        vision_cand_grid(w, img, &L->c[idx[k]], &g);
         seen_lattice s;
-        gs_status st = see_lattice(net, img, &g, &s, err);
+        gs_status st = see_lattice(net, img, &lead[k], &s, err);
         if (st == GS_ERR_NOBOARD) continue;
         if (st != GS_OK) { seen_free(&keep); return st; }
         judged++;

@@ -117,11 +117,11 @@ static gs_status view_wood(const gs_image *src, const vision_grid *g, double f, 
     return GS_OK;
 }
 
-/* Whether lattice point (u, v) is in the photo: the square of
- * VIEW_SEEN_HALF cell round it is (a stone cut by the photo's edge a
- * little is still read; one half off it is not). */
-#define VIEW_SEEN_HALF 0.3
-static bool window_inside(const gs_image *img, const vision_grid *g, double u, double v)
+/* A point is in the photo when the square of VIEW_SEEN_HALF cell round it
+ * is: a board's corner point at the photo's edge is still read, a point
+ * beyond it is not. */
+#define VIEW_SEEN_HALF 0.15
+bool vision_point_in_photo(const gs_image *img, const vision_grid *g, double u, double v)
 {
     for (int k = 0; k < 4; k++) {
         double x, y;
@@ -181,7 +181,7 @@ gs_status vision_view_make(const gs_image *img, const vision_grid *g, int u0, in
     if (st == GS_OK) {
         view_fill(out, src, g, &cam, f);
         for (int j = 0; j < nv; j++)
-            for (int i = 0; i < nu; i++) out->inside[j * nu + i] = window_inside(img, g, u0 + i, v0 + j);
+            for (int i = 0; i < nu; i++) out->inside[j * nu + i] = vision_point_in_photo(img, g, u0 + i, v0 + j);
     }
     gs_image_destroy(own);
     if (st != GS_OK) vision_view_free(out);

@@ -128,7 +128,7 @@ typedef struct vision_view {
     float wood[3];          /* the wood's B, G, R the input is relative to */
     uint8_t *bgr;           /* width * height * 3: the samples as they are */
     float *input;           /* 3 planes (B, G, R) of width * height: log2(sample / wood), clipped */
-    unsigned char *inside;  /* nu * nv, row-major: the point lies in the photo (0.3 cell round it) */
+    unsigned char *inside;  /* nu * nv, row-major: the point lies in the photo (0.15 cell round it) */
 } vision_view;
 
 /* The view of g's lattice over img.  GS_ERR_USAGE for a view that cannot

@@ -14,6 +14,10 @@ struct vision_detector {
     cvshim_net *net;
 };
 
+/* Whether board point (u, v) of g is in the photo (vision/view.c): what a
+ * view's `inside` says of its points. */
+bool vision_point_in_photo(const gs_image *img, const vision_grid *g, double u, double v);
+
 /* ---- the point model (vision/model.c) ---- */
 
 /* Its classes, in the order of its output planes. */
