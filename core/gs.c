@@ -84,6 +84,8 @@ gs_status gs_position_parse_marked(gs_position *out, uint8_t *marked, const char
             if (col >= GS_MAX_SIZE || row >= GS_MAX_SIZE)
                 return gs_error_set(err, GS_ERR_FORMAT, "line %d: board grid larger than %d", line, GS_MAX_SIZE);
             p.cell[row * GS_MAX_SIZE + col] = (uint8_t)v;
+            /* scan's '-': a point off the photo, not seen, so in doubt */
+            if (*c == '-') mark[row * GS_MAX_SIZE + col] = 1;
             col++;
         }
         if (col > 0) {

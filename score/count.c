@@ -179,7 +179,7 @@ static bool json_row(const gs_json *row, int size, uint8_t *cells)
     int k = 0;
     for (const char *c = row->str; *c; c++) {
         if (*c == ' ') continue;
-        if (k == size || !strchr(".BW", *c)) return false;
+        if (k == size || !strchr(".BW-", *c)) return false; /* '-': off the photo, among "uncertain" */
         cells[k++] = *c == 'B' ? GS_BLACK : *c == 'W' ? GS_WHITE : GS_EMPTY;
     }
     return k == size;

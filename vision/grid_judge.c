@@ -176,13 +176,50 @@ static void judge_window(const reach_sums *r, window *w)
     w->seen = (int)lround(rect(r, 3, a, b, e, f));
     w->none_mean = w->seen ? rect(r, 2, a, b, e, f) / w->seen : 1;
     w->evidence = rect(r, 0, a, b, e, f);
-    /* the ring: top, right, bottom, left; a side is cut when points of
-     * its own outer line are off the photo */
+    /* the ring: top, right, bottom, left */
     const int ring[4][4] = {{a, b - 1, e, b - 1}, {e + 1, b, e + 1, f}, {a, f + 1, e, f + 1}, {a - 1, b, a - 1, f}};
-    const int edge[4][4] = {{a, b, e, b}, {e, b, e, f}, {a, f, e, f}, {a, b, a, f}};
+    for (int k = 0; k < 4; k++) w->evidence += rect(r, 1, ring[k][0], ring[k][1], ring[k][2], ring[k][3]);
+}
+
+/* Whether lattice point (u, v) of s is in the photo. */
+static bool seen_at(const seen_lattice *s, int u, int v)
+{
+    int i = u - s->u0, j = v - s->v0;
+    return i >= 0 && j >= 0 && i < s->nu && j < s->nv && s->none[j * s->nu + i] >= 0;
+}
+
+/* Points off the photo from window w's side k (top, right, bottom, left)
+ * inwards, starting at point (u, v) of that side's line. */
+static int off_run(const seen_lattice *s, const window *w, int k, int u, int v)
+{
+    static const int step[4][2] = {{0, 1}, {-1, 0}, {0, -1}, {1, 0}};
+    int n = 0;
+    while (n < w->n && !seen_at(s, u + n * step[k][0], v + n * step[k][1])) n++;
+    return n;
+}
+
+/* The sides the photo's edge cuts off window w.  A point of a side's line
+ * off the photo is that side's loss when fewer points lie off inwards
+ * from it across that side than along the line from the sides at its
+ * ends: a board cut at the right loses the right ends of its top and
+ * bottom lines, which are whole columns off, not a cut top. */
+static void window_cut(const seen_lattice *s, window *w)
+{
+    int a = w->a, b = w->b, e = w->a + w->n - 1, f = w->b + w->n - 1;
     for (int k = 0; k < 4; k++) {
-        w->evidence += rect(r, 1, ring[k][0], ring[k][1], ring[k][2], ring[k][3]);
-        w->cut[k] = rect(r, 3, edge[k][0], edge[k][1], edge[k][2], edge[k][3]) < w->n - 0.5;
+        w->cut[k] = 0;
+        for (int t = 0; t < w->n && !w->cut[k]; t++) {
+            int u = k == 0 || k == 2 ? a + t : k == 1 ? e : a, v = k == 1 || k == 3 ? b + t : k == 0 ? b : f;
+            int here = off_run(s, w, k, u, v);
+            if (here == 0) continue;
+            int across = k == 0 || k == 2 ? off_run(s, w, 1, e, v) : off_run(s, w, 0, u, b);
+            int across2 = k == 0 || k == 2 ? off_run(s, w, 3, a, v) : off_run(s, w, 2, u, f);
+            /* the runs from the line's two ends, if they reach this point */
+            bool end1 = across > (k == 0 || k == 2 ? e - u : v - b);
+            bool end2 = across2 > (k == 0 || k == 2 ? u - a : f - v);
+            int side = end1 && end2 ? (across < across2 ? across : across2) : end1 ? across : end2 ? across2 : 0;
+            w->cut[k] = side == 0 || here <= side;
+        }
     }
 }
 
@@ -308,6 +345,7 @@ gs_status vision_choose_model(const vision_work *w, const gs_image *img, const v
     if (!keep.none || best.seen < JUDGE_MIN_SEEN || best.none_mean > JUDGE_NONE_MAX || best.evidence <= 0) {
         st = refuse(&best, judged, err);
     } else {
+        window_cut(&keep, &best);
         window_grid(&keep, &best, out);
         out->confidence = 1 - best.none_mean;
         memcpy(info->cut, best.cut, sizeof info->cut);
