@@ -17,8 +17,10 @@ static void scan_usage(FILE *f)
             "\n"
             "Finds the board in PHOTO, reads every intersection and prints SIZE lines of\n"
             "SIZE tokens (. B W), the top line being the board edge nearest the top of the\n"
-            "image; a point read with doubt carries a '?' after its token, and a\n"
-            "warning line on stderr gives how many there are.\n"
+            "photo as it is displayed (its EXIF orientation applied); a point read with\n"
+            "doubt carries a '?' after its token, and a warning line on stderr gives how\n"
+            "many there are.  A board the photo's edge cuts off is read where it is seen:\n"
+            "'-' is a point off the photo, and stderr names the sides cut off.\n"
             "\n"
             "Options:\n"
             CLI_HELP_OPTION
@@ -27,7 +29,8 @@ static void scan_usage(FILE *f)
             CLI_CALIBRATION_HELP
             "  --overlay OUT.png    write the photo with the grid and the readings drawn on it\n"
             "  --json               print JSON instead: size, corners, rows, per-point\n"
-            "                       confidence and the time taken\n"
+            "                       confidence and probabilities, the sides cut off and\n"
+            "                       the time taken\n"
             CLI_MAX_PIXELS_HELP
             CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2 CLI_EXIT_3);
 }
