@@ -23,16 +23,30 @@ static void patch_origin(const track *t, double x, double y, int *ox, int *oy)
 /* Column x of img, the nearest edge column outside it. */
 static inline int clamp_x(const gs_image *img, int x) { return x < 0 ? 0 : x >= img->width ? img->width - 1 : x; }
 
+/* One row of a BGR patch's block sums, its columns all inside the
+ * picture: k pixels a block, read in a run. */
+static void patch_row_inside(const uint8_t *p, int k, int sums[TR_PATCH])
+{
+    for (int a = 0; a < TR_PATCH; a++) {
+        int s = 0;
+        for (int x = 0; x < k; x++, p += 3) s += p[0] + 2 * p[1] + p[2];
+        sums[a] += s;
+    }
+}
+
 /* Grey patch (k x k pixel blocks averaged) with its top-left at (ox, oy);
  * outside the picture the nearest edge pixel stands in.  A measure runs a
- * few times a second: the columns are clamped once per patch, not per
- * pixel (but in a patch wider than MAX_SPAN, from a huge frame). */
+ * few times a second: rows inside read in a run, other columns clamped
+ * once per patch, not per pixel (but in a patch wider than MAX_SPAN, from
+ * a huge frame). */
+
 static void patch_cut(const gs_image *img, int ox, int oy, int k, uint8_t *dst)
 {
     enum { MAX_SPAN = 4096 };
     int ch = img->channels, kk = k * k * (ch == 3 ? 4 : 1), span = TR_PATCH * k;
+    bool inside = ch == 3 && ox >= 0 && ox + span <= img->width;
     int col[MAX_SPAN];
-    bool table = span <= MAX_SPAN;
+    bool table = !inside && span <= MAX_SPAN;
     for (int i = 0; table && i < span; i++) col[i] = clamp_x(img, ox + i) * ch;
     for (int b = 0; b < TR_PATCH; b++) {
         int sums[TR_PATCH] = {0};
@@ -40,6 +54,10 @@ static void patch_cut(const gs_image *img, int ox, int oy, int k, uint8_t *dst)
             int yy = oy + b * k + y;
             yy = yy < 0 ? 0 : yy >= img->height ? img->height - 1 : yy;
             const uint8_t *row = img->buf + (size_t)yy * (size_t)img->stride;
+            if (inside) {
+                patch_row_inside(row + (size_t)ox * 3, k, sums);
+                continue;
+            }
             for (int a = 0, i = 0; a < TR_PATCH; a++)
                 for (int x = 0; x < k; x++, i++) {
                     const uint8_t *p = row + (table ? col[i] : clamp_x(img, ox + i) * ch);
