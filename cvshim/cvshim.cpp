@@ -301,10 +301,16 @@ cvshim_video *cvshim_stream_open(const char *url, int open_timeout_ms, int read_
 int cvshim_video_read(cvshim_video *v, gs_image **frame, double *t_ms)
 {
     try {
-        if (!v->cap.read(v->frame) || v->frame.empty()) return 0;
+        // OpenCV copies its converted picture into the Mat it is given: a
+        // header over the caller's frame takes it in place when the size and
+        // type match (no second copy); otherwise retrieve allocates anew.
+        gs_image *img = *frame;
+        if (img) v->frame = mat_view(img);
+        else v->frame.release();
+        if (!v->cap.grab() || !v->cap.retrieve(v->frame) || v->frame.empty()) return 0;
         if ((long long)v->frame.cols * v->frame.rows > v->max_pixels) return 0;
         if (t_ms) *t_ms = v->cap.get(cv::CAP_PROP_POS_MSEC);
-        gs_image *img = *frame;
+        if (img && v->frame.data == img->buf) return 1; /* decoded into the caller's frame */
         int ch = v->frame.channels() == 1 ? 1 : 3;
         if (!img || img->width != v->frame.cols || img->height != v->frame.rows || img->channels != ch) {
             gs_image_destroy(img);

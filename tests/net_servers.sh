@@ -47,6 +47,9 @@ wait_listen() {
   hex=$(printf '%04X' "$1")
   for i in $(seq $((${2:-10} * 20))); do
     grep -q "^ *[0-9]*: 0100007F:$hex 00000000:0000 0A" /proc/net/tcp && return 0
+    # or already serving: a one-client server (ffmpeg -listen 1) stops
+    # listening once a reconnecting recorder got in between two looks
+    grep -q "^ *[0-9]*: 0100007F:$hex [0-9A-F]*:[0-9A-F]* 01" /proc/net/tcp && return 0
     sleep 0.05
   done
   return 1

@@ -20,28 +20,52 @@ static void patch_origin(const track *t, double x, double y, int *ox, int *oy)
     *oy = (int)lround(cy - span / 2.0);
 }
 
+/* Column x of img, the nearest edge column outside it. */
+static inline int clamp_x(const gs_image *img, int x) { return x < 0 ? 0 : x >= img->width ? img->width - 1 : x; }
+
+/* One row of a BGR patch's block sums, its columns all inside the
+ * picture: k pixels a block, read in a run. */
+static void patch_row_inside(const uint8_t *p, int k, int sums[TR_PATCH])
+{
+    for (int a = 0; a < TR_PATCH; a++) {
+        int s = 0;
+        for (int x = 0; x < k; x++, p += 3) s += p[0] + 2 * p[1] + p[2];
+        sums[a] += s;
+    }
+}
+
 /* Grey patch (k x k pixel blocks averaged) with its top-left at (ox, oy);
- * outside the picture the nearest edge pixel stands in. */
+ * outside the picture the nearest edge pixel stands in.  A measure runs a
+ * few times a second: rows inside read in a run, other columns clamped
+ * once per patch, not per pixel (but in a patch wider than MAX_SPAN, from
+ * a huge frame). */
+
 static void patch_cut(const gs_image *img, int ox, int oy, int k, uint8_t *dst)
 {
+    enum { MAX_SPAN = 4096 };
     int ch = img->channels, kk = k * k * (ch == 3 ? 4 : 1), span = TR_PATCH * k;
-    bool inside = ox >= 0 && oy >= 0 && ox + span <= img->width && oy + span <= img->height;
-    for (int b = 0; b < TR_PATCH; b++)
-        for (int a = 0; a < TR_PATCH; a++) {
-            int sum = 0;
-            for (int y = 0; y < k; y++) {
-                int yy = oy + b * k + y;
-                if (!inside) yy = yy < 0 ? 0 : yy >= img->height ? img->height - 1 : yy;
-                const uint8_t *row = img->buf + (size_t)yy * (size_t)img->stride;
-                for (int x = 0; x < k; x++) {
-                    int xx = ox + a * k + x;
-                    if (!inside) xx = xx < 0 ? 0 : xx >= img->width ? img->width - 1 : xx;
-                    const uint8_t *p = row + (size_t)xx * (size_t)ch;
-                    sum += ch == 3 ? p[0] + 2 * p[1] + p[2] : p[0];
-                }
+    bool inside = ch == 3 && ox >= 0 && ox + span <= img->width;
+    int col[MAX_SPAN];
+    bool table = !inside && span <= MAX_SPAN;
+    for (int i = 0; table && i < span; i++) col[i] = clamp_x(img, ox + i) * ch;
+    for (int b = 0; b < TR_PATCH; b++) {
+        int sums[TR_PATCH] = {0};
+        for (int y = 0; y < k; y++) {
+            int yy = oy + b * k + y;
+            yy = yy < 0 ? 0 : yy >= img->height ? img->height - 1 : yy;
+            const uint8_t *row = img->buf + (size_t)yy * (size_t)img->stride;
+            if (inside) {
+                patch_row_inside(row + (size_t)ox * 3, k, sums);
+                continue;
             }
-            dst[b * TR_PATCH + a] = (uint8_t)(sum / kk);
+            for (int a = 0, i = 0; a < TR_PATCH; a++)
+                for (int x = 0; x < k; x++, i++) {
+                    const uint8_t *p = row + (table ? col[i] : clamp_x(img, ox + i) * ch);
+                    sums[a] += ch == 3 ? p[0] + 2 * p[1] + p[2] : p[0];
+                }
         }
+        for (int a = 0; a < TR_PATCH; a++) dst[b * TR_PATCH + a] = (uint8_t)(sums[a] / kk);
+    }
 }
 
 /* Takes the drift reference from a still view with the current grid. */
@@ -59,6 +83,7 @@ void tr_drift_take_ref(track *t, const gs_image *img)
         patch_cut(img, t->ref_ox[i], t->ref_oy[i], k, t->ref_px + i * TR_PATCH * TR_PATCH);
     }
     t->have_ref = true;
+    memset(t->have_shift, 0, sizeof t->have_shift);
     t->have_last = false;
     t->in_sync = true;
     t->weak = false;
@@ -121,6 +146,40 @@ static int drift_odd_one(const double res[4][2], const bool good[4], double tol)
     return -2;
 }
 
+/* The shifts and peaks of the current patches against the reference
+ * (cvshim_patch_shifts, patch by patch).  A patch the same to the pixel as
+ * at the last measure gives that measure's answer: a still view of
+ * compressed video repeats its corners exactly for seconds, and the phase
+ * correlation is most of a measure's cost. */
+static bool patch_shifts(track *t, double sh[4][2], double peak[4])
+{
+    enum { P = TR_PATCH * TR_PATCH };
+    uint8_t ref_px[4 * P], cur_px[4 * P];
+    double new_sh[4][2], new_peak[4];
+    int todo[4], n = 0;
+    for (int i = 0; i < 4; i++)
+        if (!t->have_shift[i] || memcmp(t->shifts_px + i * P, t->cur_px + i * P, P)) {
+            memcpy(ref_px + n * P, t->ref_px + i * P, P);
+            memcpy(cur_px + n * P, t->cur_px + i * P, P);
+            todo[n++] = i;
+        }
+    if (n > 0) {
+        gs_image ref = {TR_PATCH, n * TR_PATCH, TR_PATCH, 1, ref_px};
+        gs_image now = {TR_PATCH, n * TR_PATCH, TR_PATCH, 1, cur_px};
+        if (cvshim_patch_shifts(&ref, &now, TR_PATCH, n, new_sh, new_peak, NULL) != GS_OK) return false;
+    }
+    for (int j = 0; j < n; j++) {
+        int i = todo[j];
+        memcpy(t->shifts_px + i * P, t->cur_px + i * P, P);
+        memcpy(t->shifts[i], new_sh[j], sizeof new_sh[j]);
+        t->shifts_peak[i] = new_peak[j];
+        t->have_shift[i] = true;
+    }
+    memcpy(sh, t->shifts, sizeof t->shifts);
+    memcpy(peak, t->shifts_peak, sizeof t->shifts_peak);
+    return true;
+}
+
 /* How far each corner's reference content moved (disp) and how far the
  * grid has to move there (res), from patches cut around the current
  * corners (cur); good[i] when the match at corner i is clear and no jump.
@@ -135,10 +194,8 @@ static bool drift_measure(track *t, const gs_image *img, double cur[4][2], doubl
         patch_origin(t, cur[i][0], cur[i][1], &ox[i], &oy[i]);
         patch_cut(img, ox[i], oy[i], k, t->cur_px + i * TR_PATCH * TR_PATCH);
     }
-    gs_image ref = {TR_PATCH, 4 * TR_PATCH, TR_PATCH, 1, t->ref_px};
-    gs_image now = {TR_PATCH, 4 * TR_PATCH, TR_PATCH, 1, t->cur_px};
     t->in_sync = false;
-    if (cvshim_patch_shifts(&ref, &now, TR_PATCH, 4, sh, peak, NULL) != GS_OK) return false;
+    if (!patch_shifts(t, sh, peak)) return false;
     double cell = t->pitch;
     t->weak = false;
     for (int i = 0; i < 4; i++) {

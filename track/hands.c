@@ -64,10 +64,28 @@ void track_hands_destroy(track_hands *o)
     free(o);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The k-th smallest of r[0..n-1] (0-based; r is reordered): what r[k]
+ * holds once r is sorted, found without sorting (Wirth's selection: a
+ * settled view takes three medians over thousands of samples). */
+static double kth_smallest(double *r, int n, int k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double x = r[k];
+        int i = lo, j = hi;
+        do {
+            while (r[i] < x) i++;
+            while (x < r[j]) j--;
+            if (i <= j) {
+                double tmp = r[i];
+                r[i++] = r[j];
+                r[j--] = tmp;
+            }
+        } while (i <= j);
+        if (j < k) lo = i;
+        if (k < i) hi = j;
+    }
+    return r[k];
 }
 
 /* median of cur/ref in channel c over the samples on the image (1 when
@@ -80,10 +98,7 @@ static double median_ratio(int16_t (*cur)[3], int16_t (*ref)[3], const uint8_t *
     for (int i = 0; i < n; i++)
         if (st[i] != 2 && ref[i][c] >= 24) r[k++] = (double)cur[i][c] / ref[i][c];
     double g = 1;
-    if (k >= 16) {
-        qsort(r, (size_t)k, sizeof r[0], cmp_double);
-        g = r[k / 2];
-    }
+    if (k >= 16) g = kth_smallest(r, k, k / 2);
     free(r);
     return g;
 }
@@ -92,9 +107,15 @@ static double median_ratio(int16_t (*cur)[3], int16_t (*ref)[3], const uint8_t *
  * capture source reuses the frame's buffer. */
 static void keep_ref(track_hands *o, const gs_image *img, const vision_grid *g)
 {
-    gs_image *copy = gs_image_copy(img);
+    /* the view dropped (prev) lends its buffer when it fits: no new pages */
+    gs_image *copy = o->prev;
+    bool reuse = copy && copy->width == img->width && copy->height == img->height && copy->channels == img->channels;
+    if (!reuse) copy = gs_image_create(img->width, img->height, img->channels);
     if (!copy) return; /* out of memory: keep the old one */
-    gs_image_destroy(o->prev);
+    for (int y = 0; y < img->height; y++)
+        memcpy(copy->buf + (size_t)y * copy->stride, img->buf + (size_t)y * img->stride,
+               (size_t)img->width * (size_t)img->channels);
+    if (!reuse) gs_image_destroy(o->prev);
     o->prev = o->ref;
     o->prev_grid = o->ref_grid;
     o->ref = copy;

@@ -130,6 +130,9 @@ struct track {
     double ref_c[4][2];         /* outer intersections at the reference */
     vision_grid ref_grid;       /* the grid at the reference */
     uint8_t ref_px[4 * TR_PATCH * TR_PATCH], cur_px[4 * TR_PATCH * TR_PATCH];
+    bool have_shift[4];         /* each patch's last phase correlation against this reference ... */
+    uint8_t shifts_px[4 * TR_PATCH * TR_PATCH]; /* ... on these patches */
+    double shifts[4][2], shifts_peak[4];        /* ... gave these */
     bool have_last;             /* last_disp holds the previous good measure */
     bool in_sync;               /* the last measure found the grid in place */
     bool weak;                  /* ... with a corner matching poorly: take a
