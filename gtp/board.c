@@ -26,7 +26,7 @@ struct gtp_board {
     vision_grid grid;
     bool have_grid;
     /* the last referee events and notes: under mu */
-    char lines[GTP_EVENT_LINES][320];
+    char lines[GTP_EVENT_LINES][660]; /* a tag and an event's text */
     int nlines, line0;
     /* the loop thread's own */
     gtp_view stage;

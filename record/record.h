@@ -135,7 +135,7 @@ typedef struct record_event {
     gs_point point;       /* the move / first point concerned; {-1,-1} if none */
     double t_ms;          /* frame time */
     int64_t unix_ms;      /* time of play by the source's clock (Unix ms) */
-    char text[300];       /* one readable line */
+    char text[640];       /* one readable line (a count with its doubt is the longest) */
     char evidence[64];    /* evidence file prefix ("" when none kept) */
     /* a flag's view as it was seen (for a violation corrected since, the
      * view that showed it, not the corrected one) */

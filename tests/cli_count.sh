@@ -170,7 +170,7 @@ else
   echo "skipped: $photo.jpg absent"
 fi
 
-gw=$data/photos/goban-watcher/game1/1_jwerth_violet_2
+gw=$data/photos/goban-watcher/game1/1_jwerth_green_1
 if [ -f "$gw.jpg" ]; then
   "$gs" count "$gw.jpg" --json > "$tmp/p" 2>/dev/null
   # scan's output, text and JSON, counted as the photo is (JSON: the same range)

@@ -127,7 +127,7 @@ static gs_status shift_doubt(const vision_params *P, const gs_image *img, const 
 static void take_model(const vision_params *P, const vision_probs *pr, const vision_view *vw, vision_reading *r)
 {
     int N = r->pos.size;
-    r->uncertain = 0;
+    r->uncertain = 0; /* counted again below, r->unsure[] read first */
     r->outside = 0;
     memset(r->off_photo, 0, sizeof r->off_photo);
     r->have_prob = 1;
@@ -152,7 +152,7 @@ static void take_model(const vision_params *P, const vision_probs *pr, const vis
                 continue;
             }
             int rules = r->pos.cell[at] % 3;
-            int doubt = rules != m || p[rules] < P->point_sure;
+            int doubt = rules != m || p[rules] < P->point_sure || (r->unsure[at] && p[rules] < P->model_clears);
             if (rules != m) second = m;
             r->confidence[at] = doubt ? vision_doubted(P, p[rules]) : p[rules];
             r->unsure[at] = (unsigned char)doubt;

@@ -177,6 +177,8 @@ typedef struct vision_params {
     float point_sure;          /* the model's calibrated probability of the colour read under which a point is marked
                                   unsure (0.1: it sees no intersection there; on the 117 visible photos this marks 30
                                   right points and no wrong one the two readers' disagreement left unmarked) */
+    float model_clears;        /* the model's probability of the colour read from which a point the rules reader
+                                  doubts is taken as sure (the model look) */
 
     /* -- the image prepared (scan.c, grid_find.c) -- */
     double expose_level;    /* bright level (99th percentile of the brightest channel) an underexposed photo is brightened to */
