@@ -280,10 +280,12 @@ typedef struct marked_stone { const char *path; int row, col; } marked_stone;
 #define ANY_STONE (-1)
 
 /* Each point of at[0..n-1] holds what want says in the record (a colour,
- * GS_EMPTY among them, or ANY_STONE), is read as the record has it and is
- * marked unsure; under the sanitizers the first one alone (each is a
- * whole scan). */
-static void assert_read_and_marked(const char *root, const marked_stone *at, size_t n, int want)
+ * GS_EMPTY among them, or ANY_STONE) and is read as the record has it or
+ * marked unsure (points the rules reader once misread or doubted: the
+ * point model beside it reads them, and where the two differ the point is
+ * marked); under the sanitizers the first one alone (each is a whole
+ * scan). */
+static void assert_right_or_marked(const char *root, const marked_stone *at, size_t n, int want)
 {
     vision_result *res = malloc(sizeof *res);
     assert_non_null(res);
@@ -299,8 +301,7 @@ static void assert_read_and_marked(const char *root, const marked_stone *at, siz
                       res->reading.pos.cell[k], truth.cell[k], res->reading.unsure[k] ? "marked" : "not marked");
         if (want == ANY_STONE) assert_int_not_equal(truth.cell[k], GS_EMPTY);
         else assert_int_equal(truth.cell[k], want);
-        assert_int_equal(res->reading.pos.cell[k], truth.cell[k]);
-        assert_true(res->reading.unsure[k]);
+        assert_true(res->reading.pos.cell[k] == truth.cell[k] || res->reading.unsure[k]);
         gs_image_destroy(img);
     }
     free(res);
@@ -309,7 +310,7 @@ static void assert_read_and_marked(const char *root, const marked_stone *at, siz
 /* Stage 3 where the disc above a point misses its stone: black stones
  * whose tops, seen obliquely, lean onto light neighbours (game 3 under
  * pink light: their intersections black, the ring round them brighter).
- * Each is read as the game record has it, and marked. */
+ * Each is read as the game record has it, or marked. */
 static void test_crowded_stone_off_its_disc(void **state)
 {
     (void)state;
@@ -319,14 +320,14 @@ static void test_crowded_stone_off_its_disc(void **state)
         {"game3/3_jwerth_pink_2.jpg", 1, 3},
         {"game3/3_jwerth_pink_1.jpg", 1, 2},
     };
-    assert_read_and_marked(root, at, sizeof at / sizeof at[0], ANY_STONE);
+    assert_right_or_marked(root, at, sizeof at / sizeof at[0], ANY_STONE);
 }
 
 /* Pale stones the rules of the reading leave empty and unsure (under a
  * lamp of their own colour they look like the wood; one at the right edge
  * of game 2 whose lines show beside it) look, as image patches, like the
  * sure white stones round them and unlike the empty points of their kind:
- * they read white, and stay marked; so does one by a corner, which has no
+ * they read white, or are marked; so is one by a corner, which has no
  * sure empty neighbour of its kind to be compared with. */
 static void test_crowded_pale_stone_by_its_neighbours(void **state)
 {
@@ -339,7 +340,7 @@ static void test_crowded_pale_stone_by_its_neighbours(void **state)
         /* next to a corner: no sure empty point of its kind near */
         {"game2/2_jwerth_greenstones_2.jpg", 18, 1},
     };
-    assert_read_and_marked(root, at, sizeof at / sizeof at[0], GS_WHITE);
+    assert_right_or_marked(root, at, sizeof at / sizeof at[0], GS_WHITE);
 }
 
 /* A point the rules and the second look leave unsure and read wrong, read
@@ -361,16 +362,17 @@ static void test_crowded_third_look(void **state)
     };
     static const marked_stone black[] = {{"game3/3_jwerth_cyan_1.jpg", 3, 14}};
     static const marked_stone shadow[] = {{"game3/3_jwerth_green_2.jpg", 6, 2}};
-    assert_read_and_marked(root, white, sizeof white / sizeof white[0], GS_WHITE);
-    assert_read_and_marked(root, black, sizeof black / sizeof black[0], GS_BLACK);
-    assert_read_and_marked(root, shadow, sizeof shadow / sizeof shadow[0], GS_EMPTY);
+    assert_right_or_marked(root, white, sizeof white / sizeof white[0], GS_WHITE);
+    assert_right_or_marked(root, black, sizeof black / sizeof black[0], GS_BLACK);
+    assert_right_or_marked(root, shadow, sizeof shadow / sizeof shadow[0], GS_EMPTY);
 }
 
 /* A shot where a lattice a line off ranks almost as well as the one
- * found (game 2 under green light: its green stones hide the lines the
- * same way one line over): every point the two read otherwise is marked,
- * and as they differ on a quarter of the board or more, every point is;
- * so no wrong point is left unmarked. */
+ * found by its lines (game 2 under green light: its green stones hide the
+ * lines the same way one line over): the lattices are judged by what
+ * their points look like to the point model, the board's own is taken,
+ * and no wrong point is left unmarked (before the model, every point was
+ * marked). */
 static void test_crowded_rival_grid(void **state)
 {
     (void)state;
@@ -379,41 +381,25 @@ static void test_crowded_rival_grid(void **state)
     gs_position truth;
     gs_image *img = load_shot(root, &s, &truth);
     vision_result *res = malloc(sizeof *res);
-    vision_reading *alone = malloc(sizeof *alone), *other = malloc(sizeof *other);
-    assert_true(res && alone && other);
+    assert_non_null(res);
     gs_error e;
     assert_int_equal(test_scan(img, res, &e), GS_OK);
-    vision_grid g;
-    vision_grid_find_info info;
-    assert_int_equal(test_grid_find(img, 0, &g, &info, &e), GS_OK);
-    assert_true(info.nrivals >= 1);
-    assert_true(info.rival_gap[0] < test_params()->rival_gap);
-    assert_int_equal(test_read(img, &g, alone, &e), GS_OK);
-    assert_int_equal(test_read(img, &info.rival[0], other, &e), GS_OK);
-    int NN = truth.size * truth.size, differ = 0;
-    for (int k = 0; k < NN; k++) {
-        if (other->pos.cell[k] != alone->pos.cell[k]) {
-            differ++;
-            assert_true(res->reading.unsure[k]);
-        }
-    }
-    int unmarked = tally_reading(&res->reading, &truth).unmarked;
-    print_message("%s: %d points read otherwise by the rival grid, wrong points unmarked %d\n", s.path, differ, unmarked);
-    assert_true(differ <= res->rival_points); /* the first runner-up; others may add points */
-    assert_true(4 * differ >= NN);
-    assert_int_equal(res->reading.uncertain, NN);
-    assert_int_equal(unmarked, 0);
+    assert_int_equal(res->grid.size, truth.size);
+    tally t = tally_reading(&res->reading, &truth);
+    int NN = truth.size * truth.size;
+    print_message("%s: %d wrong, %d of them unmarked, %d marked\n", s.path, t.wrong, t.unmarked, res->reading.uncertain);
+    assert_true(t.wrong <= 8);
+    assert_int_equal(t.unmarked, 0);
+    assert_true(4 * res->reading.uncertain < NN);
     free(res);
-    free(alone);
-    free(other);
     gs_image_destroy(img);
 }
 
 /* Game 1 under a deep blue lamp: far white stones crowd the far left and
  * the wood's surface, fitted to the cell centres, bends to them, so they
- * read like the wood, surely, and so do their neighbours.  Read on the
- * grid moved a tenth of a cell they come out otherwise: every wrong point
- * is marked (7 were not). */
+ * read like the wood, surely, and so do their neighbours: every wrong
+ * point is marked (7 were not, before the grid moved a tenth of a cell
+ * and later the point model read them). */
 static void test_crowded_wrong_points_marked(void **state)
 {
     (void)state;
@@ -429,17 +415,16 @@ static void test_crowded_wrong_points_marked(void **state)
     print_message("%s: %d wrong, %d of them unmarked; %d marked, %d of them by the moved grids\n", s.path, t.wrong,
                   t.unmarked, res->reading.uncertain, res->moved_points);
     assert_int_equal(t.unmarked, 0);
-    assert_true(res->moved_points > 0);
     free(res);
     gs_image_destroy(img);
 }
 
 /* A shot made smaller (70 %: another phone, a shot from further away)
- * whose every 19x19 hypothesis lies a line or two past a side of the
- * board, over its edge and the table beside it, where they read a line
- * of 16 to 19 "stones" of one colour: the photo is refused, with that
- * reason (it was once answered with the grid two lines off, every point
- * marked). */
+ * whose 19x19 hypotheses by lines lie a line or two past a side of the
+ * board, over its edge and the table beside it, where they read a line of
+ * 16 to 19 "stones" of one colour (it was once answered with the grid two
+ * lines off, every point marked).  The lattices judged by the point model
+ * give the board itself: every point read right or marked. */
 static void test_crowded_grid_past_the_side(void **state)
 {
     (void)state;
@@ -453,9 +438,14 @@ static void test_crowded_grid_past_the_side(void **state)
     assert_non_null(res);
     gs_error e;
     gs_status st = test_scan(small, res, &e);
-    print_message("%s at 70 %%: %s\n", s.path, st == GS_OK ? "a board" : e.msg);
-    assert_int_equal(st, GS_ERR_NOBOARD);
-    assert_non_null(strstr(e.msg, "line of stones"));
+    if (st != GS_OK) print_message("%s at 70 %%: %s\n", s.path, e.msg);
+    assert_int_equal(st, GS_OK);
+    assert_int_equal(res->grid.size, truth.size);
+    tally t = tally_reading(&res->reading, &truth);
+    print_message("%s at 70 %%: %d wrong, %d of them unmarked, %d marked\n", s.path, t.wrong, t.unmarked,
+                  res->reading.uncertain);
+    assert_true(t.wrong <= 8);
+    assert_int_equal(t.unmarked, 0);
     free(res);
     gs_image_destroy(small);
     gs_image_destroy(img);
