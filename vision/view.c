@@ -69,18 +69,23 @@ static gs_status view_source(const gs_image *img, const vision_grid *g, const gs
     return GS_OK;
 }
 
-/* Photo pixel (in src) of the point VISION_VIEW_HEIGHT above board point
- * (u, v) (cam: the camera of g; not ok: on the board); false outside src. */
+/* Photo pixel (x, y) in src of the point VISION_VIEW_HEIGHT above board
+ * point (u, v) (cam: the camera of g; not ok: on the board). */
+static void view_map(const vision_grid *g, const vision_cam *cam, double f, double u, double v, double *x, double *y)
+{
+    double dx, dy;
+    vision_grid_map(g, u, v, x, y);
+    vision_cam_offset(cam, u, v, VISION_VIEW_HEIGHT, &dx, &dy);
+    *x = (*x + dx + 0.5) * f - 0.5; /* pixel centres under the shrink */
+    *y = (*y + dy + 0.5) * f - 0.5;
+}
+
+/* The colour there (see view_map); false outside src. */
 static bool view_sample(const gs_image *src, const vision_grid *g, const vision_cam *cam, double f, double u, double v,
                         float o[3])
 {
-    double x, y, dx, dy;
-    vision_grid_map(g, u, v, &x, &y);
-    vision_cam_offset(cam, u, v, VISION_VIEW_HEIGHT, &dx, &dy);
-    x += dx;
-    y += dy;
-    x = (x + 0.5) * f - 0.5; /* pixel centres under the shrink */
-    y = (y + 0.5) * f - 0.5;
+    double x, y;
+    view_map(g, cam, f, u, v, &x, &y);
     return gs_sample_bgr(src, x, y, o);
 }
 
@@ -132,23 +137,59 @@ bool vision_point_in_photo(const gs_image *img, const vision_grid *g, double u, 
     return true;
 }
 
-static void view_fill(vision_view *vw, const gs_image *src, const vision_grid *g, const vision_cam *cam, double f)
+/* View pixels between two mapped exactly (a third of a cell); those
+ * between are interpolated: the mapping, a homography with a lens's bend
+ * and the camera's slant, is linear to far under a pixel over that, and
+ * mapping every pixel was a sixth of a scan's time. */
+#define VIEW_MAP_STEP 4
+
+/* The photo pixels of every VIEW_MAP_STEP-th view pixel and one past the
+ * last, in *m (nx * ny pairs, the caller frees). */
+static gs_status view_nodes(const vision_view *vw, const vision_grid *g, const vision_cam *cam, double f, double **m,
+                            int *nx, gs_error *err)
 {
+    *nx = (vw->width - 1) / VIEW_MAP_STEP + 2;
+    int ny = (vw->height - 1) / VIEW_MAP_STEP + 2;
+    if (!(*m = malloc(sizeof **m * 2 * (size_t)*nx * ny)))
+        return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's view)");
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < *nx; i++) {
+            double *p = *m + 2 * ((size_t)j * *nx + i);
+            view_map(g, cam, f, view_at(vw->u0, i * VIEW_MAP_STEP), view_at(vw->v0, j * VIEW_MAP_STEP), p, p + 1);
+        }
+    return GS_OK;
+}
+
+static gs_status view_fill(vision_view *vw, const gs_image *src, const vision_grid *g, const vision_cam *cam, double f,
+                           gs_error *err)
+{
+    double *m;
+    int nx;
+    gs_status st = view_nodes(vw, g, cam, f, &m, &nx, err);
+    if (st != GS_OK) return st;
     size_t plane = (size_t)vw->width * vw->height;
     for (int Y = 0; Y < vw->height; Y++) {
-        double v = view_at(vw->v0, Y);
+        int j = Y / VIEW_MAP_STEP;
+        double ty = (double)(Y % VIEW_MAP_STEP) / VIEW_MAP_STEP;
         for (int X = 0; X < vw->width; X++) {
+            int i = X / VIEW_MAP_STEP;
+            double tx = (double)(X % VIEW_MAP_STEP) / VIEW_MAP_STEP, xy[2];
+            const double *a = m + 2 * ((size_t)j * nx + i), *b = a + 2 * (size_t)nx;
+            for (int k = 0; k < 2; k++)
+                xy[k] = (1 - ty) * ((1 - tx) * a[k] + tx * a[2 + k]) + ty * ((1 - tx) * b[k] + tx * b[2 + k]);
             float o[3];
-            size_t i = (size_t)Y * vw->width + X;
-            if (!view_sample(src, g, cam, f, view_at(vw->u0, X), v, o))
+            size_t at = (size_t)Y * vw->width + X;
+            if (!gs_sample_bgr(src, xy[0], xy[1], o))
                 for (int c = 0; c < 3; c++) o[c] = vw->wood[c]; /* off the photo: as the wood */
             for (int c = 0; c < 3; c++) {
-                vw->bgr[i * 3 + c] = (uint8_t)(o[c] + 0.5f);
+                vw->bgr[at * 3 + c] = (uint8_t)(o[c] + 0.5f);
                 float x = log2f((o[c] + VIEW_NOISE_FLOOR) / (vw->wood[c] + VIEW_NOISE_FLOOR));
-                vw->input[c * plane + i] = x < VIEW_INPUT_LO ? VIEW_INPUT_LO : x > VIEW_INPUT_HI ? VIEW_INPUT_HI : x;
+                vw->input[c * plane + at] = x < VIEW_INPUT_LO ? VIEW_INPUT_LO : x > VIEW_INPUT_HI ? VIEW_INPUT_HI : x;
             }
         }
     }
+    free(m);
+    return GS_OK;
 }
 
 gs_status vision_view_make(const gs_image *img, const vision_grid *g, int u0, int v0, int nu, int nv, vision_view *out,
@@ -178,8 +219,8 @@ gs_status vision_view_make(const gs_image *img, const vision_grid *g, int u0, in
     vision_cam_fit(&cam, g->H, img->width, img->height);
     gs_status st = view_source(img, g, &src, &own, &f, err);
     if (st == GS_OK) st = view_wood(src, g, f, out->wood, err);
+    if (st == GS_OK) st = view_fill(out, src, g, &cam, f, err);
     if (st == GS_OK) {
-        view_fill(out, src, g, &cam, f);
         for (int j = 0; j < nv; j++)
             for (int i = 0; i < nu; i++) out->inside[j * nu + i] = vision_point_in_photo(img, g, u0 + i, v0 + j);
     }
