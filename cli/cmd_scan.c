@@ -107,7 +107,10 @@ static void print_json(const char *photo, const cvshim_decoded *dec, const visio
     printf("  ],\n  \"second\": [\n");
     for (int y = 0; y < N; y++) {
         printf("    \"");
-        for (int x = 0; x < N; x++) printf("%s%c", x ? " " : "", tok[r->reading.second[y * N + x] % 3]);
+        for (int x = 0; x < N; x++) {
+            gs_color c = r->reading.second[y * N + x];
+            printf("%s%c", x ? " " : "", c == VISION_SECOND_ANY ? '?' : tok[c % 3]);
+        }
         printf("\"%s\n", y + 1 < N ? "," : "");
     }
     printf("  ],\n  \"confidence\": [\n");

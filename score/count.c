@@ -115,7 +115,7 @@ static void take_reading(const vision_result *scan, const score_count_options *o
     int n = rd->pos.size * rd->pos.size;
     for (int i = 0; i < n; i++) {
         out->read_unsure[i] = rd->unsure[i] != 0;
-        out->read_second[i] = rd->second[i];
+        out->read_second[i] = rd->second[i] == VISION_SECOND_ANY ? SCORE_SECOND_ANY : rd->second[i];
         out->left_out[i] = out->read_unsure[i] && rd->second_p[i] < o->plausible;
         out->nleft_out += out->left_out[i];
     }
@@ -172,15 +172,17 @@ static gs_status read_grid(const score_count_options *o, score_count_result *out
     return st; /* the message names the file */
 }
 
-/* One row of `scan --json` ("B . W ..."): size tokens into cells. */
-static bool json_row(const gs_json *row, int size, uint8_t *cells)
+/* One row of `scan --json` ("B . W ..."): size tokens into cells; of
+ * "rows" '-' is a point off the photo (among "uncertain"), of "second"
+ * '?' is either other colour (SCORE_SECOND_ANY). */
+static bool json_row(const gs_json *row, int size, const char *tokens, uint8_t *cells)
 {
     if (!row || row->type != GS_JSON_STR) return false;
     int k = 0;
     for (const char *c = row->str; *c; c++) {
         if (*c == ' ') continue;
-        if (k == size || !strchr(".BW-", *c)) return false; /* '-': off the photo, among "uncertain" */
-        cells[k++] = *c == 'B' ? GS_BLACK : *c == 'W' ? GS_WHITE : GS_EMPTY;
+        if (k == size || !strchr(tokens, *c)) return false;
+        cells[k++] = *c == 'B' ? GS_BLACK : *c == 'W' ? GS_WHITE : *c == '?' ? SCORE_SECOND_ANY : GS_EMPTY;
     }
     return k == size;
 }
@@ -197,8 +199,8 @@ static const char *scan_json_board(const gs_json *j, score_count_result *out)
     gs_position_clear(&out->pos, size);
     uint8_t second[RULES_MAX_POINTS];
     for (int y = 0; y < size; y++) {
-        if (!json_row(rows->kids[y], size, out->pos.cell + y * size)) return "a row of \"rows\" is not SIZE tokens . B W";
-        if (sec && !json_row(sec->kids[y], size, second + y * size)) return "a row of \"second\" is not SIZE tokens";
+        if (!json_row(rows->kids[y], size, ".BW-", out->pos.cell + y * size)) return "a row of \"rows\" is not SIZE tokens . B W";
+        if (sec && !json_row(sec->kids[y], size, ".BW?", second + y * size)) return "a row of \"second\" is not SIZE tokens";
     }
     for (int k = 0; unc && k < unc->n; k++) {
         gs_point p;

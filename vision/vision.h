@@ -78,6 +78,8 @@ gs_status vision_grid_from_corners(vision_grid *g, int size, const double corner
  * photo counts each such point, and each chain of them, as its next
  * likeliest colour (second) and gives the range of the result.  No board at
  * all is GS_ERR_NOBOARD (exit 2) with the reason. */
+#define VISION_SECOND_ANY ((gs_color)3) /* vision_reading.second: either other colour */
+
 typedef struct vision_reading {
     gs_position pos;
     float confidence[GS_MAX_SIZE * GS_MAX_SIZE];
@@ -85,8 +87,10 @@ typedef struct vision_reading {
     int uncertain;                                    /* how many points are unsure */
     /* each point's next likeliest colour (never its reading) and how
      * likely it is: what `count` reads a doubtful point as when it gives
-     * the range of the result.  For now second_p is 1 - confidence, the
-     * reader's margin, not a calibrated probability. */
+     * the range of the result; VISION_SECOND_ANY where either other colour
+     * may be (a point off the photo).  second_p is the model's
+     * probability of the second (without the model: 1 - confidence, the
+     * reader's margin). */
     gs_color second[GS_MAX_SIZE * GS_MAX_SIZE];
     float second_p[GS_MAX_SIZE * GS_MAX_SIZE];
     /* the point model's calibrated probabilities (have_prob 1: the model
