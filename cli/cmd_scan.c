@@ -225,6 +225,9 @@ static int scan_report(const scan_args *a, gs_image *img, const cvshim_decoded *
     }
     int doubtful = res->reading.uncertain - res->reading.outside;
     if (doubtful == 0) return GS_EXIT_UNSURE;
+    if (res->info.place_doubt)
+        fprintf(stderr, "goscribe: warning: the grid may not fit the board (its lines do not confirm the place the "
+                        "point model chose): every point is marked; check the overlay, or give --corners\n");
     if (res->rival_points > 0)
         fprintf(stderr, "goscribe: warning: another grid fits the photo almost as well and reads %d point%s otherwise "
                         "(%s)\n", res->rival_points, res->rival_points == 1 ? "" : "s",

@@ -198,6 +198,8 @@ static gs_status read_all(const vision_detector *d, const vision_looks *lk, cons
         st = other_grid_doubt(P, img, &info->rival[k], &out->reading, differ, err);
     for (int i = 0; i < GS_MAX_SIZE * GS_MAX_SIZE; i++) out->rival_points += differ[i];
     if (st == GS_OK && lk->rivals) whole_doubt(P, &out->reading, out->rival_points);
+    for (int i = 0; st == GS_OK && info->place_doubt && i < out->grid.size * out->grid.size; i++)
+        mark_unsure(P, &out->reading, i); /* the grid may not fit the board: no point is sure */
     int NN = out->grid.size * out->grid.size;
     if (st == GS_OK && lk->moved && out->reading.uncertain > 0 && out->reading.uncertain < NN)
         st = shift_doubt(P, img, &out->grid, &out->reading, &out->moved_points, err);

@@ -380,6 +380,9 @@ typedef struct vision_grid_find_info {
      * the window taken */
     int cut[4];
     double model_evidence;
+    /* the stages of lines and stones refuse the photo or take another
+     * grid: every point is marked (the grid may not fit the board) */
+    int place_doubt;
 } vision_grid_find_info;
 
 /* What a detection gives.  Plain data, owned by the caller. */
