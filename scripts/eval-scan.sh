@@ -53,12 +53,13 @@ while IFS= read -r img; do
     t1=$(date +%s%N)
     ms=$(( (t1 - t0) / 1000000 ))
     # Compare token by token; a failed scan counts every point as wrong.
-    # A token with a '?' is a point the reading marked uncertain: it counts
+    # A token with a '?' is a point the reading marked uncertain ('-', a point off
+    # the photo, too): it counts
     # as read (right or wrong), and wrong points without the mark are
     # counted apart ("unmarked": confidently wrong).
     read -r right total unmarked marked < <(awk -v rc="$rc" '
         FNR == NR { for (i = 1; i <= NF; i++) t[++nt] = $i; next }
-        { for (i = 1; i <= NF; i++) { q[++no] = ($i ~ /\?$/); o[no] = $i; sub(/\?$/, "", o[no]) } }
+        { for (i = 1; i <= NF; i++) { q[++no] = ($i ~ /\?$/ || $i == "-"); o[no] = $i; sub(/\?$/, "", o[no]) } }
         END { r = 0; u = 0; m = 0
               if ((rc == 0 || rc == 3) && no == nt) for (i = 1; i <= nt; i++) { r += (t[i] == o[i]); u += (t[i] != o[i] && !q[i]); m += q[i] }
               else if (rc == 0 || rc == 3) u = nt  # a board of the wrong size: all of it confidently wrong
