@@ -218,7 +218,17 @@ static gs_status find_at_side(const vision_params *P, const gs_image *img, int s
     }
     if (st == GS_OK && net) {
         st = vision_choose_model(&w, img, &L, size_hint, net, out, info, err);
-        if (st == GS_OK) st = place_check(&w, img, &L, &e_lines, &e_dense, out, info, err);
+        if (st == GS_OK) {
+            st = place_check(&w, img, &L, &e_lines, &e_dense, out, info, err);
+        } else if (st == GS_ERR_NOBOARD) {
+            /* points the model has not learned to see (green stones
+             * mirrored: a third of them read as no intersection) on a
+             * board the lines show: the lines' grid, as before the model;
+             * when they refuse too, the model's reason stands */
+            gs_error e_model = *err;
+            st = vision_choose(&w, img, &L, &e_lines, &e_dense, out, info, err);
+            if (st == GS_ERR_NOBOARD) *err = e_model;
+        }
     } else if (st == GS_OK) {
         st = vision_choose(&w, img, &L, &e_lines, &e_dense, out, info, err);
     }
