@@ -225,7 +225,7 @@ static int scan_report(const scan_args *a, gs_image *img, const cvshim_decoded *
     }
     int doubtful = res->reading.uncertain - res->reading.outside;
     if (doubtful == 0) return GS_EXIT_UNSURE;
-    if (res->info.place_doubt)
+    if (res->info.place_doubt && res->reading.uncertain >= NN)
         fprintf(stderr, "goscribe: warning: the grid may not fit the board (its lines do not confirm the place the "
                         "point model chose): every point is marked; check the overlay, or give --corners\n");
     if (res->rival_points > 0)

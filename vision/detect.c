@@ -180,6 +180,25 @@ static gs_status model_look(const vision_detector *d, const gs_image *img, const
     return st;
 }
 
+/* The grid taken by the model but not by the lines (place_doubt): the
+ * points the lines' grid reads otherwise are marked, and every point when
+ * that is rival_whole of them (a lattice a line off) or when the lines
+ * refused the photo or saw a bigger board (the grid may not fit it). */
+static gs_status place_doubt_marks(const vision_params *P, const gs_image *img, vision_result *out, gs_error *err)
+{
+    const vision_grid_find_info *info = &out->info;
+    int NN = out->grid.size * out->grid.size, differ_n = NN;
+    gs_status st = GS_OK;
+    if (info->have_lines_grid && info->lines_grid.size == out->grid.size) {
+        unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
+        st = other_grid_doubt(P, img, &info->lines_grid, &out->reading, differ, err);
+        differ_n = 0;
+        for (int i = 0; i < NN; i++) differ_n += differ[i];
+    }
+    if (st == GS_OK) whole_doubt(P, &out->reading, differ_n);
+    return st;
+}
+
 /* The points on the grid found (the finder's reading of it when it made
  * one) with the looks asked: a low lamp's, doubted where a runner-up reads
  * them otherwise, or the grid moved a little (shift_doubt). */
@@ -198,8 +217,7 @@ static gs_status read_all(const vision_detector *d, const vision_looks *lk, cons
         st = other_grid_doubt(P, img, &info->rival[k], &out->reading, differ, err);
     for (int i = 0; i < GS_MAX_SIZE * GS_MAX_SIZE; i++) out->rival_points += differ[i];
     if (st == GS_OK && lk->rivals) whole_doubt(P, &out->reading, out->rival_points);
-    for (int i = 0; st == GS_OK && info->place_doubt && i < out->grid.size * out->grid.size; i++)
-        mark_unsure(P, &out->reading, i); /* the grid may not fit the board: no point is sure */
+    if (st == GS_OK && info->place_doubt) st = place_doubt_marks(P, img, out, err);
     int NN = out->grid.size * out->grid.size;
     if (st == GS_OK && lk->moved && out->reading.uncertain > 0 && out->reading.uncertain < NN)
         st = shift_doubt(P, img, &out->grid, &out->reading, &out->moved_points, err);

@@ -380,9 +380,11 @@ typedef struct vision_grid_find_info {
      * the window taken */
     int cut[4];
     double model_evidence;
-    /* the stages of lines and stones refuse the photo or take another
-     * grid: every point is marked (the grid may not fit the board) */
-    int place_doubt;
+    /* the stages of lines and stones refuse the photo (every point is
+     * marked: the grid may not fit the board) or take another grid,
+     * lines_grid (the points it reads otherwise are marked) */
+    int place_doubt, have_lines_grid;
+    vision_grid lines_grid;
 } vision_grid_find_info;
 
 /* What a detection gives.  Plain data, owned by the caller. */
