@@ -157,6 +157,7 @@ static gs_status dense_hypotheses(const vision_work *w, int size_hint, vision_ca
  * lines often take a 13x13 window of a crowded 19x19 board the model
  * takes whole (4 of 32 stone-boxes photos): not a doubt on the place. */
 #define PLACE_SAME 0.3
+#define GS_MAX_BOARD_SEEN 19 /* the largest size the finder looks for */
 static bool window_of(const vision_grid *a, const vision_grid *b)
 {
     double inv[9];
@@ -225,6 +226,16 @@ static gs_status find_at_side(const vision_params *P, const gs_image *img, int s
         st = vision_choose_model(&w, img, &L, size_hint, net, out, info, err);
         if (st == GS_OK) {
             st = place_check(&w, img, &L, &e_lines, &e_dense, out, info, err);
+            /* a window smaller than a 19x19 that the lines do not see at
+             * all: its size rests on the ring past its sides alone, which
+             * under a lamp the model has not learned reads a bigger
+             * board's far rows as no intersection (game 1 under the deep
+             * blue lamp, turned or seen lower: read 13x13 and 9x9); a small
+             * board whose lines show is confirmed by them */
+            if (st == GS_OK && !info->have_lines_grid && out->size < GS_MAX_BOARD_SEEN)
+                st = gs_error_set(err, GS_ERR_NOBOARD,
+                                  "no board found (the point model sees a %dx%d board the lines do not confirm: part "
+                                  "of a bigger one?)", out->size, out->size);
         } else if (st == GS_ERR_NOBOARD) {
             /* points the model has not learned to see (green stones
              * mirrored: a third of them read as no intersection) on a
