@@ -134,8 +134,7 @@ static void print_json(const char *photo, const cvshim_decoded *dec, const visio
         }
         printf("\n");
     }
-    printf("],\n  \"rival_points\": %d,\n  \"moved_points\": %d,\n  \"brightened\": %.2f,\n", r->rival_points,
-           r->moved_points, r->gain > 0 ? r->gain : 1.0);
+    printf("],\n  \"lines_points\": %d,\n  \"brightened\": %.2f,\n", r->lines_points, r->gain > 0 ? r->gain : 1.0);
     printf("  \"ms\": %.1f,\n  \"ms_grid\": %.1f,\n  \"ms_read\": %.1f\n}\n", ms_total, r->ms_grid, r->ms_read);
 }
 
@@ -228,10 +227,10 @@ static int scan_report(const scan_args *a, gs_image *img, const cvshim_decoded *
     if (res->info.place_doubt && res->reading.uncertain >= NN)
         fprintf(stderr, "goscribe: warning: the grid may not fit the board (its lines do not confirm the place the "
                         "point model chose): every point is marked; check the overlay, or give --corners\n");
-    if (res->rival_points > 0)
-        fprintf(stderr, "goscribe: warning: another grid fits the photo almost as well and reads %d point%s otherwise "
-                        "(%s)\n", res->rival_points, res->rival_points == 1 ? "" : "s",
-                res->reading.uncertain >= NN ? "the board's lines are in doubt: every point marked ?" : "marked ?");
+    if (res->lines_points > 0)
+        fprintf(stderr, "goscribe: warning: the board's lines place the grid otherwise and read %d point%s otherwise "
+                        "(%s)\n", res->lines_points, res->lines_points == 1 ? "" : "s",
+                res->reading.uncertain >= NN ? "the grid is in doubt: every point marked ?" : "marked ?");
     fprintf(stderr, "goscribe: warning: %d uncertain point%s (marked ?): the reading may be wrong there\n", doubtful,
             doubtful == 1 ? "" : "s");
     return GS_EXIT_UNSURE;

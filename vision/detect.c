@@ -18,9 +18,9 @@ static void mark_unsure(const vision_params *P, vision_reading *r, int i)
     r->uncertain++;
 }
 
-/* Where another grid (a runner-up, or the grid found moved a little)
- * reads a point otherwise, the point is unsure: the photo does not say
- * which of the lattices it is.  differ[i] is set for each such point. */
+/* Where another grid (the lines' own, placed otherwise) reads a point
+ * otherwise, the point is unsure: the photo does not say which of the
+ * lattices it is.  differ[i] is set for each such point. */
 static gs_status other_grid_doubt(const vision_params *P, const gs_image *img, const vision_grid *other,
                                   vision_reading *r, unsigned char *differ, gs_error *err)
 {
@@ -38,14 +38,14 @@ static gs_status other_grid_doubt(const vision_params *P, const gs_image *img, c
     return st;
 }
 
-/* A rival that reads rival_whole of the points or more otherwise is the
- * lattice a line off: the photo does not say where the board's lines are,
- * so no point is sure, not even those both lattices read alike (a line
- * off, many of them are wrong under both). */
-static void whole_doubt(const vision_params *P, vision_reading *r, int rival_points)
+/* Another grid that reads rival_whole of the points or more otherwise is
+ * the lattice a line off: the photo does not say where the board's lines
+ * are, so no point is sure, not even those both lattices read alike (a
+ * line off, many of them are wrong under both). */
+static void whole_doubt(const vision_params *P, vision_reading *r, int differ_n)
 {
     int NN = r->pos.size * r->pos.size;
-    if (rival_points < P->rival_whole * NN) return;
+    if (differ_n < P->rival_whole * NN) return;
     for (int i = 0; i < NN; i++) mark_unsure(P, r, i);
 }
 
@@ -89,30 +89,6 @@ static gs_image *exposed_copy(const vision_params *P, const gs_image *img, doubl
     gs_image *c = cvshim_image_scaled(img, *gain);
     if (!c) *gain = 0;
     return c;
-}
-
-/* Where the grid lies is known to a fraction of a cell.  A point read
- * otherwise on the grid moved shift_cells along either axis, either way,
- * hangs on where exactly the lines are, and is not sure.  Four more
- * readings cost about 38 ms on a median photo, so a reading with no doubt
- * at all is taken as it is. */
-
-/* Marks the points of r (read on g) that one of the four moved grids reads
- * otherwise; *moved is how many it marked that were not marked before. */
-static gs_status shift_doubt(const vision_params *P, const gs_image *img, const vision_grid *g, vision_reading *r,
-                             int *moved, gs_error *err)
-{
-    static const double dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
-    int before = r->uncertain;
-    gs_status st = GS_OK;
-    for (int k = 0; k < 4 && st == GS_OK; k++) {
-        vision_grid m;
-        vision_grid_moved(g, P->shift_cells * dirs[k][0], P->shift_cells * dirs[k][1], g->size, &m);
-        st = other_grid_doubt(P, img, &m, r, differ, err);
-    }
-    *moved = r->uncertain - before;
-    return st;
 }
 
 /* The point model's reading of every point of g beside the rules' one
@@ -195,13 +171,14 @@ static gs_status place_doubt_marks(const vision_params *P, const gs_image *img, 
         differ_n = 0;
         for (int i = 0; i < NN; i++) differ_n += differ[i];
     }
+    out->lines_points = differ_n < NN ? differ_n : 0;
     if (st == GS_OK) whole_doubt(P, &out->reading, differ_n);
     return st;
 }
 
 /* The points on the grid found (the finder's reading of it when it made
- * one) with the looks asked: a low lamp's, doubted where a runner-up reads
- * them otherwise, or the grid moved a little (shift_doubt). */
+ * one) with the looks asked: a low lamp's, the point model's, and the
+ * doubt where the lines placed the board otherwise (place_doubt_marks). */
 static gs_status read_all(const vision_detector *d, const vision_looks *lk, const gs_image *img, vision_result *out,
                           gs_error *err)
 {
@@ -212,15 +189,7 @@ static gs_status read_all(const vision_detector *d, const vision_looks *lk, cons
     else st = vision_read(P, img, &out->grid, &out->reading, err);
     if (st == GS_OK && lk->shade) st = vision_read_shade(P, img, &out->grid, &out->reading, err);
     if (st == GS_OK && lk->model) st = model_look(d, img, &out->grid, &out->reading, err);
-    unsigned char differ[GS_MAX_SIZE * GS_MAX_SIZE] = {0};
-    for (int k = 0; st == GS_OK && lk->rivals && k < info->nrivals; k++) /* of the same size (vision_grid_find_info) */
-        st = other_grid_doubt(P, img, &info->rival[k], &out->reading, differ, err);
-    for (int i = 0; i < GS_MAX_SIZE * GS_MAX_SIZE; i++) out->rival_points += differ[i];
-    if (st == GS_OK && lk->rivals) whole_doubt(P, &out->reading, out->rival_points);
     if (st == GS_OK && info->place_doubt) st = place_doubt_marks(P, img, out, err);
-    int NN = out->grid.size * out->grid.size;
-    if (st == GS_OK && lk->moved && out->reading.uncertain > 0 && out->reading.uncertain < NN)
-        st = shift_doubt(P, img, &out->grid, &out->reading, &out->moved_points, err);
     return st;
 }
 

@@ -49,7 +49,6 @@ static const vision_params defaults = {
     .rank_margin = 0.015,
     .rival_gap = 0.05,
     .rival_whole = 0.25,
-    .shift_cells = 0.1,
     .lines_clear = 0.6,
     .grid_lines_min = 0.45,
     .found_frac_min = 0.25,

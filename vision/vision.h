@@ -155,10 +155,6 @@ typedef struct vision_looks {
                      larger working copies wider_side it is big enough for
                      (a small board in a wide scene; a refused 1920x1080
                      frame costs 20-50 ms without, 240 with) */
-    int rivals;   /* points a runner-up grid of the same size reads
-                     otherwise marked unsure (vision_result.rival_points) */
-    int moved;    /* points the grid moved shift_cells reads otherwise
-                     marked unsure (vision_result.moved_points) */
     int shade;    /* under a lamp low beside the board, a point read black
                      that shows the shadow of the stone beside it read empty
                      and marked unsure */
@@ -232,8 +228,7 @@ typedef struct vision_params {
     double rank_outside;    /* weight of the line evidence past the strongest side (windows of a 19x19: 0.74 and more; right grids 0.47 at most) */
     double rank_margin;     /* the best must beat the best different grid by this in rank, else the photo is refused */
     double rival_gap;       /* rank gap under which a runner-up of the same size is kept as a rival (a few hundredths on crowded boards) */
-    double rival_whole;     /* rivals reading this share of the points otherwise: the lattice is in doubt, every point marked (visible photos: 148-288 of 361) */
-    double shift_cells;     /* the moved look: the grid moved this far (cells) along either axis (found corners lie 0.1-0.36 cell off on goban-watcher) */
+    double rival_whole;     /* another grid (the lines' own, placed otherwise than the model's) reading this share of the points otherwise: the lattice is in doubt, every point marked (rivals a line off on the visible photos read 148-288 of 361 otherwise) */
     double lines_clear;     /* map and clarity both at least this: the line hypothesis needs no crowded-board search */
     double grid_lines_min;  /* least clarity (lines on, less half a cell off) of a board by its lines (boards 0.6 and more; sudoku, notes, facades 0.3 or less) */
     double found_frac_min;  /* ...and least share of its line samples on a dark line */
@@ -391,12 +386,11 @@ typedef struct vision_grid_find_info {
 typedef struct vision_result {
     vision_grid grid;
     vision_reading reading;    /* all zero with find_only */
-    int rival_points;          /* points a runner-up grid reads otherwise
-                                  (all marked unsure; rival_whole of the board
-                                  or more: every point is); 0 when none */
-    int moved_points;          /* points read otherwise on the grid moved
-                                  (marked unsure; those marked already not
-                                  counted) */
+    int lines_points;          /* points the lines' own grid, placed otherwise
+                                  than the model's (info.place_doubt), reads
+                                  otherwise: all marked unsure (rival_whole of
+                                  the board or more: every point is); 0 when
+                                  none */
     double gain;               /* how much an underexposed image was
                                   brightened, 1 when not, 0 when the look was
                                   not taken */
