@@ -259,14 +259,13 @@ static grid_place grid_in_place(track *t, const gs_image *frame, double t_ms, in
 }
 
 /* Whether a still view is settled before the settle window: hand-free on
- * the grid in place, or moved as a whole (unless the drift following
- * just put the grid right: then it is looked at again). */
+ * the grid in place.  A view moved as a whole (a bump) waits for the
+ * window: read at once on the board found again, a composite video's bump
+ * gave a stone lifted for no reason, put back 0.6 s later. */
 static bool settled_sooner(track *t, const gs_image *frame, double t_ms, int16_t (*sig)[3], track_update *out)
 {
-    quick_view q = quick_look(t, sig);
-    if (q == QUICK_NO) return false;
-    grid_place g = grid_in_place(t, frame, t_ms, sig, out);
-    return q == QUICK_HAND_FREE ? g == GRID_IN_PLACE : g != GRID_FOLLOWED;
+    if (quick_look(t, sig) != QUICK_HAND_FREE) return false;
+    return grid_in_place(t, frame, t_ms, sig, out) == GRID_IN_PLACE;
 }
 
 gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_hint, track_update *out,
@@ -314,7 +313,7 @@ gs_status track_feed(track *t, const gs_image *frame, double t_ms, bool settled_
         return GS_OK;
     }
     /* settled: still for the settle window, or sooner when hand-free (on
-     * the grid in place) or moved as a whole */
+     * the grid in place) */
     if (t_ms - t->still_since < t->opt.settle_ms && !settled_sooner(t, frame, t_ms, sig, out)) return GS_OK;
     t->reported_this_still = true;
     /* still long enough: only a view that differs from the last settled one
