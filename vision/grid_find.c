@@ -160,16 +160,7 @@ static gs_status dense_hypotheses(const vision_work *w, int size_hint, vision_ca
 #define GS_MAX_BOARD_SEEN 19 /* the largest size the finder looks for */
 static bool window_of(const vision_grid *a, const vision_grid *b)
 {
-    double inv[9];
-    if (b->size > a->size || vision_mat3_inv(a->H, inv) != 0) return false;
-    for (int i = 0; i < 4; i++) {
-        double x = b->corners[i][0], y = b->corners[i][1], u, v;
-        vision_undistort(a->k1, a->cx, a->cy, a->norm, x, y, &x, &y);
-        vision_mat3_apply(inv, x, y, &u, &v);
-        if (fabs(u - lround(u)) > PLACE_SAME || fabs(v - lround(v)) > PLACE_SAME) return false;
-        if (lround(u) < 0 || lround(v) < 0 || lround(u) > a->size - 1 || lround(v) > a->size - 1) return false;
-    }
-    return true;
+    return b->size <= a->size && vision_grid_on_lattice(a, b, PLACE_SAME, true);
 }
 
 /* The stages of lines and stones asked beside the model: where they would

@@ -254,22 +254,6 @@ static void window_grid(const seen_lattice *s, const window *w, vision_grid *out
     vision_grid_moved(&s->g, w->a, w->b, w->n, out);
 }
 
-/* Whether grid b's outer intersections are points of grid a's lattice
- * (within a quarter of a cell): then every window of b is one of a's,
- * and judging a judges b. */
-static bool same_lattice(const vision_grid *a, const vision_grid *b)
-{
-    double inv[9];
-    if (vision_mat3_inv(a->H, inv) != 0) return false;
-    for (int i = 0; i < 4; i++) {
-        double x = b->corners[i][0], y = b->corners[i][1], u, v;
-        vision_undistort(a->k1, a->cx, a->cy, a->norm, x, y, &x, &y);
-        vision_mat3_apply(inv, x, y, &u, &v);
-        if (fabs(u - lround(u)) > 0.25 || fabs(v - lround(v)) > 0.25) return false;
-    }
-    return true;
-}
-
 /* Distinct lattices among the hypotheses of L, best ranked first: their
  * indices into *idx, their grids into g. */
 static int leading(const vision_work *w, const gs_image *img, const vision_cand_list *L, int *idx, vision_grid *g,
@@ -284,7 +268,9 @@ static int leading(const vision_work *w, const gs_image *img, const vision_cand_
             vision_grid gi;
             vision_cand_grid(w, img, &L->c[i], &gi);
             bool dup = false;
-            for (int k = 0; k < n && !dup; k++) dup = same_lattice(&g[k], &gi) || same_lattice(&gi, &g[k]);
+            /* one lattice within a quarter of a cell: judging one judges the other's windows */
+            for (int k = 0; k < n && !dup; k++)
+                dup = vision_grid_on_lattice(&g[k], &gi, 0.25, false) || vision_grid_on_lattice(&gi, &g[k], 0.25, false);
             if (dup) { used[i] = true; continue; }
             if (best < 0 || L->c[i].score > L->c[best].score) best = i;
         }

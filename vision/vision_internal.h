@@ -164,6 +164,10 @@ void vision_mat3_apply(const double H[9], double x, double y, double *ox, double
  * (its corners recomputed): a lattice a fraction of a cell over, or the
  * same lattice one line out on every side (du = dv = -1, size + 2). */
 void vision_grid_moved(const vision_grid *g, double du, double dv, int size, vision_grid *out);
+/* Whether grid b's four outer intersections are points of grid a's
+ * lattice, each within tol of a cell (and, with on_board, among a's own
+ * size x size points: b is a or a window of it). */
+bool vision_grid_on_lattice(const vision_grid *a, const vision_grid *b, double tol, bool on_board);
 /* Least-squares homography src -> dst (n >= 4 pairs), 0 on success. */
 int vision_fit_homography(const double (*src)[2], const double (*dst)[2], int n, double H[9]);
 int vision_cmp_double(const void *a, const void *b);
