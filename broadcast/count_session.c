@@ -46,8 +46,9 @@ static gs_status session_read(broadcast_count_session *s, const vision_grid *gri
 {
     vision_result *res = calloc(1, sizeof *res);
     score_count_result *r = malloc(sizeof *r);
-    vision_detector *d = vision_detector_create(NULL);
-    gs_status st = res && r && d ? GS_OK : gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    gs_status st = res && r ? GS_OK : gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    vision_detector *d = st == GS_OK ? vision_detector_open(NULL, s->opts.model_file, err) : NULL;
+    if (st == GS_OK && !d) st = err ? err->status : GS_ERR_NOMEM;
     vision_request rq = {.size_hint = grid ? grid->size : s->opts.size_hint, .grid = grid};
     gs_error e = {0};
     if (st == GS_OK) st = vision_detect_photo(d, s->img, &rq, res, &e);

@@ -90,6 +90,9 @@ int cli_parse_max_per_client(const char *cmd, const char *v, long *out);
 #define CLI_MAX_PIXELS_HELP \
     "  --max-pixels N       refuse photos and frames of more than N pixels, before\n" \
     "                       decoding them (default 50000000, or GOSCRIBE_MAX_PIXELS)\n"
+#define CLI_MODEL_HELP \
+    "  --model FILE         read with this point model (ONNX, as scripts/train-points.sh\n" \
+    "                       makes them) instead of the built-in one\n"
 /* The first line of every command's "Options:" block. */
 #define CLI_HELP_OPTION "  -h, --help           this text\n"
 /* The help's layout, the same in every command: "Usage: goscribe CMD

@@ -58,9 +58,10 @@ static void count_usage(FILE *f)
             "  --plausible P        photo: a point read with doubt enters the Score's range\n"
             "                       only when its next likeliest colour has probability P\n"
             "                       or more (0..1, default 0: every one); the points left\n"
-            "                       out are listed.  The reader's probability is today\n"
-            "                       1 - its confidence: every doubtful point has 0.4 or more\n"
+            "                       out are listed.  The probability is the point model's\n"
+            "                       (of the colours, given an intersection)\n"
             CLI_MAX_PIXELS_HELP
+            CLI_MODEL_HELP
             "\n"
             "The Score line gives the result over the readings the doubt allows: each\n"
             "point read with doubt, and each chain of them, read as its next likeliest\n"
@@ -127,6 +128,8 @@ static int parse_value(const char *a, const char *v, count_args *args)
         }
     } else if (!strcmp(a, "--max-pixels")) {
         bad = cli_parse_max_pixels("count", v, &o->max_pixels);
+    } else if (!strcmp(a, "--model")) {
+        o->model_file = v;
     } else {
         bad = cli_parse_seed("count", v, &o->seed);
     }
@@ -150,7 +153,7 @@ static int parse_args(int argc, char **argv, count_args *args)
         }
         static const char *const valued[] = {"--komi", "--handicap", "--dead", "--overlay", "--sgf", "--size",
                                              "--playouts", "--seed", "--plausible", "--max-pixels", "--corners",
-                                             "--serve", "--token", "--allow-host", NULL};
+                                             "--serve", "--token", "--allow-host", "--model", NULL};
         int k = 0;
         while (valued[k] && strcmp(a, valued[k])) k++;
         if (valued[k]) {

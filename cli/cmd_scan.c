@@ -32,6 +32,7 @@ static void scan_usage(FILE *f)
             "                       confidence and probabilities, the sides cut off and\n"
             "                       the time taken\n"
             CLI_MAX_PIXELS_HELP
+            CLI_MODEL_HELP
             CLI_EXIT_CODES CLI_EXIT_0 CLI_EXIT_1 CLI_EXIT_2 CLI_EXIT_3);
 }
 
@@ -139,7 +140,7 @@ static void print_json(const char *photo, const cvshim_decoded *dec, const visio
 }
 
 typedef struct scan_args {
-    const char *photo, *overlay, *calfile;
+    const char *photo, *overlay, *calfile, *model;
     long size;
     bool json, have_corners;
     long long max_pixels;
@@ -156,6 +157,7 @@ static int scan_parse_value(scan_args *a, const char *opt, const char *val)
     }
     if (!strcmp(opt, "--max-pixels")) return cli_parse_max_pixels("scan", val, &a->max_pixels);
     if (!strcmp(opt, "--overlay")) a->overlay = val;
+    else if (!strcmp(opt, "--model")) a->model = val;
     else a->calfile = val;
     return 0;
 }
@@ -169,7 +171,7 @@ static int scan_parse(int argc, char **argv, scan_args *a)
         if (cli_is_help(o)) { scan_usage(stdout); return GS_EXIT_OK; }
         if (!strcmp(o, "--json")) { a->json = true; continue; }
         if (!strcmp(o, "--size") || !strcmp(o, "--corners") || !strcmp(o, "--overlay") || !strcmp(o, "--calibration") ||
-            !strcmp(o, "--max-pixels")) {
+            !strcmp(o, "--max-pixels") || !strcmp(o, "--model")) {
             const char *v = cli_value("scan", argc, argv, &i);
             if (!v || scan_parse_value(a, o, v) != 0) return GS_EXIT_ERROR;
             continue;
@@ -244,11 +246,11 @@ int cmd_scan(int argc, char **argv)
     gs_error err = {0};
     double t0 = gs_now_ms();
     vision_result *res = calloc(1, sizeof *res);
-    vision_detector *d = vision_detector_create(NULL);
+    vision_detector *d = res ? vision_detector_open(NULL, a.model, &err) : NULL;
     if (!res || !d) {
+        if (res) cli_error("scan: %s%s", a.model ? "--model " : "", err.msg);
+        else cli_error("scan: out of memory");
         free(res);
-        vision_detector_destroy(d);
-        cli_error("scan: out of memory");
         return GS_EXIT_ERROR;
     }
     /* a large photo is decoded smaller when the board search does not

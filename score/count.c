@@ -145,8 +145,9 @@ static gs_status read_photo(const score_count_options *o, count_input *in, score
     in->img = cvshim_image_load_max(o->input, o->max_pixels, err);
     if (!in->img) return err ? err->status : GS_ERR_IO;
     in->scan = calloc(1, sizeof *in->scan);
-    vision_detector *d = vision_detector_create(NULL);
-    gs_status st = in->scan && d ? GS_OK : nomem(err);
+    gs_status st = in->scan ? GS_OK : nomem(err);
+    vision_detector *d = st == GS_OK ? vision_detector_open(NULL, o->model_file, err) : NULL;
+    if (st == GS_OK && !d) st = err ? err->status : GS_ERR_NOMEM;
     vision_grid given;
     out->error_file = o->input;
     if (st == GS_OK && o->has_corners) st = corners_grid(o, in->img, &given, err);

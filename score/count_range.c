@@ -249,6 +249,12 @@ static gs_color other_colour(const score_range_input *in, int p, int alt)
     return alt ? gs_color_other(c) : GS_EMPTY;
 }
 
+/* Whether doubtful point p has another colour to be read as. */
+static bool may_move(const score_range_input *in, int p)
+{
+    return in->second[p] == SCORE_SECOND_ANY || (uint8_t)in->second[p] != in->pos->cell[p];
+}
+
 /* The readings of one chain of doubtful points (chain, k points): each
  * point alone as each colour it may be, then the chain at once (its
  * points that have another colour to take), twice when some of them may
@@ -259,7 +265,7 @@ static void chain_readings(const range_work *w, reading_set *s, const int *chain
     int moved[NP], nm = 0, nany = 0;
     gs_color col[NP];
     for (int j = 0; j < k; j++)
-        if (in->second[chain[j]] == SCORE_SECOND_ANY || (uint8_t)in->second[chain[j]] != in->pos->cell[chain[j]]) {
+        if (may_move(in, chain[j])) {
             moved[nm++] = chain[j];
             nany += in->second[chain[j]] == SCORE_SECOND_ANY;
         }
@@ -274,15 +280,37 @@ static void chain_readings(const range_work *w, reading_set *s, const int *chain
     }
 }
 
+/* The reading of every doubtful point at once as its next likeliest
+ * colour (twice when some may be either), when they lie in two chains or
+ * more: a photo misread alike in many places apart is right only so (the
+ * goban-watcher photo game 1 blue 2: 20 far white stones read as the
+ * wood, each its own chain, the truth outside every reading one doubt
+ * away). */
+static void all_at_once(const range_work *w, reading_set *s, int chains)
+{
+    const score_range_input *in = w->in;
+    int moved[NP], nm = 0, nany = 0;
+    gs_color col[NP];
+    for (int p = 0; p < w->n; p++)
+        if (in->doubt[p] && may_move(in, p)) {
+            moved[nm++] = p;
+            nany += in->second[p] == SCORE_SECOND_ANY;
+        }
+    for (int alt = 0; chains >= 2 && alt <= (nany > 0); alt++) {
+        for (int j = 0; j < nm; j++) col[j] = other_colour(in, moved[j], alt);
+        reading_add(w, s, moved, col, nm);
+    }
+}
+
 /* The readings: each doubtful point alone, then each chain of two or more
  * of them (its points that have another colour to take) at once. */
 static gs_status readings_list(const range_work *w, reading_set *s, gs_error *err)
 {
     const score_range_input *in = w->in;
     memset(s, 0, sizeof *s);
-    /* at most two readings a point and two a chain (SCORE_SECOND_ANY),
-     * each chain's as long as the chain */
-    size_t most = 4 * (size_t)w->n;
+    /* at most two readings a point, two a chain (SCORE_SECOND_ANY), each
+     * chain's as long as the chain, and two of every point at once */
+    size_t most = 6 * (size_t)w->n;
     s->changed = malloc(sizeof *s->changed * most);
     s->colour = malloc(sizeof *s->colour * most);
     s->r = malloc(sizeof *s->r * most);
@@ -290,11 +318,16 @@ static gs_status readings_list(const range_work *w, reading_set *s, gs_error *er
     if (!s->changed || !s->colour || !s->r || !s->buf)
         return gs_error_set(err, GS_ERR_NOMEM, "count range: out of memory");
     uint8_t seen[NP] = {0};
-    int chain[NP];
+    int chain[NP], chains = 0;
     for (int p = 0; p < w->n; p++) {
         if (!in->doubt[p] || seen[p]) continue;
-        chain_readings(w, s, chain, flood(in->pos, p, in->doubt, seen, chain));
+        int k = flood(in->pos, p, in->doubt, seen, chain);
+        chain_readings(w, s, chain, k);
+        bool moves = false;
+        for (int j = 0; j < k && !moves; j++) moves = may_move(in, chain[j]);
+        chains += moves;
     }
+    all_at_once(w, s, chains);
     return GS_OK;
 }
 

@@ -91,6 +91,8 @@ typedef struct score_count_options {
                                  grid or SGF input */
     const char *sgf_path;     /* SGF of the position with TB/TW, KM and RE */
     long long max_pixels;     /* photo: pixel budget (0 = cvshim_max_pixels(0)) */
+    const char *model_file;   /* photo: the point model read from this ONNX
+                                 file (NULL: the built-in one) */
     double plausible;         /* photo: a point read with doubt enters the
                                  range only when its next likeliest colour
                                  is this probable (vision_reading.second_p);

@@ -187,7 +187,7 @@ if [ -f "$gw.jpg" ]; then
     || bad "scan's text counted (exit $rc)"
   # --plausible: what it leaves out is listed and said on the Score line
   "$gs" count "$gw.jpg" --plausible 0.5 > "$tmp/out" 2>/dev/null
-  grep -q "^Left out of the range by --plausible" "$tmp/out" && grep -q "^Score: .*--plausible leaves out" "$tmp/out" \
+  grep -q "^Left out of the range by --plausible" "$tmp/out" && grep -Eq "^Score: .*(--plausible leaves out|left out by --plausible)" "$tmp/out" \
     && ok "--plausible: the points left out said" || { bad "--plausible"; cat "$tmp/out"; }
   # --corners: the board read where its corners are said to be
   corners=$(python3 -c 'import json,sys; print(",".join("%.1f,%.1f" % tuple(c) for c in json.load(open(sys.argv[1]))["corners"]))' "$tmp/scan.json")

@@ -52,6 +52,18 @@ if [ -f "$photo" ]; then
     grep -q '"corners"' "$tmp/out" && grep -q '"confidence"' "$tmp/out" && grep -q '"uncertain"' "$tmp/out" || { echo "FAIL json fields"; fail=1; }
     rc=$(run "$photo" --overlay "$tmp/no/such/dir/ov.png")
     check "overlay unwritable" 1 "$rc" "$tmp/err"
+    # --model: the built-in model from its file reads alike; a missing or
+    # broken model file is one line naming it
+    model="$(dirname "$0")/../vision/points.onnx"
+    run "$photo" >/dev/null; cp "$tmp/out" "$tmp/builtin"
+    rc=$(run "$photo" --model "$model")
+    check "--model vision/points.onnx" 0 "$rc" "$tmp/err"
+    cmp -s "$tmp/out" "$tmp/builtin" || { echo "FAIL --model with the built-in model's file reads otherwise"; fail=1; }
+    rc=$(run "$photo" --model "$tmp/nope.onnx")
+    check "--model missing" 1 "$rc" "$tmp/err"
+    grep -q "nope.onnx" "$tmp/err" || { echo "FAIL --model missing: the file is not named"; fail=1; }
+    rc=$(run "$photo" --model "$tmp/text.png")
+    check "--model not a model" 1 "$rc" "$tmp/err"
 else
     echo "skipped: $photo absent (shared data not beside this clone)"
 fi

@@ -78,6 +78,12 @@ static const range_case CASES[] = {
      * 1 1/2 */
     {"a chain of doubtful points", DAME_COLUMN("./B", "./B", "./B"), 2.5, true, "", NULL, "W+2.5", "B+0.5", false,
      false, "E6 E5 E4"},
+    /* the same komi, two doubtful points apart (E4, E6): each alone gives
+     * Black half a stone, both at once a whole one: the range reaches the
+     * reading of every doubt at once (a photo misread alike in many places
+     * is right only so) */
+    {"doubtful points apart, all at once", DAME_COLUMN("./B", ".", "./B"), 2.5, true, "", NULL, "W+2.5", "W+0.5",
+     false, true, ""},
     /* White's group in Black's corner lives with eyes at A9 and C9; a
      * white stone read on C9 fills one: the group dies, its 8 points go
      * to Black (W+14.5 becomes B+1.5) */

@@ -12,11 +12,16 @@ between them (vision/model.c).
 
 Leave-one-source-out: for each of imago, gomrade, goban-watcher and
 stone-boxes a model is trained without it and read on its photos as they
-are (the lattice points labelled there); the temperature that calibrates
-the final model's probabilities is fitted to those held-out readings.
+are (the lattice points labelled there); then, for photos of a kind the
+model has seen but not these ones, each goban-watcher game left out in
+turn.  The temperature that calibrates the final model's probabilities is
+fitted to those held-out readings.  Each held-out model is also written as
+build/train/heldout-FOLD.onnx, so that `goscribe scan --model` reads the
+photos it never saw with it (doc/evaluation.md).
 
 usage: train/train_points.py [--views build/train/views.npz] [--out vision/points.onnx]
                              [--report FILE] [--epochs N] [--seed S] [--no-loso]
+                             [--loso SOURCES] [--games GAMES]
 """
 import argparse
 import math
@@ -32,6 +37,7 @@ import torch.nn.functional as F
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CELL, WIN = 12, 18
 SOURCES = ["imago", "gomrade", "goban-watcher", "stone-boxes"]
+GAMES = ["goban-watcher/game1", "goban-watcher/game2", "goban-watcher/game3"]  # photos' folders, left out in turn
 ON_TOL = 4      # px (1/3 cell): a window this near a lattice point is that point's (a found grid is 0.1-0.3 cell off in places)
 OFF_FROM = 6    # px (half a cell): a window this far from every lattice point sees none
 CHANNELS = (16, 32, 48)
@@ -214,6 +220,8 @@ def batches(views, tensors, rng, n_on, n_off, bs):
     order = rng.permutation(len(lab))
     for s in range(0, len(order), bs):
         sel = order[s:s + bs]
+        if len(sel) < 2:  # batch norm needs two windows; a last one alone is dropped
+            continue
         win = torch.stack([tensors[i][:, y:y + WIN, x:x + WIN] for i, x, y in idx[sel]])
         wood = torch.stack([torch.from_numpy(views[i]["wood"]) for i in idx[sel][:, 0]]).view(-1, 3, 1, 1)
         yield win.float(), wood, torch.from_numpy(lab[sel].astype(np.int64))
@@ -315,6 +323,17 @@ def export(net, t, path):
                       dynamic_axes={"view": {2: "height", 3: "width"}, "classes": {2: "rows", 3: "cols"}})
 
 
+def report_fold(log, f, s):
+    """The figures of one held-out fold, as vision/points.md gives them."""
+    log("  held out %s: points %d/%d right (%.3f %%), stones %d/%d (%.3f %%), p(none) on points %.3f mean, "
+        "%.2f %% over 0.5" % (s, f["right"], f["points"], 100 * f["right"] / max(f["points"], 1),
+                             f["stones_right"], f["stones"], 100 * f["stones_right"] / max(f["stones"], 1),
+                             f["none_mean"], 100 * f["none_over_half"]))
+    log("  of the three colours alone: %d/%d (%.3f %%); confusion (rows truth, columns read: empty, black, "
+        "white, none):\n%s" % (f["right3"], f["points"], 100 * f["right3"] / max(f["points"], 1),
+                                "\n".join("    " + " ".join("%7d" % x for x in row) for row in f["conf"])))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--views", default=os.path.join(ROOT, "build", "train", "views.npz"))
@@ -324,6 +343,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-loso", action="store_true", help="train the final model only")
     ap.add_argument("--loso", default=",".join(SOURCES), help="the sources left out in turn (default: all four)")
+    ap.add_argument("--games", default=",".join(GAMES), help="the photo folders left out in turn (default: the "
+                    "three goban-watcher games; empty: none)")
     ap.add_argument("--no-final", action="store_true", help="the leave-one-source-out models only")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="torch threads (default: the cores)")
     a = ap.parse_args()
@@ -340,21 +361,16 @@ def main():
         "%s %d" % (s, sum(v["source"] == s for v in views)) for s in SOURCES + ["negative"])))
     held_logits, held_labels = [], []
     if not a.no_loso:
-        for s in a.loso.split(","):
+        folds = [f for f in a.loso.split(",") + a.games.split(",") if f]
+        for s in folds:
+            held = (lambda v, s=s: s + "/" in v["name"]) if "/" in s else (lambda v, s=s: v["source"] == s)
             log("leave out %s:" % s)
-            tr = [k for k, v in enumerate(views) if v["source"] != s]
-            te = [k for k, v in enumerate(views) if v["source"] == s]
+            tr = [k for k, v in enumerate(views) if not held(v)]
+            te = [k for k, v in enumerate(views) if held(v)]
             net = train([views[k] for k in tr], [tensors[k] for k in tr], a.epochs, a.seed, log)
             res = evaluate(net, [views[k] for k in te], [tensors[k] for k in te])
-            f = figures(res, s)
-            log("  held out %s: points %d/%d right (%.3f %%), stones %d/%d (%.3f %%), p(none) on points %.3f mean, "
-                "%.2f %% over 0.5" % (s, f["right"], f["points"], 100 * f["right"] / max(f["points"], 1),
-                                     f["stones_right"], f["stones"], 100 * f["stones_right"] / max(f["stones"], 1),
-                                     f["none_mean"], 100 * f["none_over_half"]))
-            log("  of the three colours alone: %d/%d (%.3f %%); confusion (rows truth, columns read: empty, black, "
-                "white, none):\n%s" % (f["right3"], f["points"], 100 * f["right3"] / max(f["points"], 1),
-                                        "\n".join("    " + " ".join("%7d" % x for x in row) for row in f["conf"])))
-            torch.save(net.state_dict(), os.path.join(os.path.dirname(a.report), "loso-%s.pt" % s))
+            report_fold(log, figures(res, s), s)
+            export(net, 1.0, os.path.join(os.path.dirname(a.report), "heldout-%s.onnx" % s.replace("/", "-")))
             for _, lg, y in res:
                 held_logits.append(lg)
                 held_labels.append(y)

@@ -227,6 +227,14 @@ static gs_status find_at_side(const vision_params *P, const gs_image *img, int s
                 st = gs_error_set(err, GS_ERR_NOBOARD,
                                   "no board found (the point model sees a %dx%d board the lines do not confirm: part "
                                   "of a bigger one?)", out->size, out->size);
+            /* ...and a window smaller than the board the lines show is
+             * part of it: the lines' board, as before the model (a model
+             * that never saw goban-watcher took 9x9 windows of its boards
+             * under the cyan and blue lamps, every point marked) */
+            if (st == GS_OK && info->have_lines_grid && info->lines_grid.size > out->size) {
+                *out = info->lines_grid;
+                info->place_doubt = 0;
+            }
         } else if (st == GS_ERR_NOBOARD) {
             /* points the model has not learned to see (green stones
              * mirrored: a third of them read as no intersection) on a

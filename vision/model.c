@@ -23,6 +23,24 @@ cvshim_net *vision_model_load(gs_error *err)
     return cvshim_net_load(vision_points_onnx, vision_points_onnx_len, err);
 }
 
+/* A model file is a few hundred KB; 64 MB bounds a wrong path's read. */
+#define MODEL_FILE_MAX (64u << 20)
+
+cvshim_net *vision_model_load_file(const char *path, gs_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    gs_error e = {0};
+    if (gs_file_read(path, MODEL_FILE_MAX, &buf, &len, &e) != GS_OK) {
+        gs_error_set(err, e.status, "%s: %s", path, e.msg);
+        return NULL;
+    }
+    cvshim_net *n = cvshim_net_load((const uint8_t *)buf, len, &e);
+    free(buf);
+    if (!n) gs_error_set(err, e.status, "%s: %s", path, e.msg);
+    return n;
+}
+
 gs_status vision_model_read(cvshim_net *net, const vision_view *vw, vision_probs *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);

@@ -160,8 +160,9 @@ typedef struct vision_looks {
                      and marked unsure */
     int model;    /* the point model reads every point beside the rules
                      reader, whose colour stays: a point is marked unsure
-                     where the two differ or the model gives that colour
-                     less than vision_params.point_sure (vision_reading.prob) */
+                     where the two differ, or where the rules reader doubts
+                     it and the model gives its colour less than
+                     vision_params.model_clears (vision_reading.prob) */
 } vision_looks;
 
 /* Every tuning number of vision/, with its default (vision_params_init).
@@ -174,11 +175,10 @@ typedef struct vision_looks {
 typedef struct vision_params {
     vision_looks photo, frame; /* what vision_detect_photo and vision_detect_frame add */
     float unsure;              /* confidence under which a point is marked unsure: the doubt contract (0.6) */
-    float point_sure;          /* the model's calibrated probability of the colour read under which a point is marked
-                                  unsure (0.1: it sees no intersection there; on the 117 visible photos this marks 30
-                                  right points and no wrong one the two readers' disagreement left unmarked) */
-    float model_clears;        /* the model's probability of the colour read from which a point the rules reader
-                                  doubts is taken as sure (the model look) */
+    float model_clears;        /* the model's probability of the colour read, given an intersection (its three colours'
+                                  over their sum), from which a point the rules reader doubts is taken as sure (0.7: on
+                                  the 117 visible photos read by models trained without each one's source or game a wrong point the rules doubted had 0.61, and 0.9 marked 32
+                                  more right points, none wrong) */
 
     /* -- the image prepared (scan.c, grid_find.c) -- */
     double expose_level;    /* bright level (99th percentile of the brightest channel) an underexposed photo is brightened to */
@@ -323,6 +323,11 @@ typedef struct vision_detector vision_detector;
 
 /* A detector with a copy of p (NULL: the defaults); NULL without memory. */
 vision_detector *vision_detector_create(const vision_params *p);
+/* The same with the point model read from model_file (an ONNX model made
+ * like vision/points.onnx by scripts/train-points.sh, e.g. one trained
+ * without the photos it is to read; NULL: the built-in one); NULL with
+ * err filled when the file is unreadable or no model. */
+vision_detector *vision_detector_open(const vision_params *p, const char *model_file, gs_error *err);
 void vision_detector_destroy(vision_detector *d); /* NULL is fine */
 const vision_params *vision_detector_params(const vision_detector *d);
 
