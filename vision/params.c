@@ -7,7 +7,7 @@ static const vision_params defaults = {
     .photo = {.brighten = 1, .wider = 1, .shade = 1, .model = 1},
     .frame = {0},
     .unsure = 0.6f,
-    .model_clears = 0.7f,
+    .model_clears = 0.9f,
     .expose_level = 240.0,
     .expose_max_gain = 4.0,
     .expose_skip = 1.25,

@@ -176,9 +176,10 @@ typedef struct vision_params {
     vision_looks photo, frame; /* what vision_detect_photo and vision_detect_frame add */
     float unsure;              /* confidence under which a point is marked unsure: the doubt contract (0.6) */
     float model_clears;        /* the model's probability of the colour read, given an intersection (its three colours'
-                                  over their sum), from which a point the rules reader doubts is taken as sure (0.7: on
-                                  the 117 visible photos read by models trained without each one's source or game a wrong point the rules doubted had 0.61, and 0.9 marked 32
-                                  more right points, none wrong) */
+                                  over their sum), from which a point the rules reader doubts is taken as sure (0.9: on
+                                  the 117 visible photos read by models trained without each one's source or game, 0.7
+                                  marked 32 fewer right points and no wrong one more, but left unmarked a wrong point
+                                  of a mirrored goban-watcher copy, the model at 0.86 there) */
 
     /* -- the image prepared (scan.c, grid_find.c) -- */
     double expose_level;    /* bright level (99th percentile of the brightest channel) an underexposed photo is brightened to */
