@@ -100,10 +100,11 @@ static gs_image *exposed_copy(const vision_params *P, const gs_image *img, doubl
  * partly "none" on a lattice that is right): a point is marked where the
  * two readers differ (they err in different ways: white stones on a pale
  * board the rules read as the wood, coloured lamps the model never saw),
- * where the rules reader doubts it and the model gives its colour less
- * than model_clears, or where the point's cell is not wholly in the photo
- * (a level for the model alone would mark nothing more: a colour it
- * gives less than a third is already not its likeliest).
+ * where the model gives the colour read, "none" counted, less than
+ * point_sure (it sees no intersection there: a lattice bent off the
+ * board), where the rules reader doubts it and the model gives its colour
+ * less than model_clears, or where the point's cell is not wholly in the
+ * photo.
  * model_clears was chosen on held-out readings (models trained without the
  * photo's source or game: doc/evaluation.md).  The second colour of a
  * point in doubt is the model's if it differs, or else its next
@@ -140,7 +141,7 @@ static void take_model(const vision_params *P, const vision_probs *pr, const vis
             int rules = r->pos.cell[at] % 3;
             float colours = p[0] + p[1] + p[2];
             float q = colours > 0 ? p[rules] / colours : 0; /* the colour read, given an intersection */
-            int doubt = rules != m || (r->unsure[at] && q < P->model_clears);
+            int doubt = rules != m || p[rules] < P->point_sure || (r->unsure[at] && q < P->model_clears);
             if (rules != m) second = m;
             r->confidence[at] = doubt ? vision_doubted(P, q) : q;
             r->unsure[at] = (unsigned char)doubt;

@@ -7,6 +7,7 @@ static const vision_params defaults = {
     .photo = {.brighten = 1, .wider = 1, .shade = 1, .model = 1},
     .frame = {0},
     .unsure = 0.6f,
+    .point_sure = 0.1f,
     .model_clears = 0.9f,
     .expose_level = 240.0,
     .expose_max_gain = 4.0,

@@ -160,9 +160,10 @@ typedef struct vision_looks {
                      and marked unsure */
     int model;    /* the point model reads every point beside the rules
                      reader, whose colour stays: a point is marked unsure
-                     where the two differ, or where the rules reader doubts
-                     it and the model gives its colour less than
-                     vision_params.model_clears (vision_reading.prob) */
+                     where the two differ, where the model gives its colour
+                     less than vision_params.point_sure, or where the rules
+                     reader doubts it and the model does not clear it
+                     (model_clears; vision_reading.prob) */
 } vision_looks;
 
 /* Every tuning number of vision/, with its default (vision_params_init).
@@ -175,6 +176,10 @@ typedef struct vision_looks {
 typedef struct vision_params {
     vision_looks photo, frame; /* what vision_detect_photo and vision_detect_frame add */
     float unsure;              /* confidence under which a point is marked unsure: the doubt contract (0.6) */
+    float point_sure;          /* the model's probability of the colour read, "none" counted (it sees no intersection
+                                  there: a lattice bent off the board, a hand), under which a point is marked (0.1;
+                                  without it copies of the goban-watcher photos turned by 7 and by 90 degrees each had
+                                  2 more wrong points unmarked) */
     float model_clears;        /* the model's probability of the colour read, given an intersection (its three colours'
                                   over their sum), from which a point the rules reader doubts is taken as sure (0.9: on
                                   the 117 visible photos read by models trained without each one's source or game, 0.7
