@@ -118,11 +118,7 @@ static void take_reading(const vision_result *scan, const score_count_options *o
         out->read_second[i] = rd->second[i] == VISION_SECOND_ANY ? SCORE_SECOND_ANY : rd->second[i];
         out->left_out[i] = out->read_unsure[i] && rd->second_p[i] < o->plausible;
         out->nleft_out += out->left_out[i];
-        int m = 0; /* the model's likeliest colour */
-        for (int c = 1; c < 3; c++) m = rd->prob[i][c] > rd->prob[i][m] ? c : m;
-        out->read_likelier[i] = rd->have_prob && rd->second[i] != VISION_SECOND_ANY && (int)rd->second[i] == m;
     }
-    out->have_likelier = rd->have_prob;
     out->read_black = gs_position_count(&out->pos, GS_BLACK);
     out->read_white = gs_position_count(&out->pos, GS_WHITE);
 }
@@ -350,7 +346,6 @@ gs_status score_count_range_of(score_count_result *r, const rules_estimate_optio
     if (nd) {
         ri.doubt = doubt;
         ri.second = r->read_second;
-        ri.likelier = r->have_likelier ? r->read_likelier : NULL;
     }
     return score_count_range_run(&ri, &r->range, err);
 }

@@ -285,16 +285,14 @@ static void chain_readings(const range_work *w, reading_set *s, const int *chain
  * more: a photo misread alike in many places apart is right only so (the
  * goban-watcher photo game 1 blue 2: 20 far white stones read as the
  * wood, each its own chain, the truth outside every reading one doubt
- * away).  Where the other reader is known (likelier), the points it reads
- * otherwise: its board, not the doubtful points it agrees with turned
- * too (that photo's 2 more, turned, put the truth outside again). */
+ * away). */
 static void all_at_once(const range_work *w, reading_set *s, int chains)
 {
     const score_range_input *in = w->in;
     int moved[NP], nm = 0, nany = 0;
     gs_color col[NP];
     for (int p = 0; p < w->n; p++)
-        if (in->doubt[p] && may_move(in, p) && (!in->likelier || in->likelier[p])) {
+        if (in->doubt[p] && may_move(in, p)) {
             moved[nm++] = p;
             nany += in->second[p] == SCORE_SECOND_ANY;
         }

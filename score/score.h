@@ -133,10 +133,6 @@ typedef struct score_range_input {
                                          (needed with doubt), or
                                          SCORE_SECOND_ANY: each other colour
                                          in turn */
-    const uint8_t *likelier;          /* 1 = a doubtful point the other reader
-                                         reads as its next likeliest colour:
-                                         the reading of every doubt at once
-                                         takes those (NULL: every one) */
     const uint8_t *life_given;        /* 1 = a stone whose life someone set
                                          (the count page): it keeps its
                                          dead value in every reading and
@@ -191,11 +187,6 @@ typedef struct score_count_result {
                                  colour (SCORE_SECOND_ANY: not known) */
     uint8_t left_out[RULES_MAX_POINTS]; /* points read with doubt that
                                  --plausible leaves out of the range */
-    uint8_t read_likelier[RULES_MAX_POINTS]; /* a photo read with the point
-                                 model: 1 = a doubtful point the model reads
-                                 as its next likeliest colour (the other
-                                 reader's board) */
-    bool have_likelier;       /* ... read_likelier is known */
     int nleft_out;            /* ... how many */
     /* what someone set on the count page (score_fix), all zero otherwise */
     uint8_t fixed[RULES_MAX_POINTS]; /* 1 = its colour set by hand, other
