@@ -59,7 +59,6 @@ static void count_usage(FILE *f)
             "                       only when its next likeliest colour has probability P\n"
             "                       or more (0..1, default 0: every one); the points left\n"
             "                       out are listed.  The probability is the point model's\n"
-            "                       (of the colours, given an intersection)\n"
             CLI_MAX_PIXELS_HELP
             CLI_MODEL_HELP
             "\n"

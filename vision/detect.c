@@ -94,23 +94,20 @@ static gs_image *exposed_copy(const vision_params *P, const gs_image *img, doubl
 /* The point model's reading of every point of g beside the rules' one
  * in r.  The rules reader's colour stays: on the visible photos it was
  * wrong on 24 of 41,765 points and the model on 59, every one of which the
- * rules reader had right.  The doubt weighs the model's colour given an
- * intersection (its three colours' probabilities over their sum: the
- * lattice is the finder's judgement, and a stone set off its point reads
- * partly "none" on a lattice that is right): a point is marked where the
- * two readers differ (they err in different ways: white stones on a pale
- * board the rules read as the wood, coloured lamps the model never saw),
- * where the model gives the colour read, "none" counted, less than
- * point_sure (it sees no intersection there: a lattice bent off the
- * board), where the rules reader doubts it and the model gives its colour
- * less than model_clears, or where the point's cell is not wholly in the
- * photo.
- * model_clears was chosen on held-out readings (models trained without the
- * photo's source or game: doc/evaluation.md).  The second colour of a
- * point in doubt is the model's if it differs, or else its next
- * likeliest (either other colour there made the count's ranges of the 46
- * goban-watcher photos twice as wide, median 7 -> 13 points, and held the
- * truth no more often); of a point off the photo, either. */
+ * rules reader had right.  A point is marked unsure where the two readers
+ * differ (they err in different ways: on those photos no point was misread
+ * alike by both), where the model gives the colour read less than
+ * point_sure (it sees no intersection there), where the rules reader
+ * doubts it and the model gives it less than model_clears, or where the
+ * point's cell is not wholly in the photo.  The model's probabilities
+ * count "none": its colours over their sum alone (the colour given an
+ * intersection) left wrong points unmarked on turned copies of the
+ * goban-watcher photos, where the model half saw no intersection.  The
+ * second colour of a point in doubt is the other reader's, or else the
+ * model's next likeliest (either other colour there made the count's
+ * ranges of the 46 goban-watcher photos twice as wide, median 7 -> 13
+ * points, and held the truth no more often); of a point off the photo,
+ * either. */
 static void take_model(const vision_params *P, const vision_probs *pr, const vision_view *vw, vision_reading *r)
 {
     int N = r->pos.size;
@@ -139,15 +136,13 @@ static void take_model(const vision_params *P, const vision_probs *pr, const vis
                 continue;
             }
             int rules = r->pos.cell[at] % 3;
-            float colours = p[0] + p[1] + p[2];
-            float q = colours > 0 ? p[rules] / colours : 0; /* the colour read, given an intersection */
-            int doubt = rules != m || p[rules] < P->point_sure || (r->unsure[at] && q < P->model_clears);
+            int doubt = rules != m || p[rules] < P->point_sure || (r->unsure[at] && p[rules] < P->model_clears);
             if (rules != m) second = m;
-            r->confidence[at] = doubt ? vision_doubted(P, q) : q;
+            r->confidence[at] = doubt ? vision_doubted(P, p[rules]) : p[rules];
             r->unsure[at] = (unsigned char)doubt;
             r->uncertain += doubt;
             r->second[at] = (gs_color)second;
-            r->second_p[at] = colours > 0 ? p[second] / colours : 0;
+            r->second_p[at] = p[second];
         }
 }
 

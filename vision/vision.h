@@ -176,15 +176,12 @@ typedef struct vision_looks {
 typedef struct vision_params {
     vision_looks photo, frame; /* what vision_detect_photo and vision_detect_frame add */
     float unsure;              /* confidence under which a point is marked unsure: the doubt contract (0.6) */
-    float point_sure;          /* the model's probability of the colour read, "none" counted (it sees no intersection
-                                  there: a lattice bent off the board, a hand), under which a point is marked (0.1;
-                                  without it copies of the goban-watcher photos turned by 7 and by 90 degrees each had
-                                  2 more wrong points unmarked) */
-    float model_clears;        /* the model's probability of the colour read, given an intersection (its three colours'
-                                  over their sum), from which a point the rules reader doubts is taken as sure (0.9: on
-                                  the 117 visible photos read by models trained without each one's source or game, 0.7
-                                  marked 32 fewer right points and no wrong one more, but left unmarked a wrong point
-                                  of a mirrored goban-watcher copy, the model at 0.86 there) */
+    float point_sure;          /* the model's calibrated probability of the colour read under which a point is marked
+                                  unsure (0.1: it sees no intersection there; on the 117 visible photos this marks 30
+                                  right points and no wrong one the two readers' disagreement left unmarked) */
+    float model_clears;        /* the model's probability of the colour read from which a point the rules reader
+                                  doubts is taken as sure (0.9; 0.7 left unmarked a wrong point of a mirrored goban-watcher
+                                  copy, the model at 0.80 there) */
 
     /* -- the image prepared (scan.c, grid_find.c) -- */
     double expose_level;    /* bright level (99th percentile of the brightest channel) an underexposed photo is brightened to */
