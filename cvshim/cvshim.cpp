@@ -2,6 +2,7 @@
 // functions (see cvshim.h). Every entry point catches exceptions.
 #include "cvshim/cvshim.h"
 
+#include <memory>
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -558,16 +559,18 @@ cvshim_net *cvshim_net_load(const uint8_t *onnx, size_t len, gs_error *err)
 {
     try {
         if (!onnx || len == 0) { set_err(err, GS_ERR_FORMAT, "no model data"); return nullptr; }
-        cvshim_net *n = new cvshim_net;
-        n->net = cv::dnn::readNetFromONNX(reinterpret_cast<const char *>(onnx), len);
-        if (n->net.empty()) {
-            delete n;
+        /* read before the handle is made: a file that is no model throws
+         * here, with nothing to free */
+        cv::dnn::Net net = cv::dnn::readNetFromONNX(reinterpret_cast<const char *>(onnx), len);
+        if (net.empty()) {
             set_err(err, GS_ERR_FORMAT, "the model is empty");
             return nullptr;
         }
+        std::unique_ptr<cvshim_net> n(new cvshim_net);
+        n->net = net;
         n->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
         n->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-        return n;
+        return n.release();
     } catch (const cv::Exception &e) {
         set_err(err, GS_ERR_FORMAT, ("the model cannot be loaded (OpenCV: " + e.err + ")").c_str());
     } catch (const std::bad_alloc &) {
