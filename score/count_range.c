@@ -258,8 +258,8 @@ static bool may_move(const score_range_input *in, int p)
 /* The readings of one chain of doubtful points (chain, k points): each
  * point alone as each colour it may be, then the chain at once (its
  * points that have another colour to take), twice when some of them may
- * be either other colour. */
-static void chain_readings(const range_work *w, reading_set *s, const int *chain, int k)
+ * be either other colour.  Returns how many of its points may move. */
+static int chain_readings(const range_work *w, reading_set *s, const int *chain, int k)
 {
     const score_range_input *in = w->in;
     int moved[NP], nm = 0, nany = 0;
@@ -278,6 +278,7 @@ static void chain_readings(const range_work *w, reading_set *s, const int *chain
         for (int j = 0; j < nm; j++) col[j] = other_colour(in, moved[j], alt);
         reading_add(w, s, moved, col, nm);
     }
+    return nm;
 }
 
 /* The reading of every doubtful point at once as its next likeliest
@@ -321,11 +322,7 @@ static gs_status readings_list(const range_work *w, reading_set *s, gs_error *er
     int chain[NP], chains = 0;
     for (int p = 0; p < w->n; p++) {
         if (!in->doubt[p] || seen[p]) continue;
-        int k = flood(in->pos, p, in->doubt, seen, chain);
-        chain_readings(w, s, chain, k);
-        bool moves = false;
-        for (int j = 0; j < k && !moves; j++) moves = may_move(in, chain[j]);
-        chains += moves;
+        chains += chain_readings(w, s, chain, flood(in->pos, p, in->doubt, seen, chain)) > 0;
     }
     all_at_once(w, s, chains);
     return GS_OK;
