@@ -74,14 +74,25 @@ class Calibrated(nn.Module):
 
 IN_LO, IN_HI = -4.0, 2.0  # the input's range (log2 of sample over wood), as vision/view.c clips it
 NOISE_FLOOR = 8.0         # grey levels added to sample and wood alike, as vision/view.c does
+# A channel whose wood is under LIVE_HI grey levels is partly dead, under
+# LIVE_LO wholly (as vision/view.c): a lamp of one colour leaves one so
+# (goban-watcher: wood at 1-7 under the blue, cyan, green and pink lamps,
+# 25 and more in every channel under the others), and what it shows is
+# JPEG's colour blocks and noise, not the board.
+LIVE_LO, LIVE_HI = 4.0, 24.0
+LIVE_EPS = 1e-3  # the weight of a dead channel in the mean: a photo dark in all three keeps their mean
 
 
 def to_input(bgr, wood):
     """The model's input, as vision/view.c makes it: log2 of each channel
-    over the wood's, both raised by the noise floor.  bgr: (..., 3, H, W)
-    float, wood: broadcastable (..., 3, 1, 1)."""
-    x = torch.log2((bgr + NOISE_FLOOR) / (wood + NOISE_FLOOR))
-    return x.clamp(IN_LO, IN_HI)
+    over the wood's, both raised by the noise floor; a channel the lamp
+    leaves dark (its wood under LIVE_HI grey levels) is given, in its
+    measure, the mean of the live ones.  bgr: (..., 3, H, W) float, wood:
+    broadcastable (..., 3, 1, 1)."""
+    x = torch.log2((bgr + NOISE_FLOOR) / (wood + NOISE_FLOOR)).clamp(IN_LO, IN_HI)
+    live = ((wood - LIVE_LO) / (LIVE_HI - LIVE_LO)).clamp(0, 1)
+    mean = ((live + LIVE_EPS) * x).sum(-3, keepdim=True) / (live + LIVE_EPS).sum(-3, keepdim=True)
+    return live * x + (1 - live) * mean
 
 
 def normalised(v):
