@@ -44,6 +44,17 @@
  * off the photo: a 13x13 or a 19x19) and the larger is taken. */
 #define JUDGE_TIE 1.0
 
+/* Two windows of one size whose corners lie less than a line from each
+ * other's are the same board placed a little differently.  The model was
+ * taught points within a third of a cell as the point and half a cell off
+ * as none, so it scores such lattices nearly alike (goban-watcher game 2:
+ * 285.9 and 288.3 nats, the second half a cell off at one corner).  The
+ * line stages' rank (the order judged) then decides, unless the later one
+ * wins by more than one point's worth: a point read sure as an
+ * intersection rather than sure as none (JUDGE_POINT, about 3.9 nats). */
+#define JUDGE_SAME 1.0
+#define JUDGE_POINT (log((1 - JUDGE_FLOOR) / 0.5) - log(JUDGE_FLOOR / 0.5))
+
 static const int board_sizes[] = {19, 13, 9};
 
 /* One lattice as the model saw it: the view's range and p_none at its
@@ -254,6 +265,28 @@ static void window_grid(const seen_lattice *s, const window *w, vision_grid *out
     vision_grid_moved(&s->g, w->a, w->b, w->n, out);
 }
 
+/* Whether grids a and b are the same board to the model (JUDGE_SAME). */
+static bool same_board(const vision_grid *a, const vision_grid *b)
+{
+    double inv[9];
+    if (a->size != b->size || vision_mat3_inv(a->H, inv) != 0) return false;
+    int n = a->size - 1;
+    for (int i = 0; i < 4; i++) {
+        double x = b->corners[i][0], y = b->corners[i][1], u, v, near = 1e300;
+        vision_undistort(a->k1, a->cx, a->cy, a->norm, x, y, &x, &y);
+        vision_mat3_apply(inv, x, y, &u, &v);
+        for (int k = 0; k < 4; k++) {
+            double d = fmax(fabs(u - (k & 1) * n), fabs(v - (k >> 1) * n));
+            near = d < near ? d : near;
+        }
+#ifdef GRID_DEBUG
+        fprintf(stderr, "SAME corner %d: %.2f cell from a corner\n", i, near);
+#endif
+        if (!(near < JUDGE_SAME)) return false;
+    }
+    return true;
+}
+
 /* Distinct lattices among the hypotheses of L, best ranked first: their
  * indices into *idx, their grids into g. */
 static int leading(const vision_work *w, const gs_image *img, const vision_cand_list *L, int *idx, vision_grid *g,
@@ -305,6 +338,7 @@ gs_status vision_choose_model(const vision_work *w, const gs_image *img, const v
     window best = {0};
     best.evidence = -1e300;
     seen_lattice keep = {0};
+    vision_grid g_best = {0};
     for (int k = 0; k < n; k++) {
         seen_lattice s;
         gs_status st = see_lattice(net, img, &lead[k], &s, err);
@@ -319,8 +353,13 @@ gs_status vision_choose_model(const vision_work *w, const gs_image *img, const v
                 idx[k], L->c[idx[k]].n, L->c[idx[k]].score, win.a, win.b, win.n, win.evidence, win.seen, win.none_mean,
                 win.cut[0], win.cut[1], win.cut[2], win.cut[3]);
 #endif
-        if (win.seen >= JUDGE_MIN_SEEN && win.evidence > best.evidence) {
+        vision_grid g_win;
+        window_grid(&s, &win, &g_win);
+        /* lattices come best ranked first: a later one the same board must win by a point */
+        double margin = keep.none && same_board(&g_best, &g_win) ? JUDGE_POINT : 0;
+        if (win.seen >= JUDGE_MIN_SEEN && win.evidence > best.evidence + margin) {
             best = win;
+            g_best = g_win;
             seen_free(&keep);
             keep = s;
         } else {
