@@ -190,7 +190,7 @@ static gs_status place_check(const vision_work *w, const gs_image *img, vision_c
 /* The whole search on a working copy whose longest side is at most
  * `side`. */
 static gs_status find_at_side(const vision_params *P, const gs_image *img, int side, int size_hint, cvshim_net *net,
-                              vision_grid *out, vision_grid_find_info *info, gs_error *err)
+                              vision_shrunk *shrunk, vision_grid *out, vision_grid_find_info *info, gs_error *err)
 {
     memset(info, 0, sizeof *info);
     vision_work w;
@@ -214,7 +214,7 @@ static gs_status find_at_side(const vision_params *P, const gs_image *img, int s
         if (s1 == GS_ERR_NOMEM || s2 == GS_ERR_NOMEM) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     }
     if (st == GS_OK && net) {
-        st = vision_choose_model(&w, img, &L, size_hint, net, out, info, err);
+        st = vision_choose_model(&w, img, &L, size_hint, net, shrunk, out, info, err);
         if (st == GS_OK) {
             st = place_check(&w, img, &L, &e_lines, &e_dense, out, info, err);
             /* a window smaller than a 19x19 that the lines do not see at
@@ -277,12 +277,12 @@ static int wider_grid_ok(const vision_params *P, const gs_image *img, const visi
 }
 
 gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size_hint, int wider, cvshim_net *net,
-                           vision_grid *out, vision_grid_find_info *info, gs_error *err)
+                           vision_shrunk *shrunk, vision_grid *out, vision_grid_find_info *info, gs_error *err)
 {
     memset(info, 0, sizeof *info);
     gs_status st = check_input(img, size_hint, err);
     if (st != GS_OK) return st;
-    st = find_at_side(P, img, P->work_side, size_hint, net, out, info, err);
+    st = find_at_side(P, img, P->work_side, size_hint, net, shrunk, out, info, err);
     if (!wider) return st;
     int longest = img->width > img->height ? img->width : img->height;
     gs_error first;
@@ -290,7 +290,7 @@ gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size
     if (err) first = *err;
     for (int k = 0; st == GS_ERR_NOBOARD && k < 2; k++) {
         if (longest < P->wider_side[k]) break;
-        st = find_at_side(P, img, P->wider_side[k], size_hint, net, out, info, err);
+        st = find_at_side(P, img, P->wider_side[k], size_hint, net, shrunk, out, info, err);
         /* the model judged the grid as it judges any (no line test) */
         if (st == GS_OK && !net && !wider_grid_ok(P, img, out, info)) st = GS_ERR_NOBOARD;
     }
