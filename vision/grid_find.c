@@ -179,12 +179,36 @@ static gs_status place_check(const vision_work *w, const gs_image *img, vision_c
     vision_grid lines;
     gs_error e;
     gs_status st = vision_choose(w, img, L, e_lines, e_dense, &lines, li, &e);
-    free(li);
-    if (st == GS_ERR_NOMEM) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    if (st == GS_ERR_NOMEM) { free(li); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
     info->place_doubt = st != GS_OK || !window_of(model, &lines);
     info->have_lines_grid = st == GS_OK;
     if (st == GS_OK) info->lines_grid = lines;
+    /* the reading the lines made of their grid (to judge a crowded
+     * board): the grid found's when that is their grid (lines_reading) */
+    info->have_reading = st == GS_OK && li->have_reading;
+    if (info->have_reading) info->reading = li->reading;
+    free(li);
     return GS_OK;
+}
+
+/* Whether grids a and b map every board point alike: what a reading of
+ * one reads on the other (vision_read reads neither confidence nor
+ * cell_aspect). */
+static bool same_mapping(const vision_grid *a, const vision_grid *b)
+{
+    return a->size == b->size && !memcmp(a->H, b->H, sizeof a->H) && !memcmp(a->corners, b->corners, sizeof a->corners) &&
+           !memcmp(&a->k1, &b->k1, sizeof a->k1) && !memcmp(&a->cx, &b->cx, sizeof a->cx) &&
+           !memcmp(&a->cy, &b->cy, sizeof a->cy) && !memcmp(&a->norm, &b->norm, sizeof a->norm);
+}
+
+/* The lines' reading (place_check) handed on as the reading of grid g,
+ * the grid found, only when g is the lines' grid: the detector then does
+ * not read it again. */
+static void lines_reading(gs_status st, const vision_grid *g, vision_grid_find_info *info)
+{
+    if (!info->have_reading || (st == GS_OK && same_mapping(g, &info->lines_grid))) return;
+    info->have_reading = 0;
+    memset(&info->reading, 0, sizeof info->reading);
 }
 
 /* The whole search on a working copy whose longest side is at most
@@ -235,6 +259,7 @@ static gs_status find_at_side(const vision_params *P, const gs_image *img, int s
                 *out = info->lines_grid;
                 info->place_doubt = 0;
             }
+            lines_reading(st, out, info);
         } else if (st == GS_ERR_NOBOARD) {
             /* points the model has not learned to see (green stones
              * mirrored: a third of them read as no intersection) on a
