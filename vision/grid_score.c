@@ -34,21 +34,45 @@
 #define ALONG 0.14
 enum { NPROF = 13, NALONG = 3 };
 
+/* The dips of one model (see dips_make below), and what every dip_at
+ * of it shares: the profile's sample offsets across and along the line
+ * (cells) and the image's bounds, worked out once. */
+typedef struct dips {
+    const vision_work *w;
+    const vision_gmodel *m;
+    double across[NPROF], along[NALONG];
+    double xmax, ymax; /* a sample lies at x < xmax, y < ymax */
+    int lo, hi, nk;
+    double *a[4]; /* DIP_H .. DIP_AV */
+    double dip_level_min; /* vision_params */
+} dips;
+
+static void dip_frame(dips *d, const vision_work *w, const vision_gmodel *m)
+{
+    d->w = w;
+    d->m = m;
+    for (int i = 0; i < NPROF; i++) d->across[i] = -REACH + 2 * REACH * i / (NPROF - 1);
+    for (int k = 0; k < NALONG; k++) d->along[k] = ALONG * (2.0 * k / (NALONG - 1) - 1);
+    d->xmax = w->W - 2;
+    d->ymax = w->H - 2;
+}
+
 /* Relative depth of the dip at board point (u,v) across a line running
  * along board direction (lu, lv): (brightest within REACH on the darker
  * side - darkest within CORE) / that side's level; -1 when off the image. */
-static double dip_at(const vision_work *w, const vision_gmodel *m, double u, double v, int along_u)
+static double dip_at(const dips *f, double u, double v, int along_u)
 {
     double prof[NPROF];
+    const double xmax = f->xmax, ymax = f->ymax; /* (locals: the map's outputs could alias f's) */
     for (int i = 0; i < NPROF; i++) {
-        double d = -REACH + 2 * REACH * i / (NPROF - 1), sum = 0;
+        double d = f->across[i], sum = 0;
         int cnt = 0;
         for (int k = 0; k < NALONG; k++) {
-            double t = ALONG * (2.0 * k / (NALONG - 1) - 1), bu = along_u ? u + t : u + d, bv = along_u ? v + d : v + t;
+            double t = f->along[k], bu = along_u ? u + t : u + d, bv = along_u ? v + d : v + t;
             double x, y;
-            vision_model_map(m, bu, bv, &x, &y);
-            if (x < 1 || y < 1 || x >= w->W - 2 || y >= w->H - 2) return -1;
-            sum += gs_sample_grey(w->grey, x, y);
+            vision_model_map(f->m, bu, bv, &x, &y);
+            if (x < 1 || y < 1 || x >= xmax || y >= ymax) return -1;
+            sum += gs_sample_grey(f->w->grey, x, y);
             cnt++;
         }
         prof[i] = sum / cnt;
@@ -78,13 +102,6 @@ static double dip_at(const vision_work *w, const vision_gmodel *m, double u, dou
  * the costliest thing here. */
 enum { DIP_H, DIP_V, DIP_AH, DIP_AV };
 #define DIP_UNSET -2.0
-typedef struct dips {
-    const vision_work *w;
-    const vision_gmodel *m;
-    int lo, hi, nk;
-    double *a[4]; /* DIP_H .. DIP_AV */
-    double dip_level_min; /* vision_params */
-} dips;
 
 /* The dip of kind `which` at line k, stretch t, measured now. */
 static double dip_measure(const dips *d, int which, int k, int t)
@@ -92,10 +109,10 @@ static double dip_measure(const dips *d, int which, int k, int t)
     double s = t + 0.5;
     if (t == d->hi) return -1; /* no stretch beyond the last index */
     switch (which) {
-    case DIP_H: return dip_at(d->w, d->m, s, k, 1);
-    case DIP_V: return dip_at(d->w, d->m, k, s, 0);
-    case DIP_AH: return k == d->hi ? -1 : dip_at(d->w, d->m, s, k + 0.5, 1);
-    default: return k == d->hi ? -1 : dip_at(d->w, d->m, k + 0.5, s, 0);
+    case DIP_H: return dip_at(d, s, k, 1);
+    case DIP_V: return dip_at(d, k, s, 0);
+    case DIP_AH: return k == d->hi ? -1 : dip_at(d, s, k + 0.5, 1);
+    default: return k == d->hi ? -1 : dip_at(d, k + 0.5, s, 0);
     }
 }
 
@@ -115,7 +132,7 @@ static dips *dips_make(const vision_work *w, const vision_gmodel *m, int lo, int
     int nk = hi - lo + 1;
     double *buf = malloc(sizeof *buf * (size_t)(4 * nk * nk));
     if (!d || !buf) { free(d); free(buf); return NULL; }
-    d->w = w; d->m = m;
+    dip_frame(d, w, m);
     d->lo = lo; d->hi = hi; d->nk = nk;
     d->dip_level_min = w->P->dip_level_min;
     for (int i = 0; i < 4 * nk * nk; i++) buf[i] = DIP_UNSET;
