@@ -146,14 +146,14 @@ static void take_model(const vision_params *P, const vision_probs *pr, const vis
         }
 }
 
-/* The model look: the view of the grid, the model over it, its reading
- * taken into r. */
-static gs_status model_look(const vision_detector *d, const gs_image *img, const vision_grid *g, vision_reading *r,
-                            gs_error *err)
+/* The model look: the view of the grid (from the shrunk copies of img
+ * the finder's views kept), the model over it, its reading taken into r. */
+static gs_status model_look(const vision_detector *d, const gs_image *img, const vision_grid *g,
+                            vision_shrunk *shrunk, vision_reading *r, gs_error *err)
 {
     vision_view vw;
     vision_probs pr = {0};
-    gs_status st = vision_view_make(img, g, 0, 0, g->size, g->size, &vw, err);
+    gs_status st = vision_view_make_with(img, g, 0, 0, g->size, g->size, shrunk, &vw, err);
     if (st == GS_OK) st = vision_model_read(d->net, &vw, &pr, err);
     if (st == GS_OK) take_model(&d->P, &pr, &vw, r);
     vision_probs_free(&pr);
@@ -184,8 +184,8 @@ static gs_status place_doubt_marks(const vision_params *P, const gs_image *img, 
 /* The points on the grid found (the finder's reading of it when it made
  * one) with the looks asked: a low lamp's, the point model's, and the
  * doubt where the lines placed the board otherwise (place_doubt_marks). */
-static gs_status read_all(const vision_detector *d, const vision_looks *lk, const gs_image *img, vision_result *out,
-                          gs_error *err)
+static gs_status read_all(const vision_detector *d, const vision_looks *lk, const gs_image *img,
+                          vision_shrunk *shrunk, vision_result *out, gs_error *err)
 {
     const vision_params *P = &d->P;
     const vision_grid_find_info *info = &out->info;
@@ -193,7 +193,7 @@ static gs_status read_all(const vision_detector *d, const vision_looks *lk, cons
     if (info->have_reading) out->reading = info->reading;
     else st = vision_read(P, img, &out->grid, &out->reading, err);
     if (st == GS_OK && lk->shade) st = vision_read_shade(P, img, &out->grid, &out->reading, err);
-    if (st == GS_OK && lk->model) st = model_look(d, img, &out->grid, &out->reading, err);
+    if (st == GS_OK && lk->model) st = model_look(d, img, &out->grid, shrunk, &out->reading, err);
     if (st == GS_OK && info->place_doubt) st = place_doubt_marks(P, img, out, err);
     return st;
 }
@@ -219,11 +219,14 @@ static gs_status detect(const vision_detector *d, const gs_image *img, const vis
         if (bright) img = bright;
     }
     gs_status st = GS_OK;
+    vision_shrunk shrunk = {0}; /* the copies of img the views shrink it to, for this detection */
     if (rq && rq->grid) out->grid = *rq->grid;
-    else st = vision_grid_find(P, img, hint, lk->wider, lk->model ? d->net : NULL, &out->grid, &out->info, err);
+    else
+        st = vision_grid_find(P, img, hint, lk->wider, lk->model ? d->net : NULL, &shrunk, &out->grid, &out->info, err);
     double t1 = gs_now_ms();
     out->ms_grid = t1 - t0;
-    if (st == GS_OK && !(rq && rq->find_only)) st = read_all(d, lk, img, out, err);
+    if (st == GS_OK && !(rq && rq->find_only)) st = read_all(d, lk, img, &shrunk, out, err);
+    vision_shrunk_free(&shrunk);
     gs_image_destroy(bright);
     out->ms_read = gs_now_ms() - t1;
     return st;

@@ -41,19 +41,18 @@
  * the sides at least side_min of the photo's bright level, its 90th
  * percentile: darker is a black stone or its shadow.) */
 
-static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
-
-/* The 90th percentile of a subsample of grey. */
+/* The 90th percentile of a subsample of grey: the value at that rank of
+ * the subsample sorted, counted on its histogram (sorting the bytes was
+ * about a sixth of the line maps' instructions). */
 static int bright_level(const gs_image *g)
 {
     int n = 0, W = g->width, H = g->height;
-    uint8_t *sub = malloc((size_t)(W / 4 + 1) * (size_t)(H / 4 + 1));
-    if (!sub) return 128;
+    long hist[256] = {0};
     for (int y = 0; y < H; y += 4)
-        for (int x = 0; x < W; x += 4) sub[n++] = g->buf[(size_t)y * g->stride + x];
-    qsort(sub, (size_t)n, 1, cmp_u8);
-    int v = sub[(int)(0.9 * (n - 1))];
-    free(sub);
+        for (int x = 0; x < W; x += 4, n++) hist[g->buf[(size_t)y * g->stride + x]]++;
+    long rank = (int)(0.9 * (n - 1)), below = 0;
+    int v = 0;
+    while (v < 255 && below + hist[v] <= rank) below += hist[v++];
     return v;
 }
 

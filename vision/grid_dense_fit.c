@@ -118,7 +118,7 @@ double vision_mapproj_score(const vision_mapproj *p, int n, const int off[2], vi
             cnt++;
             if (in_c && in_t) {
                 on += cs;
-                int k = (int)floor(cc + 0.5);
+                int k = (int)(cc + 0.5); /* floor: cc + 0.5 >= 0 here */
                 if (fabs(cc - k) < 0.25 && k >= 0 && k < n) per_line[k]++;
             } else if ((in_c || in_t) && cs > 0.5) {
                 bey++;
@@ -268,13 +268,20 @@ static int fit_step(const fit_px *P, int np, const double G[9], int n, double re
         double wt = (1 - (r / reach) * (r / reach));
         wt *= wt;
         /* the residual depends on five of G's entries (the family's row
-         * and the perspective terms): the others' rows of A stay zero */
-        int o = P[i].f == 0 ? 0 : 3, idx[5] = {o, o + 1, o + 2, 6, 7};
+         * and the perspective terms): the others' rows of A stay zero.
+         * (The columns written out: indexed through a table, this loop
+         * was a thirtieth of a scan's instructions.) */
+        int o = P[i].f == 0 ? 0 : 3;
         double J[5] = {q[0] / D, q[1] / D, q[2] / D, -c * q[0] / D, -c * q[1] / D};
+        double *row[5] = {A[o], A[o + 1], A[o + 2], A[6], A[7]};
         for (int a = 0; a < 5; a++) {
-            double wa = wt * J[a];
-            for (int b = 0; b < 5; b++) A[idx[a]][idx[b]] += wa * J[b];
-            A[idx[a]][8] -= wa * r;
+            double wa = wt * J[a], *Ra = row[a];
+            Ra[o] += wa * J[0];
+            Ra[o + 1] += wa * J[1];
+            Ra[o + 2] += wa * J[2];
+            Ra[6] += wa * J[3];
+            Ra[7] += wa * J[4];
+            Ra[8] -= wa * r;
         }
         used++;
     }

@@ -179,18 +179,42 @@ static gs_status place_check(const vision_work *w, const gs_image *img, vision_c
     vision_grid lines;
     gs_error e;
     gs_status st = vision_choose(w, img, L, e_lines, e_dense, &lines, li, &e);
-    free(li);
-    if (st == GS_ERR_NOMEM) return gs_error_set(err, GS_ERR_NOMEM, "out of memory");
+    if (st == GS_ERR_NOMEM) { free(li); return gs_error_set(err, GS_ERR_NOMEM, "out of memory"); }
     info->place_doubt = st != GS_OK || !window_of(model, &lines);
     info->have_lines_grid = st == GS_OK;
     if (st == GS_OK) info->lines_grid = lines;
+    /* the reading the lines made of their grid (to judge a crowded
+     * board): the grid found's when that is their grid (lines_reading) */
+    info->have_reading = st == GS_OK && li->have_reading;
+    if (info->have_reading) info->reading = li->reading;
+    free(li);
     return GS_OK;
+}
+
+/* Whether grids a and b map every board point alike: what a reading of
+ * one reads on the other (vision_read reads neither confidence nor
+ * cell_aspect). */
+static bool same_mapping(const vision_grid *a, const vision_grid *b)
+{
+    return a->size == b->size && !memcmp(a->H, b->H, sizeof a->H) && !memcmp(a->corners, b->corners, sizeof a->corners) &&
+           !memcmp(&a->k1, &b->k1, sizeof a->k1) && !memcmp(&a->cx, &b->cx, sizeof a->cx) &&
+           !memcmp(&a->cy, &b->cy, sizeof a->cy) && !memcmp(&a->norm, &b->norm, sizeof a->norm);
+}
+
+/* The lines' reading (place_check) handed on as the reading of grid g,
+ * the grid found, only when g is the lines' grid: the detector then does
+ * not read it again. */
+static void lines_reading(gs_status st, const vision_grid *g, vision_grid_find_info *info)
+{
+    if (!info->have_reading || (st == GS_OK && same_mapping(g, &info->lines_grid))) return;
+    info->have_reading = 0;
+    memset(&info->reading, 0, sizeof info->reading);
 }
 
 /* The whole search on a working copy whose longest side is at most
  * `side`. */
 static gs_status find_at_side(const vision_params *P, const gs_image *img, int side, int size_hint, cvshim_net *net,
-                              vision_grid *out, vision_grid_find_info *info, gs_error *err)
+                              vision_shrunk *shrunk, vision_grid *out, vision_grid_find_info *info, gs_error *err)
 {
     memset(info, 0, sizeof *info);
     vision_work w;
@@ -214,7 +238,7 @@ static gs_status find_at_side(const vision_params *P, const gs_image *img, int s
         if (s1 == GS_ERR_NOMEM || s2 == GS_ERR_NOMEM) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     }
     if (st == GS_OK && net) {
-        st = vision_choose_model(&w, img, &L, size_hint, net, out, info, err);
+        st = vision_choose_model(&w, img, &L, size_hint, net, shrunk, out, info, err);
         if (st == GS_OK) {
             st = place_check(&w, img, &L, &e_lines, &e_dense, out, info, err);
             /* a window smaller than a 19x19 that the lines do not see at
@@ -235,6 +259,7 @@ static gs_status find_at_side(const vision_params *P, const gs_image *img, int s
                 *out = info->lines_grid;
                 info->place_doubt = 0;
             }
+            lines_reading(st, out, info);
         } else if (st == GS_ERR_NOBOARD) {
             /* points the model has not learned to see (green stones
              * mirrored: a third of them read as no intersection) on a
@@ -277,12 +302,12 @@ static int wider_grid_ok(const vision_params *P, const gs_image *img, const visi
 }
 
 gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size_hint, int wider, cvshim_net *net,
-                           vision_grid *out, vision_grid_find_info *info, gs_error *err)
+                           vision_shrunk *shrunk, vision_grid *out, vision_grid_find_info *info, gs_error *err)
 {
     memset(info, 0, sizeof *info);
     gs_status st = check_input(img, size_hint, err);
     if (st != GS_OK) return st;
-    st = find_at_side(P, img, P->work_side, size_hint, net, out, info, err);
+    st = find_at_side(P, img, P->work_side, size_hint, net, shrunk, out, info, err);
     if (!wider) return st;
     int longest = img->width > img->height ? img->width : img->height;
     gs_error first;
@@ -290,7 +315,7 @@ gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size
     if (err) first = *err;
     for (int k = 0; st == GS_ERR_NOBOARD && k < 2; k++) {
         if (longest < P->wider_side[k]) break;
-        st = find_at_side(P, img, P->wider_side[k], size_hint, net, out, info, err);
+        st = find_at_side(P, img, P->wider_side[k], size_hint, net, shrunk, out, info, err);
         /* the model judged the grid as it judges any (no line test) */
         if (st == GS_OK && !net && !wider_grid_ok(P, img, out, info)) st = GS_ERR_NOBOARD;
     }

@@ -104,7 +104,8 @@ static bool photo_range(const gs_image *img, const vision_grid *g, int *u0, int 
 }
 
 /* The model over every lattice point of g in the photo. */
-static gs_status see_lattice(cvshim_net *net, const gs_image *img, const vision_grid *g, seen_lattice *s, gs_error *err)
+static gs_status see_lattice(cvshim_net *net, const gs_image *img, const vision_grid *g, vision_shrunk *shrunk,
+                             seen_lattice *s, gs_error *err)
 {
     memset(s, 0, sizeof *s);
     s->g = *g;
@@ -112,7 +113,7 @@ static gs_status see_lattice(cvshim_net *net, const gs_image *img, const vision_
     if (!photo_range(img, g, &s->u0, &s->v0, &u1, &v1)) return GS_ERR_NOBOARD;
     s->nu = u1 - s->u0 + 1;
     s->nv = v1 - s->v0 + 1;
-    gs_status st = vision_view_make(img, g, s->u0, s->v0, s->nu, s->nv, &s->vw, err);
+    gs_status st = vision_view_make_with(img, g, s->u0, s->v0, s->nu, s->nv, shrunk, &s->vw, err);
     if (st == GS_OK) st = vision_model_read(net, &s->vw, &s->pr, err);
     if (st == GS_OK && !(s->none = malloc(sizeof *s->none * (size_t)(s->nu * s->nv))))
         st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
@@ -330,7 +331,8 @@ static gs_status refuse(const window *w, int judged, gs_error *err)
 }
 
 gs_status vision_choose_model(const vision_work *w, const gs_image *img, const vision_cand_list *L, int size_hint,
-                              cvshim_net *net, vision_grid *out, vision_grid_find_info *info, gs_error *err)
+                              cvshim_net *net, vision_shrunk *shrunk, vision_grid *out, vision_grid_find_info *info,
+                              gs_error *err)
 {
     int idx[JUDGE_MAX];
     vision_grid lead[JUDGE_MAX];
@@ -341,7 +343,7 @@ gs_status vision_choose_model(const vision_work *w, const gs_image *img, const v
     vision_grid g_best = {0};
     for (int k = 0; k < n; k++) {
         seen_lattice s;
-        gs_status st = see_lattice(net, img, &lead[k], &s, err);
+        gs_status st = see_lattice(net, img, &lead[k], shrunk, &s, err);
         if (st == GS_ERR_NOBOARD) continue;
         if (st != GS_OK) { seen_free(&keep); return st; }
         judged++;

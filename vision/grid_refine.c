@@ -75,18 +75,25 @@ static double collect_points(const gs_image *const resp2[2], double thr, int n, 
     return total ? (double)found / total : 0;
 }
 
-/* Fits straight lines to the points (undistorted with k1) and the
- * homography to their intersections.  Returns the mean robust squared
- * distance of the points to their lines (px^2), or -1 when too little was
- * seen; m->H gets the fit. */
-static double fit_model(const linepts *lp, vision_gmodel *m, int want_h)
-{
-    int n = lp->n;
+/* Straight lines fitted to the points of a linepts undistorted with one
+ * k1: each line (ok where fitted) and the robust squared distances of the
+ * points to their lines, summed. */
+typedef struct line_fit {
     double L[2 * GS_MAX_SIZE][3];
     int ok[2 * GS_MAX_SIZE];
+    double cost;
+    int ncost;
+} line_fit;
+
+/* The lines of lp undistorted with m's k1 (m->H is not read). */
+static void fit_lines(const linepts *lp, const vision_gmodel *m, line_fit *f)
+{
+    int n = lp->n;
     static const double cap2 = 4.0; /* robust cap: 2 px */
     double cost = 0;
     int ncost = 0;
+    double (*L)[3] = f->L;
+    int *ok = f->ok;
     for (int li = 0; li < 2 * n; li++) {
         int np_ = lp->cnt[li];
         ok[li] = 0;
@@ -134,7 +141,21 @@ static double fit_model(const linepts *lp, vision_gmodel *m, int want_h)
         memcpy(L[li], line, sizeof line);
         ok[li] = 1;
     }
-    if (!want_h) return ncost < 20 ? -1 : cost / ncost;
+    f->cost = cost;
+    f->ncost = ncost;
+}
+
+/* The mean robust squared distance of the points to their lines (px^2),
+ * -1 when too little was seen. */
+static double lines_cost(const line_fit *f) { return f->ncost < 20 ? -1 : f->cost / f->ncost; }
+
+/* The homography to the intersections of lines f of lp into m->H.
+ * Returns lines_cost, or -1 when too little was seen. */
+static double fit_h(const linepts *lp, const line_fit *f, vision_gmodel *m)
+{
+    int n = lp->n, ncost = f->ncost;
+    const double (*L)[3] = f->L;
+    const int *ok = f->ok;
     double bs[GS_MAX_SIZE * GS_MAX_SIZE][2], is[GS_MAX_SIZE * GS_MAX_SIZE][2];
     int mcount = 0;
     for (int i = 0; i < n; i++)
@@ -151,7 +172,18 @@ static double fit_model(const linepts *lp, vision_gmodel *m, int want_h)
     double Hn[9];
     if (vision_fit_homography((const double(*)[2])bs, (const double(*)[2])is, mcount, Hn) != 0) return -1;
     memcpy(m->H, Hn, sizeof Hn);
-    return cost / ncost;
+    return f->cost / ncost;
+}
+
+/* Fits straight lines to the points (undistorted with k1) and the
+ * homography to their intersections.  Returns the mean robust squared
+ * distance of the points to their lines (px^2), or -1 when too little was
+ * seen; m->H gets the fit. */
+static double fit_model(const linepts *lp, vision_gmodel *m, int want_h)
+{
+    line_fit f;
+    fit_lines(lp, m, &f);
+    return want_h ? fit_h(lp, &f, m) : lines_cost(&f);
 }
 
 /* One refinement round: collect dark-line points near the model, then fit
@@ -162,22 +194,26 @@ static double refine_round(const vision_params *P, const gs_image *const resp[2]
 {
     double frac = collect_points(resp, thr, n, m, search, lp);
     vision_gmodel base = *m;
-    double c0 = fit_model(lp, &base, 1);
+    line_fit f0; /* the lines under m's own k1 */
+    fit_lines(lp, &base, &f0);
+    double c0 = fit_h(lp, &f0, &base);
     if (c0 < 0) return frac;
     if (!fit_k1) { *m = base; return frac; }
     /* 1-D search of k1 on the straightness of the lines alone (H is fitted
      * once, for the winner); k1 = 0 is kept unless a distortion explains
-     * the lines clearly better (crowded boards give noisy points) */
+     * the lines clearly better (crowded boards give noisy points).  The
+     * lines under m's k1 are f0's (a fit reads k1, not H), and the second
+     * pass's centre was costed in the first (bc): neither is fitted again. */
     vision_gmodel t = *m;
     t.k1 = 0;
-    double cz = fit_model(lp, &t, 0), bc = cz, bk = 0;
+    double cz = m->k1 == 0 ? lines_cost(&f0) : fit_model(lp, &t, 0), bc = cz, bk = 0;
     double center = m->k1;
     for (int pass = 0; pass < 2 && cz >= 0; pass++) {
         double step = pass == 0 ? 0.02 : 0.004;
         for (int i = -5; i <= 5; i++) {
             t.k1 = center + i * step;
-            if (fabs(t.k1) > 0.25 || t.k1 == 0) continue;
-            double c = fit_model(lp, &t, 0);
+            if (fabs(t.k1) > 0.25 || t.k1 == 0 || (pass == 1 && i == 0)) continue;
+            double c = pass == 0 && i == 0 ? lines_cost(&f0) : fit_model(lp, &t, 0);
             if (c >= 0 && c < bc) { bc = c; bk = t.k1; }
         }
         center = bk;
@@ -185,7 +221,8 @@ static double refine_round(const vision_params *P, const gs_image *const resp[2]
     if (cz < 0 || bc > P->k1_gain * cz) bk = 0; /* not worth a distortion */
     vision_gmodel best = *m;
     best.k1 = bk;
-    if (fit_model(lp, &best, 1) < 0) best = base;
+    if (bk == m->k1) memcpy(best.H, base.H, sizeof best.H); /* base's fit, under the same k1 */
+    else if (fit_model(lp, &best, 1) < 0) best = base;
     *m = best;
     return frac;
 }

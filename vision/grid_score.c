@@ -34,21 +34,45 @@
 #define ALONG 0.14
 enum { NPROF = 13, NALONG = 3 };
 
+/* The dips of one model (see dips_make below), and what every dip_at
+ * of it shares: the profile's sample offsets across and along the line
+ * (cells) and the image's bounds, worked out once. */
+typedef struct dips {
+    const vision_work *w;
+    const vision_gmodel *m;
+    double across[NPROF], along[NALONG];
+    double xmax, ymax; /* a sample lies at x < xmax, y < ymax */
+    int lo, hi, nk;
+    double *a[4]; /* DIP_H .. DIP_AV */
+    double dip_level_min; /* vision_params */
+} dips;
+
+static void dip_frame(dips *d, const vision_work *w, const vision_gmodel *m)
+{
+    d->w = w;
+    d->m = m;
+    for (int i = 0; i < NPROF; i++) d->across[i] = -REACH + 2 * REACH * i / (NPROF - 1);
+    for (int k = 0; k < NALONG; k++) d->along[k] = ALONG * (2.0 * k / (NALONG - 1) - 1);
+    d->xmax = w->W - 2;
+    d->ymax = w->H - 2;
+}
+
 /* Relative depth of the dip at board point (u,v) across a line running
  * along board direction (lu, lv): (brightest within REACH on the darker
  * side - darkest within CORE) / that side's level; -1 when off the image. */
-static double dip_at(const vision_work *w, const vision_gmodel *m, double u, double v, int along_u)
+static double dip_at(const dips *f, double u, double v, int along_u)
 {
     double prof[NPROF];
+    const double xmax = f->xmax, ymax = f->ymax; /* (locals: the map's outputs could alias f's) */
     for (int i = 0; i < NPROF; i++) {
-        double d = -REACH + 2 * REACH * i / (NPROF - 1), sum = 0;
+        double d = f->across[i], sum = 0;
         int cnt = 0;
         for (int k = 0; k < NALONG; k++) {
-            double t = ALONG * (2.0 * k / (NALONG - 1) - 1), bu = along_u ? u + t : u + d, bv = along_u ? v + d : v + t;
+            double t = f->along[k], bu = along_u ? u + t : u + d, bv = along_u ? v + d : v + t;
             double x, y;
-            vision_model_map(m, bu, bv, &x, &y);
-            if (x < 1 || y < 1 || x >= w->W - 2 || y >= w->H - 2) return -1;
-            sum += gs_sample_grey(w->grey, x, y);
+            vision_model_map(f->m, bu, bv, &x, &y);
+            if (x < 1 || y < 1 || x >= xmax || y >= ymax) return -1;
+            sum += gs_sample_grey(f->w->grey, x, y);
             cnt++;
         }
         prof[i] = sum / cnt;
@@ -72,14 +96,34 @@ static double dip_at(const vision_work *w, const vision_gmodel *m, double u, dou
 /* The dips of every stretch of a model's extended lattice, line indices
  * lo..hi on both axes: h[k][t] on the line v = k between u = t and t + 1,
  * v[k][t] on the line u = k between v = t and t + 1, ah / av the same half a
- * cell off (v = k + 0.5, u = k + 0.5).  -1 where off the image. */
-typedef struct dips {
-    int lo, hi, nk;
-    double *h, *v, *ah, *av;
-    double dip_level_min; /* vision_params */
-} dips;
+ * cell off (v = k + 0.5, u = k + 0.5).  -1 where off the image.  Each is
+ * measured when first asked for (DIP_UNSET until then): the score reads
+ * only some of them (not the lines past the window's ends), and a dip is
+ * the costliest thing here. */
+enum { DIP_H, DIP_V, DIP_AH, DIP_AV };
+#define DIP_UNSET -2.0
 
-#define AT(arr, k, t) (d->arr[((k) - d->lo) * d->nk + ((t) - d->lo)])
+/* The dip of kind `which` at line k, stretch t, measured now. */
+static double dip_measure(const dips *d, int which, int k, int t)
+{
+    double s = t + 0.5;
+    if (t == d->hi) return -1; /* no stretch beyond the last index */
+    switch (which) {
+    case DIP_H: return dip_at(d, s, k, 1);
+    case DIP_V: return dip_at(d, k, s, 0);
+    case DIP_AH: return k == d->hi ? -1 : dip_at(d, s, k + 0.5, 1);
+    default: return k == d->hi ? -1 : dip_at(d, k + 0.5, s, 0);
+    }
+}
+
+static double dip_get(dips *d, int which, int k, int t)
+{
+    double *p = &d->a[which][(k - d->lo) * d->nk + (t - d->lo)];
+    if (*p == DIP_UNSET) *p = dip_measure(d, which, k, t);
+    return *p;
+}
+
+#define AT(arr, k, t) dip_get(d, arr, k, t)
 
 static dips *dips_make(const vision_work *w, const vision_gmodel *m, int lo, int hi)
 {
@@ -88,25 +132,18 @@ static dips *dips_make(const vision_work *w, const vision_gmodel *m, int lo, int
     int nk = hi - lo + 1;
     double *buf = malloc(sizeof *buf * (size_t)(4 * nk * nk));
     if (!d || !buf) { free(d); free(buf); return NULL; }
+    dip_frame(d, w, m);
     d->lo = lo; d->hi = hi; d->nk = nk;
     d->dip_level_min = w->P->dip_level_min;
-    d->h = buf; d->v = buf + nk * nk; d->ah = buf + 2 * nk * nk; d->av = buf + 3 * nk * nk;
-    for (int k = lo; k <= hi; k++)
-        for (int t = lo; t <= hi; t++) {
-            double s = t + 0.5;
-            int last = t == hi; /* no stretch beyond the last index */
-            AT(h, k, t) = last ? -1 : dip_at(w, m, s, k, 1);
-            AT(v, k, t) = last ? -1 : dip_at(w, m, k, s, 0);
-            AT(ah, k, t) = last || k == hi ? -1 : dip_at(w, m, s, k + 0.5, 1);
-            AT(av, k, t) = last || k == hi ? -1 : dip_at(w, m, k + 0.5, s, 0);
-        }
+    for (int i = 0; i < 4 * nk * nk; i++) buf[i] = DIP_UNSET;
+    for (int k = 0; k < 4; k++) d->a[k] = buf + k * nk * nk;
     return d;
 }
 
 static void dips_free(dips *d)
 {
     if (!d) return;
-    free(d->h);
+    free(d->a[0]);
     free(d);
 }
 
@@ -124,19 +161,19 @@ static double tally_frac(const tally *c) { return c->known ? (double)c->seen / c
 /* Line evidence beyond one side of the window (n, a, b): side 0 v < b,
  * 1 u > a+n-1, 2 v > b+n-1, 3 u < a: the line one cell out and the n lines
  * continuing past the edge.  -1 when too little of it is in the image. */
-static double side_evidence(const dips *d, int n, int a, int b, int side, double level)
+static double side_evidence(dips *d, int n, int a, int b, int side, double level)
 {
     tally c = {0, 0};
     for (int i = 0; i < n; i++) {
-        if (side == 0) count(&c, AT(v, a + i, b - 1), level);
-        if (side == 2) count(&c, AT(v, a + i, b + n - 1), level);
-        if (side == 3) count(&c, AT(h, b + i, a - 1), level);
-        if (side == 1) count(&c, AT(h, b + i, a + n - 1), level);
+        if (side == 0) count(&c, AT(DIP_V, a + i, b - 1), level);
+        if (side == 2) count(&c, AT(DIP_V, a + i, b + n - 1), level);
+        if (side == 3) count(&c, AT(DIP_H, b + i, a - 1), level);
+        if (side == 1) count(&c, AT(DIP_H, b + i, a + n - 1), level);
     }
     return c.known * 3 < n ? -1 : tally_frac(&c);
 }
 
-static double dips_score(const dips *d, int n, int a, int b, vision_score *detail)
+static double dips_score(dips *d, int n, int a, int b, vision_score *detail)
 {
     vision_score sc;
     memset(&sc, 0, sizeof sc);
@@ -147,7 +184,7 @@ static double dips_score(const dips *d, int n, int a, int b, vision_score *detai
     int k = 0;
     for (int i = 0; i < n; i++)
         for (int t = 0; t < n - 1; t++) {
-            double x = AT(h, b + i, a + t), y = AT(v, a + i, b + t);
+            double x = AT(DIP_H, b + i, a + t), y = AT(DIP_V, a + i, b + t);
             if (x >= 0) tmp[k++] = x;
             if (y >= 0) tmp[k++] = y;
         }
@@ -158,11 +195,11 @@ static double dips_score(const dips *d, int n, int a, int b, vision_score *detai
     tally in = {0, 0}, anti = {0, 0};
     for (int i = 0; i < n; i++)
         for (int t = 0; t < n - 1; t++) {
-            count(&in, AT(h, b + i, a + t), level);
-            count(&in, AT(v, a + i, b + t), level);
+            count(&in, AT(DIP_H, b + i, a + t), level);
+            count(&in, AT(DIP_V, a + i, b + t), level);
             if (i < n - 1) {
-                count(&anti, AT(ah, b + i, a + t), level);
-                count(&anti, AT(av, a + i, b + t), level);
+                count(&anti, AT(DIP_AH, b + i, a + t), level);
+                count(&anti, AT(DIP_AV, a + i, b + t), level);
             }
         }
     sc.lines = tally_frac(&in);

@@ -61,10 +61,39 @@ static double view_at(int origin, int X)
     return origin + (X - (VISION_VIEW_WINDOW - 1) / 2.0) / VISION_VIEW_CELL;
 }
 
-/* The photo the view samples: img itself, or a shrunk copy (*own set,
- * the caller frees) with the factor from img's pixels to its pixels. */
-static gs_status view_source(const gs_image *img, const vision_grid *g, const gs_image **src, gs_image **own,
-                             double *f, gs_error *err)
+/* The copy of img shrunk to w x h kept in *s, NULL when none is. */
+static const gs_image *shrunk_find(const vision_shrunk *s, const gs_image *img, int w, int h)
+{
+    if (!s || s->of != img) return NULL;
+    for (int i = 0; i < s->n; i++)
+        if (s->w[i] == w && s->h[i] == h) return s->img[i];
+    return NULL;
+}
+
+/* Keeps copy c of img in *s; false when it is not kept (no room, or *s
+ * holds another photo's copies): the caller then owns it. */
+static bool shrunk_keep(vision_shrunk *s, const gs_image *img, int w, int h, gs_image *c)
+{
+    if (!s || (s->n > 0 && s->of != img) || s->n >= VISION_SHRUNK_MAX) return false;
+    s->of = img;
+    s->w[s->n] = w;
+    s->h[s->n] = h;
+    s->img[s->n++] = c;
+    return true;
+}
+
+void vision_shrunk_free(vision_shrunk *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->n; i++) gs_image_destroy(s->img[i]);
+    memset(s, 0, sizeof *s);
+}
+
+/* The photo the view samples: img itself, or a shrunk copy (from *shrunk,
+ * else made: kept there, or *own set and the caller frees it) with the
+ * factor from img's pixels to its pixels. */
+static gs_status view_source(const gs_image *img, const vision_grid *g, vision_shrunk *shrunk, const gs_image **src,
+                             gs_image **own, double *f, gs_error *err)
 {
     double cell = vision_grid_cell(g);
     *own = NULL;
@@ -74,10 +103,12 @@ static gs_status view_source(const gs_image *img, const vision_grid *g, const gs
     double s = VIEW_SHRINK_TO * VISION_VIEW_CELL / cell;
     int w = (int)lround(img->width * s), h = (int)lround(img->height * s);
     if (w < 8 || h < 8) return GS_OK;
-    *own = cvshim_image_resize(img, w, h);
-    if (!*own) return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's view)");
-    *src = *own;
     *f = (double)w / img->width;
+    if ((*src = shrunk_find(shrunk, img, w, h))) return GS_OK;
+    gs_image *c = cvshim_image_resize(img, w, h);
+    if (!c) return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's view)");
+    if (!shrunk_keep(shrunk, img, w, h, c)) *own = c;
+    *src = c;
     return GS_OK;
 }
 
@@ -233,6 +264,12 @@ static gs_status view_fill(vision_view *vw, const gs_image *src, const vision_gr
 gs_status vision_view_make(const gs_image *img, const vision_grid *g, int u0, int v0, int nu, int nv, vision_view *out,
                            gs_error *err)
 {
+    return vision_view_make_with(img, g, u0, v0, nu, nv, NULL, out, err);
+}
+
+gs_status vision_view_make_with(const gs_image *img, const vision_grid *g, int u0, int v0, int nu, int nv,
+                                vision_shrunk *shrunk, vision_view *out, gs_error *err)
+{
     memset(out, 0, sizeof *out);
     if (!img || !img->buf || !g || nu < 1 || nv < 1 || nu > 4 * GS_MAX_SIZE || nv > 4 * GS_MAX_SIZE)
         return gs_error_set(err, GS_ERR_USAGE, "no view of that board");
@@ -255,7 +292,7 @@ gs_status vision_view_make(const gs_image *img, const vision_grid *g, int u0, in
     double f;
     vision_cam cam;
     vision_cam_fit(&cam, g->H, img->width, img->height);
-    gs_status st = view_source(img, g, &src, &own, &f, err);
+    gs_status st = view_source(img, g, shrunk, &src, &own, &f, err);
     if (st == GS_OK) st = view_wood(src, g, f, out->wood, err);
     if (st == GS_OK) st = view_fill(out, src, g, &cam, f, err);
     if (st == GS_OK) {

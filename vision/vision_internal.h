@@ -18,6 +18,24 @@ struct vision_detector {
  * view's `inside` says of its points. */
 bool vision_point_in_photo(const gs_image *img, const vision_grid *g, double u, double v);
 
+/* The shrunk copies of one photo that its views were sampled from
+ * (vision/view.c), kept for one detection: the view the model reads on
+ * the grid found is mostly of a lattice already judged, with the same
+ * cells, and shrinking the whole photo again cost more than the model's
+ * run.  A copy is the same whichever view asks for it (cv::resize to one
+ * size of one image); `of` is the photo, set by the first view. */
+#define VISION_SHRUNK_MAX 8
+typedef struct vision_shrunk {
+    const gs_image *of;
+    int n;
+    int w[VISION_SHRUNK_MAX], h[VISION_SHRUNK_MAX];
+    gs_image *img[VISION_SHRUNK_MAX];
+} vision_shrunk;
+void vision_shrunk_free(vision_shrunk *s); /* the copies freed, s left empty */
+/* vision_view_make with the copies in *shrunk used and kept (NULL: none). */
+gs_status vision_view_make_with(const gs_image *img, const vision_grid *g, int u0, int v0, int nu, int nv,
+                                vision_shrunk *shrunk, vision_view *out, gs_error *err);
+
 /* ---- the point model (vision/model.c) ---- */
 
 /* Its classes, in the order of its output planes. */
@@ -59,10 +77,11 @@ static inline float vision_doubted(const vision_params *P, float conf)
  * diagnostics (info always filled: zeros for the stages not reached);
  * wider: the wider look (vision_looks); net: the point model that judges
  * the hypotheses (vision/grid_judge.c), NULL for the line and stone tests
- * of vision/grid_decide.c.  GS_ERR_NOBOARD with the reason when no board
- * is found (vision/grid_find.c). */
+ * of vision/grid_decide.c; shrunk: the copies of img its views keep.
+ * GS_ERR_NOBOARD with the reason when no board is found
+ * (vision/grid_find.c). */
 gs_status vision_grid_find(const vision_params *P, const gs_image *img, int size_hint, int wider, cvshim_net *net,
-                           vision_grid *out, vision_grid_find_info *info, gs_error *err);
+                           vision_shrunk *shrunk, vision_grid *out, vision_grid_find_info *info, gs_error *err);
 
 /* The reader: every intersection of g in img as empty, black or white
  * (vision/read.c). */
@@ -358,7 +377,8 @@ gs_status vision_choose(const vision_work *w, const gs_image *img, vision_cand_l
  * (size_hint 0: 9, 13 or 19), or GS_ERR_NOBOARD with the reason.  info
  * gets the sides cut off by the photo's edge and the evidence. */
 gs_status vision_choose_model(const vision_work *w, const gs_image *img, const vision_cand_list *L, int size_hint,
-                              cvshim_net *net, vision_grid *out, vision_grid_find_info *info, gs_error *err);
+                              cvshim_net *net, vision_shrunk *shrunk, vision_grid *out, vision_grid_find_info *info,
+                              gs_error *err);
 
 /* Stages 2-4 (vision/grid_lines.c): two families of pieces through two
  * vanishing points, evenly spaced lines per family, and the window of
