@@ -172,19 +172,20 @@ fi
 
 gw=$data/photos/goban-watcher/game1/1_jwerth_green_1
 if [ -f "$gw.jpg" ]; then
-  "$gs" count "$gw.jpg" --json > "$tmp/p" 2>/dev/null
-  # scan's output, text and JSON, counted as the photo is (JSON: the same range)
+  rc_p=0; "$gs" count "$gw.jpg" --json > "$tmp/p" 2>/dev/null || rc_p=$?
+  # scan's output, text and JSON, counted as the photo is (JSON: the same
+  # range and exit code, sure or not, whatever the reading's doubt)
   "$gs" scan "$gw.jpg" --json > "$tmp/scan.json" 2>/dev/null
   "$gs" count "$tmp/scan.json" --json > "$tmp/s" 2>/dev/null; rc=$?
   for k in result read_uncertain result_low result_high; do
-    [ $rc -eq 3 ] && [ "$(field "$tmp/p" $k)" = "$(field "$tmp/s" $k)" ] && ok "scan --json counted as the photo: $k" \
-      || bad "scan --json counted: $k (exit $rc)"
+    [ $rc -eq $rc_p ] && [ "$(field "$tmp/p" $k)" = "$(field "$tmp/s" $k)" ] && ok "scan --json counted as the photo: $k" \
+      || bad "scan --json counted: $k (exit $rc, the photo's $rc_p)"
   done
   "$gs" scan "$gw.jpg" > "$tmp/scan.txt" 2>/dev/null
   "$gs" count "$tmp/scan.txt" --json > "$tmp/t" 2>/dev/null; rc=$?
-  [ $rc -eq 3 ] && [ "$(field "$tmp/p" read_uncertain)" = "$(field "$tmp/t" read_uncertain)" ] \
-    && [ "$(field "$tmp/p" result)" = "$(field "$tmp/t" result)" ] && ok "scan's text counted: its '?' points in doubt" \
-    || bad "scan's text counted (exit $rc)"
+  [ $rc -eq $rc_p ] && [ "$(field "$tmp/p" read_uncertain)" = "$(field "$tmp/t" read_uncertain)" ] \
+    && [ "$(field "$tmp/p" result)" = "$(field "$tmp/t" result)" ] && ok "scan's text counted as the photo: its '?' points in doubt" \
+    || bad "scan's text counted (exit $rc, the photo's $rc_p)"
   # --plausible: what it leaves out is listed and said on the Score line
   "$gs" count "$gw.jpg" --plausible 0.5 > "$tmp/out" 2>/dev/null
   grep -q "^Left out of the range by --plausible" "$tmp/out" && grep -Eq "^Score: .*(--plausible leaves out|left out by --plausible)" "$tmp/out" \
