@@ -98,8 +98,10 @@ static gs_image *exposed_copy(const vision_params *P, const gs_image *img, doubl
  * differ (they err in different ways: on those photos no point was misread
  * alike by both), where the model gives the colour read less than
  * point_sure (it sees no intersection there), where the rules reader
- * doubts it and the model gives it less than model_clears, or where the
- * point's cell is not wholly in the photo.  The model's probabilities
+ * doubts it and the model gives it less than model_clears, where the
+ * model gives another colour other_colour or more (the two readers agree
+ * on a white stone on a pale board read empty, the model half sure of the
+ * stone), or where the point's cell is not wholly in the photo.  The model's probabilities
  * count "none": its colours over their sum alone (the colour given an
  * intersection) left wrong points unmarked on turned copies of the
  * goban-watcher photos, where the model half saw no intersection.  The
@@ -136,7 +138,10 @@ static void take_model(const vision_params *P, const vision_probs *pr, const vis
                 continue;
             }
             int rules = r->pos.cell[at] % 3;
-            int doubt = rules != m || p[rules] < P->point_sure || (r->unsure[at] && p[rules] < P->model_clears);
+            float other = 0; /* the likeliest colour other than the one read */
+            for (int c = 0; c < 3; c++) other = c != rules && p[c] > other ? p[c] : other;
+            int doubt = rules != m || p[rules] < P->point_sure || other >= P->other_colour ||
+                        (r->unsure[at] && p[rules] < P->model_clears);
             if (rules != m) second = m;
             r->confidence[at] = doubt ? vision_doubted(P, p[rules]) : p[rules];
             r->unsure[at] = (unsigned char)doubt;

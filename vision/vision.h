@@ -161,9 +161,10 @@ typedef struct vision_looks {
     int model;    /* the point model reads every point beside the rules
                      reader, whose colour stays: a point is marked unsure
                      where the two differ, where the model gives its colour
-                     less than vision_params.point_sure, or where the rules
-                     reader doubts it and the model does not clear it
-                     (model_clears; vision_reading.prob) */
+                     less than vision_params.point_sure or another colour
+                     other_colour or more, or where the rules reader doubts
+                     it and the model does not clear it (model_clears;
+                     vision_reading.prob) */
 } vision_looks;
 
 /* Every tuning number of vision/, with its default (vision_params_init).
@@ -182,6 +183,11 @@ typedef struct vision_params {
     float model_clears;        /* the model's probability of the colour read from which a point the rules reader
                                   doubts is taken as sure (0.9; 0.7 left unmarked a wrong point of a mirrored goban-watcher
                                   copy, the model at 0.80 there) */
+    float other_colour;        /* the model's calibrated probability of a colour other than the one read (empty, black or
+                                  white) from which a point is marked: one chance in five (0.2; on the stone-boxes photos
+                                  it marked 71 points the other rules left unmarked, 10 of them wrong stones of the 22 the
+                                  two readers agreed on, mostly white stones on pale boards read empty; on the 117 visible
+                                  photos 49 points, none wrong) */
 
     /* -- the image prepared (scan.c, grid_find.c) -- */
     double expose_level;    /* bright level (99th percentile of the brightest channel) an underexposed photo is brightened to */
