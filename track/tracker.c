@@ -175,27 +175,20 @@ static gs_status settle_view(track *t, const gs_image *frame, bool photo, track_
     return st;
 }
 
-/* What a view still for TR_QUICK_FRAMES frames is, by its signature
- * against the last settled view's (see TR_QUICK_FRAMES). */
-typedef enum quick_view {
-    QUICK_NO = 0,      /* maybe a hand in it: the settle window decides */
-    QUICK_HAND_FREE,   /* its margin as in the reference (no arm across it)
-                          and few points changed (a move, its captures) */
-    QUICK_MOVED        /* a third of the view changed and stays, more than
-                          a hand covers: the camera or the board moved,
-                          which a read of it finds out */
-} quick_view;
-
-static quick_view quick_look(const track *t, int16_t sig[][3])
+/* Whether a view still for TR_QUICK_FRAMES frames is hand-free, by its
+ * signature against the last settled view's (see TR_QUICK_FRAMES): its
+ * margin as in the reference (no arm across it) and few points changed (a
+ * move, its captures).  A view a third of which changed and stays is not:
+ * more than a hand covers, the camera or the board moved, and the settle
+ * window reads it. */
+static bool quick_hand_free(const track *t, int16_t sig[][3])
 {
-    if (t->still_frames < TR_QUICK_FRAMES || !t->have_settled_sig || !t->have_mref) return QUICK_NO;
+    if (t->still_frames < TR_QUICK_FRAMES || !t->have_settled_sig || !t->have_mref) return false;
     int points = 0;
     for (int i = 0; i < t->npts; i++) points += spot_diff(sig[i], t->sig_settled[i]) > TR_MOVE_DIFF;
-    if (3 * points > t->npts) return QUICK_MOVED;
+    if (3 * points > t->npts) return false;
     return points <= TR_QUICK_POINTS &&
-                   margin_changed(t, (const int16_t(*)[3])sig, (const int16_t(*)[3])t->sig_mref) <= TR_QUICK_MARGIN
-               ? QUICK_HAND_FREE
-               : QUICK_NO;
+           margin_changed(t, (const int16_t(*)[3])sig, (const int16_t(*)[3])t->sig_mref) <= TR_QUICK_MARGIN;
 }
 
 /* The grid moved (drift followed at t_ms): the view did not.  Stillness
@@ -264,7 +257,7 @@ static grid_place grid_in_place(track *t, const gs_image *frame, double t_ms, in
  * gave a stone lifted for no reason, put back 0.6 s later. */
 static bool settled_sooner(track *t, const gs_image *frame, double t_ms, int16_t (*sig)[3], track_update *out)
 {
-    if (quick_look(t, sig) != QUICK_HAND_FREE) return false;
+    if (!quick_hand_free(t, sig)) return false;
     return grid_in_place(t, frame, t_ms, sig, out) == GRID_IN_PLACE;
 }
 
