@@ -101,10 +101,11 @@ static gs_image *exposed_copy(const vision_params *P, const gs_image *img, doubl
  * doubts it and the model gives it less than model_clears, where the
  * model gives another colour other_colour or more (the two readers agree
  * on a white stone on a pale board read empty, the model half sure of the
- * stone), or where the point's cell is not wholly in the photo.  The model's probabilities
- * count "none": its colours over their sum alone (the colour given an
- * intersection) left wrong points unmarked on turned copies of the
- * goban-watcher photos, where the model half saw no intersection.  The
+ * stone), or where the point's cell is not wholly in the photo.  The
+ * model's probabilities count "none": its colours over their sum alone
+ * (the colour given an intersection) left wrong points unmarked on turned
+ * copies of the goban-watcher photos, where the model half saw no
+ * intersection.  The
  * second colour of a point in doubt is the other reader's, or else the
  * model's next likeliest (either other colour there made the count's
  * ranges of the 46 goban-watcher photos twice as wide, median 7 -> 13

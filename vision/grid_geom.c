@@ -61,14 +61,24 @@ void vision_grid_moved(const vision_grid *g, double du, double dv, int size, vis
     *out = m;
 }
 
-bool vision_grid_on_lattice(const vision_grid *a, const vision_grid *b, double tol, bool on_board)
+bool vision_grid_corners_in(const vision_grid *a, const vision_grid *b, double uv[4][2])
 {
     double inv[9];
     if (vision_mat3_inv(a->H, inv) != 0) return false;
     for (int i = 0; i < 4; i++) {
-        double x = b->corners[i][0], y = b->corners[i][1], u, v;
+        double x = b->corners[i][0], y = b->corners[i][1];
         vision_undistort(a->k1, a->cx, a->cy, a->norm, x, y, &x, &y);
-        vision_mat3_apply(inv, x, y, &u, &v);
+        vision_mat3_apply(inv, x, y, &uv[i][0], &uv[i][1]);
+    }
+    return true;
+}
+
+bool vision_grid_on_lattice(const vision_grid *a, const vision_grid *b, double tol, bool on_board)
+{
+    double uv[4][2];
+    if (!vision_grid_corners_in(a, b, uv)) return false;
+    for (int i = 0; i < 4; i++) {
+        double u = uv[i][0], v = uv[i][1];
         if (fabs(u - lround(u)) > tol || fabs(v - lround(v)) > tol) return false;
         if (on_board && (lround(u) < 0 || lround(v) < 0 || lround(u) > a->size - 1 || lround(v) > a->size - 1))
             return false;

@@ -266,23 +266,17 @@ static void window_grid(const seen_lattice *s, const window *w, vision_grid *out
     vision_grid_moved(&s->g, w->a, w->b, w->n, out);
 }
 
-/* Whether grids a and b are the same board to the model (JUDGE_SAME). */
+/* Whether grids a and b are the same board to the model: each of b's
+ * corners within JUDGE_SAME of one of a's. */
 static bool same_board(const vision_grid *a, const vision_grid *b)
 {
-    double inv[9];
-    if (a->size != b->size || vision_mat3_inv(a->H, inv) != 0) return false;
+    double uv[4][2];
+    if (a->size != b->size || !vision_grid_corners_in(a, b, uv)) return false;
     int n = a->size - 1;
     for (int i = 0; i < 4; i++) {
-        double x = b->corners[i][0], y = b->corners[i][1], u, v, near = 1e300;
-        vision_undistort(a->k1, a->cx, a->cy, a->norm, x, y, &x, &y);
-        vision_mat3_apply(inv, x, y, &u, &v);
-        for (int k = 0; k < 4; k++) {
-            double d = fmax(fabs(u - (k & 1) * n), fabs(v - (k >> 1) * n));
-            near = d < near ? d : near;
-        }
-#ifdef GRID_DEBUG
-        fprintf(stderr, "SAME corner %d: %.2f cell from a corner\n", i, near);
-#endif
+        double near = 1e300;
+        for (int k = 0; k < 4; k++) /* corner k of a: (k & 1, k >> 1) * n */
+            near = fmin(near, fmax(fabs(uv[i][0] - (k & 1) * n), fabs(uv[i][1] - (k >> 1) * n)));
         if (!(near < JUDGE_SAME)) return false;
     }
     return true;

@@ -184,6 +184,9 @@ void vision_mat3_apply(const double H[9], double x, double y, double *ox, double
  * (its corners recomputed): a lattice a fraction of a cell over, or the
  * same lattice one line out on every side (du = dv = -1, size + 2). */
 void vision_grid_moved(const vision_grid *g, double du, double dv, int size, vision_grid *out);
+/* Grid b's four outer intersections in grid a's board coordinates (cells);
+ * false when a's homography has no inverse. */
+bool vision_grid_corners_in(const vision_grid *a, const vision_grid *b, double uv[4][2]);
 /* Whether grid b's four outer intersections are points of grid a's
  * lattice, each within tol of a cell (and, with on_board, among a's own
  * size x size points: b is a or a window of it). */
