@@ -57,8 +57,8 @@ static void count_usage(FILE *f)
             "  --seed S             random seed for --dead auto (default fixed: repeatable)\n"
             "  --plausible P        photo: a point read with doubt enters the Score's range\n"
             "                       only when its next likeliest colour has probability P\n"
-            "                       or more (0..1, default 0: every one); the points left\n"
-            "                       out are listed.  The probability is the point model's\n"
+            "                       or more (0..1, default 0.05; 0: every one); the points\n"
+            "                       left out are listed.  The probability is the point model's\n"
             CLI_MAX_PIXELS_HELP
             CLI_MODEL_HELP
             "\n"
@@ -223,7 +223,7 @@ static void print_reading(const score_count_result *r)
         printf(" (the Score line says what they change)\n");
     }
     if (r->nleft_out) {
-        printf("Left out of the range by --plausible (their next likeliest colour is less likely):");
+        printf("Left out of the range (their next likeliest colour is less likely than --plausible):");
         for (int c = GS_EMPTY; c <= GS_WHITE; c++) print_points(&r->pos, r->left_out, (gs_color)c);
         printf("\n");
     }

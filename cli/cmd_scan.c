@@ -114,6 +114,13 @@ static void print_json(const char *photo, const cvshim_decoded *dec, const visio
         }
         printf("\"%s\n", y + 1 < N ? "," : "");
     }
+    /* ...and how likely it is: what count's --plausible weighs */
+    printf("  ],\n  \"second_p\": [\n");
+    for (int y = 0; y < N; y++) {
+        printf("    [");
+        for (int x = 0; x < N; x++) printf("%s%.4f", x ? ", " : "", r->reading.second_p[y * N + x]);
+        printf("]%s\n", y + 1 < N ? "," : "");
+    }
     printf("  ],\n  \"confidence\": [\n");
     for (int y = 0; y < N; y++) {
         printf("    [");

@@ -22,6 +22,7 @@ void score_count_options_init(score_count_options *o)
     memset(o, 0, sizeof *o);
     o->dead = SCORE_COUNT_DEAD_DEFAULT;
     o->handicap = -1;
+    o->plausible = SCORE_PLAUSIBLE;
 }
 
 const char *score_count_dead_name(score_count_dead d)
@@ -188,9 +189,32 @@ static bool json_row(const gs_json *row, int size, const char *tokens, uint8_t *
     return k == size;
 }
 
+/* "second_p" of a parsed `scan --json` (each point's second colour's
+ * probability), when there: the doubtful points --plausible leaves out,
+ * as for the photo (take_reading).  Without it none is left out. */
+static const char *scan_json_second_p(const gs_json *j, const score_count_options *o, score_count_result *out)
+{
+    const gs_json *sp = gs_json_get(j, "second_p");
+    int size = out->pos.size;
+    if (!sp) return NULL;
+    if (sp->type != GS_JSON_ARR || sp->n != size) return "\"second_p\" is not one array a row";
+    for (int y = 0; y < size; y++) {
+        const gs_json *row = sp->kids[y];
+        if (row->type != GS_JSON_ARR || row->n != size) return "a row of \"second_p\" is not SIZE numbers";
+        for (int x = 0; x < size; x++) {
+            const gs_json *v = row->kids[x];
+            if (v->type != GS_JSON_NUM || !(v->num >= 0 && v->num <= 1)) return "\"second_p\" holds something that is not a probability";
+            int i = y * size + x;
+            out->left_out[i] = out->read_unsure[i] && v->num < o->plausible;
+            out->nleft_out += out->left_out[i];
+        }
+    }
+    return NULL;
+}
+
 /* The board of a parsed `scan --json`: rows, "uncertain" and, when there,
  * "second" (each point's next likeliest colour); the first thing wrong. */
-static const char *scan_json_board(const gs_json *j, score_count_result *out)
+static const char *scan_json_board(const gs_json *j, const score_count_options *o, score_count_result *out)
 {
     int size = (int)gs_json_get_num(j, "size", 0);
     const gs_json *rows = gs_json_get(j, "rows"), *unc = gs_json_get(j, "uncertain"), *sec = gs_json_get(j, "second");
@@ -215,7 +239,7 @@ static const char *scan_json_board(const gs_json *j, score_count_result *out)
     }
     for (int i = 0; i < size * size; i++)
         out->read_second[i] = sec ? (gs_color)second[i] : SCORE_SECOND_ANY;
-    return NULL;
+    return scan_json_second_p(j, o, out);
 }
 
 /* `goscribe scan --json`'s output: the board read, with its doubt. */
@@ -233,7 +257,7 @@ static gs_status read_scan_json(const score_count_options *o, score_count_result
     gs_json *j = gs_json_parse(text, len, err);
     free(text);
     if (!j) return GS_ERR_FORMAT;
-    const char *bad = j->type == GS_JSON_OBJ ? scan_json_board(j, out) : "not the JSON of `goscribe scan --json`";
+    const char *bad = j->type == GS_JSON_OBJ ? scan_json_board(j, o, out) : "not the JSON of `goscribe scan --json`";
     gs_json_free(j);
     if (bad) return gs_error_set(err, GS_ERR_FORMAT, "%s (expected the output of `goscribe scan --json`)", bad);
     out->read_black = gs_position_count(&out->pos, GS_BLACK);

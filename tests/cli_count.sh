@@ -107,6 +107,31 @@ EOF
 [ $rc -eq 3 ] && grep -q "^Score: W+7.5, between W+6.5 and W+8.5: White wins either way; points that move it: E5$" "$tmp/out" \
   && grep -q "the count is not sure: W+6.5 to W+8.5 " "$tmp/err" \
   && ok "a range with one winner: exit 3, said from the smaller win to the larger" || { bad "range order (exit $rc)"; cat "$tmp/out" "$tmp/err"; }
+# scan's JSON with "second_p": a point in doubt whose other colour is
+# less likely than --plausible (default 0.05) is counted as read and said
+# left out; one as likely as a place in doubt (0.45) enters the range
+scan_json() { # P: dame.txt as scan --json, E5 in doubt, its second colour B with probability P
+  python3 -c 'import json,sys
+rows=[l.replace("?","").split() for l in open(sys.argv[1]) if l.strip()]
+sp=[[0.0]*9 for _ in rows]; sp[4][4]=float(sys.argv[2])
+sec=[["."]*9 for _ in rows]; sec[4][4]="B"
+print(json.dumps({"size":9,"rows":[" ".join(r) for r in rows],"second":[" ".join(r) for r in sec],
+  "second_p":sp,"uncertain":["ee"]}))' "$tmp/dame.txt" "$1"
+}
+scan_json 0.01 > "$tmp/unlikely.json"; scan_json 0.45 > "$tmp/likely.json"
+"$gs" count "$tmp/unlikely.json" --dead none > "$tmp/out" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && grep -q "^Score: W+7.5 (sure but for 1 point read with doubt whose other colour is unlikely: --plausible)$" "$tmp/out" \
+  && grep -q "^Left out of the range (.*--plausible): .*E5" "$tmp/out" \
+  && ok "second_p 0.01: left out of the range, said" || { bad "second_p 0.01 (exit $rc)"; cat "$tmp/out"; }
+"$gs" count "$tmp/unlikely.json" --dead none --plausible 0 > "$tmp/out" 2>/dev/null; rc=$?
+[ $rc -eq 3 ] && grep -q "^Score: W+7.5, between W+6.5 and W+7.5: .*E5$" "$tmp/out" \
+  && ok "--plausible 0: every point in doubt in the range" || { bad "--plausible 0 (exit $rc)"; cat "$tmp/out"; }
+"$gs" count "$tmp/likely.json" --dead none > "$tmp/out" 2>/dev/null; rc=$?
+[ $rc -eq 3 ] && grep -q "^Score: W+7.5, between W+6.5 and W+7.5: .*E5$" "$tmp/out" \
+  && ok "second_p 0.45: in the range" || { bad "second_p 0.45 (exit $rc)"; cat "$tmp/out"; }
+sed 's/0.45/1.5/' "$tmp/likely.json" > "$tmp/badp.json"
+"$gs" count "$tmp/badp.json" 2> "$tmp/err"; [ $? -eq 1 ] && oneline "$tmp/err" && grep -q "second_p" "$tmp/err" \
+  && ok "a second_p that is no probability refused" || { bad "bad second_p"; cat "$tmp/err"; }
 # the overlay of a grid or an SGF: a diagram of the board
 "$gs" count "$tmp/split.txt" --overlay "$tmp/d.png" > /dev/null && [ "$(head -c 4 "$tmp/d.png" | tail -c 3)" = PNG ] \
   && ok "--overlay of a grid: a diagram" || bad "--overlay of a grid"
@@ -181,14 +206,19 @@ if [ -f "$gw.jpg" ]; then
     [ $rc -eq $rc_p ] && [ "$(field "$tmp/p" $k)" = "$(field "$tmp/s" $k)" ] && ok "scan --json counted as the photo: $k" \
       || bad "scan --json counted: $k (exit $rc, the photo's $rc_p)"
   done
+  # scan's text has no probabilities: each '?' enters the range, as for
+  # the photo counted with --plausible 0
   "$gs" scan "$gw.jpg" > "$tmp/scan.txt" 2>/dev/null
+  rc_p0=0; "$gs" count "$gw.jpg" --plausible 0 --json > "$tmp/p0" 2>/dev/null || rc_p0=$?
   "$gs" count "$tmp/scan.txt" --json > "$tmp/t" 2>/dev/null; rc=$?
-  [ $rc -eq $rc_p ] && [ "$(field "$tmp/p" read_uncertain)" = "$(field "$tmp/t" read_uncertain)" ] \
+  [ $rc -eq $rc_p0 ] && [ "$(field "$tmp/p0" read_uncertain)" = "$(field "$tmp/t" read_uncertain)" ] \
+    && [ "$(field "$tmp/p0" result_low)" = "$(field "$tmp/t" result_low)" ] \
+    && [ "$(field "$tmp/p0" result_high)" = "$(field "$tmp/t" result_high)" ] \
     && [ "$(field "$tmp/p" result)" = "$(field "$tmp/t" result)" ] && ok "scan's text counted as the photo: its '?' points in doubt" \
-    || bad "scan's text counted (exit $rc, the photo's $rc_p)"
+    || bad "scan's text counted (exit $rc, the photo's with --plausible 0 $rc_p0)"
   # --plausible: what it leaves out is listed and said on the Score line
   "$gs" count "$gw.jpg" --plausible 0.5 > "$tmp/out" 2>/dev/null
-  grep -q "^Left out of the range by --plausible" "$tmp/out" && grep -Eq "^Score: .*(--plausible leaves out|left out by --plausible)" "$tmp/out" \
+  grep -q "^Left out of the range (.*--plausible)" "$tmp/out" && grep -Eq "^Score: .*whose other colour is unlikely: --plausible" "$tmp/out" \
     && ok "--plausible: the points left out said" || { bad "--plausible"; cat "$tmp/out"; }
   # --corners: the board read where its corners are said to be
   corners=$(python3 -c 'import json,sys; print(",".join("%.1f,%.1f" % tuple(c) for c in json.load(open(sys.argv[1]))["corners"]))' "$tmp/scan.json")

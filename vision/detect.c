@@ -11,7 +11,14 @@
 /* Point i of r marked unsure (counted once). */
 static void mark_unsure(const vision_params *P, vision_reading *r, int i)
 {
-    if (r->unsure[i]) return;
+    if (r->unsure[i]) {
+        /* a point the model doubted, now doubted for its place too: its
+         * other colour is as likely as a place in doubt makes it, however
+         * unlikely the model found it on this lattice */
+        float place = 1.0f - vision_doubted(P, 1.0f);
+        if (r->second_p[i] < place) r->second_p[i] = place;
+        return;
+    }
     r->confidence[i] = vision_doubted(P, r->confidence[i]);
     r->second_p[i] = 1.0f - r->confidence[i];
     r->unsure[i] = 1;

@@ -90,7 +90,8 @@ typedef struct vision_reading {
      * the range of the result; VISION_SECOND_ANY where either other colour
      * may be (a point off the photo).  second_p is the model's
      * probability of the second (without the model: 1 - confidence, the
-     * reader's margin). */
+     * reader's margin; a point whose place is in doubt: at least
+     * 1 - confidence as doubted). */
     gs_color second[GS_MAX_SIZE * GS_MAX_SIZE];
     float second_p[GS_MAX_SIZE * GS_MAX_SIZE];
     /* the point model's calibrated probabilities (have_prob 1: the model
