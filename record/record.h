@@ -193,6 +193,9 @@ typedef struct record_view {
                                    (gs_color values): a count of the last
                                    view (--count-anyway) gives the range of
                                    its result over them, as `count` does */
+    const float *second_p;      /* ... and how likely each is: one under
+                                   SCORE_PLAUSIBLE is left out of that range,
+                                   as `count` leaves it; NULL = none */
 } record_view;
 
 gs_status record_observe_view(record *r, const record_view *v, double t_ms, const gs_image *frame, gs_error *err);

@@ -108,6 +108,7 @@ typedef struct rec_seen {
     bool doubt_known;        /* the reader's doubt given (record_view.unsure) */
     uint8_t unsure[REC_NPTS];
     gs_color second[REC_NPTS];
+    float second_p[REC_NPTS]; /* ... how likely each second is (1 when not given) */
 } rec_seen;
 
 /* Stones of the record seen empty with no capture explaining it: a misread

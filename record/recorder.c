@@ -230,6 +230,7 @@ static void note_seen(record *r, const record_view *v)
         s->conf[i] = s->known ? v->confidence[i] : 0.0f;
         s->unsure[i] = s->doubt_known && v->unsure[i];
         s->second[i] = s->doubt_known ? (gs_color)v->second[i] : GS_EMPTY;
+        s->second_p[i] = s->doubt_known && v->second_p ? v->second_p[i] : 1.0f;
     }
 }
 
@@ -247,7 +248,7 @@ gs_status record_observe_view(record *r, const record_view *v, double t_ms, cons
 gs_status record_observe(record *r, const gs_position *pos, const uint8_t *uncertain, double t_ms,
                          const gs_image *frame, gs_error *err)
 {
-    record_view v = {pos, uncertain, NULL, false, NULL, NULL};
+    record_view v = {pos, uncertain, NULL, false, NULL, NULL, NULL};
     return record_observe_view(r, &v, t_ms, frame, err);
 }
 
@@ -503,13 +504,17 @@ static void count_doubt(record *r, const gs_position *rec, const uint8_t *dead, 
     sc->estimate = true;
     sc->count = chk->report.count;
     int n = rec->size * rec->size;
+    uint8_t doubt[RULES_MAX_POINTS] = {0}; /* in doubt and not left out */
     for (int i = 0; i < n && r->seen.doubt_known; i++) {
         sc->read_unsure[i] = r->seen.unsure[i];
         sc->read_second[i] = r->seen.second[i];
         sc->read_uncertain += r->seen.unsure[i];
+        sc->left_out[i] = r->seen.unsure[i] && r->seen.second_p[i] < SCORE_PLAUSIBLE;
+        sc->nleft_out += sc->left_out[i];
+        doubt[i] = r->seen.unsure[i] && !sc->left_out[i];
     }
-    score_range_input ri = {.pos = rec, .dead = dead, .est = est, .doubt = sc->read_uncertain ? sc->read_unsure : NULL,
-                            .second = sc->read_second};
+    score_range_input ri = {.pos = rec, .dead = dead, .est = est,
+                            .doubt = sc->read_uncertain > sc->nleft_out ? doubt : NULL, .second = sc->read_second};
     rules_count_opts_init(&ri.count);
     ri.count.komi = chk->komi;
     ri.count.handicap = r->count_handicap;

@@ -338,11 +338,12 @@ static gs_status run_settled(run_ctx *c, const gs_image *frame, double t_ms, gs_
     orient_cells(bs, up->pos.size, up->conf, sizeof up->conf[0]);
     orient_cells(bs, up->pos.size, up->unsure, 1);
     orient_cells(bs, up->pos.size, up->second, 1);
+    orient_cells(bs, up->pos.size, up->second_p, sizeof up->second_p[0]);
     orient_margin(bs, up->pos.size, &up->margin);
     if (c->o->hooks) c->seen = up->pos;
     record_set_view(c->rec, grid, bs);
     record_view v = {&up->pos, any_unc ? up->uncertain : NULL, up->conf, ncov == 0 && !reaching, up->unsure,
-                     up->second};
+                     up->second, up->second_p};
     /* a still view looked at again shows the record nothing new: only its
      * margin is for record_margin (a stone held there) */
     int moves = record_move_count(c->rec);

@@ -248,7 +248,7 @@ static void observe(record *r, bool sure, const char *ops, const gs_position *p,
         assert_int_equal(record_observe(r, p, any_unread ? unread : NULL, t, NULL, &err), GS_OK);
         return;
     }
-    record_view v = {p, any_unread ? unread : NULL, conf, !hand, NULL, NULL};
+    record_view v = {p, any_unread ? unread : NULL, conf, !hand, NULL, NULL, NULL};
     assert_int_equal(record_observe_view(r, &v, t, NULL, &err), GS_OK);
 }
 

@@ -15,24 +15,38 @@ typedef struct other_read {
     uint8_t unc[TR_NPTS];
     float conf[TR_NPTS];
     uint8_t unsure[TR_NPTS], second[TR_NPTS]; /* the reader's doubt and next colours */
+    float second_p[TR_NPTS];                  /* ... and how likely each next colour is */
     int nu, diff;     /* unreadable points; points that differ (read_with) */
     double mean;      /* mean confidence */
 } other_read;
 
-/* The reader's doubt of r and each point's next colour into unsure and
- * second: what a count of the view takes as its doubt.  A point the view
- * keeps from before (pos otherwise than r) has the reading as its next. */
-static void doubt_of_reading(const vision_reading *r, const gs_position *pos, uint8_t *unsure, uint8_t *second)
+/* Where a view's doubt goes (arrays of TR_NPTS, track_update's): the
+ * reader's doubt, each point's next colour and how likely that is. */
+typedef struct doubt_out {
+    uint8_t *unsure, *second;
+    float *second_p;
+} doubt_out;
+
+/* The reader's doubt of r and each point's next colour into d: what a
+ * count of the view takes as its doubt.  A point the view keeps from
+ * before (pos otherwise than r) has the reading as its next, as likely as
+ * can be (1: a count always weighs it). */
+static void doubt_of_reading(const vision_reading *r, const gs_position *pos, doubt_out d)
 {
     for (int i = 0; i < r->pos.size * r->pos.size; i++) {
-        unsure[i] = r->unsure[i] != 0;
-        second[i] = (uint8_t)(pos->cell[i] != r->pos.cell[i] ? r->pos.cell[i] : r->second[i]);
+        bool kept = pos->cell[i] != r->pos.cell[i];
+        d.unsure[i] = r->unsure[i] != 0;
+        d.second[i] = (uint8_t)(kept ? r->pos.cell[i] : r->second[i]);
+        d.second_p[i] = kept ? 1.0f : r->second_p[i];
     }
 }
 
+/* The doubt arrays of a view reported. */
+static doubt_out doubt_of_update(track_update *out) { return (doubt_out){out->unsure, out->second, out->second_p}; }
+
 /* A reading as the tracker keeps it (see read_with), with its doubt. */
 static int view_of_reading(const track *t, const vision_reading *r, gs_position *pos, uint8_t *unc, float *conf,
-                           uint8_t *unsure, uint8_t *second, int *n_unc, double *mean_conf)
+                           doubt_out d, int *n_unc, double *mean_conf)
 {
     *pos = r->pos;
     int n = r->pos.size * r->pos.size, diff = 0, nu = 0;
@@ -50,16 +64,16 @@ static int view_of_reading(const track *t, const vision_reading *r, gs_position 
     }
     *n_unc = nu;
     *mean_conf = n ? cs / n : 0;
-    doubt_of_reading(r, pos, unsure, second);
+    doubt_of_reading(r, pos, d);
     return diff;
 }
 
 static int read_with(track *t, const gs_image *img, const vision_grid *g, gs_position *pos, uint8_t *unc,
-                     float *conf, uint8_t *unsure, uint8_t *second, int *n_unc, double *mean_conf, gs_error *err)
+                     float *conf, doubt_out d, int *n_unc, double *mean_conf, gs_error *err)
 {
     const vision_request rq = {.grid = g};
     if (vision_detect_frame(t->vd, img, &rq, t->seen, err) != GS_OK) return -1;
-    return view_of_reading(t, &t->seen->reading, pos, unc, conf, unsure, second, n_unc, mean_conf);
+    return view_of_reading(t, &t->seen->reading, pos, unc, conf, d, n_unc, mean_conf);
 }
 
 /* The margin of this view, against the first settled view. */
@@ -141,7 +155,8 @@ static bool read_found(track *t, const gs_image *img, track_update *out, other_r
     gs_error e;
     if (!tr_find_grid(t, img, t->grid.size, &o->grid, &e) || o->grid.size != t->grid.size) return false;
     tr_grid_keep_orientation(&o->grid, &t->grid);
-    o->diff = read_with(t, img, &o->grid, &o->pos, o->unc, o->conf, o->unsure, o->second, &o->nu, &o->mean, &e);
+    o->diff = read_with(t, img, &o->grid, &o->pos, o->unc, o->conf, (doubt_out){o->unsure, o->second, o->second_p},
+                        &o->nu, &o->mean, &e);
     out->reads++;
     return o->diff >= 0;
 }
@@ -154,6 +169,7 @@ static void take_read(const other_read *o, track_update *out, gs_position *pos, 
     memcpy(out->conf, o->conf, sizeof o->conf);
     memcpy(out->unsure, o->unsure, sizeof o->unsure);
     memcpy(out->second, o->second, sizeof o->second);
+    memcpy(out->second_p, o->second_p, sizeof o->second_p);
     *nu = o->nu;
     *conf = o->mean;
 }
@@ -240,7 +256,7 @@ gs_status tr_settle(track *t, const gs_image *img, track_update *out, gs_error *
     gs_position pos;
     int nu = 0;
     double conf = 0;
-    int diff = read_with(t, img, &t->grid, &pos, out->uncertain, out->conf, out->unsure, out->second, &nu, &conf, err);
+    int diff = read_with(t, img, &t->grid, &pos, out->uncertain, out->conf, doubt_of_update(out), &nu, &conf, err);
     out->reads++;
     if (diff < 0) return err ? err->status : GS_ERR_INTERNAL;
     if (t->have_pos && (diff >= TR_REFIND_DIFF || conf < 0.5)) {
@@ -388,7 +404,7 @@ gs_status tr_settle_photo(track *t, const gs_image *img, track_update *out, gs_e
     gs_position pos;
     int nu = 0;
     double conf = 0;
-    (void)view_of_reading(t, &res->reading, &pos, out->uncertain, out->conf, out->unsure, out->second, &nu, &conf);
+    (void)view_of_reading(t, &res->reading, &pos, out->uncertain, out->conf, doubt_of_update(out), &nu, &conf);
     nu -= photo_looks(t, img, &res->reading.pos, &pos, out);
     free(res);
     settle_tail(t, img, out, &pos, nu, conf);

@@ -338,6 +338,8 @@ typedef struct track_update {
                               (vision_reading.unsure: 1 = read with doubt) */
     uint8_t second[GS_MAX_SIZE * GS_MAX_SIZE]; /* ... each point's next
                               likeliest colour (vision_reading.second) */
+    float second_p[GS_MAX_SIZE * GS_MAX_SIZE]; /* ... and how likely it is
+                              (vision_reading.second_p) */
     int reads;                /* full reads (vision_detect_frame) run for this frame */
     track_margin_view margin;       /* when settled: stones on the margin outside
                                  the lines (end-of-game signals) */
