@@ -490,7 +490,7 @@ static gs_status estimate_dead(const gs_position *rec, uint8_t *dead, rules_esti
 /* The doubt of a count of the last view as the end (--count-anyway), as
  * `count` gives it for a photo: the range of the result over the points
  * the last view read with doubt and the chains the estimate could not
- * settle (score_count_range_run), and whether the board looks finished.
+ * settle (score_count_range_of), and whether the board looks finished.
  * When that is not sure, the Score line goes after the count's words and
  * into its event, and record_count_sure says so. */
 static void count_doubt(record *r, const gs_position *rec, const uint8_t *dead, const rules_estimate_result *est,
@@ -504,25 +504,21 @@ static void count_doubt(record *r, const gs_position *rec, const uint8_t *dead, 
     sc->estimate = true;
     sc->count = chk->report.count;
     int n = rec->size * rec->size;
-    uint8_t doubt[RULES_MAX_POINTS] = {0}; /* in doubt and not left out */
     for (int i = 0; i < n && r->seen.doubt_known; i++) {
         sc->read_unsure[i] = r->seen.unsure[i];
         sc->read_second[i] = r->seen.second[i];
         sc->read_uncertain += r->seen.unsure[i];
-        sc->left_out[i] = r->seen.unsure[i] && r->seen.second_p[i] < SCORE_PLAUSIBLE;
-        sc->nleft_out += sc->left_out[i];
-        doubt[i] = r->seen.unsure[i] && !sc->left_out[i];
     }
-    score_range_input ri = {.pos = rec, .dead = dead, .est = est,
-                            .doubt = sc->read_uncertain > sc->nleft_out ? doubt : NULL, .second = sc->read_second};
-    rules_count_opts_init(&ri.count);
-    ri.count.komi = chk->komi;
-    ri.count.handicap = r->count_handicap;
-    ri.count.warnings_black = chk->warnings_black;
-    ri.count.warnings_white = chk->warnings_white;
+    if (r->seen.doubt_known) score_count_leave_out(sc, r->seen.second_p, SCORE_PLAUSIBLE);
+    rules_count_opts co;
+    rules_count_opts_init(&co);
+    co.komi = chk->komi;
+    co.handicap = r->count_handicap;
+    co.warnings_black = chk->warnings_black;
+    co.warnings_white = chk->warnings_white;
     gs_error e;
     sc->looks_finished = score_count_looks_finished(rec, &sc->count, est, sc->not_finished, sizeof sc->not_finished);
-    if (score_count_range_run(&ri, &sc->range, &e) == GS_OK && !(sc->range.sure && sc->looks_finished)) {
+    if (score_count_range_of(sc, NULL, &co, &e) == GS_OK && !(sc->range.sure && sc->looks_finished)) {
         sc->range.sure = false;
         r->count_unsure = true;
         gs_buf b = {0};

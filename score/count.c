@@ -117,9 +117,8 @@ static void take_reading(const vision_result *scan, const score_count_options *o
     for (int i = 0; i < n; i++) {
         out->read_unsure[i] = rd->unsure[i] != 0;
         out->read_second[i] = rd->second[i] == VISION_SECOND_ANY ? SCORE_SECOND_ANY : rd->second[i];
-        out->left_out[i] = out->read_unsure[i] && rd->second_p[i] < o->plausible;
-        out->nleft_out += out->left_out[i];
     }
+    score_count_leave_out(out, rd->second_p, o->plausible);
     out->read_black = gs_position_count(&out->pos, GS_BLACK);
     out->read_white = gs_position_count(&out->pos, GS_WHITE);
 }
@@ -196,6 +195,7 @@ static const char *scan_json_second_p(const gs_json *j, const score_count_option
 {
     const gs_json *sp = gs_json_get(j, "second_p");
     int size = out->pos.size;
+    float second_p[RULES_MAX_POINTS];
     if (!sp) return NULL;
     if (sp->type != GS_JSON_ARR || sp->n != size) return "\"second_p\" is not one array a row";
     for (int y = 0; y < size; y++) {
@@ -204,11 +204,10 @@ static const char *scan_json_second_p(const gs_json *j, const score_count_option
         for (int x = 0; x < size; x++) {
             const gs_json *v = row->kids[x];
             if (v->type != GS_JSON_NUM || !(v->num >= 0 && v->num <= 1)) return "\"second_p\" holds something that is not a probability";
-            int i = y * size + x;
-            out->left_out[i] = out->read_unsure[i] && v->num < o->plausible;
-            out->nleft_out += out->left_out[i];
+            second_p[y * size + x] = (float)v->num;
         }
     }
+    score_count_leave_out(out, second_p, o->plausible);
     return NULL;
 }
 
@@ -357,6 +356,15 @@ static gs_status parse_dead_points(const char *list, const gs_position *pos, uin
     }
     free(copy);
     return st;
+}
+
+void score_count_leave_out(score_count_result *r, const float *second_p, double plausible)
+{
+    r->nleft_out = 0;
+    for (int i = 0; i < r->pos.size * r->pos.size; i++) {
+        r->left_out[i] = r->read_unsure[i] && second_p[i] < plausible;
+        r->nleft_out += r->left_out[i];
+    }
 }
 
 gs_status score_count_range_of(score_count_result *r, const rules_estimate_options *eo, const rules_count_opts *co,

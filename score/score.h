@@ -218,6 +218,18 @@ typedef struct score_count_result {
                                  print before it), or NULL */
 } score_count_result;
 
+/* The points r->read_unsure marks whose next likeliest colour is less
+ * likely than plausible (second_p: one a point, row-major) into
+ * r->left_out and r->nleft_out: out of the range, counted as read. */
+void score_count_leave_out(score_count_result *r, const float *second_p, double plausible);
+
+/* The range of r's count (score_count_range_run) over its doubt: the
+ * points r->read_unsure marks but r->left_out does not, as their
+ * r->read_second; the lives r->life_given holds kept; eo the estimate's
+ * options when r->estimate (NULL otherwise). */
+gs_status score_count_range_of(score_count_result *r, const rules_estimate_options *eo, const rules_count_opts *co,
+                               gs_error *err);
+
 /* Counts the board of o->input under the Chinese rules (area, in stones)
  * with the dead stones o->dead says, then writes the overlay and the SGF
  * when asked.  GS_ERR_NOBOARD: no board in the photo, no game in the SGF,

@@ -25,13 +25,6 @@ void score_near_chains(const gs_position *pos, const int *changed, int nchanged,
 /* Sets mark[p] = v for every stone of the chain of the stone at start. */
 void score_mark_chain(const gs_position *pos, int start, uint8_t *mark, uint8_t v);
 
-/* The range of r's count (score_count_range_run) over its doubt: the
- * points r->read_unsure marks but r->left_out does not, as their
- * r->read_second; the lives r->life_given holds kept; eo the estimate's
- * options when r->estimate (NULL otherwise). */
-gs_status score_count_range_of(score_count_result *r, const rules_estimate_options *eo, const rules_count_opts *co,
-                               gs_error *err);
-
 /* The last stage of every count: whether it looks finished (an unfinished
  * one is never sure), and a confirmed one is sure. */
 void score_count_finish(score_count_result *r);
