@@ -82,6 +82,18 @@ static const char *cut_sides(const int cut[4], char *buf, size_t len)
     return buf;
 }
 
+/* "name": one array of N numbers (decimals after the point) a row of v. */
+static void print_rows(const char *name, const float *v, int N, int decimals)
+{
+    printf("  \"%s\": [\n", name);
+    for (int y = 0; y < N; y++) {
+        printf("    [");
+        for (int x = 0; x < N; x++) printf("%s%.*f", x ? ", " : "", decimals, v[y * N + x]);
+        printf("]%s\n", y + 1 < N ? "," : "");
+    }
+    printf("  ]");
+}
+
 static void print_json(const char *photo, const cvshim_decoded *dec, const vision_result *r, double ms_total)
 {
     const vision_grid *g = &r->grid;
@@ -115,19 +127,11 @@ static void print_json(const char *photo, const cvshim_decoded *dec, const visio
         printf("\"%s\n", y + 1 < N ? "," : "");
     }
     /* ...and how likely it is: what count's --plausible weighs */
-    printf("  ],\n  \"second_p\": [\n");
-    for (int y = 0; y < N; y++) {
-        printf("    [");
-        for (int x = 0; x < N; x++) printf("%s%.4f", x ? ", " : "", r->reading.second_p[y * N + x]);
-        printf("]%s\n", y + 1 < N ? "," : "");
-    }
-    printf("  ],\n  \"confidence\": [\n");
-    for (int y = 0; y < N; y++) {
-        printf("    [");
-        for (int x = 0; x < N; x++) printf("%s%.2f", x ? ", " : "", r->reading.confidence[y * N + x]);
-        printf("]%s\n", y + 1 < N ? "," : "");
-    }
-    printf("  ],\n  \"uncertain_count\": %d,\n  \"uncertain\": [", r->reading.uncertain);
+    printf("  ],\n");
+    print_rows("second_p", r->reading.second_p, N, 4);
+    printf(",\n");
+    print_rows("confidence", r->reading.confidence, N, 2);
+    printf(",\n  \"uncertain_count\": %d,\n  \"uncertain\": [", r->reading.uncertain);
     int k = 0;
     for (int i = 0; i < N * N; i++)
         if (r->reading.unsure[i]) printf("%s\"%c%c\"", k++ ? ", " : "", 'a' + i % N, 'a' + i / N); /* SGF points */
