@@ -111,6 +111,7 @@ static void bench_scan_usage(void)
 /* Options and the photo list; 1 after --help, -1 after an error (said). */
 static int bench_scan_parse(int argc, char **argv, bench_scan_options *o)
 {
+    bool named = false; /* a photo or folder given: no default then */
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             bench_scan_usage();
@@ -127,6 +128,7 @@ static int bench_scan_parse(int argc, char **argv, bench_scan_options *o)
             return -1;
         }
         struct stat st;
+        named = true;
         if (stat(argv[i], &st) != 0) {
             cli_error("%s: no such file or folder", argv[i]);
             return -1;
@@ -136,7 +138,7 @@ static int bench_scan_parse(int argc, char **argv, bench_scan_options *o)
             return -1;
         }
     }
-    if (o->photos.n == 0 && argc <= 1) {
+    if (!named) {
         const char *def = "../shared/data/photos";
         struct stat st;
         if (stat(def, &st) != 0 || !S_ISDIR(st.st_mode)) {

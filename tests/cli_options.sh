@@ -55,6 +55,11 @@ refused record "needs a value" record "$missing" -o "$work/r.sgf" --size
 refused render "unknown option --size" render "$missing" -o "$work/v.avi" --size 640x360
 refused render "expected WxH from 64x48 to 7680x4320" render "$missing" -o "$work/v.avi" --frame-size 10x10
 refused "bench render" "expected WxH from 64x48 to 7680x4320" bench render --frame-size 10x10
+# an option alone keeps bench scan's default photos (../shared/data/photos),
+# which a folder without them names
+here=$PWD; case $bin in /*) ;; *) bin=$here/$bin ;; esac
+cd "$work" && refused "bench scan" "no photos given and ../shared/data/photos not found" bench scan --repeat 1
+cd "$here" || exit 1
 refused hall "expected [ADDR:]PORT" hall --serve 70000
 refused record "expected [ADDR:]PORT" record "$missing" -o "$work/r.sgf" --serve 70000
 refused hall "expected a whole number from 1 to 512" hall --serve 0 --max-per-client 0
