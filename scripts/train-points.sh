@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/train-points.sh: trains the point model from a clean clone, in one
 # command: installs Debian's python3-torch and python3-onnx when missing,
-# builds the view tool, makes the training views (train/views.py) from the
+# builds the view tool, renders boards from the game records
+# (train/renders.py), makes the training views (train/views.py) from the
 # lattices of train/grids.tsv and the photos of ../shared/data, trains the
 # model with its leave-one-source-out figures (train/train_points.py) and
 # writes vision/points.onnx; rebuild goscribe to take it in.  Seeded: the
@@ -21,7 +22,7 @@ while [ $# -gt 0 ]; do
         --quick) quick=(--no-loso); shift ;;
         --seed) seed=$2; shift 2 ;;
         --epochs) epochs=$2; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "train-points.sh: unknown option $1" >&2; exit 1 ;;
     esac
 done
@@ -40,6 +41,8 @@ fi
 "$root/scripts/build.sh"
 mkdir -p "$root/build/train"
 t0=$(date +%s)
+echo "train-points: rendering boards from the game records (a few minutes)..."
+"$py" "$root/train/renders.py" --seed "$seed" --binary "$root/build/goscribe" --out "$root/build/train/renders"
 echo "train-points: making the training views (a few minutes)..."
 "$py" "$root/train/views.py" --seed "$seed" --out "$root/build/train/views.npz"
 echo "train-points: training (the leave-one-source-out models, then the final one)..."
