@@ -4,8 +4,9 @@ train/grids.tsv, the photos of ../shared/data and negatives from Debian's
 opencv-doc, through train/board_dump.c (the view the program makes).
 
 Each view is a square sampling of a lattice (vision_view: 12 px a cell,
-each lattice point at the centre of an 18 px window), stored with a label
-per point of the photo's true lattice:
+each lattice point at the centre of the model's window of
+VISION_VIEW_WINDOW px), stored with a label per point of the photo's true
+lattice:
   0 empty, 1 black, 2 white: an intersection of the board;
   3 none: no intersection there (past the board's edge: the margin, the
     table; a photo that is no board);

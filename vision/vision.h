@@ -115,11 +115,11 @@ double vision_contacts_same(const gs_position *p);
 
 /* A view samples a grid's lattice square, VISION_VIEW_CELL pixels a cell;
  * lattice point k of an axis is the centre of pixels
- * [k * CELL, k * CELL + WINDOW), the model's window (1.5 cells), so the
+ * [k * CELL, k * CELL + WINDOW), the model's window (2.2 cells), so the
  * model run over the whole view answers at every lattice point, and at
  * the thirds of a cell between them, in one pass (vision/view.c). */
 #define VISION_VIEW_CELL 12
-#define VISION_VIEW_WINDOW 18
+#define VISION_VIEW_WINDOW 26
 /* The view is sampled this high above the board (cells): the middle of a
  * stone's body (vision/view.c). */
 #define VISION_VIEW_HEIGHT VISION_STONE_H
