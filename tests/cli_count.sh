@@ -216,10 +216,21 @@ if [ -f "$gw.jpg" ]; then
     && [ "$(field "$tmp/p0" result_high)" = "$(field "$tmp/t" result_high)" ] \
     && [ "$(field "$tmp/p" result)" = "$(field "$tmp/t" result)" ] && ok "scan's text counted as the photo: its '?' points in doubt" \
     || bad "scan's text counted (exit $rc, the photo's with --plausible 0 $rc_p0)"
-  # --plausible: what it leaves out is listed and said on the Score line
-  "$gs" count "$gw.jpg" --plausible 0.5 > "$tmp/out" 2>/dev/null
-  grep -q "^Left out of the range (.*--plausible)" "$tmp/out" && grep -Eq "^Score: .*whose other colour is unlikely: --plausible" "$tmp/out" \
-    && ok "--plausible: the points left out said" || { bad "--plausible"; cat "$tmp/out"; }
+  # --plausible: what it leaves out is listed and said on the Score line.
+  # At 1 every point in doubt on the photo is left out; the photo is the
+  # first of game 2 that scan reads with doubt (exit 3), which one hangs
+  # on the model
+  doubtful=
+  for f in "$data"/photos/goban-watcher/game2/*.jpg; do
+    "$gs" scan "$f" > /dev/null 2>&1; [ $? -eq 3 ] && { doubtful=$f; break; }
+  done
+  if [ -n "$doubtful" ]; then
+    "$gs" count "$doubtful" --plausible 1 > "$tmp/out" 2>/dev/null
+    grep -q "^Left out of the range (.*--plausible)" "$tmp/out" && grep -Eq "^Score: .*whose other colour is unlikely: --plausible" "$tmp/out" \
+      && ok "--plausible: the points left out said" || { bad "--plausible ($doubtful)"; cat "$tmp/out"; }
+  else
+    bad "--plausible: no photo of goban-watcher game 2 read with doubt to count"
+  fi
   # --corners: the board read where its corners are said to be
   corners=$(python3 -c 'import json,sys; print(",".join("%.1f,%.1f" % tuple(c) for c in json.load(open(sys.argv[1]))["corners"]))' "$tmp/scan.json")
   "$gs" count "$gw.jpg" --corners "$corners" --json > "$tmp/c" 2>/dev/null; rc=$?
