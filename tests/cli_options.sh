@@ -58,7 +58,8 @@ refused "bench render" "expected WxH from 64x48 to 7680x4320" bench render --fra
 # an option alone keeps bench scan's default photos (../shared/data/photos),
 # which a folder without them names
 here=$PWD; case $bin in /*) ;; *) bin=$here/$bin ;; esac
-cd "$work" && refused "bench scan" "no photos given and ../shared/data/photos not found" bench scan --repeat 1
+cd "$work" || exit 1
+refused "bench scan" "no photos given and ../shared/data/photos not found" bench scan --repeat 1
 cd "$here" || exit 1
 refused hall "expected [ADDR:]PORT" hall --serve 70000
 refused record "expected [ADDR:]PORT" record "$missing" -o "$work/r.sgf" --serve 70000

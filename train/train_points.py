@@ -4,8 +4,9 @@ train/views.py and writes it as ONNX (run by OpenCV's dnn module through
 cvshim), with its leave-one-source-out figures.
 
 The model classifies the 26 x 26 pixel window round a position of a view
-(2.2 cells, 12 px a cell: the point and half its neighbours): 0 empty intersection, 1 black stone, 2 white
-stone, 3 no intersection (between the lines, past the board, no board).
+(2.2 cells, 12 px a cell: the point and half its neighbours): 0 empty
+intersection, 1 black stone, 2 white stone, 3 no intersection (between the
+lines, past the board, no board).
 Its convolutions take no padding, so run over a whole view it answers at
 every window 4 px apart: at each lattice point and at the thirds of a cell
 between them (vision/model.c).
