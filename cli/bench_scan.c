@@ -259,6 +259,11 @@ int bench_scan(int argc, char **argv)
         all.boards += board;
         c->boards += board;
     }
+    if (all.n == 0) { /* each photo's reason is on its line above */
+        cli_error("bench scan: none of the %d photos could be read: nothing timed", o.photos.n);
+        rc = -1;
+        goto done;
+    }
     printf("median scan time: %.1f ms over %d photos (%d with a board read)\n", median(all.ms, all.n), all.n, all.boards);
     bench_class_print("up to 2048x1536", &small);
     bench_class_print("larger", &large);

@@ -61,6 +61,10 @@ here=$PWD; case $bin in /*) ;; *) bin=$here/$bin ;; esac
 cd "$work" || exit 1
 refused "bench scan" "no photos given and ../shared/data/photos not found" bench scan --repeat 1
 cd "$here" || exit 1
+# photos that cannot be read leave nothing to time: an error, not a median of none
+: >"$work/empty.jpg"
+printf 'not a jpeg' >"$work/broken.jpg"
+refused "bench scan" "none of the 2 photos could be read" bench scan "$work/empty.jpg" "$work/broken.jpg" --repeat 1
 refused hall "expected [ADDR:]PORT" hall --serve 70000
 refused record "expected [ADDR:]PORT" record "$missing" -o "$work/r.sgf" --serve 70000
 refused hall "expected a whole number from 1 to 512" hall --serve 0 --max-per-client 0
