@@ -361,6 +361,7 @@ static gs_status parse_dead_points(const char *list, const gs_position *pos, uin
 void score_count_leave_out(score_count_result *r, const float *second_p, double plausible)
 {
     r->nleft_out = 0;
+    r->plausible = plausible;
     for (int i = 0; i < r->pos.size * r->pos.size; i++) {
         r->left_out[i] = r->read_unsure[i] && second_p[i] < plausible;
         r->nleft_out += r->left_out[i];

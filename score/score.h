@@ -200,6 +200,8 @@ typedef struct score_count_result {
     uint8_t left_out[RULES_MAX_POINTS]; /* points read with doubt that
                                  --plausible leaves out of the range */
     int nleft_out;            /* ... how many */
+    double plausible;         /* ... the level they are under (count's
+                                 --plausible, the recorder's default) */
     /* what someone set on the count page (score_fix), all zero otherwise */
     uint8_t fixed[RULES_MAX_POINTS]; /* 1 = its colour set by hand, other
                                  than read */

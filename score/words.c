@@ -182,8 +182,8 @@ void score_count_score_line(gs_buf *b, const score_count_result *r)
         return;
     }
     if (fabs(g->high - g->low) < 1e-9 && r->nleft_out && r->looks_finished) {
-        gs_buf_printf(b, "%s (sure but for %d point%s read with doubt whose other colour is unlikely: --plausible)", base, r->nleft_out,
-                      r->nleft_out == 1 ? "" : "s");
+        gs_buf_printf(b, "%s (sure but for %d point%s read with doubt whose other colour is under %g %% likely)", base,
+                      r->nleft_out, r->nleft_out == 1 ? "" : "s", 100 * r->plausible);
         return;
     }
     if (fabs(g->high - g->low) < 1e-9) {
@@ -200,6 +200,6 @@ void score_count_score_line(gs_buf *b, const score_count_result *r)
     }
     if (fabs(g->high - g->low) >= 1e-9 && !r->looks_finished) gs_buf_puts(b, "; and the game does not look finished");
     if (r->nleft_out)
-        gs_buf_printf(b, " (%d point%s read with doubt left out, whose other colour is unlikely: --plausible)", r->nleft_out,
-                      r->nleft_out == 1 ? "" : "s");
+        gs_buf_printf(b, " (%d point%s read with doubt left out, whose other colour is under %g %% likely)", r->nleft_out,
+                      r->nleft_out == 1 ? "" : "s", 100 * r->plausible);
 }

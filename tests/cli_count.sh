@@ -120,7 +120,7 @@ print(json.dumps({"size":9,"rows":[" ".join(r) for r in rows],"second":[" ".join
 }
 scan_json 0.01 > "$tmp/unlikely.json"; scan_json 0.45 > "$tmp/likely.json"
 "$gs" count "$tmp/unlikely.json" --dead none > "$tmp/out" 2>/dev/null; rc=$?
-[ $rc -eq 0 ] && grep -q "^Score: W+7.5 (sure but for 1 point read with doubt whose other colour is unlikely: --plausible)$" "$tmp/out" \
+[ $rc -eq 0 ] && grep -q "^Score: W+7.5 (sure but for 1 point read with doubt whose other colour is under 5 % likely)$" "$tmp/out" \
   && grep -q "^Left out of the range (.*--plausible): .*E5" "$tmp/out" \
   && ok "second_p 0.01: left out of the range, said" || { bad "second_p 0.01 (exit $rc)"; cat "$tmp/out"; }
 "$gs" count "$tmp/unlikely.json" --dead none --plausible 0 > "$tmp/out" 2>/dev/null; rc=$?
@@ -226,7 +226,7 @@ if [ -f "$gw.jpg" ]; then
   done
   if [ -n "$doubtful" ]; then
     "$gs" count "$doubtful" --plausible 1 > "$tmp/out" 2>/dev/null
-    grep -q "^Left out of the range (.*--plausible)" "$tmp/out" && grep -Eq "^Score: .*whose other colour is unlikely: --plausible" "$tmp/out" \
+    grep -q "^Left out of the range (.*--plausible)" "$tmp/out" && grep -Eq "^Score: .*whose other colour is under 100 % likely" "$tmp/out" \
       && ok "--plausible: the points left out said" || { bad "--plausible ($doubtful)"; cat "$tmp/out"; }
   else
     bad "--plausible: no photo of goban-watcher game 2 read with doubt to count"
