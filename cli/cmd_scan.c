@@ -237,7 +237,13 @@ static int scan_report(const scan_args *a, gs_image *img, const cvshim_decoded *
     }
     int doubtful = res->reading.uncertain - res->reading.outside;
     if (doubtful == 0) return GS_EXIT_UNSURE;
-    if (res->info.place_doubt && res->reading.uncertain >= NN)
+    static const char *unknown[] = {"", "neither the board's top nor its bottom edge",
+                                    "neither the board's left nor its right edge", "none of the board's edges"};
+    if (res->info.place_unknown > 0 && res->info.place_unknown < 4)
+        fprintf(stderr, "goscribe: warning: the photo shows %s, so which of its lines these are cannot be told: every "
+                        "point is marked; photograph the whole board, or give --corners\n",
+                unknown[res->info.place_unknown]);
+    else if (res->info.place_doubt && res->reading.uncertain >= NN)
         fprintf(stderr, "goscribe: warning: the grid may not fit the board (its lines do not confirm the place the "
                         "point model chose): every point is marked; check the overlay, or give --corners\n");
     if (res->lines_points > 0)

@@ -208,6 +208,7 @@ static gs_status read_all(const vision_detector *d, const vision_looks *lk, cons
     if (st == GS_OK && lk->shade) st = vision_read_shade(P, img, &out->grid, &out->reading, err);
     if (st == GS_OK && lk->model) st = model_look(d, img, &out->grid, shrunk, &out->reading, err);
     if (st == GS_OK && info->place_doubt) st = place_doubt_marks(P, img, out, err);
+    if (st == GS_OK && info->place_unknown) whole_doubt(P, &out->reading, out->grid.size * out->grid.size);
     return st;
 }
 

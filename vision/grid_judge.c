@@ -235,6 +235,26 @@ static void window_cut(const seen_lattice *s, window *w)
     }
 }
 
+/* Along which axes window w's place cannot be told (1: up and down, 2:
+ * across, 3: both; 0: it can): no point of either of that axis' edge
+ * lines (top and bottom, or left and right) is in the photo.  The unseen
+ * lines weigh nothing in the evidence, so the window slides along that
+ * axis for free: a tight crop shows some middle lines of the board, and
+ * which ones it does not say (a render cropped to its middle, read so,
+ * left 42 wrong points unmarked). */
+static int place_unknown(const seen_lattice *s, const window *w)
+{
+    int seen[4] = {0, 0, 0, 0}; /* top, right, bottom, left */
+    int a = w->a, b = w->b, e = w->a + w->n - 1, f = w->b + w->n - 1;
+    for (int t = 0; t < w->n; t++) {
+        seen[0] += seen_at(s, a + t, b);
+        seen[1] += seen_at(s, e, b + t);
+        seen[2] += seen_at(s, a + t, f);
+        seen[3] += seen_at(s, a, b + t);
+    }
+    return (seen[0] == 0 && seen[2] == 0) | ((seen[1] == 0 && seen[3] == 0) << 1);
+}
+
 /* The best window of lattice s (sizes of size_hint, else 19, 13, 9),
  * wholly within its reach. */
 static gs_status best_window(const seen_lattice *s, int size_hint, window *best, gs_error *err)
@@ -370,6 +390,7 @@ gs_status vision_choose_model(const vision_work *w, const gs_image *img, const v
         window_grid(&keep, &best, out);
         out->confidence = 1 - best.none_mean;
         memcpy(info->cut, best.cut, sizeof info->cut);
+        info->place_unknown = place_unknown(&keep, &best);
         info->model_evidence = best.evidence;
     }
     seen_free(&keep);

@@ -390,6 +390,11 @@ typedef struct vision_grid_find_info {
      * the window taken */
     int cut[4];
     double model_evidence;
+    /* ...and the axes along which neither edge line is in the photo (1:
+     * top and bottom, 2: left and right, 3: both; a board cut at opposite
+     * sides): which of its lines the photo shows cannot be told, every
+     * point is marked */
+    int place_unknown;
     /* the stages of lines and stones refuse the photo (every point is
      * marked: the grid may not fit the board) or take another grid,
      * lines_grid (the points it reads otherwise are marked) */
