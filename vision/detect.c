@@ -45,15 +45,18 @@ static gs_status other_grid_doubt(const vision_params *P, const gs_image *img, c
     return st;
 }
 
+static void mark_all_unsure(const vision_params *P, vision_reading *r)
+{
+    for (int i = 0; i < r->pos.size * r->pos.size; i++) mark_unsure(P, r, i);
+}
+
 /* Another grid that reads rival_whole of the points or more otherwise is
  * the lattice a line off: the photo does not say where the board's lines
  * are, so no point is sure, not even those both lattices read alike (a
  * line off, many of them are wrong under both). */
 static void whole_doubt(const vision_params *P, vision_reading *r, int differ_n)
 {
-    int NN = r->pos.size * r->pos.size;
-    if (differ_n < P->rival_whole * NN) return;
-    for (int i = 0; i < NN; i++) mark_unsure(P, r, i);
+    if (differ_n >= P->rival_whole * r->pos.size * r->pos.size) mark_all_unsure(P, r);
 }
 
 /* Exposure: a camera's exposure scales every pixel, which should change
@@ -208,7 +211,7 @@ static gs_status read_all(const vision_detector *d, const vision_looks *lk, cons
     if (st == GS_OK && lk->shade) st = vision_read_shade(P, img, &out->grid, &out->reading, err);
     if (st == GS_OK && lk->model) st = model_look(d, img, &out->grid, shrunk, &out->reading, err);
     if (st == GS_OK && info->place_doubt) st = place_doubt_marks(P, img, out, err);
-    if (st == GS_OK && info->place_unknown) whole_doubt(P, &out->reading, out->grid.size * out->grid.size);
+    if (st == GS_OK && info->place_unknown) mark_all_unsure(P, &out->reading); /* a close-up: no lattice is sure */
     return st;
 }
 
