@@ -41,13 +41,56 @@ cvshim_net *vision_model_load_file(const char *path, gs_error *err)
     return n;
 }
 
+/* Planes of w x h turned k quarter turns clockwise into dst (h x w when
+ * k is odd): dst's pixel (x, y) is src's pixel turned there. */
+static void turn_planes(const float *src, int planes, int w, int h, int k, float *dst)
+{
+    int dw = k & 1 ? h : w, dh = k & 1 ? w : h;
+    size_t plane = (size_t)w * h;
+    for (int c = 0; c < planes; c++)
+        for (int y = 0; y < dh; y++)
+            for (int x = 0; x < dw; x++) {
+                int sx = k == 0 ? x : k == 1 ? y : k == 2 ? w - 1 - x : w - 1 - y;
+                int sy = k == 0 ? y : k == 1 ? h - 1 - x : k == 2 ? h - 1 - y : x;
+                dst[c * plane + (size_t)y * dw + x] = src[c * plane + (size_t)sy * w + sx];
+            }
+}
+
+/* The net over the view as the model learned boards (vw->turn), its answer
+ * turned back; 3 windows a cell either way, the windows centred alike. */
+static gs_status run_turned(cvshim_net *net, const vision_view *vw, float **p, int *oc, int *oh, int *ow, gs_error *err)
+{
+    int k = vw->turn & 3;
+    if (!k) return cvshim_net_run(net, vw->input, 3, vw->height, vw->width, p, oc, oh, ow, err);
+    float *in = malloc(sizeof *in * 3 * (size_t)vw->width * vw->height);
+    if (!in) return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's view)");
+    turn_planes(vw->input, 3, vw->width, vw->height, k, in);
+    int tw = k & 1 ? vw->height : vw->width, th = k & 1 ? vw->width : vw->height, tc = 0, trows = 0, tcols = 0;
+    float *tp = NULL;
+    gs_status st = cvshim_net_run(net, in, 3, th, tw, &tp, &tc, &trows, &tcols, err);
+    free(in);
+    if (st != GS_OK) return st;
+    float *back = malloc(sizeof *back * (size_t)tc * trows * tcols);
+    if (!back) {
+        free(tp);
+        return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the model's answer)");
+    }
+    turn_planes(tp, tc, tcols, trows, (4 - k) & 3, back);
+    free(tp);
+    *p = back;
+    *oc = tc;
+    *oh = k & 1 ? tcols : trows;
+    *ow = k & 1 ? trows : tcols;
+    return GS_OK;
+}
+
 gs_status vision_model_read(cvshim_net *net, const vision_view *vw, vision_probs *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!net) return gs_error_set(err, GS_ERR_INTERNAL, "no point model");
     int oc = 0, oh = 0, ow = 0;
     float *p = NULL;
-    gs_status st = cvshim_net_run(net, vw->input, 3, vw->height, vw->width, &p, &oc, &oh, &ow, err);
+    gs_status st = run_turned(net, vw, &p, &oc, &oh, &ow, err);
     if (st != GS_OK) return st;
     /* 3 windows a cell: (n - 1) * 3 + 1 of them along an axis */
     if (oc != VISION_CLASSES || oh != 3 * (vw->nv - 1) + 1 || ow != 3 * (vw->nu - 1) + 1) {

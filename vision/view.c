@@ -54,6 +54,41 @@
 #define VIEW_LIVE_HI 24.0f
 #define VIEW_LIVE_EPS 1e-3f
 
+/* The camera's side of the board is turned to the bottom of what the
+ * model reads when the camera looks at the board at VIEW_TURN_TILT or more
+ * from straight above.  An oblique photo shows each stone's top displaced
+ * away from the camera and the lamp's shadows on one side, and the model
+ * learned them with the camera below the board: of the 337 visible photos
+ * and stone-boxes boards whose camera the grid tells, every one seen at 30
+ * degrees or more (79) has its camera within 45 degrees of the bottom;
+ * below 20 degrees the fitted camera's side is noise (near-frontal views:
+ * 240 boards, every side alike), and from 20 to 30 degrees 12 of 18 have
+ * it at the bottom, so those are left as they are.  A photo turned a half
+ * or a quarter (a phone held sideways, a camera on a stand mounted turned)
+ * is read as if upright. */
+#define VIEW_TURN_TILT 30.0
+
+/* The clockwise quarter turns (0-3) of the view of the nu x nv points from
+ * (u0, v0) that bring the camera's foot on the board's plane below it. */
+static int view_turn(const vision_cam *cam, int u0, int v0, int nu, int nv)
+{
+    if (!cam->ok) return 0;
+    double uc = 0, vc = 0, h = 0;
+    for (int i = 0; i < 3; i++) {
+        uc -= cam->t[i] * cam->r1[i];
+        vc -= cam->t[i] * cam->r2[i];
+        h += cam->t[i] * cam->n[i];
+    }
+    double du = uc - (u0 + (nu - 1) / 2.0), dv = vc - (v0 + (nv - 1) / 2.0), d = hypot(du, dv);
+    if (!(atan2(d, fabs(h)) * 180 / M_PI >= VIEW_TURN_TILT)) return 0;
+    /* the view's x runs along u, its y along v (down): the camera is at
+     * the bottom when it lies towards +v; a clockwise quarter turn moves a
+     * direction 90 degrees on */
+    double a = atan2(dv, du) * 180 / M_PI;
+    int k = (int)lround((90 - a) / 90);
+    return ((k % 4) + 4) % 4;
+}
+
 /* The board coordinate of view pixel X along an axis whose first lattice
  * point is `origin`: lattice point k is the centre of window k. */
 static double view_at(int origin, int X)
@@ -292,6 +327,7 @@ gs_status vision_view_make_with(const gs_image *img, const vision_grid *g, int u
     double f;
     vision_cam cam;
     vision_cam_fit(&cam, g->H, img->width, img->height);
+    out->turn = view_turn(&cam, u0, v0, nu, nv);
     gs_status st = view_source(img, g, shrunk, &src, &own, &f, err);
     if (st == GS_OK) st = view_wood(src, g, f, out->wood, err);
     if (st == GS_OK) st = view_fill(out, src, g, &cam, f, err);

@@ -134,6 +134,8 @@ typedef struct vision_view {
     uint8_t *bgr;           /* width * height * 3: the samples as they are */
     float *input;           /* 3 planes (B, G, R) of width * height: log2(sample / wood), clipped */
     unsigned char *inside;  /* nu * nv, row-major: the point lies in the photo (0.15 cell round it) */
+    int turn;               /* quarter turns clockwise that put the camera's side at the bottom, as the
+                               model learned boards (0-3; vision/view.c view_turn) */
 } vision_view;
 
 /* The view of g's lattice over img.  GS_ERR_USAGE for a view that cannot
