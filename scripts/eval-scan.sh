@@ -49,21 +49,38 @@ while IFS= read -r img; do
     fi
     t0=$(date +%s%N)
     rc=0
-    "$bin" scan "$img" "${args[@]}" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    "$bin" scan --json "$img" "${args[@]}" >"$tmp/out" 2>"$tmp/err" || rc=$?
     t1=$(date +%s%N)
     ms=$(( (t1 - t0) / 1000000 ))
-    # Compare token by token; a failed scan counts every point as wrong.
-    # A token with a '?' is a point the reading marked uncertain ('-', a point off
-    # the photo, too): it counts
-    # as read (right or wrong), and wrong points without the mark are
-    # counted apart ("unmarked": confidently wrong).
+    # Compare point by point; a failed scan counts every point as wrong.
+    # The JSON's rows follow the photo as displayed (its EXIF orientation
+    # applied, given back as "orientation"); the truth is in the stored
+    # frame, so it is turned alike first (imago t1's photos carry
+    # orientation 6).  A point among "uncertain" (a '?' in the plain
+    # output; '-', a point off the photo, too) counts as read (right or
+    # wrong); wrong points without the mark are counted apart ("unmarked":
+    # confidently wrong).
     read -r right total unmarked marked < <(awk -v rc="$rc" '
-        FNR == NR { for (i = 1; i <= NF; i++) t[++nt] = $i; next }
-        { for (i = 1; i <= NF; i++) { q[++no] = ($i ~ /\?$/ || $i == "-"); o[no] = $i; sub(/\?$/, "", o[no]) } }
-        END { r = 0; u = 0; m = 0
-              if ((rc == 0 || rc == 3) && no == nt) for (i = 1; i <= nt; i++) { r += (t[i] == o[i]); u += (t[i] != o[i] && !q[i]); m += q[i] }
-              else if (rc == 0 || rc == 3) u = nt  # a board of the wrong size: all of it confidently wrong
-              print r, nt, u, m }' "$truth" "$tmp/out")
+        FNR == NR { if (NF) { nt++; for (i = 1; i <= NF; i++) g[nt, i] = $i }; next }
+        /"orientation":/ { o = $2 + 0 }
+        /"rows": \[/ { inrows = 1; next }
+        inrows && /\]/ { inrows = 0 }
+        inrows { gsub(/[",]/, ""); no++; for (i = 1; i <= NF; i++) { t[no, i] = $i; q[no, i] = ($i == "-") }; nc = NF }
+        /"uncertain": \[/ { s = $0; sub(/.*\[/, "", s); sub(/\].*/, "", s); gsub(/[" ]/, "", s)
+            k = split(s, pts, ","); for (j = 1; j <= k; j++) if (length(pts[j]) == 2)
+                q[index(L, substr(pts[j], 2, 1)), index(L, substr(pts[j], 1, 1))] = 1 }
+        BEGIN { L = "abcdefghijklmnopqrstuvwxy" }
+        END { n = nt; r = 0; u = 0; m = 0
+              if ((rc == 0 || rc == 3) && no == n && nc == n) {
+                  for (y = 1; y <= n; y++) for (x = 1; x <= n; x++) {
+                      # the stored truth as displayed under orientation o (EXIF)
+                      if (o == 2) w = g[y, n + 1 - x]; else if (o == 3) w = g[n + 1 - y, n + 1 - x]
+                      else if (o == 4) w = g[n + 1 - y, x]; else if (o == 5) w = g[x, y]
+                      else if (o == 6) w = g[n + 1 - x, y]; else if (o == 7) w = g[n + 1 - x, n + 1 - y]
+                      else if (o == 8) w = g[x, n + 1 - y]; else w = g[y, x]
+                      r += (w == t[y, x]); u += (w != t[y, x] && !q[y, x]); m += q[y, x] }
+              } else if (rc == 0 || rc == 3) u = n * n  # a board of the wrong size: all of it confidently wrong
+              print r, n * n, u, m }' "$truth" "$tmp/out")
     # points right without a '?': the marked ones less those marked wrong
     sure=$(( right > 0 ? right - (marked - (total - right - unmarked)) : 0 ))
     echo "$folder $rel $right $total $ms $rc $unmarked $marked $sure" >>"$results"
