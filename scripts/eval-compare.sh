@@ -5,7 +5,7 @@
 # how many it spoils (spoiled), and the photos where the two disagree on
 # more than a tenth of the board or where one refuses and the other reads
 # (a grid change, not a reading one: counted apart, named).  For a change
-# to the reading: eval-scan.sh gives the totals, this what they net.
+# to the reading: eval-scan.py gives the totals, this what they net.
 #
 # With --same, for a change that must not change any figure (a
 # restructuring): `scan --json` of the two builds, its exit status and

@@ -3,11 +3,12 @@
 # not seen, made from the photos with ground truth by changes a real photo
 # can have (the truth changed alike where a change moves the points).  A
 # method that only fits the photos as they are loses much here; one that
-# generalises reads about the same.  Prints eval-scan.sh's TOTAL line per
+# generalises reads about the same.  Prints eval-scan.py's TOTAL line per
 # set, the unchanged photos first, and after it the boards answered with a
 # wrong point left unmarked ("wrong": confidently wrong boards).
 #
-# usage: scripts/eval-perturb.sh [--binary GOSCRIBE] [--sets "SET ..."] [--no-as-is] [--keep DIR] [PHOTOS_DIR]
+# usage: scripts/eval-perturb.sh [--binary GOSCRIBE] [--sets "SET ..."] [--no-as-is] [--keep DIR]
+#                                [--jobs N] [PHOTOS_DIR]
 #   PHOTOS_DIR  default ../shared/data/photos/goban-watcher (crowded boards
 #               under coloured light, where the method is least settled)
 #   --sets      which changed sets to make (default "mirror small dark jpeg";
@@ -36,14 +37,15 @@
 #                       1.3 px per 1000, a sideways smear of 1/200 of the photo)
 #               heavy   recompressed at a very low JPEG quality (ffmpeg -q:v 25)
 #   --no-as-is  leave out the unchanged photos' line
-#   --keep DIR  keep the changed copies in DIR/SET and eval-scan.sh's
+#   --keep DIR  keep the changed copies in DIR/SET and eval-scan.py's
 #               verbose lines in DIR/SET.log (to compare binaries on the same
-#               copies: eval-scan.sh --binary B --verbose DIR/SET)
+#               copies: eval-scan.py --binary B --verbose DIR/SET)
+#   --jobs N    scans at once (default 1, so the median times compare)
 # Needs ffmpeg (Debian package ffmpeg).  Takes about a minute per set on the
 # 46 goban-watcher photos.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=""; dir=""; sets="mirror small dark jpeg"; keep=""; asis=1
+bin=""; dir=""; sets="mirror small dark jpeg"; keep=""; asis=1; jobs=1
 heldout="persp tilt quarter half crop phone tiny glare cast night blur heavy"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -51,7 +53,8 @@ while [ $# -gt 0 ]; do
         --sets) sets=$2; shift 2 ;;
         --keep) keep=$2; shift 2 ;;
         --no-as-is) asis=0; shift ;;
-        -h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --jobs) jobs=$2; shift 2 ;;
+        -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "eval-perturb.sh: unknown option $1" >&2; exit 1 ;;
         *) dir=$1; shift ;;
     esac
@@ -61,8 +64,9 @@ sets=${sets//heldout/$heldout}
 [ -d "$dir" ] || { echo "eval-perturb.sh: $dir: no such folder" >&2; exit 1; }
 command -v ffmpeg >/dev/null || { echo "eval-perturb.sh: needs ffmpeg (apt-get install ffmpeg)" >&2; exit 1; }
 dir=$(cd "$dir" && pwd)
-args=()
-[ -n "$bin" ] && args=(--binary "$bin")
+case "$jobs" in ''|*[!0-9]*|0) echo "eval-perturb.sh: --jobs takes a whole number of at least 1" >&2; exit 1 ;; esac
+args=(--jobs "$jobs")
+[ -n "$bin" ] && args+=(--binary "$bin")
 scanbin=$bin
 [ -n "$scanbin" ] || { if [ -x "$root/build/goscribe" ]; then scanbin="$root/build/goscribe"; else scanbin=$(command -v goscribe || true); fi; }
 for s in $sets; do
@@ -174,10 +178,10 @@ make_copy() {
     if [ -n "$turn" ]; then turn_truth "$truth" "$turn" >"${out%.jpg}.txt"; else cp "$truth" "${out%.jpg}.txt"; fi
 }
 
-# eval-scan.sh's TOTAL line for folder $1, and the boards answered with a
+# eval-scan.py's TOTAL line for folder $1, and the boards answered with a
 # wrong point left unmarked; its verbose lines into $2
 score_set() {
-    "$root/scripts/eval-scan.sh" "${args[@]}" --verbose "$1" >"$2" 2>/dev/null || true
+    /usr/bin/python3 "$root/scripts/eval-scan.py" "${args[@]}" --verbose "$1" >"$2" 2>/dev/null || true
     local total wrong
     total=$(grep '^TOTAL' "$2" | sed 's/^TOTAL *//')
     wrong=$(awk '/unmarked [0-9]+,/ { u = $0; sub(/.*unmarked /, "", u); sub(/,.*/, "", u); r = $0; sub(/.* rc /, "", r); sub(/ .*/, "", r)
@@ -185,7 +189,7 @@ score_set() {
     echo "$total  wrong $wrong"
 }
 
-printf '%-8s %s\n' "set" "eval-scan.sh TOTAL: photos, points right, boards exact, time, unmarked wrong, refused, sure right, sure boards; wrong boards"
+printf '%-8s %s\n' "set" "eval-scan.py TOTAL: photos, points right, boards exact, unmarked wrong, marked, refused, median time, sure right, sure boards; wrong boards"
 [ "$asis" = 0 ] || printf '%-8s %s\n' "as-is" "$(score_set "$dir" "$tmp/as-is.log")"
 for s in $sets; do
     n=0

@@ -170,7 +170,7 @@ static gs_status model_look(const vision_detector *d, const gs_image *img, const
     vision_view vw;
     vision_probs pr = {0};
     gs_status st = vision_view_make_with(img, g, 0, 0, g->size, g->size, shrunk, &vw, err);
-    if (st == GS_OK) st = vision_model_read(d->net, &vw, &pr, err);
+    if (st == GS_OK) st = vision_model_read(d->net, &vw, d->P.model_mirror, &pr, err);
     if (st == GS_OK) take_model(&d->P, &pr, &vw, r);
     vision_probs_free(&pr);
     vision_view_free(&vw);

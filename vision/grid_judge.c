@@ -114,7 +114,7 @@ static gs_status see_lattice(cvshim_net *net, const gs_image *img, const vision_
     s->nu = u1 - s->u0 + 1;
     s->nv = v1 - s->v0 + 1;
     gs_status st = vision_view_make_with(img, g, s->u0, s->v0, s->nu, s->nv, shrunk, &s->vw, err);
-    if (st == GS_OK) st = vision_model_read(net, &s->vw, &s->pr, err);
+    if (st == GS_OK) st = vision_model_read(net, &s->vw, 0, &s->pr, err);
     if (st == GS_OK && !(s->none = malloc(sizeof *s->none * (size_t)(s->nu * s->nv))))
         st = gs_error_set(err, GS_ERR_NOMEM, "out of memory");
     for (int j = 0; st == GS_OK && j < s->nv; j++)

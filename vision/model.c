@@ -56,18 +56,57 @@ static void turn_planes(const float *src, int planes, int w, int h, int k, float
             }
 }
 
+/* Planes of w x h mirrored left to right into dst. */
+static void mirror_planes(const float *src, int planes, int w, int h, float *dst)
+{
+    for (size_t r = 0; r < (size_t)planes * h; r++)
+        for (int x = 0; x < w; x++) dst[r * w + x] = src[r * w + (w - 1 - x)];
+}
+
+/* The net over 3 planes of w x h; with mirrored, the mean of its answer
+ * and of its answer over their mirror image, mirrored back.  The mirror
+ * keeps the camera's side at the bottom, and the view's lattice is
+ * symmetric ((n - 1) * CELL + WINDOW wide), so window x of the one is
+ * window (cols - 1 - x) of the other. */
+static gs_status run_net(cvshim_net *net, const float *in, int w, int h, int mirrored, float **p, int *oc, int *oh,
+                         int *ow, gs_error *err)
+{
+    gs_status st = cvshim_net_run(net, in, 3, h, w, p, oc, oh, ow, err);
+    if (st != GS_OK || !mirrored) return st;
+    float *m = malloc(sizeof *m * 3 * (size_t)w * h), *q = NULL;
+    int qc = 0, qh = 0, qw = 0;
+    if (!m) st = gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's mirrored view)");
+    if (st == GS_OK) {
+        mirror_planes(in, 3, w, h, m);
+        st = cvshim_net_run(net, m, 3, h, w, &q, &qc, &qh, &qw, err);
+    }
+    if (st == GS_OK && (qc != *oc || qh != *oh || qw != *ow))
+        st = gs_error_set(err, GS_ERR_INTERNAL, "the point model answered its mirrored view in another shape");
+    if (st == GS_OK)
+        for (size_t r = 0; r < (size_t)*oc * *oh; r++)
+            for (int x = 0; x < *ow; x++) (*p)[r * *ow + x] = 0.5f * ((*p)[r * *ow + x] + q[r * *ow + (*ow - 1 - x)]);
+    free(m);
+    free(q);
+    if (st != GS_OK) {
+        free(*p);
+        *p = NULL;
+    }
+    return st;
+}
+
 /* The net over the view as the model learned boards (vw->turn), its answer
  * turned back; 3 windows a cell either way, the windows centred alike. */
-static gs_status run_turned(cvshim_net *net, const vision_view *vw, float **p, int *oc, int *oh, int *ow, gs_error *err)
+static gs_status run_turned(cvshim_net *net, const vision_view *vw, int mirrored, float **p, int *oc, int *oh, int *ow,
+                            gs_error *err)
 {
     int k = vw->turn & 3;
-    if (!k) return cvshim_net_run(net, vw->input, 3, vw->height, vw->width, p, oc, oh, ow, err);
+    if (!k) return run_net(net, vw->input, vw->width, vw->height, mirrored, p, oc, oh, ow, err);
     float *in = malloc(sizeof *in * 3 * (size_t)vw->width * vw->height);
     if (!in) return gs_error_set(err, GS_ERR_NOMEM, "out of memory (the board's view)");
     turn_planes(vw->input, 3, vw->width, vw->height, k, in);
     int tw = k & 1 ? vw->height : vw->width, th = k & 1 ? vw->width : vw->height, tc = 0, trows = 0, tcols = 0;
     float *tp = NULL;
-    gs_status st = cvshim_net_run(net, in, 3, th, tw, &tp, &tc, &trows, &tcols, err);
+    gs_status st = run_net(net, in, tw, th, mirrored, &tp, &tc, &trows, &tcols, err);
     free(in);
     if (st != GS_OK) return st;
     float *back = malloc(sizeof *back * (size_t)tc * trows * tcols);
@@ -84,13 +123,13 @@ static gs_status run_turned(cvshim_net *net, const vision_view *vw, float **p, i
     return GS_OK;
 }
 
-gs_status vision_model_read(cvshim_net *net, const vision_view *vw, vision_probs *out, gs_error *err)
+gs_status vision_model_read(cvshim_net *net, const vision_view *vw, int mirrored, vision_probs *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!net) return gs_error_set(err, GS_ERR_INTERNAL, "no point model");
     int oc = 0, oh = 0, ow = 0;
     float *p = NULL;
-    gs_status st = run_turned(net, vw, &p, &oc, &oh, &ow, err);
+    gs_status st = run_turned(net, vw, mirrored, &p, &oc, &oh, &ow, err);
     if (st != GS_OK) return st;
     /* 3 windows a cell: (n - 1) * 3 + 1 of them along an axis */
     if (oc != VISION_CLASSES || oh != 3 * (vw->nv - 1) + 1 || ow != 3 * (vw->nu - 1) + 1) {

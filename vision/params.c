@@ -10,6 +10,7 @@ static const vision_params defaults = {
     .point_sure = 0.1f,
     .model_clears = 0.9f,
     .other_colour = 0.2f,
+    .model_mirror = 1,
     .expose_level = 240.0,
     .expose_max_gain = 4.0,
     .expose_skip = 1.25,

@@ -191,6 +191,10 @@ typedef struct vision_params {
                                   it marked 71 points the other rules left unmarked, 10 of them wrong stones of the 22 the
                                   two readers agreed on, mostly white stones on pale boards read empty; on the 117 visible
                                   photos 49 points, none wrong) */
+    int model_mirror;          /* 1: the model's reading of the found grid is the mean of its answers over the view and
+                                  over the view's mirror image (the camera stays at the bottom; a second run of the net).
+                                  Read by models that never saw them: goban-watcher 909 -> 774 points marked, stone-boxes'
+                                  wrong stones unmarked 131 -> 122 (doc/evaluation.md, eighth stop) */
 
     /* -- the image prepared (scan.c, grid_find.c) -- */
     double expose_level;    /* bright level (99th percentile of the brightest channel) an underexposed photo is brightened to */

@@ -62,9 +62,10 @@ static inline float vision_prob_point(const vision_probs *pr, int cls, int i, in
 /* The model built into the program (NULL with the reason in err). */
 cvshim_net *vision_model_load(gs_error *err);
 cvshim_net *vision_model_load_file(const char *path, gs_error *err); /* an ONNX file of the same shape */
-/* The model over view vw.  GS_ERR_INTERNAL when it answers in another
- * shape, GS_ERR_NOMEM. */
-gs_status vision_model_read(cvshim_net *net, const vision_view *vw, vision_probs *out, gs_error *err);
+/* The model over view vw; with mirrored, the mean of that and of the model
+ * over the view's mirror image (vision_params.model_mirror).
+ * GS_ERR_INTERNAL when it answers in another shape, GS_ERR_NOMEM. */
+gs_status vision_model_read(cvshim_net *net, const vision_view *vw, int mirrored, vision_probs *out, gs_error *err);
 void vision_probs_free(vision_probs *pr); /* NULL is fine */
 
 /* A confidence lowered to just under P->unsure: the point is marked. */
